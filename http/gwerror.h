@@ -1,0 +1,59 @@
+/*
+ * Gateway-made errors: the closed reason-code vocabulary (http.md §11.1)
+ * and the exact error response (http.md §11).
+ */
+#ifndef CG_GWERROR_H
+#define CG_GWERROR_H
+
+#include <stddef.h>
+
+#define CG_DETAIL_MAX 1024	/* bytes, including the NUL (privsep.md §7.2) */
+
+/* One refusal. code is a static string of the vocabulary, status follows. */
+struct cg_refusal {
+	const char *code;
+	int status;
+	char detail[CG_DETAIL_MAX];
+};
+
+/*
+ * Status of a reason code (http.md §11.1); -1 for a code outside the
+ * vocabulary.
+ */
+int cg_code_status(const char *code);
+
+/*
+ * Fill r with code, its status and a printf-formatted detail (truncated to
+ * CG_DETAIL_MAX - 1 bytes). Always returns -1 so rule code can write
+ * "return cg_refuse(r, ...)". Aborts on a code outside the vocabulary
+ * (a programming error, not an input error).
+ */
+int cg_refuse(struct cg_refusal *r, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Quote a client-supplied string for a detail: at most 256 bytes, "..."
+ * appended when cut (http.md §11.3 [S]). out must hold 260 bytes; returns out.
+ */
+const char *cg_quote(const char *s, size_t len, char out[260]);
+
+/* Reason phrase for a gateway status (http.md §11.4); "Error" otherwise. */
+const char *cg_reason_phrase(int status);
+
+/*
+ * Render the complete gateway error response for r (http.md §11.1):
+ * status line, Content-Type, Content-Length, Connection: close, blank
+ * line, then the JSON body unless head_only. Returns a malloc'd buffer
+ * and its length in *len (bytes); aborts on allocation failure.
+ */
+char *cg_error_response(const struct cg_refusal *r, int head_only,
+    size_t *len);
+
+/*
+ * JSON-escape s[0..len) into a malloc'd NUL-terminated string per
+ * http.md §11.3: '"' and '\\' escaped, bytes < 0x20 and 0x7f as \u00xx
+ * (lower-case hex), valid UTF-8 copied, invalid bytes as \ufffd.
+ */
+char *cg_json_escape(const char *s, size_t len);
+
+#endif

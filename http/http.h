@@ -1,0 +1,129 @@
+/*
+ * Strict HTTP/1.1 parsing (http.md): request heads from clients (parsed
+ * only in the sandboxed child), response heads from the backend (parsed by
+ * the monitor), and the chunked transfer coding in both directions.
+ * picohttpparser's shape: zero-copy outputs pointing into the caller's
+ * buffer, return >0 / -2 (incomplete) / -1 (error).
+ */
+#ifndef CG_HTTP_H
+#define CG_HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http/gwerror.h"
+
+#define HTTP_HEAD_MAX		65536	/* bytes incl. final CRLF (§2.1) */
+#define HTTP_FIELDS_MAX		100	/* header fields (§2.1) */
+#define HTTP_METHOD_MAX		16
+#define HTTP_BODY_JSON_MAX	(8u << 20)	/* bytes (§4.2) */
+#define HTTP_TRAILER_MAX	65536	/* bytes of chunked trailers (§5.1) */
+#define HTTP_INTERIM_MAX	8	/* 1xx responses before the final (§8.2) */
+
+struct http_field {
+	const char *name;	/* not NUL-terminated */
+	size_t name_len;
+	const char *value;	/* OWS trimmed, not NUL-terminated */
+	size_t value_len;
+};
+
+/* A parsed request head; all pointers point into the parsed buffer. */
+struct http_request {
+	const char *method;
+	size_t method_len;
+	const char *target;	/* origin-form (absolute-form reduced, §2.3) */
+	size_t target_len;
+	struct http_field fields[HTTP_FIELDS_MAX];
+	size_t nfields;
+
+	/* Semantics of the special headers (§3), filled by the parser. */
+	int has_content_length;
+	uint64_t content_length;
+	int chunked;		/* Transfer-Encoding: chunked */
+	int expect_continue;	/* Expect: 100-continue */
+	int conn_close;		/* Connection list has "close" */
+	int conn_upgrade;	/* Connection list has "upgrade" */
+	int upgrade_tcp;	/* Upgrade: tcp (case-insensitive) */
+	int grpc;		/* Content-Type media type application/grpc* */
+	const char *content_type;	/* client's value or NULL */
+	size_t content_type_len;
+};
+
+/*
+ * Parse a request head from buf[0..len). Applies http.md §2 and §3
+ * (request line, field syntax, Host, Content-Length, Transfer-Encoding,
+ * their combination, Expect, Connection, Upgrade, Content-Type grpc flag).
+ * Returns the head length in bytes (through the blank line) when complete,
+ * -2 when more bytes are needed (len < HTTP_HEAD_MAX and no error seen so
+ * far), -1 on error with *err filled: 400 malformed, or 431
+ * header-too-large (head > HTTP_HEAD_MAX or > HTTP_FIELDS_MAX fields,
+ * reported as soon as it is certain).
+ */
+int http_parse_request(const char *buf, size_t len, struct http_request *req,
+    struct cg_refusal *err);
+
+/* Value of the first field named name (case-insensitive), or NULL. */
+const struct http_field *http_find_field(const struct http_field *fields,
+    size_t nfields, const char *name);
+
+/* A parsed backend response head (http.md §8.1). */
+struct http_response {
+	int minor_version;	/* 0 or 1 */
+	int status;		/* 100-599 */
+	struct http_field fields[HTTP_FIELDS_MAX];
+	size_t nfields;
+	int has_content_length;
+	uint64_t content_length;
+	int chunked;
+	const char *content_type;
+	size_t content_type_len;
+};
+
+/*
+ * Parse a response head from buf[0..len) (http.md §8.1: status line, field
+ * rules of §2.4, §3.2–3.4). Returns the head length, -2 if incomplete, -1
+ * if invalid or larger than HTTP_HEAD_MAX / HTTP_FIELDS_MAX.
+ */
+int http_parse_response(const char *buf, size_t len,
+    struct http_response *resp);
+
+/*
+ * 1 when the response (to an attach or exec-start request) switches the
+ * connection to a raw stream (http.md §9.1): status 101, or 200 with a
+ * Content-Type media type application/vnd.docker.raw-stream or
+ * application/vnd.docker.multiplexed-stream and neither Content-Length
+ * nor Transfer-Encoding.
+ */
+int http_response_switches(const struct http_response *resp);
+
+/*
+ * Incremental chunked decoder (http.md §5.1). Request mode: chunk-size of
+ * 1-8 hex digits, trailers <= HTTP_TRAILER_MAX; response mode: up to 16
+ * hex digits. The decoder keeps its state in the struct; zero it (or call
+ * http_chunked_init) before the first call.
+ */
+struct http_chunked {
+	int response_mode;
+	int state;
+	uint64_t remaining;	/* data bytes left in the current chunk */
+	unsigned digits;
+	size_t line_len;	/* bytes in the current ext/trailer line */
+	size_t trailer_len;
+	int done;
+};
+
+void http_chunked_init(struct http_chunked *c, int response_mode);
+
+/*
+ * Feed in[0..inlen). Decoded data bytes are written to out (capacity
+ * *outlen bytes; on return *outlen = bytes written); *consumed = input
+ * bytes used. Stops early when out is full or the body ended (c->done set,
+ * bytes after the final CRLF are not consumed). Returns 0 on progress or
+ * completion, -1 on a grammar violation. out may be NULL with *outlen 0
+ * only in validate-only use: then data bytes are skipped, not copied (the
+ * monitor relays response chunks verbatim and only validates).
+ */
+int http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
+    char *out, size_t *outlen, size_t *consumed);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * The monitor <-> request-parser protocol (privsep.md §6-§7): typed
+ * messages, one per SOCK_SEQPACKET datagram, exactly length-checked.
+ *
+ * Wire format: a 16-byte header in native byte order (u32 magic
+ * IPC_MAGIC, u16 type, u16 flags = 0, u32 req, u32 len = payload bytes),
+ * then the fields in catalogue order without padding: integers
+ * fixed-width native order, str/bytes as u32 length + bytes.
+ */
+#ifndef CG_IPC_PROTO_H
+#define CG_IPC_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IPC_MAGIC		0x43475031u	/* "CGP1" */
+#define IPC_HDR_LEN		16
+#define IPC_MSG_MAX		262144		/* bytes per datagram */
+#define IPC_DATA_MAX		65000		/* BODY/BACKEND_DATA/CLIENT_DATA */
+#define IPC_SOCKBUF		(512 * 1024)	/* SO_SNDBUF/SO_RCVBUF minimum */
+#define IPC_FORWARD_HDRS_MAX	32
+#define IPC_FACT_QUERIES_MAX	64		/* per request */
+#define IPC_PATH_QUERIES_MAX	64		/* per request */
+
+/* Message types. Values are part of the protocol. */
+enum ipc_type {
+	IPC_CHILD_READY = 1,
+	IPC_SANDBOX_FAILED,
+	IPC_CONN_START,
+	IPC_LOG,
+	IPC_BYE,
+	IPC_ACCESS,
+	IPC_FACT_QUERY,
+	IPC_FACT_ANSWER,
+	IPC_PATH_QUERY,
+	IPC_PATH_ANSWER,
+	IPC_FORWARD,
+	IPC_BODY,
+	IPC_BODY_END,
+	IPC_VERDICT,
+	IPC_BACKEND_DATA,
+	IPC_BACKEND_END,
+	IPC_CLIENT_DATA,
+	IPC_CLIENT_EOF,
+	IPC_DONE,
+	IPC_TYPE_MAX = IPC_DONE,
+};
+
+/* Enumerations (u8 on the wire). */
+enum ipc_log_level { IPC_LOG_ERROR = 0, IPC_LOG_WARNING, IPC_LOG_INFO, IPC_LOG_DEBUG };
+enum ipc_bye_reason { IPC_BYE_CLIENT_CLOSED = 0, IPC_BYE_TIMEOUT, IPC_BYE_ERROR };
+enum ipc_api { IPC_API_COMPAT = 0, IPC_API_LIBPOD };
+enum ipc_kind { IPC_KIND_PODMAN = 0, IPC_KIND_DOCKER };
+enum ipc_egress { IPC_EGRESS_OFF = 0, IPC_EGRESS_INJECT, IPC_EGRESS_REQUIRE };
+enum ipc_fact_kind { IPC_FACT_CONTAINER = 0, IPC_FACT_POD, IPC_FACT_VOLUME,
+	IPC_FACT_NETWORK, IPC_FACT_IMAGE, IPC_FACT_EXEC };
+enum ipc_fact_result { IPC_FACT_OWNED = 0, IPC_FACT_NOT_OWNED,
+	IPC_FACT_UNREACHABLE, IPC_FACT_TIMEOUT, IPC_FACT_UNEXPECTED };
+enum ipc_path_verdict { IPC_PATH_ALLOWED = 0, IPC_PATH_OUTSIDE,
+	IPC_PATH_EXCLUDED, IPC_PATH_SOCKET, IPC_PATH_UNRESOLVABLE };
+enum ipc_body_kind { IPC_BODY_NONE = 0, IPC_BODY_JSON,
+	IPC_BODY_STREAM_LENGTH, IPC_BODY_STREAM_CHUNKED };
+enum ipc_outcome { IPC_OUTCOME_FORWARDING = 0, IPC_OUTCOME_REFUSED };
+enum ipc_end_reason { IPC_END_EOF = 0, IPC_END_ERROR, IPC_END_TIMEOUT };
+
+/*
+ * A str or bytes field: points into the received datagram (decode) or
+ * into caller memory (encode); not NUL-terminated. Decoded str fields
+ * contain no NUL byte.
+ */
+struct ipc_str {
+	const char *p;
+	uint32_t len;
+};
+
+struct ipc_header_pair {
+	struct ipc_str name;	/* str(64) */
+	struct ipc_str value;	/* str(8192) */
+};
+
+/* One decoded or to-be-encoded message. Only the member for type is used. */
+struct ipc_msg {
+	uint16_t type;
+	uint32_t req;
+	int fd;			/* CONN_START only; -1 otherwise */
+	union {
+		struct { uint32_t pid; uint8_t namespaces, chroot; } child_ready;
+		struct { struct ipc_str step; int32_t err; } sandbox_failed;	/* step str(32) */
+		struct {
+			uint64_t conn;
+			uint8_t socket_kind, backend_kind;	/* enum ipc_kind */
+			struct ipc_str root;			/* str(4096, UTF-8) */
+			uint8_t egress;				/* enum ipc_egress */
+			struct ipc_str proxy;			/* str(512) */
+			struct ipc_str noproxy;			/* str(1024) */
+			uint8_t proxy_available;
+			uint32_t backend_timeout_ms;
+		} conn_start;
+		struct { uint8_t level; struct ipc_str text; } log;	/* text str(1024, UTF-8) */
+		struct { uint8_t reason; } bye;
+		struct {
+			struct ipc_str method;		/* str(16) */
+			struct ipc_str path;		/* str(8192) */
+			struct ipc_str code;		/* str(32) */
+			uint16_t status;
+			uint32_t duration_ms;
+			struct ipc_str detail;		/* str(1024) */
+		} access;
+		struct {
+			uint32_t qid;
+			uint8_t kind;			/* enum ipc_fact_kind */
+			uint8_t api;			/* enum ipc_api */
+			struct ipc_str prefix;		/* str(32) */
+			struct ipc_str ref;		/* str(1024) */
+		} fact_query;
+		struct {
+			uint32_t qid;
+			uint8_t result;			/* enum ipc_fact_result */
+			struct ipc_str id;		/* str(255) */
+		} fact_answer;
+		struct { uint32_t qid; struct ipc_str path; } path_query;	/* str(4096) */
+		struct {
+			uint32_t qid;
+			uint8_t verdict;		/* enum ipc_path_verdict */
+			struct ipc_str resolved;	/* str(4096) */
+		} path_answer;
+		struct {
+			struct ipc_str method;		/* str(16) */
+			struct ipc_str target;		/* str(196608) */
+			uint8_t api;
+			struct ipc_str action;		/* str(32) */
+			struct ipc_str log_path;	/* str(8192) */
+			uint32_t elapsed_ms;
+			uint16_t nheaders;		/* <= IPC_FORWARD_HDRS_MAX */
+			struct ipc_header_pair headers[IPC_FORWARD_HDRS_MAX];
+			uint8_t body_kind;		/* enum ipc_body_kind */
+			uint64_t body_len;
+			uint8_t expect_continue;
+		} forward;
+		struct { struct ipc_str data; } body;		/* bytes(65000) */
+		struct {
+			uint8_t outcome;			/* enum ipc_outcome */
+			struct ipc_str code;			/* str(32) */
+			uint16_t status;
+			struct ipc_str detail;			/* str(1024) */
+		} verdict;
+		struct { struct ipc_str data; } backend_data;	/* bytes(65000) */
+		struct { uint8_t reason; } backend_end;	/* enum ipc_end_reason */
+		struct { struct ipc_str data; } client_data;	/* bytes(65000) */
+		/* BODY_END, CLIENT_EOF, DONE: no fields */
+	} u;
+};
+
+/* Error codes (negative), never errno values. */
+#define IPC_OK		0
+#define IPC_ESHORT	-1	/* payload shorter than its fields */
+#define IPC_ELONG	-2	/* trailing bytes / len mismatch */
+#define IPC_ETYPE	-3	/* unknown type or bad magic/flags */
+#define IPC_ERANGE	-4	/* enum out of range */
+#define IPC_ETOOBIG	-5	/* field over its maximum / message too big */
+#define IPC_ESTR	-6	/* NUL in str, or invalid UTF-8 where required */
+#define IPC_EFD		-7	/* descriptor where none allowed or missing */
+#define IPC_ESYS	-8	/* system call failed; errno set */
+#define IPC_EOF		-9	/* peer closed */
+#define IPC_ETRUNC	-10	/* MSG_TRUNC / MSG_CTRUNC */
+#define IPC_EAGAIN	-11	/* non-blocking socket would block */
+
+/* Human text for an IPC_E* code. */
+const char *ipc_strerror(int err);
+
+/* Name of a message type ("FORWARD"), or "UNKNOWN". */
+const char *ipc_type_name(unsigned type);
+
+/*
+ * Encode m into buf (capacity cap bytes, at least IPC_MSG_MAX). Checks
+ * every field's limit. Returns the datagram length (> 0) or an IPC_E* code.
+ */
+int ipc_encode(const struct ipc_msg *m, unsigned char *buf, size_t cap);
+
+/*
+ * Decode the datagram buf[0..len) into m. String fields point into buf
+ * (which must outlive m). Exactly len bytes must be consumed. Does not
+ * look at descriptors. Returns IPC_OK or an IPC_E* code.
+ */
+int ipc_decode(const unsigned char *buf, size_t len, struct ipc_msg *m);
+
+/*
+ * Create the per-child socket pair: socketpair(AF_UNIX, SOCK_SEQPACKET |
+ * SOCK_CLOEXEC) with SO_SNDBUF/SO_RCVBUF of at least IPC_SOCKBUF.
+ * Returns 0 or -1 with errno.
+ */
+int ipc_socketpair(int sv[2]);
+
+/*
+ * Encode and send m as one datagram on fd; m->fd (>= 0) is attached with
+ * SCM_RIGHTS when m->type is IPC_CONN_START (it must be, and only then).
+ * flags are sendmsg flags (MSG_DONTWAIT for a non-blocking send).
+ * Returns IPC_OK, IPC_EAGAIN, or an IPC_E* code.
+ */
+int ipc_send(int fd, const struct ipc_msg *m, int flags);
+
+/*
+ * Receive one datagram into buf (capacity cap >= IPC_MSG_MAX + 1) and
+ * decode it into m (strings point into buf). Uses MSG_CMSG_CLOEXEC;
+ * MSG_TRUNC/MSG_CTRUNC -> IPC_ETRUNC. A received descriptor is stored in
+ * m->fd only for CONN_START when accept_fd is set; any other descriptor
+ * is closed and the call returns IPC_EFD; CONN_START without exactly one
+ * descriptor (when accept_fd) -> IPC_EFD. Returns IPC_OK, IPC_EOF on
+ * end-of-file, IPC_EAGAIN, or an IPC_E* code.
+ */
+int ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
+    int accept_fd, int flags);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * Body policies of the JSON routes (policy.md §1-§13), called by
+ * policy_finish() with the parsed body. Each checks in the order the spec
+ * gives and rewrites the tree in place (labels, HostIp, bind sources,
+ * egress variables, ids of pod/dependency refs).
+ */
+#ifndef CG_POLICY_BODY_H
+#define CG_POLICY_BODY_H
+
+#include <cjson/cJSON.h>
+
+#include "policy/policy.h"
+
+/*
+ * Run the body policy of req's route on *tree (the parsed body; never
+ * NULL here; the top-level type is not yet checked). Routes without a
+ * body policy of their own only get the common rules (policy.md §0.2).
+ * May replace *tree (e.g. a null HostConfig becomes {}). Asks
+ * ctx->facts where the spec says (bind sources, pod, dependency
+ * containers, connect/disconnect Container). Returns 0 or -1 with *r set.
+ */
+int body_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON **tree, struct cg_refusal *r);
+
+/*
+ * Named networks and volumes of a container or pod create body, for the
+ * monitor-side phase (policy.md §3.3.4, §5; privsep.md §9.1 item 7).
+ * tree is a body that body_policy() already accepted (the forwarded one).
+ * Fills up to max names each (pointers into tree), deduplicated, in
+ * document order; returns 0, or -1 if more than max.
+ */
+int body_named_resources(enum cg_api api, enum cg_kind backend_kind,
+    int pod_create, const cJSON *tree, const char **networks,
+    size_t *nnetworks, const char **volumes, size_t *nvolumes, size_t max);
+
+#endif

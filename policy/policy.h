@@ -1,0 +1,155 @@
+/*
+ * The gateway policy as pure functions over a parsed request (no I/O):
+ * routing and query policy (routes.md), body policy (policy.md),
+ * ownership checks and rewrites. Facts the policy needs (ownership,
+ * bind-source resolution) come from the caller through struct cg_facts:
+ * in the child they are IPC questions to the monitor (privsep.md §7.2).
+ */
+#ifndef CG_POLICY_H
+#define CG_POLICY_H
+
+#include <stddef.h>
+
+#include "http/gwerror.h"
+
+#define CG_LABEL_KEY	"org.apache.magpie.project"
+#define CG_ID_MAX	255	/* bytes of a resource id (privsep.md §7.2) */
+#define CG_PATH_MAX	4096	/* bytes of a bind source / root */
+#define CG_TARGET_MAX	196608	/* bytes of a forwarded target */
+#define CG_REFS_MAX	64	/* fact questions per request */
+
+enum cg_api { CG_API_COMPAT = 0, CG_API_LIBPOD = 1 };
+enum cg_kind { CG_PODMAN = 0, CG_DOCKER = 1 };	/* socket and backend kinds */
+enum cg_body {
+	CG_BODY_NONE = 0,
+	CG_BODY_JSON,
+	CG_BODY_JSON_OPTIONAL,
+	CG_BODY_STREAM,
+};
+/* Enumerations shared with the IPC catalogue (privsep.md §7): same order. */
+enum cg_fact_kind {
+	CG_FACT_CONTAINER = 0, CG_FACT_POD, CG_FACT_VOLUME, CG_FACT_NETWORK,
+	CG_FACT_IMAGE, CG_FACT_EXEC,
+};
+enum cg_fact_result {
+	CG_OWNED = 0, CG_NOT_OWNED, CG_UNREACHABLE, CG_TIMEOUT, CG_UNEXPECTED,
+};
+enum cg_path_verdict {
+	CG_PATH_ALLOWED = 0, CG_PATH_OUTSIDE, CG_PATH_EXCLUDED, CG_PATH_SOCKET,
+	CG_PATH_UNRESOLVABLE,
+};
+enum cg_egress { CG_EGRESS_OFF = 0, CG_EGRESS_INJECT, CG_EGRESS_REQUIRE };
+
+/* Answers to the policy's questions; arg is passed back unchanged. */
+struct cg_facts {
+	/*
+	 * Is ref (NUL-terminated, bytes as received) of this kind owned by the
+	 * project (routes.md §9.2-9.3)? prefix is the client's version prefix
+	 * ("" or e.g. "/v1.41"). On CG_OWNED the resolved id is written to
+	 * id_out (CG_ID_MAX + 1 bytes; for exec: the exec's container id).
+	 */
+	enum cg_fact_result (*owned)(void *arg, enum cg_fact_kind kind,
+	    enum cg_api api, const char *prefix, const char *ref,
+	    char id_out[CG_ID_MAX + 1]);
+	/*
+	 * Resolve an absolute bind source (policy.md §4.4). On
+	 * CG_PATH_ALLOWED the resolved path is in out; on CG_PATH_OUTSIDE out
+	 * holds the allowed roots joined by ", " for the refusal detail.
+	 * out: CG_PATH_MAX + 1 bytes.
+	 */
+	enum cg_path_verdict (*resolve)(void *arg, const char *path,
+	    char out[CG_PATH_MAX + 1]);
+	/* A WARNING line for the log (policy.md §3.7). */
+	void (*warn)(void *arg, const char *msg);
+	void *arg;
+};
+
+/* What the policy knows about the connection (CONN_START, privsep.md §7.1). */
+struct cg_policy_ctx {
+	const char *root;		/* ROOT, the label value */
+	enum cg_kind socket_kind;	/* podman.sock or docker.sock */
+	enum cg_kind backend_kind;
+	enum cg_egress egress;
+	int proxy_available;
+	const char *proxy;		/* "http://alias:port" */
+	const char *noproxy;		/* "localhost,127.0.0.1,alias" */
+	const struct cg_facts *facts;	/* NULL: every question fails closed */
+};
+
+struct cg_route;	/* a row of the route tables (policy/routes.c) */
+struct cg_query;	/* parsed query pairs (policy/query.h) */
+
+/* One request as the policy sees it, filled in two stages. */
+struct cg_request {
+	/* Set by policy_route(). */
+	char method[17];
+	char *path;		/* client's path (no query), malloc'd */
+	size_t path_len;
+	char prefix[48];	/* version prefix as sent: "" or "/v1.41" */
+	enum cg_api api;
+	const struct cg_route *route;
+	const char *action;	/* route action name, e.g. "create" */
+	enum cg_body body_kind;	/* of this request (images/create: by query) */
+	int hijack;		/* attach or exec start (http.md §9) */
+	int no_head_timeout;	/* "NHT" routes (http.md §10.3) */
+	struct cg_query *query;	/* parsed, then rewritten in place */
+	/*
+	 * The ref in the path, if the route names one (routes.md §6): its
+	 * kind (-1: none), the index of its first segment in the client path
+	 * (segment 0 is the first after the leading '/', version included),
+	 * the number of segments it spans, and whether it is rewritten to the
+	 * id (->id). The monitor re-checks these (privsep.md §9.1 item 4).
+	 */
+	int path_ref_kind;
+	size_t path_ref_seg;
+	size_t path_ref_nseg;
+	int path_ref_rewrite;
+
+	/* Set by policy_finish(): the canonical request to forward. */
+	char *target;		/* path + "?" + re-encoded query, malloc'd */
+	size_t target_len;
+	char *body;		/* canonical JSON body or NULL, malloc'd */
+	size_t body_len;
+};
+
+/*
+ * Stage 1, before the body is read: path validation, version prefix and
+ * API selection, grpc and denied families, route lookup, global and
+ * policed query keys, route query policy (routes.md §2-§8, §10, §11;
+ * policy.md §10, §13.2). method/target are the request line's (target
+ * origin-form, target_len bytes); grpc is http_request.grpc.
+ * Returns 0 with req filled (free with policy_request_free), or -1 with
+ * *r set. Pure: asks no facts.
+ */
+int policy_route(const struct cg_policy_ctx *ctx, const char *method,
+    const char *target, size_t target_len, int grpc, struct cg_request *req,
+    struct cg_refusal *r);
+
+/*
+ * Stage 2: body policy for JSON routes (body/body_len: the decoded body,
+ * possibly empty; ignored for other kinds), then ownership checks of path
+ * and query refs with rewriting (routes.md §9), then the forwarded target
+ * and body. Asks ctx->facts. Returns 0 with req->target / req->body set,
+ * or -1 with *r set.
+ */
+int policy_finish(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    const char *body, size_t body_len, struct cg_refusal *r);
+
+/*
+ * The canonical target of a routed request before ownership rewriting:
+ * path as sent plus "?" and the re-encoded (policy-rewritten) query when
+ * non-empty. Returns a malloc'd string, length in *len. The monitor uses
+ * it to check that a FORWARD target is canonical (privsep.md §9.1 item 2).
+ */
+char *policy_route_target(const struct cg_request *req, size_t *len);
+
+/* Release everything policy_route/policy_finish allocated in req. */
+void policy_request_free(struct cg_request *req);
+
+/*
+ * 1 when body[0..len) is acceptable on a route of kind "none" (http.md
+ * §4.1): empty, or JSON whitespace around a single {} or null.
+ */
+int policy_empty_body_ok(const char *body, size_t len);
+
+#endif
