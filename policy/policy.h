@@ -74,6 +74,7 @@ struct cg_policy_ctx {
 	const char *proxy;		/* "http://alias:port" */
 	const char *noproxy;		/* "localhost,127.0.0.1,alias" */
 	const struct cg_facts *facts;	/* NULL: every question fails closed */
+	unsigned backend_timeout_s;	/* --backend-timeout, for 504 details */
 };
 
 struct cg_route;	/* a row of the route tables (policy/routes.c) */
@@ -89,6 +90,9 @@ struct cg_request {
 	enum cg_api api;
 	const struct cg_route *route;
 	const char *action;	/* route action name, e.g. "create" */
+	const char *family;	/* route family: "containers", "volumes",
+				   "networks", "pods", "exec", "images",
+				   "commit", "build", "system", ... */
 	enum cg_body body_kind;	/* of this request (images/create: by query) */
 	int hijack;		/* attach or exec start (http.md §9) */
 	int no_head_timeout;	/* "NHT" routes (http.md §10.3) */

@@ -1,0 +1,44 @@
+/* The gateway's configuration from flags and environment (cli.md §2). */
+#ifndef CG_CONFIG_H
+#define CG_CONFIG_H
+
+#include "monitor/log.h"
+#include "policy/policy.h"
+
+#define CG_EXTRA_ROOTS_MAX	16
+
+enum cg_command { CMD_SERVE, CMD_STOP, CMD_STATUS, CMD_VERSION, CMD_HELP };
+
+struct cg_config {
+	enum cg_command command;
+	char *project;		/* as given (default: cwd) */
+	char *run_dir;		/* absolute, not resolved; NULL = default */
+	char *pid_file;		/* absolute; NULL = <run-dir>/container-gateway.pid */
+	int backend_podman, backend_docker;	/* the backend set */
+	char *podman_socket, *docker_socket;	/* explicit, absolute */
+	enum cg_egress egress;
+	unsigned egress_port;
+	char *egress_host;	/* NULL = per backend */
+	char *extra_roots[CG_EXTRA_ROOTS_MAX];
+	int nextra_roots;
+	double idle_timeout;	/* seconds, 0 disables */
+	char *idle_timeout_text;	/* as given, for the exit line */
+	double backend_timeout;	/* seconds > 0 */
+	enum log_level log_level;
+	enum log_format log_format;
+	unsigned max_connections;
+	int daemon;
+};
+
+/*
+ * Parse argv and the CONTAINER_GATEWAY_* environment (cli.md §1-§2):
+ * flags win, empty variables are unset, only variables of the subcommand
+ * are read. On a usage problem writes "container-gateway: usage: <why>"
+ * (one line) to stderr and returns 2; else fills cfg and returns 0.
+ */
+int cli_parse(int argc, char **argv, struct cg_config *cfg);
+
+/* Print the usage text to stdout. */
+void cli_usage(void);
+
+#endif

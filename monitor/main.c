@@ -1,0 +1,32 @@
+/* container-gateway: entry point (cli.md §1). */
+#include <stdio.h>
+
+#include "monitor/config.h"
+#include "monitor/serve.h"
+#include "monitor/status.h"
+
+int
+main(int argc, char **argv)
+{
+	struct cg_config cfg;
+	int rc;
+
+	rc = cli_parse(argc, argv, &cfg);
+	if (rc != 0)
+		return rc;
+	switch (cfg.command) {
+	case CMD_VERSION:
+		printf("container-gateway %s\n", CG_VERSION);
+		return 0;
+	case CMD_HELP:
+		cli_usage();
+		return 0;
+	case CMD_SERVE:
+		return serve_main(&cfg);
+	case CMD_STOP:
+		return stop_main(&cfg);
+	case CMD_STATUS:
+		return status_main(&cfg);
+	}
+	return 2;
+}

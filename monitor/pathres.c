@@ -1,0 +1,143 @@
+/* Bind-source resolution, done by the monitor alone (policy.md §4.4). */
+#include "monitor/gateway.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SYMLINKS_MAX	40
+
+/* Pop the last component of r (never above "/"). */
+static void
+pop(char *r)
+{
+	char *slash = strrchr(r, '/');
+
+	if (slash == NULL || slash == r)
+		strcpy(r, "/");
+	else
+		*slash = '\0';
+}
+
+/* Append component c (clen bytes) to r; -1 when too long. */
+static int
+push(char *r, const char *c, size_t clen)
+{
+	size_t n = strlen(r);
+
+	if (n + 1 + clen > CG_PATH_MAX)
+		return -1;
+	if (n > 1 || r[0] != '/')
+		r[n++] = '/';
+	memcpy(r + n, c, clen);
+	r[n + clen] = '\0';
+	return 0;
+}
+
+int
+pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
+{
+	char rest[2 * CG_PATH_MAX + 2], link[CG_PATH_MAX + 1], tmp[2 * CG_PATH_MAX + 2];
+	const char *p, *c;
+	size_t clen;
+	struct stat st;
+	ssize_t ln;
+	int expansions = 0, missing = 0;
+
+	if (path[0] != '/' || strlen(path) > CG_PATH_MAX)
+		return -1;
+	strcpy(out, "/");
+	snprintf(rest, sizeof(rest), "%s", path);
+	p = rest;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		c = p;
+		while (*p != '\0' && *p != '/')
+			p++;
+		clen = (size_t)(p - c);
+		if (clen == 1 && c[0] == '.')
+			continue;
+		if (clen == 2 && c[0] == '.' && c[1] == '.') {
+			pop(out);
+			continue;
+		}
+		if (push(out, c, clen) < 0)
+			return -1;
+		if (missing)
+			continue;	/* lexical below a missing component */
+		if (lstat(out, &st) < 0) {
+			if (errno != ENOENT)
+				return -1;
+			missing = 1;
+			continue;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			if (++expansions > SYMLINKS_MAX)
+				return -1;
+			ln = readlink(out, link, sizeof(link) - 1);
+			if (ln < 0)
+				return -1;
+			link[ln] = '\0';
+			pop(out);
+			if (link[0] == '/')
+				strcpy(out, "/");
+			/* splice the target in front of the remaining components */
+			if ((size_t)snprintf(tmp, sizeof(tmp), "%s/%s", link, p) >=
+			    sizeof(tmp))
+				return -1;
+			memcpy(rest, tmp, strlen(tmp) + 1);
+			p = rest;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			while (*p == '/')
+				p++;
+			if (*p != '\0')
+				return -1;	/* a file with components below */
+		}
+	}
+	return 0;
+}
+
+/* r equal to or below base, on a '/' boundary. */
+static int
+below(const char *r, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (strcmp(base, "/") == 0)
+		return 1;
+	return strncmp(r, base, n) == 0 && (r[n] == '\0' || r[n] == '/');
+}
+
+enum cg_path_verdict
+pathres_resolve(const struct gateway *gw, const char *path,
+    char out[CG_PATH_MAX + 1])
+{
+	char r[CG_PATH_MAX + 1];
+	int i;
+
+	out[0] = '\0';
+	if (pathres_walk(path, r) < 0)
+		return CG_PATH_UNRESOLVABLE;
+	for (i = 0; i < gw->nexcluded; i++)
+		if (below(r, gw->excluded[i]))
+			return CG_PATH_EXCLUDED;
+	for (i = 0; i < CG_SOCKETS; i++)
+		if (gw->lis[i].backend_path[0] != '\0' &&
+		    below(gw->lis[i].backend_path, r))
+			return CG_PATH_SOCKET;
+	for (i = 0; i < gw->nbind_roots; i++) {
+		if (below(r, gw->bind_roots[i])) {
+			snprintf(out, CG_PATH_MAX + 1, "%s", r);
+			return CG_PATH_ALLOWED;
+		}
+	}
+	snprintf(out, CG_PATH_MAX + 1, "%s", gw->bind_roots_text);
+	return CG_PATH_OUTSIDE;
+}

@@ -1,0 +1,687 @@
+/*
+ * `serve`: start-up sequence (cli.md §7) and the monitor's event loop
+ * (privsep.md §2-§3, §10): listening sockets, children, backend
+ * connections, signals and the idle timer, one poll() loop.
+ */
+#include "monitor/serve.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipc/xmalloc.h"
+#include "monitor/log.h"
+#include "monitor/rundir.h"
+#include "unpriv/child.h"
+
+static struct gateway *the_gw;	/* for the signal handler only */
+
+long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void
+on_signal(int sig)
+{
+	if (the_gw != NULL && the_gw->stop_signal == 0)
+		the_gw->stop_signal = sig;
+}
+
+/* ---------------------------------------------------------------- logging */
+
+void
+access_line(struct conn *c, const char *method, const char *path,
+    const char *decision, const char *code, int status, unsigned duration_ms,
+    const char *detail)
+{
+	const char *sock = c->gw->lis[c->lis].socket_kind == CG_DOCKER ?
+	    "docker" : "podman";
+	char *qpath = log_quote(path, strlen(path)), *qdetail = NULL, *msg;
+	struct log_field f[9] = {
+		LF_NUM("conn", c->id),
+		LF_STR("socket", sock),
+		LF_STR("method", method),
+		LF_STR("path", path),
+		LF_STR("decision", decision),
+		LF_STR("code", code),
+		LF_NUM("status", status),
+		LF_NUM("duration_ms", duration_ms),
+		LF_STR("detail", detail),
+	};
+
+	if (detail != NULL)
+		qdetail = log_quote(detail, strlen(detail));
+	if (asprintf(&msg, "access conn=%llu socket=%s method=%s path=%s "
+	    "decision=%s code=%s status=%d duration_ms=%u%s%s%s",
+	    (unsigned long long)c->id, sock, method, qpath, decision,
+	    code != NULL ? code : "-", status, duration_ms,
+	    detail != NULL ? " detail=" : "",
+	    detail != NULL && qdetail[0] != '"' ? "\"" : "",
+	    detail != NULL ? qdetail : "") < 0)
+		xoom();
+	if (detail != NULL && qdetail[0] != '"') {
+		/* always quote the detail (cli.md §14.3) */
+		size_t n = strlen(msg);
+
+		msg = xrealloc(msg, n + 2);
+		msg[n] = '"';
+		msg[n + 1] = '\0';
+	}
+	log_event(LOG_INFO, "access", msg, f, detail != NULL ? 9 : 8);
+	free(msg);
+	free(qpath);
+	free(qdetail);
+}
+
+void
+ipc_audit(const struct conn *c, const char *dir, const struct ipc_msg *m)
+{
+	char fields[2048], *msg;
+
+	if (!log_enabled(LOG_DEBUG))
+		return;
+	ipc_format_fields(m, fields, sizeof(fields));
+	if (asprintf(&msg, "ipc conn=%llu dir=%s type=%s req=%u%s",
+	    (unsigned long long)c->id, dir, ipc_type_name(m->type), m->req,
+	    fields) < 0)
+		xoom();
+	log_event(LOG_DEBUG, "ipc", msg, NULL, 0);
+	free(msg);
+}
+
+/* ---------------------------------------------------------------- backend */
+
+int
+backend_connect(const char *path)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sun.sun_path))
+		return -1;
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 &&
+	    errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* ---------------------------------------------------------------- children */
+
+/*
+ * Fork a request parser (privsep.md §4 step 0): the child keeps only its
+ * IPC socket (as fd 3) and /dev/null on 0-2, then enters the sandbox.
+ */
+static struct conn *
+spawn_child(struct gateway *gw)
+{
+	struct conn *c;
+	int sv[2], devnull;
+	pid_t pid;
+
+	if (ipc_socketpair(sv) < 0) {
+		log_msg(LOG_ERROR, "child-exit", "socketpair: %s", strerror(errno));
+		return NULL;
+	}
+	pid = fork();
+	if (pid < 0) {
+		log_msg(LOG_ERROR, "child-exit", "fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		/* the pid-file lock goes first (cli.md §6) */
+		if (gw->pid_fd >= 0)
+			close(gw->pid_fd);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGPIPE, SIG_IGN);
+		signal(SIGCHLD, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (dup2(sv[1], CHILD_IPC_FD) < 0)
+			_exit(1);
+		devnull = open("/dev/null", O_RDWR);
+		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
+		    dup2(devnull, 2) < 0)
+			_exit(1);
+		closefrom(CHILD_IPC_FD + 1);
+		child_main(geteuid() == 0 ? gw->sandbox_dir : NULL);
+	}
+	close(sv[1]);
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	c = xcalloc(1, sizeof(*c));
+	c->gw = gw;
+	c->pid = pid;
+	c->ipc = sv[0];
+	c->client = -1;
+	c->bc.fd = -1;
+	c->rs = RS_IDLE;
+	TAILQ_INIT(&c->outq);
+	TAILQ_INSERT_TAIL(&gw->conns, c, entry);
+	return c;
+}
+
+/* Hand the client to a ready child (privsep.md §8 step 1). */
+static void
+start_conn(struct gateway *gw, struct conn *c)
+{
+	const struct listener *l = &gw->lis[c->lis];
+	struct ipc_msg m = { .type = IPC_CONN_START };
+	unsigned char *buf = xmalloc(IPC_MSG_MAX);
+	int rc;
+
+	c->id = ++gw->next_conn_id;
+	m.fd = c->client;
+	m.u.conn_start.conn = c->id;
+	m.u.conn_start.socket_kind = l->socket_kind == CG_DOCKER ?
+	    IPC_KIND_DOCKER : IPC_KIND_PODMAN;
+	m.u.conn_start.backend_kind = l->backend_kind == CG_DOCKER ?
+	    IPC_KIND_DOCKER : IPC_KIND_PODMAN;
+	m.u.conn_start.root.p = gw->root;
+	m.u.conn_start.root.len = (uint32_t)strlen(gw->root);
+	m.u.conn_start.egress = (uint8_t)gw->cfg->egress;
+	m.u.conn_start.proxy.p = l->proxy;
+	m.u.conn_start.proxy.len = (uint32_t)strlen(l->proxy);
+	m.u.conn_start.noproxy.p = l->noproxy;
+	m.u.conn_start.noproxy.len = (uint32_t)strlen(l->noproxy);
+	m.u.conn_start.proxy_available = (uint8_t)l->proxy_available;
+	m.u.conn_start.backend_timeout_ms = gw->backend_timeout_ms;
+	ipc_audit(c, "to-child", &m);
+	rc = ipc_send(c->ipc, &m, 0);
+	free(buf);
+	/* the monitor keeps no copy of the client (privsep.md §3) */
+	close(c->client);
+	c->client = -1;
+	c->started = 1;
+	if (rc != IPC_OK) {
+		log_msg(LOG_ERROR, "child-exit", "cannot hand connection %llu to "
+		    "its request parser: %s", (unsigned long long)c->id,
+		    ipc_strerror(rc));
+		kill(c->pid, SIGKILL);
+		c->dead = 1;
+	}
+}
+
+static const char canned_503_fmt[] = "container-gateway: too-many-connections: "
+    "more than %u connections are open";
+
+static void
+accept_client(struct gateway *gw, int li)
+{
+	struct cg_refusal r;
+	struct conn *c;
+	char *resp;
+	size_t len;
+	int fd;
+
+	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (gw->nclients >= gw->cfg->max_connections) {
+		/* the only bytes the monitor writes to a client (privsep.md §3) */
+		struct conn tmp = { .gw = gw, .lis = li, .id = ++gw->next_conn_id };
+
+		cg_refuse(&r, "too-many-connections", "more than %u connections "
+		    "are open", gw->cfg->max_connections);
+		resp = cg_error_response(&r, 0, &len);
+		(void)!send(fd, resp, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		free(resp);
+		close(fd);
+		access_line(&tmp, "-", "-", "error", r.code, r.status, 0, r.detail);
+		(void)canned_503_fmt;
+		return;
+	}
+	c = gw->spare;
+	gw->spare = NULL;
+	if (c == NULL)
+		c = spawn_child(gw);
+	if (c == NULL) {
+		close(fd);
+		return;
+	}
+	gw->nclients++;
+	gw->idle_since = -1;
+	c->client = fd;
+	c->lis = li;
+	c->accepted_ms = now_ms();
+	if (c->ready)
+		start_conn(gw, c);
+	gw->spare = spawn_child(gw);
+}
+
+static void
+drop_conn(struct gateway *gw, struct conn *c)
+{
+	if (c == gw->spare)
+		gw->spare = NULL;
+	if (c->started || c->client >= 0) {
+		gw->nclients--;
+		if (gw->nclients == 0)
+			gw->idle_since = now_ms();
+	}
+	if (!c->dead && c->pid > 0)
+		kill(c->pid, SIGKILL);
+	TAILQ_REMOVE(&gw->conns, c, entry);
+	conn_free(c);
+}
+
+/* Reap children and log how they ended (privsep.md §10). */
+static void
+reap(struct gateway *gw)
+{
+	struct conn *c;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		TAILQ_FOREACH(c, &gw->conns, entry)
+			if (c->pid == pid)
+				break;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			log_msg(LOG_DEBUG, "child-exit", "child-exit conn=%llu pid=%d "
+			    "status=0", c != NULL ? (unsigned long long)c->id : 0ULL,
+			    (int)pid);
+		} else if (WIFSIGNALED(st)) {
+			log_msg(LOG_ERROR, "child-exit", "request parser for connection "
+			    "%llu (pid %d) died: %s", c != NULL ?
+			    (unsigned long long)c->id : 0ULL, (int)pid,
+			    sigabbrev_np(WTERMSIG(st)) != NULL ?
+			    sigabbrev_np(WTERMSIG(st)) : "signal");
+		} else {
+			log_msg(LOG_ERROR, "child-exit", "request parser for connection "
+			    "%llu (pid %d) died: exit status %d", c != NULL ?
+			    (unsigned long long)c->id : 0ULL, (int)pid,
+			    WEXITSTATUS(st));
+		}
+		if (c != NULL) {
+			c->pid = -1;
+			c->dead = 1;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- start-up */
+
+/*
+ * Spawn the first child and wait up to 5 s for CHILD_READY (privsep.md
+ * §4, cli.md §7 step 7). Returns 0, or -1 with the reason printed.
+ */
+static int
+sandbox_selftest(struct gateway *gw)
+{
+	struct conn *c = spawn_child(gw);
+	struct pollfd p;
+	long long deadline = now_ms() + 5000;
+
+	if (c == NULL)
+		return -1;
+	while (!c->ready && !c->dead && now_ms() < deadline) {
+		p.fd = c->ipc;
+		p.events = POLLIN;
+		if (poll(&p, 1, 100) > 0)
+			(void)conn_on_ipc(c);
+	}
+	if (!c->ready) {
+		fprintf(stderr, "container-gateway: cannot sandbox the request "
+		    "parser (see the log)\n");
+		drop_conn(gw, c);
+		return -1;
+	}
+	gw->spare = c;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- loop */
+
+static void
+graceful_exit(struct gateway *gw)
+{
+	struct conn *c;
+	struct stat st;
+	long long deadline;
+	int i;
+
+	for (i = 0; i < CG_SOCKETS; i++) {
+		if (gw->lis[i].fd < 0)
+			continue;
+		close(gw->lis[i].fd);
+		if (lstat(gw->lis[i].path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+		    st.st_dev == gw->lis[i].dev && st.st_ino == gw->lis[i].ino)
+			unlink(gw->lis[i].path);
+	}
+	TAILQ_FOREACH(c, &gw->conns, entry)
+		if (c->pid > 0)
+			kill(c->pid, SIGTERM);
+	deadline = now_ms() + 5000;
+	while (now_ms() < deadline) {
+		int alive = 0;
+
+		reap(gw);
+		TAILQ_FOREACH(c, &gw->conns, entry)
+			if (c->pid > 0)
+				alive = 1;
+		if (!alive)
+			break;
+		usleep(20000);
+	}
+	TAILQ_FOREACH(c, &gw->conns, entry)
+		if (c->pid > 0)
+			kill(c->pid, SIGKILL);
+	while ((c = TAILQ_FIRST(&gw->conns)) != NULL) {
+		TAILQ_REMOVE(&gw->conns, c, entry);
+		conn_free(c);
+	}
+	rundir_release_pid(gw);
+}
+
+static int
+event_loop(struct gateway *gw)
+{
+	struct pollfd *pfd = NULL;
+	struct conn **who = NULL;
+	struct conn *c, *next;
+	size_t cap = 0, n, i;
+	long long now;
+	int timeout, rc;
+
+	for (;;) {
+		if (gw->stop_signal) {
+			log_event(LOG_INFO, "signal-exit", gw->stop_signal == SIGINT ?
+			    "received SIGINT; exiting" : "received SIGTERM; exiting",
+			    (struct log_field[]){ LF_STR("signal",
+			    gw->stop_signal == SIGINT ? "SIGINT" : "SIGTERM") }, 1);
+			graceful_exit(gw);
+			return 0;
+		}
+		now = now_ms();
+		if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0 &&
+		    now - gw->idle_since >= (long long)(gw->cfg->idle_timeout * 1000)) {
+			log_msg(LOG_INFO, "idle-exit", "idle for %ss; exiting",
+			    gw->cfg->idle_timeout_text);
+			graceful_exit(gw);
+			return 0;
+		}
+		reap(gw);
+		/* drop finished connections, keep a spare ready */
+		for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = next) {
+			next = TAILQ_NEXT(c, entry);
+			if (c->dead)
+				drop_conn(gw, c);
+		}
+		if (gw->spare == NULL)
+			gw->spare = spawn_child(gw);
+
+		n = 0;
+		TAILQ_FOREACH(c, &gw->conns, entry)
+			n += 2;
+		n += CG_SOCKETS;
+		if (n > cap) {
+			cap = n * 2;
+			pfd = xrealloc(pfd, cap * sizeof(*pfd));
+			who = xrealloc(who, cap * sizeof(*who));
+		}
+		n = 0;
+		for (i = 0; i < CG_SOCKETS; i++) {
+			pfd[n] = (struct pollfd){ .fd = gw->lis[i].fd, .events = POLLIN };
+			who[n++] = NULL;
+		}
+		TAILQ_FOREACH(c, &gw->conns, entry) {
+			short ev = 0;
+
+			if (c->rs != RS_FACT && c->rs != RS_PHASE && c->rs != RS_SENDING &&
+			    c->bc.outlen - c->bc.outoff < (1u << 20))
+				ev |= POLLIN;
+			if (!TAILQ_EMPTY(&c->outq))
+				ev |= POLLOUT;
+			pfd[n] = (struct pollfd){ .fd = c->ipc, .events = ev };
+			who[n++] = c;
+			pfd[n] = (struct pollfd){ .fd = c->bc.fd,
+			    .events = conn_backend_events(c) };
+			who[n++] = c;
+		}
+		timeout = 1000;
+		TAILQ_FOREACH(c, &gw->conns, entry)
+			if (c->bc.fd >= 0 && c->bc.deadline > 0 &&
+			    c->bc.deadline - now < timeout)
+				timeout = c->bc.deadline - now < 0 ? 0 :
+				    (int)(c->bc.deadline - now);
+		rc = poll(pfd, n, timeout);
+		if (rc < 0 && errno != EINTR) {
+			log_msg(LOG_ERROR, "signal-exit", "poll: %s", strerror(errno));
+			graceful_exit(gw);
+			return 1;
+		}
+		now = now_ms();
+		for (i = 0; rc > 0 && i < n; i++) {
+			if (pfd[i].revents == 0 || pfd[i].fd < 0)
+				continue;
+			if (who[i] == NULL) {
+				accept_client(gw, (int)i);
+				continue;
+			}
+			c = who[i];
+			if (c->dead)
+				continue;
+			if (pfd[i].fd == c->ipc) {
+				if ((pfd[i].revents & POLLOUT) && conn_flush(c) < 0)
+					c->dead = 1;
+				if ((pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+				    conn_on_ipc(c) < 0)
+					c->dead = 1;
+				if (c->ready && !c->started && c->client >= 0 && !c->dead)
+					start_conn(gw, c);
+			} else if (pfd[i].fd == c->bc.fd) {
+				(void)conn_on_backend(c, pfd[i].revents);
+			}
+		}
+		TAILQ_FOREACH(c, &gw->conns, entry)
+			if (!c->dead)
+				(void)conn_on_timer(c, now);
+	}
+}
+
+/* ---------------------------------------------------------------- listen */
+
+/*
+ * Bind one gateway socket (cli.md §7 step 11). Returns 0, 2 (refused
+ * configuration, message printed) or 1 (runtime failure).
+ */
+static int
+bind_socket(struct listener *l)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct stat st;
+	mode_t old;
+	int fd, probe;
+
+	if (lstat(l->path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			fprintf(stderr, "container-gateway: %s exists and is not a "
+			    "socket; refusing to bind over it\n", l->path);
+			return 2;
+		}
+		probe = backend_connect(l->path);
+		if (probe >= 0) {
+			struct pollfd p = { .fd = probe, .events = POLLOUT };
+			int err = 0;
+			socklen_t el = sizeof(err);
+
+			poll(&p, 1, 200);
+			getsockopt(probe, SOL_SOCKET, SO_ERROR, &err, &el);
+			close(probe);
+			if (err == 0) {
+				fprintf(stderr, "container-gateway: %s is in use by "
+				    "another process; refusing to bind over it\n",
+				    l->path);
+				return 2;
+			}
+		}
+		unlink(l->path);
+	}
+	strcpy(sun.sun_path, l->path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return 1;
+	old = umask(0177);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		umask(old);
+		fprintf(stderr, "container-gateway: cannot bind %s: %s\n", l->path,
+		    strerror(errno));
+		close(fd);
+		return 1;
+	}
+	umask(old);
+	chmod(l->path, 0600);
+	if (listen(fd, 128) < 0 || stat(l->path, &st) < 0) {
+		close(fd);
+		unlink(l->path);
+		return 1;
+	}
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	l->fd = fd;
+	return 0;
+}
+
+/* Egress probe per served socket (cli.md §15). */
+static void
+egress_probe(struct gateway *gw, struct listener *l)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	const char *alias, *kind = l->backend_kind == CG_DOCKER ? "docker" : "podman";
+	struct pollfd p;
+	int fd, err = 1;
+	socklen_t el = sizeof(err);
+
+	l->proxy_available = 0;
+	l->proxy[0] = l->noproxy[0] = '\0';
+	if (gw->cfg->egress == CG_EGRESS_OFF)
+		return;
+	alias = gw->cfg->egress_host != NULL ? gw->cfg->egress_host :
+	    l->backend_kind == CG_DOCKER ? "172.17.0.1" : "10.88.0.1";
+	sin.sin_port = htons((uint16_t)gw->cfg->egress_port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd >= 0) {
+		if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0) {
+			err = 0;
+		} else if (errno == EINPROGRESS) {
+			p.fd = fd;
+			p.events = POLLOUT;
+			if (poll(&p, 1, 1000) == 1)
+				getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el);
+		}
+		close(fd);
+	}
+	if (err == 0) {
+		l->proxy_available = 1;
+		snprintf(l->proxy, sizeof(l->proxy), strchr(alias, ':') != NULL ?
+		    "http://[%s]:%u" : "http://%s:%u", alias, gw->cfg->egress_port);
+		snprintf(l->noproxy, sizeof(l->noproxy), "localhost,127.0.0.1,%s",
+		    alias);
+		log_msg(LOG_INFO, "egress", "egress gateway reachable on "
+		    "127.0.0.1:%u; %s containers get HTTP_PROXY=%s",
+		    gw->cfg->egress_port, kind, l->proxy);
+	} else if (gw->cfg->egress == CG_EGRESS_REQUIRE) {
+		log_msg(LOG_WARNING, "egress", "egress gateway unreachable; every "
+		    "container create and build will be refused (--egress require)");
+	} else {
+		log_msg(LOG_WARNING, "egress", "egress gateway not reachable on "
+		    "127.0.0.1:%u; containers get no proxy (--egress "
+		    "inject-if-available)", gw->cfg->egress_port);
+	}
+}
+
+int
+serve_main(struct cg_config *cfg)
+{
+	struct gateway gw;
+	struct sigaction sa;
+	int rc, i;
+
+	memset(&gw, 0, sizeof(gw));
+	gw.cfg = cfg;
+	gw.pid_fd = -1;
+	TAILQ_INIT(&gw.conns);
+	gw.backend_timeout_ms = (unsigned)(cfg->backend_timeout * 1000);
+	for (i = 0; i < CG_SOCKETS; i++)
+		gw.lis[i].fd = -1;
+	log_init(cfg->log_level, cfg->log_format, 2);
+
+	/* steps 2-4: root, run directory, sockets' lengths, lock probe */
+	rc = rundir_prepare(&gw);
+	if (rc != 0)
+		return rc == 3 ? 0 : rc;
+	/* step 5-6: daemon mode is issue 4; take the lock */
+	rc = rundir_take_pid(&gw);
+	if (rc != 0)
+		return rc == 3 ? 0 : rc;
+	the_gw = &gw;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	prctl(PR_SET_DUMPABLE, 0);
+
+	log_msg(LOG_INFO, "start", "container-gateway %s serving %s (run "
+	    "directory %s)", CG_VERSION, gw.root, gw.run_dir);
+	/* step 7: the sandbox self-test */
+	if (sandbox_selftest(&gw) < 0) {
+		rundir_release_pid(&gw);
+		return 1;
+	}
+	/* step 8-9: backends */
+	rc = rundir_discover(&gw);
+	if (rc != 0) {
+		graceful_exit(&gw);
+		return rc == 3 ? 0 : rc;
+	}
+	for (i = 0; i < CG_SOCKETS; i++)
+		if (gw.lis[i].backend_path[0] != '\0')
+			egress_probe(&gw, &gw.lis[i]);
+	for (i = 0; i < CG_SOCKETS; i++) {
+		if (gw.lis[i].backend_path[0] == '\0')
+			continue;
+		rc = bind_socket(&gw.lis[i]);
+		if (rc != 0) {
+			graceful_exit(&gw);
+			return rc;
+		}
+		log_msg(LOG_INFO, "listen", "%s clients -> %s (backend %s at %s)",
+		    gw.lis[i].socket_kind == CG_DOCKER ? "docker" : "podman",
+		    gw.lis[i].path, gw.lis[i].backend_kind == CG_DOCKER ?
+		    "docker" : "podman", gw.lis[i].backend_path);
+	}
+	gw.idle_since = now_ms();
+	rc = event_loop(&gw);
+	return rc;
+}

@@ -1,0 +1,947 @@
+/*
+ * The request parser child (privsep.md §2, §4, §8). Everything here runs
+ * after sandbox_enter(): no files, no sockets, no exec. The child blocks
+ * freely: it serves exactly one client connection.
+ */
+#include "unpriv/child.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http/gwerror.h"
+#include "http/http.h"
+#include "ipc/proto.h"
+#include "ipc/xmalloc.h"
+#include "policy/policy.h"
+#include "unpriv/sandbox.h"
+
+#define CHILD_NOFILE		8	/* privsep.md §4 step 1 */
+#define IDLE_MS			120000	/* http.md §1.3 */
+#define HEAD_MS			30000
+#define BODY_MS			120000
+#define READ_CHUNK		65000	/* = IPC_DATA_MAX */
+
+struct child {
+	int ipc;
+	int client;
+	uint64_t conn;
+	uint32_t req;
+	uint32_t qid;
+	unsigned nfacts, npaths;
+	unsigned backend_timeout_ms;
+	struct cg_policy_ctx ctx;
+	struct cg_facts facts;
+	char *root, *proxy, *noproxy;
+
+	char *in;		/* client bytes read but not yet used */
+	size_t inlen, incap;
+	int client_eof;
+
+	unsigned char *msgbuf;	/* IPC receive buffer */
+	struct timespec head_end;
+};
+
+static void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
+
+static uint32_t
+ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (now.tv_sec - t0->tv_sec) * 1000LL +
+	    (now.tv_nsec - t0->tv_nsec) / 1000000;
+	return ms < 0 ? 0 : (uint32_t)ms;
+}
+
+static struct ipc_str
+S(const char *s)
+{
+	struct ipc_str v = { s, s != NULL ? (uint32_t)strlen(s) : 0 };
+
+	return v;
+}
+
+static struct ipc_str
+SN(const char *s, size_t n)
+{
+	struct ipc_str v = { s, (uint32_t)n };
+
+	return v;
+}
+
+/* Send or die: a child that cannot talk to its monitor has nothing to do. */
+static void
+send_msg(struct child *c, struct ipc_msg *m)
+{
+	if (ipc_send(c->ipc, m, 0) != IPC_OK)
+		_exit(1);
+}
+
+/* Receive one message; anything but the expected types ends the child. */
+static void
+recv_msg(struct child *c, struct ipc_msg *m)
+{
+	int rc = ipc_recv(c->ipc, c->msgbuf, IPC_MSG_MAX + 1, m, 0, 0);
+
+	if (rc != IPC_OK)
+		_exit(rc == IPC_EOF ? 0 : 1);
+}
+
+static void
+child_log(struct child *c, uint8_t level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+child_log(struct child *c, uint8_t level, const char *fmt, ...)
+{
+	struct ipc_msg m = { .type = IPC_LOG, .fd = -1 };
+	char text[1025];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	/* keep it valid UTF-8: replace bytes outside ASCII */
+	for (n = 0; text[n] != '\0'; n++)
+		if ((unsigned char)text[n] >= 0x80)
+			text[n] = '?';
+	m.u.log.level = level;
+	m.u.log.text = SN(text, n);
+	send_msg(c, &m);
+}
+
+static void
+child_exit(struct child *c, uint8_t reason)
+{
+	struct ipc_msg m = { .type = IPC_BYE, .fd = -1 };
+
+	m.u.bye.reason = reason;
+	(void)ipc_send(c->ipc, &m, 0);
+	_exit(0);
+}
+
+/* ---------------------------------------------------------------- client */
+
+static void
+write_client(struct child *c, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = send(c->client, buf, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			child_exit(c, IPC_BYE_CLIENT_CLOSED);
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * Wait up to timeout_ms for the client to become readable and append what
+ * it sends to c->in. Returns bytes read, 0 at end-of-file, -1 on timeout.
+ */
+static ssize_t
+read_client(struct child *c, int timeout_ms)
+{
+	struct pollfd p = { .fd = c->client, .events = POLLIN };
+	ssize_t n;
+	int rc;
+
+	if (c->client_eof)
+		return 0;
+	do
+		rc = poll(&p, 1, timeout_ms);
+	while (rc < 0 && errno == EINTR);
+	if (rc == 0)
+		return -1;
+	if (c->incap - c->inlen < READ_CHUNK) {
+		c->incap = c->inlen + READ_CHUNK;
+		c->in = xrealloc(c->in, c->incap);
+	}
+	do
+		n = recv(c->client, c->in + c->inlen, READ_CHUNK, 0);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0) {
+		c->client_eof = 1;
+		return 0;
+	}
+	c->inlen += (size_t)n;
+	return n;
+}
+
+static void
+consume_input(struct child *c, size_t n)
+{
+	memmove(c->in, c->in + n, c->inlen - n);
+	c->inlen -= n;
+}
+
+/* ---------------------------------------------------------------- facts */
+
+static enum cg_fact_result
+fact_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
+    const char *prefix, const char *ref, char id_out[CG_ID_MAX + 1])
+{
+	struct child *c = arg;
+	struct ipc_msg m = { .type = IPC_FACT_QUERY, .fd = -1 };
+	uint32_t qid;
+
+	if (c->nfacts >= IPC_FACT_QUERIES_MAX || strlen(ref) > 1024 ||
+	    strlen(prefix) > 32)
+		return CG_UNEXPECTED;
+	c->nfacts++;
+	qid = ++c->qid;
+	m.req = c->req;
+	m.u.fact_query.qid = qid;
+	m.u.fact_query.kind = (uint8_t)kind;
+	m.u.fact_query.api = (uint8_t)api;
+	m.u.fact_query.prefix = S(prefix);
+	m.u.fact_query.ref = S(ref);
+	send_msg(c, &m);
+	recv_msg(c, &m);
+	if (m.type != IPC_FACT_ANSWER || m.req != c->req ||
+	    m.u.fact_answer.qid != qid)
+		_exit(1);
+	if (m.u.fact_answer.result == IPC_FACT_OWNED) {
+		memcpy(id_out, m.u.fact_answer.id.p, m.u.fact_answer.id.len);
+		id_out[m.u.fact_answer.id.len] = '\0';
+	}
+	return (enum cg_fact_result)m.u.fact_answer.result;
+}
+
+static enum cg_path_verdict
+fact_resolve(void *arg, const char *path, char out[CG_PATH_MAX + 1])
+{
+	struct child *c = arg;
+	struct ipc_msg m = { .type = IPC_PATH_QUERY, .fd = -1 };
+	uint32_t qid;
+
+	if (c->npaths >= IPC_PATH_QUERIES_MAX || strlen(path) > CG_PATH_MAX)
+		return CG_PATH_UNRESOLVABLE;
+	c->npaths++;
+	qid = ++c->qid;
+	m.req = c->req;
+	m.u.path_query.qid = qid;
+	m.u.path_query.path = S(path);
+	send_msg(c, &m);
+	recv_msg(c, &m);
+	if (m.type != IPC_PATH_ANSWER || m.req != c->req ||
+	    m.u.path_answer.qid != qid)
+		_exit(1);
+	memcpy(out, m.u.path_answer.resolved.p, m.u.path_answer.resolved.len);
+	out[m.u.path_answer.resolved.len] = '\0';
+	return (enum cg_path_verdict)m.u.path_answer.verdict;
+}
+
+static void
+fact_warn(void *arg, const char *msg)
+{
+	child_log(arg, IPC_LOG_WARNING, "%s", msg);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+/*
+ * Answer a request the child refuses itself (http.md §11) and report it
+ * with ACCESS; the connection always closes after a gateway error.
+ */
+static void __attribute__((noreturn))
+refuse(struct child *c, const char *method, size_t method_len,
+    const char *path, size_t path_len, const struct cg_refusal *r)
+{
+	struct ipc_msg m = { .type = IPC_ACCESS, .fd = -1 };
+	char *resp;
+	size_t len;
+	int head = method_len == 4 && memcmp(method, "HEAD", 4) == 0;
+
+	resp = cg_error_response(r, head, &len);
+	write_client(c, resp, len);
+	free(resp);
+	m.req = c->req;
+	m.u.access.method = method_len ? SN(method, method_len) : S("-");
+	m.u.access.path = path_len ? SN(path, path_len > 8192 ? 8192 :
+	    path_len) : S("-");
+	m.u.access.code = S(r->code);
+	m.u.access.status = (uint16_t)r->status;
+	m.u.access.duration_ms = ms_since(&c->head_end);
+	m.u.access.detail = SN(r->detail, strlen(r->detail));
+	send_msg(c, &m);
+	shutdown(c->client, SHUT_WR);
+	child_exit(c, IPC_BYE_ERROR);
+}
+
+/* ---------------------------------------------------------------- bodies */
+
+/*
+ * Read a buffered body (Content-Length n or chunked) of at most max bytes
+ * into *out. Returns 0, or -1 with *r set (413 when over max, 400 on a
+ * chunk grammar error); a client that stalls or leaves ends the child.
+ */
+static int
+read_body(struct child *c, const struct http_request *hr, size_t max,
+    char **out, size_t *outlen, struct cg_refusal *r)
+{
+	struct http_chunked ch;
+	size_t cap = 0, len = 0, used, wrote;
+	char *buf = NULL;
+
+	if (!hr->chunked) {
+		if (hr->content_length > max)
+			return cg_refuse(r, "too-large", "request body exceeds 8 MiB");
+		while (c->inlen < hr->content_length)
+			if (read_client(c, BODY_MS) <= 0)
+				child_exit(c, IPC_BYE_TIMEOUT);
+		*outlen = (size_t)hr->content_length;
+		*out = xmalloc(*outlen + 1);
+		memcpy(*out, c->in, *outlen);
+		consume_input(c, *outlen);
+		return 0;
+	}
+	http_chunked_init(&ch, 0);
+	for (;;) {
+		if (cap - len < READ_CHUNK) {
+			cap = len + READ_CHUNK;
+			buf = xrealloc(buf, cap + 1);
+		}
+		wrote = cap - len;
+		if (http_chunked_feed(&ch, c->in, c->inlen, buf + len, &wrote,
+		    &used) < 0) {
+			free(buf);
+			return cg_refuse(r, "malformed", "invalid chunked body");
+		}
+		consume_input(c, used);
+		len += wrote;
+		if (len > max) {
+			free(buf);
+			return cg_refuse(r, "too-large", "request body exceeds 8 MiB");
+		}
+		if (ch.done)
+			break;
+		if (wrote == 0 && used == 0 && read_client(c, BODY_MS) <= 0)
+			child_exit(c, IPC_BYE_TIMEOUT);
+	}
+	*out = buf != NULL ? buf : xmalloc(1);
+	*outlen = len;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- forward */
+
+static const char *const forwarded_fields[] = {
+	"User-Agent", "Accept", "Accept-Encoding", "X-Registry-Auth",
+	"X-Registry-Config",
+};
+
+/* type/subtype token grammar with parameters (http.md §7.3). */
+static int
+media_type_ok(const char *v, size_t len)
+{
+	static const char tchar[] = "!#$%&'*+-.^_`|~";
+	size_t i = 0, n;
+	int part;
+
+	for (part = 0; part < 2; part++) {
+		n = 0;
+		while (i < len && ((v[i] >= 'a' && v[i] <= 'z') ||
+		    (v[i] >= 'A' && v[i] <= 'Z') || (v[i] >= '0' && v[i] <= '9') ||
+		    strchr(tchar, v[i]) != NULL) && v[i] != '\0')
+			i++, n++;
+		if (n == 0)
+			return 0;
+		if (part == 0) {
+			if (i >= len || v[i] != '/')
+				return 0;
+			i++;
+		}
+	}
+	return i == len || v[i] == ';' || v[i] == ' ' || v[i] == '\t';
+}
+
+/* Build the FORWARD header list from the client's fields (http.md §7.3). */
+static void
+forward_headers(const struct http_request *hr, const struct cg_request *req,
+    struct ipc_msg *m)
+{
+	const struct http_field *f;
+	size_t i;
+	uint16_t n = 0;
+
+	for (i = 0; i < sizeof(forwarded_fields) / sizeof(forwarded_fields[0]); i++) {
+		f = http_find_field(hr->fields, hr->nfields, forwarded_fields[i]);
+		if (f == NULL || f->value_len > 8192)
+			continue;
+		m->u.forward.headers[n].name = S(forwarded_fields[i]);
+		m->u.forward.headers[n].value = SN(f->value, f->value_len);
+		n++;
+	}
+	if (req->body_kind == CG_BODY_STREAM && hr->content_type != NULL &&
+	    hr->content_type_len <= 8192 &&
+	    media_type_ok(hr->content_type, hr->content_type_len)) {
+		m->u.forward.headers[n].name = S("Content-Type");
+		m->u.forward.headers[n].value = SN(hr->content_type,
+		    hr->content_type_len);
+		n++;
+	}
+	if (req->hijack && hr->upgrade_tcp && hr->conn_upgrade) {
+		m->u.forward.headers[n].name = S("Upgrade");
+		m->u.forward.headers[n].value = S("tcp");
+		n++;
+	}
+	m->u.forward.nheaders = n;
+}
+
+/* Send a JSON body as BODY messages. */
+static void
+send_body_bytes(struct child *c, const char *p, size_t len)
+{
+	struct ipc_msg m = { .type = IPC_BODY, .fd = -1 };
+	size_t n;
+
+	m.req = c->req;
+	while (len > 0) {
+		n = len > IPC_DATA_MAX ? IPC_DATA_MAX : len;
+		m.u.body.data = SN(p, n);
+		send_msg(c, &m);
+		p += n;
+		len -= n;
+	}
+}
+
+/* ---------------------------------------------------------------- response */
+
+struct relay {
+	int head_done;
+	int switched;
+	int close_after;
+	int got_bytes;
+	int ended;
+	int end_reason;
+	char *head;		/* backend bytes until the head is complete */
+	size_t headlen;
+	int is_head_method;
+	int hijack_route;
+	int client_close;
+};
+
+static int
+field_is(const struct http_field *f, const char *name)
+{
+	return f->name_len == strlen(name) &&
+	    strncasecmp(f->name, name, f->name_len) == 0;
+}
+
+/*
+ * Write the final response head to the client (http.md §8.3, §9.2):
+ * switched heads verbatim; otherwise without Connection, Keep-Alive and
+ * Proxy-Connection, plus Connection: close when the connection ends
+ * after this response (§5.6).
+ */
+static void
+emit_head(struct child *c, struct relay *rl, const struct http_response *resp,
+    size_t headlen)
+{
+	const char *p = rl->head, *eol;
+	size_t i;
+	char *out;
+	size_t olen = 0;
+
+	if (rl->switched) {
+		write_client(c, rl->head, headlen);
+		return;
+	}
+	out = xmalloc(headlen + 32);
+	eol = memmem(p, headlen, "\r\n", 2);
+	memcpy(out, p, (size_t)(eol - p) + 2);
+	olen = (size_t)(eol - p) + 2;
+	for (i = 0; i < resp->nfields; i++) {
+		const struct http_field *f = &resp->fields[i];
+		const char *ls = f->name, *le;
+
+		if (field_is(f, "Connection") || field_is(f, "Keep-Alive") ||
+		    field_is(f, "Proxy-Connection"))
+			continue;
+		le = memmem(ls, headlen - (size_t)(ls - p), "\r\n", 2);
+		memcpy(out + olen, ls, (size_t)(le - ls) + 2);
+		olen += (size_t)(le - ls) + 2;
+	}
+	if (rl->close_after) {
+		memcpy(out + olen, "Connection: close\r\n", 19);
+		olen += 19;
+	}
+	memcpy(out + olen, "\r\n", 2);
+	olen += 2;
+	write_client(c, out, olen);
+	free(out);
+}
+
+/* Feed backend bytes: collect the head, then pass everything through. */
+static void
+relay_data(struct child *c, struct relay *rl, const char *p, size_t len)
+{
+	struct http_response resp;
+	int n;
+
+	rl->got_bytes = 1;
+	if (rl->head_done) {
+		write_client(c, p, len);
+		return;
+	}
+	rl->head = xrealloc(rl->head, rl->headlen + len);
+	memcpy(rl->head + rl->headlen, p, len);
+	rl->headlen += len;
+	n = http_parse_response(rl->head, rl->headlen, &resp);
+	if (n == -2)
+		return;
+	if (n < 0)		/* the monitor validated it: cannot happen */
+		_exit(1);
+	rl->head_done = 1;
+	rl->switched = rl->hijack_route && http_response_switches(&resp);
+	rl->close_after = rl->client_close || rl->switched ||
+	    (!resp.has_content_length && !resp.chunked && !rl->is_head_method &&
+	    resp.status != 204 && resp.status != 304 && resp.status >= 200);
+	emit_head(c, rl, &resp, (size_t)n);
+	if (rl->headlen > (size_t)n)
+		write_client(c, rl->head + n, rl->headlen - (size_t)n);
+	free(rl->head);
+	rl->head = NULL;
+}
+
+/* Handle one monitor message during the response; returns 1 when it ended. */
+static int
+relay_msg(struct child *c, struct relay *rl, const struct ipc_msg *m)
+{
+	if (m->req != c->req)
+		_exit(1);
+	if (m->type == IPC_BACKEND_DATA) {
+		if (rl->ended)
+			_exit(1);
+		relay_data(c, rl, m->u.backend_data.data.p,
+		    m->u.backend_data.data.len);
+		return 0;
+	}
+	if (m->type == IPC_BACKEND_END) {
+		rl->ended = 1;
+		rl->end_reason = m->u.backend_end.reason;
+		return 1;
+	}
+	_exit(1);
+}
+
+static void
+send_done(struct child *c)
+{
+	struct ipc_msg m = { .type = IPC_DONE, .fd = -1 };
+
+	m.req = c->req;
+	send_msg(c, &m);
+}
+
+/* After a BACKEND_END: error answers, or finish the exchange. */
+static void
+finish_response(struct child *c, struct relay *rl)
+{
+	struct cg_refusal r;
+	const char *kind = c->ctx.backend_kind == CG_DOCKER ? "docker" : "podman";
+
+	if (!rl->got_bytes && rl->end_reason != IPC_END_EOF) {
+		/* the monitor logged the access line (privsep.md §8 step 3) */
+		if (rl->end_reason == IPC_END_TIMEOUT)
+			cg_refuse(&r, "backend-timeout", "the %s backend did not "
+			    "answer within %us", kind, c->backend_timeout_ms / 1000);
+		else
+			cg_refuse(&r, "backend-unreachable", "the %s backend "
+			    "sent an invalid response or closed without one", kind);
+		{
+			char *resp;
+			size_t len;
+
+			resp = cg_error_response(&r, rl->is_head_method, &len);
+			write_client(c, resp, len);
+			free(resp);
+		}
+		send_done(c);
+		shutdown(c->client, SHUT_WR);
+		child_exit(c, IPC_BYE_ERROR);
+	}
+	if (!rl->head_done || rl->end_reason != IPC_END_EOF) {
+		send_done(c);
+		child_exit(c, IPC_BYE_ERROR);
+	}
+	free(rl->head);
+	rl->head = NULL;
+}
+
+/* Relay a switched connection both ways until both directions end (§9.3). */
+static void __attribute__((noreturn))
+relay_switched(struct child *c, struct relay *rl)
+{
+	struct pollfd p[2];
+	struct ipc_msg m;
+	int client_done = 0, backend_done = rl->ended;
+	size_t n;
+
+	if (backend_done)
+		shutdown(c->client, SHUT_WR);
+	/* pipelined client bytes go first (http.md §5.2) */
+	while (c->inlen > 0) {
+		m = (struct ipc_msg){ .type = IPC_CLIENT_DATA, .fd = -1, .req = c->req };
+		n = c->inlen > IPC_DATA_MAX ? IPC_DATA_MAX : c->inlen;
+		m.u.client_data.data = SN(c->in, n);
+		send_msg(c, &m);
+		consume_input(c, n);
+	}
+	while (!client_done || !backend_done) {
+		p[0] = (struct pollfd){ .fd = client_done ? -1 : c->client, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = backend_done ? -1 : c->ipc, .events = POLLIN };
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents) {
+			recv_msg(c, &m);
+			if (relay_msg(c, rl, &m)) {
+				backend_done = 1;
+				shutdown(c->client, SHUT_WR);
+				if (rl->end_reason != IPC_END_EOF)
+					break;
+			}
+		}
+		if (p[0].revents) {
+			ssize_t got = read_client(c, 0);
+
+			if (got == 0) {
+				client_done = 1;
+				m = (struct ipc_msg){ .type = IPC_CLIENT_EOF,
+				    .fd = -1, .req = c->req };
+				send_msg(c, &m);
+			} else if (got > 0) {
+				while (c->inlen > 0) {
+					m = (struct ipc_msg){ .type = IPC_CLIENT_DATA,
+					    .fd = -1, .req = c->req };
+					n = c->inlen > IPC_DATA_MAX ? IPC_DATA_MAX : c->inlen;
+					m.u.client_data.data = SN(c->in, n);
+					send_msg(c, &m);
+					consume_input(c, n);
+				}
+			}
+		}
+	}
+	send_done(c);
+	child_exit(c, IPC_BYE_CLIENT_CLOSED);
+}
+
+/*
+ * Stream a request body (http.md §4.3, §7.4) as BODY messages while
+ * relaying any early response. Returns 1 if the response already ended.
+ */
+static int
+stream_body(struct child *c, const struct http_request *hr, struct relay *rl)
+{
+	struct http_chunked ch;
+	struct ipc_msg m;
+	struct pollfd p[2];
+	uint64_t left = hr->has_content_length ? hr->content_length : 0;
+	char *dec = xmalloc(IPC_DATA_MAX);
+	size_t used, wrote;
+	int done = !hr->chunked && left == 0;
+
+	http_chunked_init(&ch, 0);
+	while (!done) {
+		/* use what is buffered first */
+		if (c->inlen > 0) {
+			if (hr->chunked) {
+				wrote = IPC_DATA_MAX;
+				if (http_chunked_feed(&ch, c->in, c->inlen, dec,
+				    &wrote, &used) < 0) {
+					/* truncate: the daemon acts on nothing (§5.1) */
+					free(dec);
+					send_done(c);
+					child_exit(c, IPC_BYE_ERROR);
+				}
+				consume_input(c, used);
+				if (wrote > 0)
+					send_body_bytes(c, dec, wrote);
+				if (ch.done)
+					break;
+				if (wrote > 0 || used > 0)
+					continue;
+			} else {
+				wrote = c->inlen < left ? c->inlen : (size_t)left;
+				send_body_bytes(c, c->in, wrote);
+				consume_input(c, wrote);
+				left -= wrote;
+				if (left == 0)
+					break;
+				continue;
+			}
+		}
+		p[0] = (struct pollfd){ .fd = c->client, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = c->ipc, .events = POLLIN };
+		if (poll(p, 2, BODY_MS) <= 0) {
+			free(dec);
+			send_done(c);
+			child_exit(c, IPC_BYE_TIMEOUT);
+		}
+		if (p[1].revents) {
+			recv_msg(c, &m);
+			if (relay_msg(c, rl, &m)) {
+				free(dec);
+				return 1;
+			}
+		}
+		if (p[0].revents && read_client(c, 0) == 0 && c->inlen == 0) {
+			free(dec);
+			send_done(c);
+			child_exit(c, IPC_BYE_CLIENT_CLOSED);
+		}
+	}
+	free(dec);
+	m = (struct ipc_msg){ .type = IPC_BODY_END, .fd = -1, .req = c->req };
+	send_msg(c, &m);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+/*
+ * Serve one request (privsep.md §8). Returns 1 to keep the connection
+ * for another request, 0 to close it.
+ */
+static int
+serve_request(struct child *c)
+{
+	struct http_request hr;
+	struct cg_request req;
+	struct cg_refusal r;
+	struct ipc_msg m;
+	struct relay rl;
+	const char *path;
+	size_t pathlen, bodylen = 0;
+	char *body = NULL, method[HTTP_METHOD_MAX + 1];
+	int n, ended = 0;
+	ssize_t got;
+
+	/* 1. the head (http.md §1.3, §2) */
+	for (;;) {
+		n = c->inlen > 0 ? http_parse_request(c->in, c->inlen, &hr, &r) : -2;
+		if (n != -2)
+			break;
+		got = read_client(c, c->inlen == 0 ? IDLE_MS : HEAD_MS);
+		if (got < 0)
+			child_exit(c, IPC_BYE_TIMEOUT);
+		if (got == 0)
+			child_exit(c, IPC_BYE_CLIENT_CLOSED);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &c->head_end);
+	c->req++;
+	c->nfacts = c->npaths = 0;
+	if (n < 0) {
+		/* the line may be unparseable: report "-" then */
+		refuse(c, NULL, 0, NULL, 0, &r);
+	}
+	path = hr.target;
+	for (pathlen = 0; pathlen < hr.target_len && path[pathlen] != '?';
+	    pathlen++)
+		;
+	memcpy(method, hr.method, hr.method_len);
+	method[hr.method_len] = '\0';
+
+	/* 2. route and query policy (routes.md §5 steps 1-6) */
+	memset(&req, 0, sizeof(req));
+	if (policy_route(&c->ctx, method,
+	    hr.target, hr.target_len, hr.grpc, &req, &r) < 0)
+		refuse(c, hr.method, hr.method_len, path, pathlen, &r);
+
+	/* 3. the body by route kind (http.md §4) */
+	if (req.body_kind == CG_BODY_NONE) {
+		if ((hr.has_content_length && hr.content_length > 0) || hr.chunked) {
+			if (read_body(c, &hr, HTTP_BODY_JSON_MAX, &body,
+			    &bodylen, &r) < 0)
+				refuse(c, hr.method, hr.method_len, path, pathlen, &r);
+			if (!policy_empty_body_ok(body, bodylen)) {
+				cg_refuse(&r, "malformed", "%s %.*s takes no "
+				    "request body", req.method, (int)pathlen, path);
+				refuse(c, hr.method, hr.method_len, path, pathlen, &r);
+			}
+			free(body);
+			body = NULL;
+			bodylen = 0;
+		}
+	} else if (req.body_kind != CG_BODY_STREAM) {
+		if (!hr.chunked && hr.has_content_length &&
+		    hr.content_length > HTTP_BODY_JSON_MAX) {
+			cg_refuse(&r, "too-large", "request body exceeds 8 MiB");
+			refuse(c, hr.method, hr.method_len, path, pathlen, &r);
+		}
+		if (hr.expect_continue)
+			write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+		if (read_body(c, &hr, HTTP_BODY_JSON_MAX, &body, &bodylen, &r) < 0)
+			refuse(c, hr.method, hr.method_len, path, pathlen, &r);
+	}
+
+	/* 4. body policy and ownership (steps 7-8) */
+	if (policy_finish(&c->ctx, &req, body, bodylen, &r) < 0)
+		refuse(c, hr.method, hr.method_len, path, pathlen, &r);
+	free(body);
+
+	/* 5. FORWARD (privsep.md §8 step 3) */
+	m = (struct ipc_msg){ .type = IPC_FORWARD, .fd = -1, .req = c->req };
+	m.u.forward.method = SN(hr.method, hr.method_len);
+	m.u.forward.target = SN(req.target, req.target_len);
+	m.u.forward.api = (uint8_t)req.api;
+	m.u.forward.action = S(req.action);
+	m.u.forward.log_path = SN(path, pathlen > 8192 ? 8192 : pathlen);
+	m.u.forward.elapsed_ms = ms_since(&c->head_end);
+	forward_headers(&hr, &req, &m);
+	switch (req.body_kind) {
+	case CG_BODY_NONE:
+		m.u.forward.body_kind = IPC_BODY_NONE;
+		break;
+	case CG_BODY_JSON:
+	case CG_BODY_JSON_OPTIONAL:
+		m.u.forward.body_kind = IPC_BODY_JSON;
+		m.u.forward.body_len = req.body_len;
+		break;
+	case CG_BODY_STREAM:
+		if (hr.chunked) {
+			m.u.forward.body_kind = IPC_BODY_STREAM_CHUNKED;
+		} else {
+			m.u.forward.body_kind = IPC_BODY_STREAM_LENGTH;
+			m.u.forward.body_len = hr.has_content_length ?
+			    hr.content_length : 0;
+		}
+		m.u.forward.expect_continue = (uint8_t)hr.expect_continue;
+		break;
+	}
+	send_msg(c, &m);
+	if (req.body_len > 0)
+		send_body_bytes(c, req.body, req.body_len);
+
+	recv_msg(c, &m);
+	if (m.type != IPC_VERDICT || m.req != c->req)
+		_exit(1);
+	if (m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
+		char *resp;
+		size_t len;
+
+		r.code = NULL;
+		if (m.u.verdict.code.len < 32) {
+			char code[33];
+
+			memcpy(code, m.u.verdict.code.p, m.u.verdict.code.len);
+			code[m.u.verdict.code.len] = '\0';
+			if (cg_code_status(code) < 0)
+				_exit(1);
+			cg_refuse(&r, code, "%.*s", (int)m.u.verdict.detail.len,
+			    m.u.verdict.detail.p);
+		} else {
+			_exit(1);
+		}
+		resp = cg_error_response(&r, hr.method_len == 4 &&
+		    memcmp(hr.method, "HEAD", 4) == 0, &len);
+		write_client(c, resp, len);
+		free(resp);
+		send_done(c);
+		shutdown(c->client, SHUT_WR);
+		child_exit(c, IPC_BYE_ERROR);
+	}
+
+	/* 6. stream body, then relay the response (steps 4-6) */
+	memset(&rl, 0, sizeof(rl));
+	rl.is_head_method = hr.method_len == 4 && memcmp(hr.method, "HEAD", 4) == 0;
+	rl.hijack_route = req.hijack;
+	rl.client_close = hr.conn_close;
+	if (req.body_kind == CG_BODY_STREAM) {
+		if (hr.expect_continue)
+			write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+		ended = stream_body(c, &hr, &rl);
+		if (ended)
+			rl.close_after = 1;
+	}
+	while (!ended) {
+		recv_msg(c, &m);
+		ended = relay_msg(c, &rl, &m);
+		if (rl.switched && rl.head_done)
+			break;
+	}
+	policy_request_free(&req);
+	if (rl.switched)
+		relay_switched(c, &rl);
+	finish_response(c, &rl);
+	send_done(c);
+	return !rl.close_after;
+}
+
+void
+child_main(const char *chroot_dir)
+{
+	struct child c;
+	struct sandbox_result sr;
+	struct ipc_msg m = { .fd = -1 };
+
+	memset(&c, 0, sizeof(c));
+	c.ipc = CHILD_IPC_FD;
+	c.client = -1;
+	/* allocate before the sandbox: nothing lazy afterwards (style.md §9) */
+	c.msgbuf = xmalloc(IPC_MSG_MAX + 1);
+	c.incap = 2 * READ_CHUNK;
+	c.in = xmalloc(c.incap);
+
+	memset(&sr, 0, sizeof(sr));
+	if (sandbox_enter(chroot_dir, CHILD_NOFILE, &sr) < 0) {
+		m.type = IPC_SANDBOX_FAILED;
+		m.u.sandbox_failed.step = S(sr.step != NULL ? sr.step : "unknown");
+		m.u.sandbox_failed.err = sr.err;
+		(void)ipc_send(c.ipc, &m, 0);
+		_exit(1);
+	}
+	m.type = IPC_CHILD_READY;
+	m.u.child_ready.pid = (uint32_t)getpid();
+	m.u.child_ready.namespaces = (uint8_t)sr.namespaces;
+	m.u.child_ready.chroot = (uint8_t)sr.chroot;
+	send_msg(&c, &m);
+
+	if (ipc_recv(c.ipc, c.msgbuf, IPC_MSG_MAX + 1, &m, 1, 0) != IPC_OK ||
+	    m.type != IPC_CONN_START)
+		_exit(1);
+	c.client = m.fd;
+	c.conn = m.u.conn_start.conn;
+	c.root = xstrndup(m.u.conn_start.root.p, m.u.conn_start.root.len);
+	c.proxy = xstrndup(m.u.conn_start.proxy.p, m.u.conn_start.proxy.len);
+	c.noproxy = xstrndup(m.u.conn_start.noproxy.p, m.u.conn_start.noproxy.len);
+	c.backend_timeout_ms = m.u.conn_start.backend_timeout_ms;
+	c.facts.owned = fact_owned;
+	c.facts.resolve = fact_resolve;
+	c.facts.warn = fact_warn;
+	c.facts.arg = &c;
+	c.ctx.root = c.root;
+	c.ctx.socket_kind = m.u.conn_start.socket_kind == IPC_KIND_DOCKER ?
+	    CG_DOCKER : CG_PODMAN;
+	c.ctx.backend_kind = m.u.conn_start.backend_kind == IPC_KIND_DOCKER ?
+	    CG_DOCKER : CG_PODMAN;
+	c.ctx.egress = (enum cg_egress)m.u.conn_start.egress;
+	c.ctx.proxy_available = m.u.conn_start.proxy_available;
+	c.ctx.proxy = c.proxy;
+	c.ctx.noproxy = c.noproxy;
+	c.ctx.facts = &c.facts;
+	c.ctx.backend_timeout_s = (c.backend_timeout_ms + 999) / 1000;
+
+	while (serve_request(&c))
+		;
+	shutdown(c.client, SHUT_WR);
+	child_exit(&c, IPC_BYE_CLIENT_CLOSED);
+}

@@ -1,0 +1,21 @@
+/*
+ * The request parser (privsep.md §2, §4, §8): one sandboxed child per
+ * client connection. It parses HTTP and JSON, runs the policy, asks the
+ * monitor for facts, and relays the response the monitor reads from the
+ * backend.
+ */
+#ifndef CG_CHILD_H
+#define CG_CHILD_H
+
+/*
+ * Run a child on its IPC socket (already moved to CHILD_IPC_FD; every
+ * other descriptor but 0-2 closed by the caller). Enters the sandbox
+ * (chroot_dir: see sandbox_enter), sends CHILD_READY or SANDBOX_FAILED,
+ * waits for CONN_START and serves that one connection. Never returns:
+ * exits 0 after BYE, 1 on a sandbox failure or protocol error.
+ */
+void child_main(const char *chroot_dir) __attribute__((noreturn));
+
+#define CHILD_IPC_FD	3
+
+#endif
