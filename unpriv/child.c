@@ -46,6 +46,7 @@ struct child {
 	int client_eof;
 
 	unsigned char *msgbuf;	/* IPC receive buffer */
+	char *head;		/* the current request head */
 	struct timespec head_end;
 };
 
@@ -753,6 +754,13 @@ serve_request(struct child *c)
 		/* the line may be unparseable: report "-" then */
 		refuse(c, NULL, 0, NULL, 0, &r);
 	}
+	/* keep the head apart: hr points into it while c->in moves on */
+	free(c->head);
+	c->head = xmalloc((size_t)n);
+	memcpy(c->head, c->in, (size_t)n);
+	consume_input(c, (size_t)n);
+	if (http_parse_request(c->head, (size_t)n, &hr, &r) != n)
+		_exit(1);
 	path = hr.target;
 	for (pathlen = 0; pathlen < hr.target_len && path[pathlen] != '?';
 	    pathlen++)
