@@ -271,6 +271,8 @@ answer_fact(struct conn *c, uint8_t result, const char *id)
 		c->facts[c->nfacts].kind = c->q_kind;
 		snprintf(c->facts[c->nfacts].id, sizeof(c->facts[0].id), "%.255s",
 		    c->q_kind == CG_FACT_EXEC ? c->q_ref : id);
+		snprintf(c->facts[c->nfacts].ref, sizeof(c->facts[0].ref), "%s",
+		    c->q_ref);
 		c->nfacts++;
 	}
 	c->q_stage = FS_NONE;
@@ -327,6 +329,35 @@ fact_done(struct conn *c, int ok)
 	answer_fact(c, (uint8_t)v, id);
 }
 
+/*
+ * A ref the monitor splices into an inspect path: one segment (images:
+ * one or more, routes.md §10.1) of bytes 0x21-0x7e without '%', '?',
+ * '#', '\\', and no empty, "." or ".." segment.
+ */
+static int
+ref_is_path_safe(const struct ipc_str *ref, int multi)
+{
+	size_t i, seg = 0;
+
+	if (ref->len == 0)
+		return 0;
+	for (i = 0; i <= ref->len; i++) {
+		unsigned char ch = i < ref->len ? (unsigned char)ref->p[i] : '/';
+
+		if (ch == '/') {
+			if ((i > 0 && !multi && i < ref->len) || i == seg ||
+			    (i - seg == 1 && ref->p[seg] == '.') ||
+			    (i - seg == 2 && ref->p[seg] == '.' && ref->p[seg + 1] == '.'))
+				return 0;
+			seg = i + 1;
+			continue;
+		}
+		if (ch < 0x21 || ch > 0x7e || strchr("%?#\\", ch) != NULL)
+			return 0;
+	}
+	return 1;
+}
+
 static int
 on_fact_query(struct conn *c, const struct ipc_msg *m)
 {
@@ -336,9 +367,8 @@ on_fact_query(struct conn *c, const struct ipc_msg *m)
 		return violation(c, "more than %d FACT_QUERY", IPC_FACT_QUERIES_MAX);
 	if (m->u.fact_query.kind == CG_FACT_POD && m->u.fact_query.api != IPC_API_LIBPOD)
 		return violation(c, "pod question on the compat API");
-	if (ref->len == 0 || memchr(ref->p, '/', ref->len) != NULL ||
-	    memchr(ref->p, '?', ref->len) != NULL || memchr(ref->p, '%', ref->len) != NULL)
-		return violation(c, "FACT_QUERY ref is not one path segment");
+	if (!ref_is_path_safe(ref, m->u.fact_query.kind == CG_FACT_IMAGE))
+		return violation(c, "FACT_QUERY ref is not a valid path segment");
 	/* the prefix is "" or a canonical version segment */
 	if (pfx->len > 0 && (pfx->p[0] != '/' || pfx->p[1] != 'v' ||
 	    memchr(pfx->p + 1, '/', pfx->len - 1) != NULL))
@@ -383,15 +413,24 @@ static const char *const forwardable[] = {
 	"X-Registry-Auth", "X-Registry-Config", "Upgrade",
 };
 
+/*
+ * 1 when this request's facts hold an owned answer of kind whose id (when
+ * the route rewrites to the id) or ref as asked (when it does not)
+ * equals s[0..len).
+ */
 static int
-owned_id(const struct conn *c, uint8_t kind, const char *id, size_t len)
+owned_id(const struct conn *c, uint8_t kind, int by_id, const char *s,
+    size_t len)
 {
+	const char *v;
 	unsigned i;
 
-	for (i = 0; i < c->nfacts; i++)
-		if (c->facts[i].kind == kind && strlen(c->facts[i].id) == len &&
-		    memcmp(c->facts[i].id, id, len) == 0)
+	for (i = 0; i < c->nfacts; i++) {
+		v = by_id ? c->facts[i].id : c->facts[i].ref;
+		if (c->facts[i].kind == kind && strlen(v) == len &&
+		    memcmp(v, s, len) == 0)
 			return 1;
+	}
 	return 0;
 }
 
@@ -462,16 +501,16 @@ verify_forward(struct conn *c, const struct ipc_msg *m)
 				seg++;
 		}
 		start = seg != NULL ? (size_t)(seg - target) : 0;
-		for (j = start; seg != NULL && j < m->u.forward.target.len &&
-		    target[j] != '/' && target[j] != '?'; j++)
-			;
-		if (seg == NULL || req.path_ref_nseg != 1 ||
-		    !owned_id(c, (uint8_t)req.path_ref_kind, seg, j - start)) {
-			if (req.path_ref_kind != CG_FACT_IMAGE || req.path_ref_nseg == 1)
-				rc = violation(c, "FORWARD names a %s the monitor did "
-				    "not answer owned", req.path_ref_kind == CG_FACT_EXEC ?
-				    "exec session" : "resource");
-		}
+		/* the ref spans path_ref_nseg segments */
+		for (j = start, i = 0; seg != NULL && j < m->u.forward.target.len &&
+		    target[j] != '?'; j++)
+			if (target[j] == '/' && ++i == req.path_ref_nseg)
+				break;
+		if (seg == NULL || !owned_id(c, (uint8_t)req.path_ref_kind,
+		    req.path_ref_rewrite, seg, j - start))
+			rc = violation(c, "FORWARD names a %s the monitor did not "
+			    "answer owned", req.path_ref_kind == CG_FACT_EXEC ?
+			    "exec session" : "resource");
 	}
 	/* headers (item 5) */
 	for (i = 0; rc == 0 && i < m->u.forward.nheaders; i++) {

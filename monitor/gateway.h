@@ -90,6 +90,7 @@ enum req_state {
 struct fact {
 	uint8_t kind;
 	char id[CG_ID_MAX + 1];		/* owned id (exec: the exec id) */
+	char ref[1025];			/* the ref as asked */
 };
 
 struct conn {
