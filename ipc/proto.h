@@ -211,4 +211,22 @@ int ipc_send(int fd, const struct ipc_msg *m, int flags);
 int ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
     int accept_fd, int flags);
 
+/*
+ * Render the message's fields for the debug IPC audit line (cli.md
+ * §14.4) into out (outsz bytes, always NUL-terminated when outsz > 0):
+ * one " name=value" per field, in catalogue order, names as in
+ * privsep.md §7 (SANDBOX_FAILED's err is "errno"). Integers in decimal;
+ * enumerations by their spec names ("kind=container", "result=not-owned",
+ * "body_kind=stream-chunked"; an out-of-range value as its number);
+ * str fields escaped: a value that is empty or contains a space, '"',
+ * '\\' or a byte outside 0x21-0x7E is written as "..." with \" \\ and
+ * \xHH (bytes outside 0x20-0x7E); bytes fields as "<name>_len=<n>";
+ * FORWARD's header list as "headers_n=<n>" only (no names or values:
+ * they can carry credentials). type and req are not included (the
+ * caller prints them). Output that does not fit is cut at a unit
+ * boundary (never inside an escape). Returns the number of bytes
+ * written, excluding the NUL; 0 for an unknown type.
+ */
+int ipc_format_fields(const struct ipc_msg *m, char *out, size_t outsz);
+
 #endif

@@ -1,0 +1,240 @@
+/*
+ * IPC transport: the per-child SOCK_SEQPACKET pair and one-datagram
+ * send/receive with descriptor passing (privsep.md §6.1, §6.4, §6.5).
+ */
+#include "ipc/proto.h"
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * Control buffer room for this many descriptors. Only one is ever legal;
+ * the rest is there so a misbehaving peer's extra descriptors are
+ * received (and closed) rather than turning into MSG_CTRUNC every time.
+ * Descriptors beyond it set MSG_CTRUNC and are dropped by the kernel
+ * without being installed.
+ */
+#define RECV_FDS_MAX	8
+
+/*
+ * The smallest buffer we accept from getsockopt. We ask for IPC_SOCKBUF
+ * (privsep.md §6.1) with SO_SNDBUFFORCE/SO_RCVBUFFORCE, which needs
+ * CAP_NET_ADMIN, and fall back to plain SO_SNDBUF/SO_RCVBUF, which the
+ * kernel caps at net.core.wmem_max/rmem_max (Linux then doubles the
+ * value for bookkeeping; getsockopt reports the doubled figure, which is
+ * the one the kernel enforces). A monitor without CAP_NET_ADMIN on a
+ * host with the default wmem_max (212992) gets 425984, less than
+ * IPC_SOCKBUF. That still works: AF_UNIX datagram sends fail with
+ * EMSGSIZE only when len > sk_sndbuf - 32, and a connected pair is not
+ * subject to net.unix.max_dgram_qlen, so one maximal datagram always
+ * fits and the sender merely blocks (or gets IPC_EAGAIN) sooner. We
+ * therefore require room for one IPC_MSG_MAX datagram plus slack and
+ * fail with ENOBUFS below that.
+ * XXX: log the degraded size once the monitor has a place for it.
+ */
+#define SOCKBUF_FLOOR	(IPC_MSG_MAX + 4096)
+
+static int
+set_bufsize(int s, int force_opt, int opt)
+{
+	int v = IPC_SOCKBUF, got = 0;
+	socklen_t len = sizeof(got);
+
+	if (setsockopt(s, SOL_SOCKET, force_opt, &v, sizeof(v)) == -1 &&
+	    setsockopt(s, SOL_SOCKET, opt, &v, sizeof(v)) == -1)
+		return -1;
+	if (getsockopt(s, SOL_SOCKET, opt, &got, &len) == -1)
+		return -1;
+	if (got < SOCKBUF_FLOOR) {
+		errno = ENOBUFS;
+		return -1;
+	}
+	return 0;
+}
+
+int
+ipc_socketpair(int sv[2])
+{
+	int i, save;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if (set_bufsize(sv[i], SO_SNDBUFFORCE, SO_SNDBUF) == -1 ||
+		    set_bufsize(sv[i], SO_RCVBUFFORCE, SO_RCVBUF) == -1) {
+			save = errno;
+			close(sv[0]);
+			close(sv[1]);
+			sv[0] = sv[1] = -1;
+			errno = save;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+ipc_send(int fd, const struct ipc_msg *m, int flags)
+{
+	/*
+	 * One static buffer: no per-message allocation (the sandboxed child
+	 * should not need mmap for this after demotion) and no 256 KiB stack
+	 * frame. Both processes are single-threaded; ipc_send is therefore
+	 * not reentrant (not from signal handlers, not from two threads).
+	 */
+	static unsigned char buf[IPC_MSG_MAX];
+	union {
+		struct cmsghdr hdr;
+		unsigned char b[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct msghdr mh;
+	struct iovec iov;
+	struct cmsghdr *c;
+	ssize_t n;
+	int len;
+
+	/* The fd travels with CONN_START and only with it (§6.5). */
+	if (m->type == IPC_CONN_START && m->fd < 0)
+		return IPC_EFD;
+	if ((len = ipc_encode(m, buf, sizeof(buf))) < 0)
+		return len;
+
+	memset(&mh, 0, sizeof(mh));
+	iov.iov_base = buf;
+	iov.iov_len = (size_t)len;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	if (m->type == IPC_CONN_START) {
+		memset(&cm, 0, sizeof(cm));
+		mh.msg_control = cm.b;
+		mh.msg_controllen = sizeof(cm.b);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &m->fd, sizeof(int));
+	}
+
+	do
+		n = sendmsg(fd, &mh, MSG_NOSIGNAL | flags);
+	while (n == -1 && errno == EINTR);
+	if (n == -1)
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ?
+		    IPC_EAGAIN : IPC_ESYS;
+	if (n != len) {
+		/* SEQPACKET sends are atomic; this would be a kernel surprise. */
+		errno = EIO;
+		return IPC_ESYS;
+	}
+	return IPC_OK;
+}
+
+static void
+close_fds(const int *fds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		(void)close(fds[i]);
+}
+
+int
+ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
+    int accept_fd, int flags)
+{
+	union {
+		struct cmsghdr hdr;
+		unsigned char b[CMSG_SPACE(RECV_FDS_MAX * sizeof(int))];
+	} cm;
+	int fds[RECV_FDS_MAX];
+	size_t nfds = 0, k, cnt;
+	int other_cmsg = 0, r;
+	struct msghdr mh;
+	struct iovec iov;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	memset(m, 0, sizeof(*m));
+	m->fd = -1;
+	/* A smaller buffer would make a legal maximal datagram look truncated. */
+	if (buf == NULL || cap < (size_t)IPC_MSG_MAX + 1) {
+		errno = EINVAL;
+		return IPC_ESYS;
+	}
+
+	memset(&mh, 0, sizeof(mh));
+	memset(&cm, 0, sizeof(cm));
+	iov.iov_base = buf;
+	iov.iov_len = cap;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cm.b;
+	mh.msg_controllen = sizeof(cm.b);
+
+	do
+		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | flags);
+	while (n == -1 && errno == EINTR);
+	if (n == -1)
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ?
+		    IPC_EAGAIN : IPC_ESYS;
+
+	/*
+	 * Collect every received descriptor first, whatever else is wrong
+	 * with the datagram, so that each error path below closes them all.
+	 */
+	for (c = CMSG_FIRSTHDR(&mh); c != NULL; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+		    c->cmsg_len < CMSG_LEN(0)) {
+			/* We enable no SO_PASSCRED etc.; nothing else is expected. */
+			other_cmsg = 1;
+			continue;
+		}
+		cnt = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (k = 0; k < cnt; k++) {
+			int rfd;
+
+			memcpy(&rfd, CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+			if (nfds < RECV_FDS_MAX)
+				fds[nfds++] = rfd;
+			else
+				(void)close(rfd);	/* cannot happen: buffer bound */
+		}
+	}
+
+	if (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
+		r = IPC_ETRUNC;
+		goto fail;
+	}
+	if (n == 0) {
+		r = IPC_EOF;
+		goto fail;
+	}
+	if ((r = ipc_decode(buf, (size_t)n, m)) != IPC_OK)
+		goto fail;
+	if (other_cmsg) {
+		r = IPC_EFD;
+		goto fail;
+	}
+	if (m->type == IPC_CONN_START && accept_fd) {
+		if (nfds != 1) {
+			r = IPC_EFD;
+			goto fail;
+		}
+		m->fd = fds[0];
+		return IPC_OK;
+	}
+	if (nfds != 0) {
+		r = IPC_EFD;
+		goto fail;
+	}
+	return IPC_OK;
+
+ fail:
+	close_fds(fds, nfds);
+	m->fd = -1;
+	return r;
+}

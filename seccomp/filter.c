@@ -1,0 +1,278 @@
+/*
+ * The request parser's seccomp allow-list (privsep.md §4 step 6), written
+ * as data tables in chrony's style and compiled by libseccomp.
+ *
+ * The child parses attacker-controlled bytes, so after this filter is
+ * loaded it may only: move bytes over the descriptors it already holds
+ * (IPC socket, client socket, epoll instance), manage its own memory
+ * without ever making it executable, read the clock and the random pool,
+ * signal itself (abort) and exit. Anything else - open/openat, socket,
+ * execve, clone/fork, ioctl, ptrace, kill, mount, unshare, set*id, prctl,
+ * io_uring, bpf, pidfd_getfd, ... - kills the whole process
+ * (SCMP_ACT_KILL_PROCESS), and so does any syscall made through another
+ * ABI (i386 int $0x80, x32): only the native architecture is in the
+ * filter and the bad-architecture action is kill as well.
+ *
+ * Syscall names are the x86_64 ones; a name that does not exist on the
+ * native architecture (poll, epoll_wait, fstat on aarch64) resolves to a
+ * negative libseccomp pseudo number and is skipped: the C library uses
+ * the listed replacement (ppoll, epoll_pwait, newfstatat) there.
+ *
+ * Any policy change shows up in tests/golden/child.pfc (tests/test_sandbox).
+ *
+ * XXX Sanitizer builds (CG_SANITIZE) need more syscalls (the ASan runtime
+ * reads /proc/self/maps on error); the spec runs them with the sandbox
+ * off, so there is deliberately no looser table here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "seccomp/filter.h"
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Allowed without argument checks, grouped by purpose. One line per
+ * syscall with the reason the child needs it.
+ */
+
+/* Descriptor I/O on the IPC socket, the client socket and the epoll fd. */
+static const int io_syscalls[] = {
+	SCMP_SYS(read),		/* client bytes, IPC messages */
+	SCMP_SYS(write),	/* responses to the client, IPC messages */
+	SCMP_SYS(readv),	/* scatter reads of framed IPC messages */
+	SCMP_SYS(writev),	/* header + body in one write; libc fatal msgs */
+	SCMP_SYS(recvmsg),	/* IPC with SCM_RIGHTS (CONN_START brings the fd) */
+	SCMP_SYS(sendmsg),	/* IPC messages */
+	SCMP_SYS(recvfrom),	/* recv() on the connected sockets */
+	SCMP_SYS(sendto),	/* send() with MSG_NOSIGNAL on the client socket */
+	SCMP_SYS(close),	/* drop the client socket at connection end */
+	SCMP_SYS(shutdown),	/* half-close the client connection */
+};
+
+/* The single-threaded event loop (the epoll fd is created before). */
+static const int event_syscalls[] = {
+	SCMP_SYS(poll),		/* event loop (x86_64 libc poll()) */
+	SCMP_SYS(ppoll),	/* event loop (poll() on aarch64) */
+	SCMP_SYS(epoll_wait),	/* event loop (x86_64 libc epoll_wait()) */
+	SCMP_SYS(epoll_pwait),	/* event loop (epoll_wait() on aarch64) */
+	SCMP_SYS(epoll_ctl),	/* (de)register the client socket */
+};
+
+/* Memory management by malloc; mmap/mprotect are in mem_noexec[] below. */
+static const int memory_syscalls[] = {
+	SCMP_SYS(brk),		/* malloc main arena */
+	SCMP_SYS(munmap),	/* free of large chunks, arena trimming */
+	SCMP_SYS(mremap),	/* realloc of large chunks (keeps protection) */
+};
+
+/* Time, randomness, identity of the process itself. */
+static const int misc_syscalls[] = {
+	SCMP_SYS(futex),	/* libc internal locks */
+	SCMP_SYS(clock_gettime), /* timeouts, when the vDSO falls back */
+	SCMP_SYS(gettimeofday),	/* same, older interface */
+	SCMP_SYS(getrandom),	/* hash seeds, request ids */
+	SCMP_SYS(getpid),	/* abort()/raise() target; tgkill rule below */
+	SCMP_SYS(gettid),	/* abort()/raise() target */
+};
+
+/* Signals and process end. */
+static const int exit_syscalls[] = {
+	SCMP_SYS(rt_sigreturn),	/* return from a signal handler */
+	SCMP_SYS(rt_sigprocmask), /* libc blocks signals inside abort() */
+	SCMP_SYS(restart_syscall), /* kernel restarts an interrupted sleep */
+	SCMP_SYS(exit),		/* thread exit */
+	SCMP_SYS(exit_group),	/* _exit(), exit() */
+};
+
+static const struct {
+	const int *nr;
+	size_t n;
+} allowed[] = {
+	{ io_syscalls, NELEM(io_syscalls) },
+	{ event_syscalls, NELEM(event_syscalls) },
+	{ memory_syscalls, NELEM(memory_syscalls) },
+	{ misc_syscalls, NELEM(misc_syscalls) },
+	{ exit_syscalls, NELEM(exit_syscalls) },
+};
+
+/*
+ * mmap and mprotect: only without PROT_EXEC (prot is argument 2 of both).
+ * Executable memory would turn a memory-safety bug into arbitrary code
+ * without needing any further syscall. pkey_mprotect is not allowed.
+ */
+static const int mem_noexec[] = {
+	SCMP_SYS(mmap),		/* malloc arenas, large chunks */
+	SCMP_SYS(mprotect),	/* malloc arena growth (PROT_READ|PROT_WRITE) */
+};
+
+/* fcntl: flag get/set only; F_DUPFD, locks, F_SETOWN, ... kill. */
+static const int fcntl_cmds[] = {
+	F_GETFL,		/* read O_NONBLOCK */
+	F_SETFL,		/* set O_NONBLOCK on the client socket */
+	F_GETFD,		/* read FD_CLOEXEC */
+	F_SETFD,		/* set FD_CLOEXEC on a received descriptor */
+};
+
+/*
+ * madvise: only the advice malloc and the libc use (OpenSSH's list);
+ * any other advice (MADV_HWPOISON, MADV_PAGEOUT, ...) kills like any
+ * other forbidden call. OpenSSH answers the rest with EINVAL instead;
+ * in libseccomp an argument-less rule for madvise would replace the
+ * argument rules (every madvise would fail), so we kill. Consequence: a
+ * libc tunable such as glibc.malloc.hugetlb (MADV_HUGEPAGE) must not
+ * reach the child.
+ */
+static const int madvise_advice[] = {
+	MADV_NORMAL,		/* reset advice */
+	MADV_DONTNEED,		/* malloc returns freed pages (arena trim) */
+	MADV_FREE,		/* lazy free of pages */
+	MADV_DONTFORK,		/* libc-internal mappings */
+	MADV_DONTDUMP,		/* keep secrets out of core files */
+	MADV_WIPEONFORK,	/* libc-internal (random state) */
+};
+
+/*
+ * Harmless denials (style.md §10, OpenSSH's SC_DENY): calls the C library
+ * makes on its own whose failure it tolerates, answered with an error
+ * instead of a kill. The child must not use stdio, but if it does (an
+ * assert() message, a stray printf), glibc >= 2.33 calls newfstatat(fd,
+ * "", AT_EMPTY_PATH) to size the stream buffer and falls back to BUFSIZ
+ * when that fails. Allowing newfstatat would let the child stat any path
+ * (seccomp cannot check that the path is ""), so it is denied instead;
+ * privsep.md §4 step 6 allows fstat/newfstatat only "if the C library
+ * needs them", and it does not.
+ */
+static const struct {
+	int nr;
+	int err;
+} denied[] = {
+	{ SCMP_SYS(fstat), EACCES },		/* stdio buffer sizing */
+	{ SCMP_SYS(newfstatat), EACCES },	/* same on glibc >= 2.33 */
+};
+
+/*
+ * Build the child filter for a process whose pid is self_pid: tgkill is
+ * only allowed towards that thread group, so a compromised child cannot
+ * signal its siblings (all run as uid 65534) or the monitor (same uid in
+ * the non-root case); abort() and raise() only ever target themselves.
+ */
+static int
+build_child(scmp_filter_ctx *out, pid_t self_pid)
+{
+	scmp_filter_ctx ctx;
+	size_t g, i;
+	int rc;
+
+	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	if (ctx == NULL)
+		return -ENOMEM;
+
+	/* Other ABIs (i386 int $0x80, x32) die too; libseccomp's native
+	 * arch is the only one in the context. */
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS);
+	if (rc < 0)
+		goto fail;
+
+	for (g = 0; g < NELEM(allowed); g++) {
+		for (i = 0; i < allowed[g].n; i++) {
+			if (allowed[g].nr[i] < 0)
+				continue;	/* not on this architecture */
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
+			    allowed[g].nr[i], 0);
+			if (rc < 0)
+				goto fail;
+		}
+	}
+
+	for (i = 0; i < NELEM(mem_noexec); i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, mem_noexec[i], 1,
+		    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+		if (rc < 0)
+			goto fail;
+	}
+
+	for (i = 0; i < NELEM(fcntl_cmds); i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)fcntl_cmds[i]));
+		if (rc < 0)
+			goto fail;
+	}
+
+	for (i = 0; i < NELEM(madvise_advice); i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(madvise),
+		    1, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)madvise_advice[i]));
+		if (rc < 0)
+			goto fail;
+	}
+
+	/* tgkill(self, any tid of ours, sig): abort(), raise(). */
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
+	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self_pid));
+	if (rc < 0)
+		goto fail;
+
+	for (i = 0; i < NELEM(denied); i++) {
+		if (denied[i].nr < 0)
+			continue;	/* not on this architecture */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(denied[i].err),
+		    denied[i].nr, 0);
+		if (rc < 0)
+			goto fail;
+	}
+
+	*out = ctx;
+	return 0;
+fail:
+	seccomp_release(ctx);
+	return rc;
+}
+
+int
+cg_seccomp_load_child(void)
+{
+	scmp_filter_ctx ctx;
+	int rc;
+
+	rc = build_child(&ctx, getpid());
+	if (rc < 0)
+		return rc;
+	rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return rc;
+}
+
+/*
+ * The exported text uses pid 0 in the tgkill rule instead of the caller's
+ * pid so that the golden file is reproducible. 0 is never a valid tgid
+ * (tgkill(0, ...) is EINVAL), so the placeholder cannot be mistaken for
+ * a real rule; the loaded filter compares with getpid() of the child.
+ */
+int
+cg_seccomp_export_child(FILE *f)
+{
+	scmp_filter_ctx ctx;
+	int fd, rc;
+
+	if (f == NULL)
+		return -EINVAL;
+	fd = fileno(f);
+	if (fd < 0)
+		return -EBADF;	/* e.g. a memory stream: no descriptor */
+	if (fflush(f) != 0)
+		return -errno;
+
+	rc = build_child(&ctx, 0);
+	if (rc < 0)
+		return rc;
+	rc = seccomp_export_pfc(ctx, fd);
+	seccomp_release(ctx);
+	return rc;
+}

@@ -1,0 +1,823 @@
+/*
+ * The request parser's sandbox (privsep.md §4, §12; style.md §16):
+ *
+ * - syscall tests: tests/helpers/try_syscall enters the real sandbox and
+ *   makes one call (bubblewrap's try-syscall); forbidden calls must die
+ *   of SIGSYS, allowed calls must exit 0;
+ * - the observable result in /proc/<pid>/status of a sandboxed child
+ *   (Seccomp 2, NoNewPrivs 1, no capabilities, uid/gid 65534 as root);
+ * - the non-root path (user namespaces) and the failure reports;
+ * - the golden filter: cg_seccomp_export_child() must match
+ *   tests/golden/child.pfc. After an intended policy change regenerate
+ *   it and review the diff:
+ *	./tests/helpers/try_syscall --export-pfc > tests/golden/child.pfc
+ *
+ * Run from the repository root (paths are relative to it), e.g.
+ *	make tests/helpers/try_syscall tests/test_sandbox && ./tests/test_sandbox
+ * Most cases need root (chroot, uid 65534); without root the chroot is
+ * skipped and the sandbox takes its non-root path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <grp.h>
+#include <cmocka.h>
+
+#include "seccomp/filter.h"
+#include "unpriv/sandbox.h"
+
+#define HELPER		"tests/helpers/try_syscall"
+#define GOLDEN		"tests/golden/child.pfc"
+
+/* The empty root-owned 0500 directory the monitor would create. */
+#define CHROOT_TEMPLATE	"/tmp/cg-test-sandbox-XXXXXX"
+static char chroot_dir[sizeof(CHROOT_TEMPLATE)];
+static int have_chroot_dir;
+
+enum expect {
+	DIES_SIGSYS,
+	EXITS_0,
+	DIES_SIGABRT,
+};
+
+struct syscall_case {
+	const char *name;
+	enum expect expect;
+};
+
+/* Forbidden by privsep.md §4 step 6 (and a few more kinds of escape). */
+static const struct syscall_case forbidden[] = {
+#ifdef __NR_open
+	{ "open", DIES_SIGSYS },
+#endif
+	{ "openat", DIES_SIGSYS },
+	{ "socket", DIES_SIGSYS },
+	{ "socketpair", DIES_SIGSYS },
+	{ "connect", DIES_SIGSYS },
+	{ "bind", DIES_SIGSYS },
+	{ "listen", DIES_SIGSYS },
+	{ "accept4", DIES_SIGSYS },
+	{ "execve", DIES_SIGSYS },
+	{ "execveat", DIES_SIGSYS },
+#ifdef __NR_fork
+	{ "fork", DIES_SIGSYS },
+#endif
+	{ "clone", DIES_SIGSYS },
+	{ "clone3", DIES_SIGSYS },
+	{ "ptrace", DIES_SIGSYS },
+	{ "kill", DIES_SIGSYS },
+	{ "tkill", DIES_SIGSYS },
+	{ "tgkill_other", DIES_SIGSYS },
+	{ "rt_sigaction", DIES_SIGSYS },
+	{ "mount", DIES_SIGSYS },
+	{ "umount2", DIES_SIGSYS },
+	{ "unshare", DIES_SIGSYS },
+	{ "setns", DIES_SIGSYS },
+	{ "chroot", DIES_SIGSYS },
+	{ "setuid", DIES_SIGSYS },
+	{ "setresuid", DIES_SIGSYS },
+	{ "setgid", DIES_SIGSYS },
+	{ "setgroups", DIES_SIGSYS },
+	{ "getuid", DIES_SIGSYS },
+	{ "capset", DIES_SIGSYS },
+	{ "prctl", DIES_SIGSYS },
+	{ "seccomp", DIES_SIGSYS },
+	{ "ioctl", DIES_SIGSYS },
+	{ "mmap_exec", DIES_SIGSYS },
+	{ "mmap_rwx", DIES_SIGSYS },
+	{ "mprotect_exec", DIES_SIGSYS },
+	{ "pkey_mprotect", DIES_SIGSYS },
+	{ "fcntl_dupfd", DIES_SIGSYS },
+	{ "fcntl_dupfd_cloexec", DIES_SIGSYS },
+	{ "fcntl_setown", DIES_SIGSYS },
+	{ "fcntl_setlk", DIES_SIGSYS },
+	{ "madvise_other", DIES_SIGSYS },
+	{ "dup", DIES_SIGSYS },
+	{ "dup3", DIES_SIGSYS },
+	{ "pipe2", DIES_SIGSYS },
+	{ "epoll_create1", DIES_SIGSYS },
+	{ "eventfd2", DIES_SIGSYS },
+	{ "memfd_create", DIES_SIGSYS },
+	{ "userfaultfd", DIES_SIGSYS },
+	{ "io_uring_setup", DIES_SIGSYS },
+	{ "bpf", DIES_SIGSYS },
+	{ "perf_event_open", DIES_SIGSYS },
+	{ "pidfd_open", DIES_SIGSYS },
+	{ "pidfd_getfd", DIES_SIGSYS },
+	{ "process_vm_readv", DIES_SIGSYS },
+	{ "keyctl", DIES_SIGSYS },
+	{ "personality", DIES_SIGSYS },
+	{ "statx", DIES_SIGSYS },
+	{ "nanosleep", DIES_SIGSYS },
+	{ "clock_nanosleep", DIES_SIGSYS },
+	{ "lseek", DIES_SIGSYS },
+	{ "uname", DIES_SIGSYS },
+#if defined(__x86_64__)
+	{ "x32_getpid", DIES_SIGSYS },		/* other ABI: bad arch */
+	{ "int80_getpid", DIES_SIGSYS },	/* i386 ABI: bad arch */
+#endif
+};
+
+/* Allowed (or, for fstat/newfstatat, denied with EACCES): exit 0. */
+static const struct syscall_case allowed[] = {
+	{ "getpid", EXITS_0 },
+	{ "gettid", EXITS_0 },
+	{ "write", EXITS_0 },
+	{ "read", EXITS_0 },
+	{ "readv_writev", EXITS_0 },
+	{ "sendmsg_recvmsg", EXITS_0 },
+	{ "sendto_recvfrom", EXITS_0 },
+	{ "shutdown", EXITS_0 },
+	{ "close", EXITS_0 },
+#ifdef __NR_poll
+	{ "poll", EXITS_0 },
+#endif
+	{ "ppoll", EXITS_0 },
+	{ "epoll", EXITS_0 },
+	{ "fcntl_flags", EXITS_0 },
+	{ "brk", EXITS_0 },
+	{ "mmap_rw", EXITS_0 },
+	{ "malloc", EXITS_0 },
+	{ "futex", EXITS_0 },
+	{ "clock_gettime", EXITS_0 },
+	{ "gettimeofday", EXITS_0 },
+	{ "getrandom", EXITS_0 },
+	{ "rt_sigprocmask", EXITS_0 },
+	{ "tgkill_self", EXITS_0 },
+#ifdef __NR_fstat
+	{ "fstat", EXITS_0 },
+#endif
+#ifdef __NR_newfstatat
+	{ "newfstatat", EXITS_0 },
+#endif
+	{ "stdio", EXITS_0 },
+	{ "abort", DIES_SIGABRT },	/* abort() works: it is not SIGSYS */
+	{ "exit", EXITS_0 },
+};
+
+static const char *
+expect_name(enum expect e)
+{
+	switch (e) {
+	case DIES_SIGSYS:
+		return "death by SIGSYS";
+	case EXITS_0:
+		return "exit 0";
+	case DIES_SIGABRT:
+		return "death by SIGABRT";
+	default:
+		return "?";
+	}
+}
+
+/*
+ * fork + exec HELPER NAME CHROOT_DIR with stdin/stdout on /dev/null
+ * (RLIMIT_FSIZE 0 would kill a write to a regular file) and stderr on a
+ * pipe, collected into err. Returns the wait status.
+ */
+static int
+run_helper(const char *name, char *err, size_t errsz)
+{
+	int pfd[2], status, devnull;
+	size_t used = 0;
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		devnull = open("/dev/null", O_RDWR);
+		if (devnull < 0 || dup2(devnull, 0) < 0 ||
+		    dup2(devnull, 1) < 0 || dup2(pfd[1], 2) < 0)
+			_exit(120);
+		closefrom(3);
+		execl(HELPER, HELPER, name,
+		    have_chroot_dir ? chroot_dir : "-", (char *)NULL);
+		_exit(121);
+	}
+	close(pfd[1]);
+	while (used + 1 < errsz &&
+	    (n = read(pfd[0], err + used, errsz - 1 - used)) > 0)
+		used += (size_t)n;
+	err[used] = '\0';
+	close(pfd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void
+describe(int status, char *buf, size_t sz)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, sz, "killed by signal %d (%s)", WTERMSIG(status),
+		    strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		snprintf(buf, sz, "exit %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, sz, "status 0x%x", (unsigned)status);
+}
+
+static void
+test_syscall(void **state)
+{
+	const struct syscall_case *c = *state;
+	char err[2048], got[128];
+	int status, ok;
+
+	status = run_helper(c->name, err, sizeof(err));
+	switch (c->expect) {
+	case DIES_SIGSYS:
+		ok = WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS;
+		break;
+	case DIES_SIGABRT:
+		ok = WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+		break;
+	case EXITS_0:
+	default:
+		ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		break;
+	}
+	if (!ok) {
+		describe(status, got, sizeof(got));
+		fail_msg("%s: expected %s, got %s; helper stderr: %s", c->name,
+		    expect_name(c->expect), got, err);
+	}
+}
+
+/* ---- a sandboxed child seen from outside (privsep.md §4 result) ---- */
+
+struct child {
+	pid_t pid;
+	int release;		/* write end: closing it lets the child exit */
+	int namespaces;
+	int chroot;
+};
+
+/*
+ * Report from the child after sandbox_enter: after the filter only
+ * write(2) and _exit are used. Fixed layout: ok, namespaces, chroot,
+ * err, step.
+ */
+struct report {
+	int ok;
+	int namespaces;
+	int chroot;
+	int err;
+	char step[32];
+};
+
+static void
+child_report(int fd, int rc, const struct sandbox_result *res)
+{
+	struct report r;
+
+	memset(&r, 0, sizeof(r));
+	r.ok = rc == 0;
+	r.namespaces = res->namespaces;
+	r.chroot = res->chroot;
+	r.err = res->err;
+	if (res->step != NULL)
+		strncpy(r.step, res->step, sizeof(r.step) - 1);
+	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(3);
+}
+
+/*
+ * Fork a child that (optionally first becomes uid 65534 itself, to take
+ * the non-root path), enters the sandbox with dir and nofile, reports,
+ * then blocks on a pipe read until released. Returns the report.
+ */
+static struct report
+spawn_sandboxed(const char *dir, int nofile, int as_nobody, struct child *ch)
+{
+	struct sandbox_result res;
+	int ready[2], hold[2];
+	struct report r;
+	char c;
+	pid_t pid;
+
+	assert_int_equal(pipe2(ready, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(hold, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(ready[0]);
+		close(hold[1]);
+		if (as_nobody && (setgroups(0, NULL) != 0 ||
+		    setresgid(65534, 65534, 65534) != 0 ||
+		    setresuid(65534, 65534, 65534) != 0))
+			_exit(4);
+		memset(&res, 0, sizeof(res));
+		child_report(ready[1], sandbox_enter(dir, nofile, &res), &res);
+		/* Sandboxed: block until the parent closes hold[1]. */
+		if (read(hold[0], &c, 1) < 0)
+			_exit(5);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(read(ready[0], &r, sizeof(r)), (ssize_t)sizeof(r));
+	close(ready[0]);
+	ch->pid = pid;
+	ch->release = hold[1];
+	ch->namespaces = r.namespaces;
+	ch->chroot = r.chroot;
+	return r;
+}
+
+/* Let the child exit and check that it exited 0 (or 1 after failure). */
+static void
+reap(struct child *ch, int want_exit)
+{
+	int status;
+
+	close(ch->release);
+	assert_int_equal(waitpid(ch->pid, &status, 0), ch->pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != want_exit) {
+		char got[128];
+
+		describe(status, got, sizeof(got));
+		fail_msg("sandboxed child: expected exit %d, got %s",
+		    want_exit, got);
+	}
+}
+
+/* The value after "Key:\t" in /proc/<pid>/status, or NULL. */
+static char *
+status_field(const char *status, const char *key, char *out, size_t sz)
+{
+	char pat[64];
+	const char *p, *e;
+
+	snprintf(pat, sizeof(pat), "\n%s:\t", key);
+	p = strstr(status, pat);
+	if (p == NULL)
+		return NULL;
+	p += strlen(pat);
+	e = strchr(p, '\n');
+	if (e == NULL || (size_t)(e - p) >= sz)
+		return NULL;
+	/* Some lines end in a space ("Groups:\t \n" when empty). */
+	while (e > p && e[-1] == ' ')
+		e--;
+	memcpy(out, p, (size_t)(e - p));
+	out[e - p] = '\0';
+	return out;
+}
+
+static void
+read_status(pid_t pid, char *buf, size_t sz)
+{
+	char path[64];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	buf[0] = '\n';		/* so that every key is preceded by \n */
+	n = fread(buf + 1, 1, sz - 2, f);
+	buf[n + 1] = '\0';
+	fclose(f);
+}
+
+static void
+assert_field(const char *status, const char *key, const char *want)
+{
+	char val[256];
+
+	if (status_field(status, key, val, sizeof(val)) == NULL)
+		fail_msg("no %s line in /proc/<pid>/status", key);
+	if (strcmp(val, want) != 0)
+		fail_msg("%s: got \"%s\", want \"%s\"", key, val, want);
+}
+
+static void
+assert_common_status(const char *st)
+{
+	assert_field(st, "Seccomp", "2");
+	assert_field(st, "NoNewPrivs", "1");
+	assert_field(st, "CapInh", "0000000000000000");
+	assert_field(st, "CapPrm", "0000000000000000");
+	assert_field(st, "CapEff", "0000000000000000");
+	assert_field(st, "CapAmb", "0000000000000000");
+}
+
+/* CAP_SETPCAP (bit 8) in the effective set of this test process. */
+static int
+self_has_setpcap(void)
+{
+	char st[8192], val[64];
+	unsigned long long eff;
+
+	read_status(getpid(), st, sizeof(st));
+	if (status_field(st, "CapEff", val, sizeof(val)) == NULL)
+		return 0;
+	eff = strtoull(val, NULL, 16);
+	return (eff >> 8) & 1;
+}
+
+static void
+test_status(void **state)
+{
+	struct child ch;
+	struct report r;
+	char st[8192];
+
+	(void)state;
+	r = spawn_sandboxed(have_chroot_dir ? chroot_dir : NULL, 8, 0, &ch);
+	if (!r.ok)
+		fail_msg("sandbox_enter failed at %s: %s", r.step,
+		    strerror(r.err));
+	read_status(ch.pid, st, sizeof(st));
+	assert_common_status(st);
+	if (geteuid() == 0) {
+		char root[PATH_MAX], link[64];
+		ssize_t n;
+
+		assert_field(st, "Uid", "65534\t65534\t65534\t65534");
+		assert_field(st, "Gid", "65534\t65534\t65534\t65534");
+		assert_field(st, "Groups", "");
+		/* Dropped while still root, before setresuid (only
+		 * possible with CAP_SETPCAP, which a container's root
+		 * may lack). */
+		if (self_has_setpcap())
+			assert_field(st, "CapBnd", "0000000000000000");
+		assert_int_equal(ch.chroot, 1);
+		assert_int_equal(ch.namespaces, 0);
+		snprintf(link, sizeof(link), "/proc/%d/root", (int)ch.pid);
+		n = readlink(link, root, sizeof(root) - 1);
+		assert_true(n > 0);
+		root[n] = '\0';
+		assert_string_equal(root, chroot_dir);
+	}
+	reap(&ch, 0);
+}
+
+/* Root only: rlimits of the sandboxed child, soft = hard. */
+static void
+test_rlimits(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *value;
+	} want[] = {
+		{ "Max open files", "8" },
+		{ "Max processes", "0" },
+		{ "Max file size", "0" },
+		{ "Max core file size", "0" },
+		{ "Max locked memory", "0" },
+#ifndef CG_SANITIZE
+		{ "Max address space", "536870912" },
+#endif
+	};
+	char path[64], line[256], soft[32], hard[32];
+	struct child ch;
+	struct report r;
+	size_t i, found = 0;
+	FILE *f;
+
+	(void)state;
+	r = spawn_sandboxed(have_chroot_dir ? chroot_dir : NULL, 8, 0, &ch);
+	assert_true(r.ok);
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)ch.pid);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			size_t len = strlen(want[i].name);
+
+			if (strncmp(line, want[i].name, len) != 0 ||
+			    line[len] != ' ')
+				continue;
+			assert_int_equal(sscanf(line + 26, "%31s %31s",
+			    soft, hard), 2);
+			assert_string_equal(soft, want[i].value);
+			assert_string_equal(hard, want[i].value);
+			found++;
+		}
+	}
+	fclose(f);
+	assert_int_equal(found, sizeof(want) / sizeof(want[0]));
+	reap(&ch, 0);
+}
+
+/*
+ * Non-root path, taken by a child that made itself uid 65534 first:
+ * namespaces when the kernel allows unprivileged user namespaces, and
+ * the same observable result either way.
+ */
+static void
+test_nonroot(void **state)
+{
+	char st[8192], a[64], b[64], link[64];
+	struct child ch;
+	struct report r;
+	ssize_t n;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("not root: the other tests take this path\n");
+		skip();
+	}
+	r = spawn_sandboxed(NULL, 8, 1, &ch);
+	if (!r.ok)
+		fail_msg("sandbox_enter failed at %s: %s", r.step,
+		    strerror(r.err));
+	read_status(ch.pid, st, sizeof(st));
+	assert_common_status(st);
+	if (!ch.namespaces) {
+		print_message("no unprivileged user namespaces here: "
+		    "namespaces=off chroot=off\n");
+		assert_int_equal(ch.chroot, 0);
+		reap(&ch, 0);
+		return;
+	}
+	/* Own network (and user) namespace, an empty root, no caps in it. */
+	assert_field(st, "CapBnd", "0000000000000000");
+	assert_int_equal(ch.chroot, 1);
+	snprintf(link, sizeof(link), "/proc/%d/ns/net", (int)ch.pid);
+	n = readlink(link, a, sizeof(a) - 1);
+	assert_true(n > 0);
+	a[n] = '\0';
+	n = readlink("/proc/self/ns/net", b, sizeof(b) - 1);
+	assert_true(n > 0);
+	b[n] = '\0';
+	assert_string_not_equal(a, b);
+	reap(&ch, 0);
+}
+
+/*
+ * PR_SET_PDEATHSIG survives sandbox_enter(): the monitor sets it right
+ * after fork, and the kernel clears it on the uid change. Grandchild B
+ * (pdeathsig SIGKILL, sandboxed) must die when its parent A exits; the
+ * test sees that as end-of-file on a pipe only B holds.
+ */
+static void
+test_pdeathsig(void **state)
+{
+	int ready[2], alive[2], hold[2], go[2], status;
+	struct sandbox_result res;
+	struct pollfd pfd;
+	struct report r;
+	pid_t a, b;
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe2(ready, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(alive, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(hold, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(go, O_CLOEXEC), 0);
+	a = fork();
+	assert_true(a >= 0);
+	if (a == 0) {
+		pid_t parent = getpid();
+
+		b = fork();
+		if (b < 0)
+			_exit(2);
+		if (b == 0) {
+			close(ready[0]);
+			close(alive[0]);
+			close(hold[1]);
+			close(go[0]);
+			close(go[1]);
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+			    getppid() != parent)
+				_exit(3);
+			b = getpid();
+			if (write(ready[1], &b, sizeof(b)) != sizeof(b))
+				_exit(3);
+			memset(&res, 0, sizeof(res));
+			child_report(ready[1], sandbox_enter(
+			    have_chroot_dir ? chroot_dir : NULL, 8, &res),
+			    &res);
+			if (read(hold[0], &c, 1) < 0)
+				_exit(5);
+			_exit(0);
+		}
+		/* A: exit when the test says so. */
+		close(go[1]);
+		close(hold[1]);
+		close(alive[1]);
+		if (read(go[0], &c, 1) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(alive[1]);
+	close(hold[0]);
+	close(go[0]);
+	assert_int_equal(read(ready[0], &b, sizeof(b)), (ssize_t)sizeof(b));
+	assert_int_equal(read(ready[0], &r, sizeof(r)), (ssize_t)sizeof(r));
+	close(ready[0]);
+	if (!r.ok)
+		fail_msg("sandbox_enter failed at %s: %s", r.step,
+		    strerror(r.err));
+
+	close(go[1]);			/* A exits */
+	assert_int_equal(waitpid(a, &status, 0), a);
+	pfd.fd = alive[0];
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if (poll(&pfd, 1, 5000) != 1 || read(alive[0], &c, 1) != 0) {
+		(void)kill(b, SIGKILL);
+		close(alive[0]);
+		close(hold[1]);
+		fail_msg("sandboxed child outlived its parent: "
+		    "PR_SET_PDEATHSIG was lost");
+	}
+	close(alive[0]);
+	close(hold[1]);
+}
+
+/* Failure reports: step name and errno; the child would exit 1. */
+static void
+expect_failure(const char *dir, int nofile, const char *step, int err)
+{
+	struct child ch;
+	struct report r;
+
+	r = spawn_sandboxed(dir, nofile, 0, &ch);
+	assert_false(r.ok);
+	assert_string_equal(r.step, step);
+	assert_int_equal(r.err, err);
+	reap(&ch, 0);
+}
+
+static void
+test_fail_nofile(void **state)
+{
+	(void)state;
+	expect_failure(have_chroot_dir ? chroot_dir : NULL, 0, "rlimit",
+	    EINVAL);
+}
+
+static void
+test_fail_chroot(void **state)
+{
+	char writable[] = "/tmp/cg-test-writable-XXXXXX";
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	expect_failure(NULL, 8, "chroot", EINVAL);
+	expect_failure("/nonexistent/cg-sandbox", 8, "chroot", ENOENT);
+	/* A root the child could write to is refused (vsftpd's check). */
+	assert_non_null(mkdtemp(writable));
+	assert_int_equal(chmod(writable, 01777), 0);
+	expect_failure(writable, 8, "chroot", EPERM);
+	assert_int_equal(rmdir(writable), 0);
+}
+
+/* ---- golden filter (style.md §16) ---- */
+
+static char *
+slurp(FILE *f, size_t *len)
+{
+	size_t cap = 4096, n = 0, r;
+	char *buf = malloc(cap);
+
+	assert_non_null(buf);
+	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (cap - n - 1 == 0) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void
+test_golden(void **state)
+{
+	char *got, *want;
+	size_t glen, wlen, line = 1, i;
+	FILE *tmp, *gf;
+
+	(void)state;
+	tmp = tmpfile();
+	assert_non_null(tmp);
+	assert_int_equal(cg_seccomp_export_child(tmp), 0);
+	rewind(tmp);
+	got = slurp(tmp, &glen);
+	fclose(tmp);
+
+	gf = fopen(GOLDEN, "re");
+	if (gf == NULL)
+		fail_msg("%s: %s (run from the repository root; regenerate "
+		    "with ./" HELPER " --export-pfc > " GOLDEN ")", GOLDEN,
+		    strerror(errno));
+	want = slurp(gf, &wlen);
+	fclose(gf);
+
+	if (glen != wlen || memcmp(got, want, glen) != 0) {
+		for (i = 0; i < glen && i < wlen && got[i] == want[i]; i++)
+			if (got[i] == '\n')
+				line++;
+		fail_msg("seccomp filter differs from %s at line %zu; if the "
+		    "change is intended, regenerate with ./" HELPER
+		    " --export-pfc > " GOLDEN " and review the diff",
+		    GOLDEN, line);
+	}
+	free(got);
+	free(want);
+}
+
+/* ---- setup ---- */
+
+static int
+setup(void **state)
+{
+	(void)state;
+	if (access(HELPER, X_OK) != 0) {
+		fprintf(stderr, "%s: %s (run from the repository root after "
+		    "make %s)\n", HELPER, strerror(errno), HELPER);
+		return -1;
+	}
+	if (geteuid() == 0) {
+		memcpy(chroot_dir, CHROOT_TEMPLATE, sizeof(chroot_dir));
+		if (mkdtemp(chroot_dir) == NULL ||
+		    chmod(chroot_dir, 0500) != 0) {
+			perror("chroot dir");
+			return -1;
+		}
+		have_chroot_dir = 1;
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	if (have_chroot_dir)
+		(void)rmdir(chroot_dir);
+	have_chroot_dir = 0;
+	return 0;
+}
+
+static int
+run_cases(const char *group, const struct syscall_case *cases, size_t n)
+{
+	struct CMUnitTest *tests;
+	size_t i;
+	int rc;
+
+	tests = calloc(n, sizeof(*tests));
+	if (tests == NULL)
+		return 1;
+	for (i = 0; i < n; i++) {
+		tests[i].name = cases[i].name;
+		tests[i].test_func = test_syscall;
+		tests[i].initial_state = (void *)&cases[i];
+	}
+	rc = _cmocka_run_group_tests(group, tests, n, setup, teardown);
+	free(tests);
+	return rc;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest sandbox_tests[] = {
+		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_rlimits),
+		cmocka_unit_test(test_nonroot),
+		cmocka_unit_test(test_pdeathsig),
+		cmocka_unit_test(test_fail_nofile),
+		cmocka_unit_test(test_fail_chroot),
+		cmocka_unit_test(test_golden),
+	};
+	int rc = 0;
+
+	rc += run_cases("forbidden syscalls (SIGSYS)", forbidden,
+	    sizeof(forbidden) / sizeof(forbidden[0]));
+	rc += run_cases("allowed syscalls", allowed,
+	    sizeof(allowed) / sizeof(allowed[0]));
+	rc += cmocka_run_group_tests_name("sandbox", sandbox_tests, setup,
+	    teardown);
+	return rc != 0;
+}
