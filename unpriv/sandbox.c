@@ -38,6 +38,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -366,6 +367,29 @@ clear_caps(int bounding_dropped, struct sandbox_result *res)
 	return 0;
 }
 
+static int
+cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Lazy libc state the sandbox would refuse later (style.md §9 step 1):
+ * glibc's qsort asks sysinfo() for the memory size the first time it
+ * sorts more than 1 KiB, and caches the answer; sysinfo kills the child
+ * under the filter. One sort now fills the cache.
+ */
+static void
+prewarm_libc(void)
+{
+	int v[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		v[i] = (int)(sizeof(v) / sizeof(v[0]) - i);
+	qsort(v, sizeof(v) / sizeof(v[0]), sizeof(v[0]), cmp_int);
+}
+
 int
 sandbox_enter(const char *chroot_dir, int nofile, struct sandbox_result *res)
 {
@@ -377,6 +401,7 @@ sandbox_enter(const char *chroot_dir, int nofile, struct sandbox_result *res)
 
 	if (res == NULL)
 		res = &dummy;
+	prewarm_libc();
 	res->namespaces = 0;
 	res->chroot = 0;
 	res->step = NULL;

@@ -39,6 +39,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -419,6 +420,36 @@ static int t_abort(struct prep *p) { (void)p; abort(); }
 /* exit of the only thread ends the process with status 0. */
 static int t_exit(struct prep *p) { (void)p; syscall(SYS_exit, 0); return 4; }
 
+/* glibc's qsort probes sysinfo(); the sandbox prewarms it (sandbox.c). */
+static int
+t_sysinfo(struct prep *p)
+{
+	struct sysinfo si;
+
+	(void)p;
+	return syscall(SYS_sysinfo, &si) == 0 ? 0 : 1;
+}
+
+static int
+cmp_desc(const void *a, const void *b)
+{
+	return *(const int *)b - *(const int *)a;
+}
+
+/* A sort above glibc's 1 KiB alloca threshold, as json_find_collision does. */
+static int
+t_qsort_large(struct prep *p)
+{
+	static int v[16384];
+	size_t i;
+
+	(void)p;
+	for (i = 0; i < 16384; i++)
+		v[i] = (int)i;
+	qsort(v, 16384, sizeof(int), cmp_desc);
+	return v[0] == 16383 ? 0 : 4;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct prep *);
@@ -493,6 +524,8 @@ static const struct {
 	{ "int80_getpid", t_int80_getpid },
 #endif
 
+	{ "sysinfo", t_sysinfo },
+	{ "qsort_large", t_qsort_large },
 	{ "getpid", t_getpid },
 	{ "gettid", t_gettid },
 	{ "write", t_write },

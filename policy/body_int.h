@@ -1,0 +1,102 @@
+/*
+ * Internal interface of the body policies (body.c, create.c, resources.c):
+ * the per-route policies and the rule helpers shared between container
+ * create and pod create. Not for use outside policy/.
+ */
+#ifndef CG_POLICY_BODY_INT_H
+#define CG_POLICY_BODY_INT_H
+
+#include <cjson/cJSON.h>
+
+#include "policy/policy.h"
+
+/*
+ * Per-route body policies. Each takes the parsed top-level object (type
+ * already checked), runs the schema checker and the route's rules in the
+ * order of policy.md, rewrites body in place and returns 0, or -1 with *r
+ * set. Facts are asked through ctx->facts (NULL: fail closed).
+ */
+int create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §1, §3-§6 */
+int create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §2, §3-§6 */
+int pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §7 */
+int exec_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §8.1 */
+int update_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §9 */
+int volume_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §11 */
+int network_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §12.1-12.2 */
+int network_connect(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, int disconnect, struct cg_refusal *r);	/* §12.3 */
+int commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r);			/* §13.1 */
+
+/* ---- Helpers (create.c) ---- */
+
+/* ASCII case-insensitive equality / prefix test. */
+int ci_eq(const char *a, const char *b);
+int ci_prefix(const char *s, const char *prefix);
+
+/* [A-Za-z0-9][A-Za-z0-9_.-]{0,254}: volume and network names (§3.3, §4). */
+int is_resource_name(const char *s, size_t len);
+
+/*
+ * §3.3.1 network-mode keywords: "", default, bridge, none, plus private,
+ * slirp4netns, pasta, pod when podman_words (libpod, or compat on a podman
+ * backend). Case-insensitive.
+ */
+int netmode_keyword(const char *v, int podman_words);
+/* §3.3.1: lower-case form starts with host, container, ns, path or from. */
+int netmode_refused_prefix(const char *v);
+/* §3.3.2: bridge, default, and podman on a podman backend. */
+int builtin_network(const char *name, enum cg_kind backend);
+
+/*
+ * Map a failed ownership question to its refusal (routes.md §9.3):
+ * unreachable → 502, timeout → 504, unexpected → 502. kind names the
+ * resource kind ("pod", "container"). Always returns -1.
+ */
+int fact_failure(const struct cg_policy_ctx *ctx, enum cg_fact_result res,
+    const char *kind, struct cg_refusal *r);
+
+/* ctx->facts->owned, or CG_UNREACHABLE when there are no facts. */
+enum cg_fact_result ask_owned(const struct cg_policy_ctx *ctx,
+    const struct cg_request *req, enum cg_fact_kind kind, const char *ref,
+    char id_out[CG_ID_MAX + 1]);
+
+/* Rule helpers shared by container and pod create (policy.md §3-§4). */
+int rule_ns_libpod(const cJSON *body, const char *field,
+    struct cg_refusal *r);				/* §3.2 */
+int rule_netns_libpod(const cJSON *body, struct cg_refusal *r);	/* §3.3.1 */
+int rule_networks_libpod(const struct cg_policy_ctx *ctx, const cJSON *body,
+    struct cg_refusal *r);				/* §3.3.2-3 */
+int rule_endpoint_settings(const cJSON *es, struct cg_refusal *r); /* §3.3.3 */
+int rule_security_opts(const cJSON *list, struct cg_refusal *r);   /* §3.4 */
+int rule_publish_libpod(const cJSON *body, struct cg_refusal *r);  /* §3.7 */
+int rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
+    struct cg_refusal *r);				/* §4.3, §4.4 */
+int rule_idmappings_paths(const cJSON *body, struct cg_refusal *r); /* §3.8 */
+int rule_egress_required(const struct cg_policy_ctx *ctx,
+    struct cg_refusal *r);				/* §3.1 step 25 */
+int rule_workdir(const char *dir, struct cg_refusal *r);	/* §3.8 */
+
+/* Rewrites (policy.md §6). */
+void rewrite_label(const struct cg_policy_ctx *ctx, cJSON *obj,
+    const char *member, int create);
+void rewrite_host_ips_libpod(cJSON *body);
+void warn_publish_libpod(const struct cg_policy_ctx *ctx, const cJSON *body);
+
+/* Replace obj's member (found by pointer) with repl, keeping its position. */
+void replace_member(cJSON *obj, cJSON *item, cJSON *repl);
+/* Set obj[key] to value (in place if present, else appended). */
+void set_member(cJSON *obj, const char *key, cJSON *value);
+/* New nodes; abort on allocation failure. */
+cJSON *xj_string(const char *s);
+cJSON *xj_object(void);
+cJSON *xj_array(void);
+
+#endif

@@ -1,0 +1,801 @@
+/*
+ * Build query policy (policy.md §10, routes.md §11). The whole query of
+ * POST /build is policed: the build context is relayed unread, so the
+ * query is the only place where the gateway can keep a build off the
+ * host (network, namespaces, devices, bind mounts, output to host paths)
+ * and make built images carry the project label.
+ */
+#include "policy/routes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipc/xmalloc.h"
+#include "policy/json.h"
+
+#define BUILDKIT_DETAIL	"BuildKit is not available through the gateway; " \
+	"build with DOCKER_BUILDKIT=0"
+
+/* §10.2 accepted keys. */
+static const char *const accepted[] = {
+	"allplatforms", "annotations", "buildargs", "buildid", "buildkit",
+	"cachefrom", "cachettl", "compressionFormat", "createdannotation",
+	"cpuperiod", "cpuquota", "cpusetcpus", "cpusetmems", "cpushares",
+	"dnsoptions", "dnssearch", "dnsservers", "dockerfile", "dropcaps",
+	"excludes", "forceCompressionFormat", "forcerm", "from", "httpproxy",
+	"identitylabel", "idmappingoptions", "ignorefile",
+	"inheritannotations", "isolation", "jobs", "labelannotations",
+	"labels", "layerlabels", "layers", "manifest", "memory", "memswap",
+	"networkmode", "nocache", "nohosts", "nsoptions", "omithistory",
+	"output", "outputformat", "outputs", "platform", "pull",
+	"pullpolicy", "q", "quiet", "retry", "retry-delay",
+	"rewritetimestamp", "rm", "seccomp", "shmsize", "skipunusedstages",
+	"squash", "squashlayers", "t", "tag", "target", "timestamp",
+	"unsetlabel", "version", NULL
+};
+
+/* §10.2 keys refused when not empty, with what they would do. */
+static const struct {
+	const char *key;
+	const char *what;
+} refused[] = {
+	{ "addcaps", "added capabilities" },
+	{ "addhost", "extra hosts" },
+	{ "extrahosts", "extra hosts" },
+	{ "additionalbuildcontexts", "additional build contexts" },
+	{ "apparmor", "an apparmor profile" },
+	{ "cacheto", "a cache export" },
+	{ "cgroupparent", "a custom cgroup parent" },
+	{ "cppflags", "preprocessor flags" },
+	{ "device", "host devices" },
+	{ "devices", "host devices" },
+	{ "labelopts", "selinux label options" },
+	{ "remote", "a remote build context" },
+	{ "runtime", "an alternative OCI runtime" },
+	{ "runtimeflags", "OCI runtime flags" },
+	{ "rusagelogfile", "a host log file" },
+	{ "secrets", "build secrets" },
+	{ "securityopt", "security options" },
+	{ "session", "a buildkit session" },
+	{ "sessionid", "a buildkit session" },
+	{ "ssh", "an ssh agent forward" },
+	{ "ulimits", "ulimits" },
+	{ "unmask", "unmasked kernel paths" },
+	{ "unsetenv", "unset environment variables" },
+	{ "volume", "a host bind mount" },
+	{ "volumes", "a host bind mount" },
+};
+#define NREFUSED	(sizeof(refused) / sizeof(refused[0]))
+
+/* accepted + refused: the policed keys of the build route (§4.5). */
+const char *const build_keys[] = {
+	"allplatforms", "annotations", "buildargs", "buildid", "buildkit",
+	"cachefrom", "cachettl", "compressionFormat", "createdannotation",
+	"cpuperiod", "cpuquota", "cpusetcpus", "cpusetmems", "cpushares",
+	"dnsoptions", "dnssearch", "dnsservers", "dockerfile", "dropcaps",
+	"excludes", "forceCompressionFormat", "forcerm", "from", "httpproxy",
+	"identitylabel", "idmappingoptions", "ignorefile",
+	"inheritannotations", "isolation", "jobs", "labelannotations",
+	"labels", "layerlabels", "layers", "manifest", "memory", "memswap",
+	"networkmode", "nocache", "nohosts", "nsoptions", "omithistory",
+	"output", "outputformat", "outputs", "platform", "pull",
+	"pullpolicy", "q", "quiet", "retry", "retry-delay",
+	"rewritetimestamp", "rm", "seccomp", "shmsize", "skipunusedstages",
+	"squash", "squashlayers", "t", "tag", "target", "timestamp",
+	"unsetlabel", "version",
+	"addcaps", "addhost", "extrahosts", "additionalbuildcontexts",
+	"apparmor", "cacheto", "cgroupparent", "cppflags", "device",
+	"devices", "labelopts", "remote", "runtime", "runtimeflags",
+	"rusagelogfile", "secrets", "securityopt", "session", "sessionid",
+	"ssh", "ulimits", "unmask", "unsetenv", "volume", "volumes", NULL
+};
+
+const char *const build_multi_keys[] = { "t", "platform", NULL };
+
+static const char *const netmodes[] = {
+	"", "default", "bridge", "none", NULL
+};
+/* buildah policies and podman-only modes (docker reads them as names). */
+static const char *const netmodes_podman[] = {
+	"0", "1", "2", "private", "slirp4netns", "pasta", "pod", NULL
+};
+static const char *const isolations[] = {
+	"", "0", "1", "default", "oci", NULL
+};
+static const char *const seccomps[] = {
+	"", "/usr/share/containers/seccomp.json",
+	"/etc/containers/seccomp.json", NULL
+};
+
+static const char *const proxy_names[] = {
+	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", NULL
+};
+
+static int
+in_list(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+in_list_ci(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (ascii_caseeq(s, *list))
+			return 1;
+	return 0;
+}
+
+static cJSON *
+checked(cJSON *item)
+{
+	if (item == NULL)
+		xoom();
+	return item;
+}
+
+static const char *
+quote(const char *s, char q[260])
+{
+	return cg_quote(s, strlen(s), q);
+}
+
+/* ---- JSON helpers (policy.md §0) ------------------------------------ */
+
+/* Parse the value of key; NULL with *r set when it is not valid JSON. */
+static cJSON *
+parse_param(const char *key, const char *value, struct cg_refusal *r)
+{
+	char err[200];
+	cJSON *t = json_parse(value, strlen(value), err, sizeof(err));
+
+	if (t == NULL)
+		cg_refuse(r, "malformed", "%s is not valid JSON: %s", key, err);
+	return t;
+}
+
+static int
+collision(const cJSON *obj, int fold, struct cg_refusal *r)
+{
+	const char *a, *b;
+	char qa[260], qb[260];
+
+	if (json_find_collision(obj, fold, &a, &b))
+		return cg_refuse(r, "ambiguous-field",
+		    "%s and %s name the same field", quote(a, qa),
+		    quote(b, qb));
+	return 0;
+}
+
+enum ftype { F_ANY = 0, F_STR, F_OBJ };
+
+struct field {
+	const char *name;
+	enum ftype type;
+};
+
+static int
+type_ok(const cJSON *v, enum ftype t)
+{
+	if (cJSON_IsNull(v) || t == F_ANY)
+		return 1;
+	return t == F_STR ? cJSON_IsString(v) : cJSON_IsObject(v);
+}
+
+/*
+ * §0.2-0.3, §0.5 on a schema-checked object: collisions, canonical
+ * spelling, allow-list, type guards. path names obj in details.
+ */
+static int
+schema_check(const cJSON *obj, const struct field *fields, const char *path,
+    struct cg_refusal *r)
+{
+	const struct field *f;
+	const cJSON *m;
+	char qa[260], qp[260];
+
+	if (collision(obj, 1, r) == -1)
+		return -1;
+	cJSON_ArrayForEach(m, obj) {
+		for (f = fields; f->name != NULL; f++)
+			if (json_fold_eq(m->string, f->name))
+				break;
+		if (f->name == NULL)
+			return cg_refuse(r, "unknown-field",
+			    "%s.%s is not accepted by the gateway",
+			    quote(path, qp), quote(m->string, qa));
+		if (strcmp(m->string, f->name) != 0)
+			return cg_refuse(r, "ambiguous-field",
+			    "%s is not the canonical spelling of %s",
+			    quote(m->string, qa), f->name);
+		if (!type_ok(m, f->type))
+			return cg_refuse(r, "malformed",
+			    "%s.%s has the wrong type", quote(path, qp),
+			    f->name);
+	}
+	return 0;
+}
+
+/* Replace the value of key in q by the compact serialisation of t. */
+static void
+set_json(struct cg_query *q, const char *key, const cJSON *t)
+{
+	char *text = json_serialize(t, NULL);
+
+	query_set(q, key, text);
+	free(text);
+}
+
+/* ---- §10.1 BuildKit and version ------------------------------------- */
+
+static int
+check_version(const struct cg_query *q, struct cg_refusal *r)
+{
+	const char *v = query_get(q, "version");
+	const char *bk = query_get(q, "buildkit");
+	char qv[260];
+
+	if ((v != NULL && strcmp(v, "2") == 0) ||
+	    (bk != NULL && !query_value_empty(bk)))
+		return cg_refuse(r, "denied-endpoint", "%s", BUILDKIT_DETAIL);
+	if (v != NULL && strcmp(v, "") != 0 && strcmp(v, "1") != 0)
+		return cg_refuse(r, "denied-build-parameter",
+		    "version %s is refused", quote(v, qv));
+	return 0;
+}
+
+/* ---- §10.2 keys ----------------------------------------------------- */
+
+static int
+check_keys(const struct cg_query *q, struct cg_refusal *r)
+{
+	char qk[260];
+	size_t i, j;
+
+	for (i = 0; i < q->n; i++) {
+		const struct cg_qpair *p = &q->v[i];
+
+		if (in_list(p->key, accepted))
+			continue;
+		for (j = 0; j < NREFUSED; j++)
+			if (strcmp(p->key, refused[j].key) == 0)
+				break;
+		if (j == NREFUSED)
+			return cg_refuse(r, "denied-build-parameter",
+			    "%s is not accepted by the gateway",
+			    quote(p->key, qk));
+		if (!query_value_empty(p->value))
+			return cg_refuse(r, "denied-build-parameter",
+			    "%s (%s) is refused", refused[j].what,
+			    refused[j].key);
+	}
+	return 0;
+}
+
+/* ---- §10.3 values --------------------------------------------------- */
+
+static int
+check_networkmode(const struct cg_policy_ctx *ctx, const char *v,
+    struct cg_refusal *r)
+{
+	char qv[260];
+
+	if (v == NULL || in_list_ci(v, netmodes) ||
+	    (ctx->backend_kind == CG_PODMAN && in_list_ci(v, netmodes_podman)))
+		return 0;
+	return cg_refuse(r, "network", "build networkmode=%s is refused",
+	    quote(v, qv));
+}
+
+static const struct field nsoption_fields[] = {
+	{ "Name", F_STR }, { "Host", F_ANY }, { "Path", F_STR }, { NULL, 0 },
+};
+
+static int
+check_nsoption(const cJSON *e, size_t idx, struct cg_refusal *r)
+{
+	const cJSON *name;
+	char path[32], qn[260];
+	const char *n;
+
+	if (!cJSON_IsObject(e))
+		return cg_refuse(r, "malformed",
+		    "build nsoptions entries must be objects");
+	snprintf(path, sizeof(path), "nsoptions[%zu]", idx);
+	if (schema_check(e, nsoption_fields, path, r) == -1)
+		return -1;
+	name = json_get(e, "Name");
+	n = cJSON_IsString(name) && name->valuestring[0] != '\0' ?
+	    name->valuestring : "unnamed";
+	if (json_truthy(json_get(e, "Host")) && !ascii_caseeq(n, "user"))
+		return cg_refuse(r, "denied-build-parameter",
+		    "the host %s namespace is refused", quote(n, qn));
+	if (json_truthy(json_get(e, "Path")))
+		return cg_refuse(r, "denied-build-parameter",
+		    "joining the %s namespace by path is refused",
+		    quote(n, qn));
+	return 0;
+}
+
+static int
+check_nsoptions(struct cg_query *q, struct cg_refusal *r)
+{
+	const char *v = query_get(q, "nsoptions");
+	const cJSON *e;
+	cJSON *t;
+	size_t idx = 0;
+	int rc = 0;
+
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	if ((t = parse_param("nsoptions", v, r)) == NULL)
+		return -1;
+	if (!cJSON_IsArray(t))
+		rc = cg_refuse(r, "malformed",
+		    "build nsoptions must be a JSON array");
+	cJSON_ArrayForEach(e, t) {
+		if (rc == -1 || (rc = check_nsoption(e, idx++, r)) == -1)
+			break;
+	}
+	if (rc == 0)
+		set_json(q, "nsoptions", t);
+	cJSON_Delete(t);
+	return rc;
+}
+
+static int
+check_listed(const char *key, const char *v, const char *const *ok,
+    const char *fmt_what, struct cg_refusal *r)
+{
+	char qv[260];
+
+	if (v == NULL || in_list_ci(v, ok))
+		return 0;
+	if (fmt_what != NULL)
+		return cg_refuse(r, "denied-build-parameter", "%s %s is refused",
+		    key, quote(v, qv));
+	return cg_refuse(r, "denied-build-parameter",
+	    "a seccomp profile (seccomp) is refused");
+}
+
+/* A Dockerfile / ignore-file path: non-empty, relative, inside the context. */
+static int
+context_path_ok(const char *p)
+{
+	const char *s = p, *slash;
+
+	if (p[0] == '\0' || p[0] == '/' || strchr(p, '\\') != NULL ||
+	    strstr(p, "://") != NULL)
+		return 0;
+	for (;;) {
+		slash = strchr(s, '/');
+		if ((slash ? (size_t)(slash - s) : strlen(s)) == 2 &&
+		    s[0] == '.' && s[1] == '.')
+			return 0;
+		if (slash == NULL)
+			return 1;
+		s = slash + 1;
+	}
+}
+
+static int
+bad_context_path(const char *key, const char *v, struct cg_refusal *r)
+{
+	char qv[260];
+
+	return cg_refuse(r, "denied-build-parameter",
+	    "%s %s must be a relative path inside the build context", key,
+	    quote(v, qv));
+}
+
+/*
+ * dockerfile / ignorefile: podman reads a JSON list of strings verbatim,
+ * anything else as one path; so a valid list is checked entry by entry,
+ * and the whole value as a path otherwise.
+ */
+static int
+check_context_path(const char *key, const char *v, struct cg_refusal *r)
+{
+	char err[8];
+	const cJSON *e;
+	cJSON *t;
+	int rc = 0, list;
+
+	if (v == NULL)
+		return 0;
+	t = json_parse(v, strlen(v), err, sizeof(err));
+	list = cJSON_IsArray(t);
+	if (list)
+		cJSON_ArrayForEach(e, t)
+			if (!cJSON_IsString(e))
+				list = 0;
+	if (!list)
+		rc = context_path_ok(v) ? 0 : bad_context_path(key, v, r);
+	else
+		cJSON_ArrayForEach(e, t) {
+			if (!context_path_ok(e->valuestring)) {
+				rc = bad_context_path(key, v, r);
+				break;
+			}
+		}
+	cJSON_Delete(t);
+	return rc;
+}
+
+static const struct field idmap_fields[] = {
+	{ "HostUIDMapping", F_ANY }, { "HostGIDMapping", F_ANY },
+	{ "UIDMap", F_ANY }, { "GIDMap", F_ANY }, { "AutoUserNs", F_ANY },
+	{ "AutoUserNsOpts", F_OBJ }, { NULL, 0 },
+};
+static const struct field autouserns_fields[] = {
+	{ "Size", F_ANY }, { "InitialSize", F_ANY }, { "PasswdFile", F_STR },
+	{ "GroupFile", F_STR }, { "AdditionalUIDMappings", F_ANY },
+	{ "AdditionalGIDMappings", F_ANY }, { NULL, 0 },
+};
+
+static int
+check_idmap_tree(const cJSON *t, struct cg_refusal *r)
+{
+	static const char *const files[] = { "PasswdFile", "GroupFile", NULL };
+	const char *const *f;
+	const cJSON *o;
+
+	if (!cJSON_IsObject(t))
+		return cg_refuse(r, "malformed",
+		    "build idmappingoptions must be a JSON object");
+	if (schema_check(t, idmap_fields, "idmappingoptions", r) == -1)
+		return -1;
+	o = json_get(t, "AutoUserNsOpts");
+	if (!cJSON_IsObject(o))
+		return 0;
+	if (schema_check(o, autouserns_fields,
+	    "idmappingoptions.AutoUserNsOpts", r) == -1)
+		return -1;
+	for (f = files; *f != NULL; f++)
+		if (json_truthy(json_get(o, *f)))
+			return cg_refuse(r, "denied-build-parameter",
+			    "%s is refused", *f);
+	return 0;
+}
+
+static int
+check_idmapping(struct cg_query *q, struct cg_refusal *r)
+{
+	const char *v = query_get(q, "idmappingoptions");
+	cJSON *t;
+	int rc;
+
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	if ((t = parse_param("idmappingoptions", v, r)) == NULL)
+		return -1;
+	if ((rc = check_idmap_tree(t, r)) == 0)
+		set_json(q, "idmappingoptions", t);
+	cJSON_Delete(t);
+	return rc;
+}
+
+static const struct field output_fields[] = {
+	{ "Type", F_STR }, { "Attrs", F_ANY }, { NULL, 0 },
+};
+
+static int
+bad_output(const char *v, struct cg_refusal *r)
+{
+	char qv[260];
+
+	return cg_refuse(r, "denied-build-parameter",
+	    "writing build output to %s is refused", quote(v, qv));
+}
+
+/* One JSON output entry: {"Type":"image","Attrs":<empty>}. */
+static int
+check_output_entry(const cJSON *e, const char *key, size_t idx,
+    const char *v, struct cg_refusal *r)
+{
+	const cJSON *type;
+	char path[48];
+
+	if (!cJSON_IsObject(e))
+		return bad_output(v, r);
+	snprintf(path, sizeof(path), "%s[%zu]", key, idx);
+	if (schema_check(e, output_fields, path, r) == -1)
+		return -1;
+	type = json_get(e, "Type");
+	if (!cJSON_IsString(type) || !ascii_caseeq(type->valuestring, "image") ||
+	    json_truthy(json_get(e, "Attrs")))
+		return bad_output(v, r);
+	return 0;
+}
+
+static int
+check_output_json(const char *key, const char *v, struct cg_refusal *r)
+{
+	const cJSON *e;
+	cJSON *t;
+	size_t idx = 0;
+	int rc = 0;
+
+	if ((t = parse_param(key, v, r)) == NULL)
+		return -1;
+	if (cJSON_IsObject(t))
+		rc = check_output_entry(t, key, 0, v, r);
+	else if (!cJSON_IsArray(t))
+		rc = bad_output(v, r);
+	else
+		cJSON_ArrayForEach(e, t) {
+			if ((rc = check_output_entry(e, key, idx++, v, r)) == -1)
+				break;
+		}
+	cJSON_Delete(t);
+	return rc;
+}
+
+/* Comma form: every non-empty item must be type=image. */
+static int
+check_output_csv(const char *v, struct cg_refusal *r)
+{
+	const char *s = v, *comma;
+	size_t n;
+
+	for (;;) {
+		comma = strchr(s, ',');
+		n = comma ? (size_t)(comma - s) : strlen(s);
+		if (n > 0 && !(n == 10 && strncasecmp(s, "type=image", 10) == 0))
+			return bad_output(v, r);
+		if (comma == NULL)
+			return 0;
+		s = comma + 1;
+	}
+}
+
+static int
+check_output(const char *key, const char *v, struct cg_refusal *r)
+{
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	if (v[0] == '[' || v[0] == '{')
+		return check_output_json(key, v, r);
+	if (strchr(v, '=') != NULL)
+		return check_output_csv(v, r);
+	if (strcmp(v, "-") == 0 || strchr("/~.\\", v[0]) != NULL)
+		return bad_output(v, r);
+	return 0;
+}
+
+/* policy.md §0.2 label-map key rule for one label key. */
+static int
+label_key_ok(const char *key, size_t len, struct cg_refusal *r)
+{
+	char *k = xstrndup(key, len), qk[260];
+	int bad = strcmp(k, CG_LABEL_KEY) != 0 && json_fold_eq(k, CG_LABEL_KEY);
+
+	if (bad)
+		cg_refuse(r, "ambiguous-field",
+		    "%s is not the canonical spelling of " CG_LABEL_KEY,
+		    quote(k, qk));
+	free(k);
+	return bad ? -1 : 0;
+}
+
+static int
+bad_labels(struct cg_refusal *r)
+{
+	return cg_refuse(r, "malformed",
+	    "build labels must be a JSON object or list");
+}
+
+/* labels: object of strings or list of "k=v" strings (podman). */
+static int
+check_labels_tree(const cJSON *t, struct cg_refusal *r)
+{
+	const cJSON *e;
+	const char *eq;
+
+	if (cJSON_IsObject(t)) {
+		if (collision(t, 0, r) == -1)
+			return -1;
+		cJSON_ArrayForEach(e, t) {
+			if (!cJSON_IsString(e))
+				return bad_labels(r);
+			if (label_key_ok(e->string, strlen(e->string), r) == -1)
+				return -1;
+		}
+		return 0;
+	}
+	if (!cJSON_IsArray(t))
+		return bad_labels(r);
+	cJSON_ArrayForEach(e, t) {
+		if (!cJSON_IsString(e))
+			return bad_labels(r);
+		eq = strchr(e->valuestring, '=');
+		if (label_key_ok(e->valuestring, eq ? (size_t)(eq -
+		    e->valuestring) : strlen(e->valuestring), r) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Parse labels ("" or absent: the API's empty form). */
+static cJSON *
+labels_tree(enum cg_api api, const char *v, struct cg_refusal *r)
+{
+	cJSON *t;
+
+	if (v == NULL || v[0] == '\0')
+		return checked(api == CG_API_LIBPOD ? cJSON_CreateArray() :
+		    cJSON_CreateObject());
+	if ((t = parse_param("labels", v, r)) == NULL)
+		return NULL;
+	if (check_labels_tree(t, r) == -1) {
+		cJSON_Delete(t);
+		return NULL;
+	}
+	return t;
+}
+
+static int
+check_unsetlabel(const char *v, struct cg_refusal *r)
+{
+	if (v != NULL && ascii_caseeq(v, CG_LABEL_KEY))
+		return cg_refuse(r, "denied-build-parameter",
+		    "unsetting the project label is refused");
+	return 0;
+}
+
+static cJSON *
+buildargs_tree(const char *v, struct cg_refusal *r)
+{
+	const cJSON *e;
+	cJSON *t;
+
+	if (v == NULL || v[0] == '\0')
+		return checked(cJSON_CreateObject());
+	if ((t = parse_param("buildargs", v, r)) == NULL)
+		return NULL;
+	if (!cJSON_IsObject(t))
+		goto bad;
+	if (collision(t, 0, r) == -1) {
+		cJSON_Delete(t);
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, t)
+		if (!cJSON_IsString(e))
+			goto bad;
+	return t;
+bad:
+	cJSON_Delete(t);
+	cg_refuse(r, "malformed",
+	    "build buildargs must be a JSON object of strings");
+	return NULL;
+}
+
+/* ---- §10.5 rewrites ------------------------------------------------- */
+
+static void
+rewrite_labels(const struct cg_policy_ctx *ctx, cJSON *t)
+{
+	size_t klen = strlen(CG_LABEL_KEY), len;
+	cJSON *e, *next;
+	char *entry;
+
+	if (cJSON_IsObject(t)) {
+		e = checked(cJSON_CreateString(ctx->root));
+		if (json_get(t, CG_LABEL_KEY) != NULL)
+			cJSON_ReplaceItemInObjectCaseSensitive(t, CG_LABEL_KEY,
+			    e);
+		else
+			cJSON_AddItemToObject(t, CG_LABEL_KEY, e);
+		return;
+	}
+	for (e = t->child; e != NULL; e = next) {
+		next = e->next;
+		if (strncmp(e->valuestring, CG_LABEL_KEY, klen) == 0 &&
+		    (e->valuestring[klen] == '=' || e->valuestring[klen] == '\0'))
+			cJSON_Delete(cJSON_DetachItemViaPointer(t, e));
+	}
+	len = klen + strlen(ctx->root) + 2;
+	entry = xmalloc(len);
+	snprintf(entry, len, "%s=%s", CG_LABEL_KEY, ctx->root);
+	cJSON_AddItemToArray(t, checked(cJSON_CreateString(entry)));
+	free(entry);
+}
+
+static void
+rewrite_buildargs(const struct cg_policy_ctx *ctx, cJSON *t)
+{
+	const char *names[] = { "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY",
+		"http_proxy", "https_proxy", "no_proxy" };
+	const char *values[] = { ctx->proxy, ctx->proxy, ctx->noproxy,
+		ctx->proxy, ctx->proxy, ctx->noproxy };
+	cJSON *e, *next;
+	size_t i;
+
+	for (e = t->child; e != NULL; e = next) {
+		next = e->next;
+		if (in_list_ci(e->string, proxy_names))
+			cJSON_Delete(cJSON_DetachItemViaPointer(t, e));
+	}
+	for (i = 0; i < 6; i++)
+		cJSON_AddItemToObject(t, names[i],
+		    checked(cJSON_CreateString(values[i] ? values[i] : "")));
+}
+
+static int
+proxy_active(const struct cg_policy_ctx *ctx)
+{
+	return ctx->egress != CG_EGRESS_OFF && ctx->proxy_available;
+}
+
+/* ---- driver --------------------------------------------------------- */
+
+static int
+check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
+    struct cg_refusal *r)
+{
+	if (check_networkmode(ctx, query_get(q, "networkmode"), r) == -1 ||
+	    check_nsoptions(q, r) == -1 ||
+	    check_listed("isolation", query_get(q, "isolation"), isolations,
+	    "isolation", r) == -1 ||
+	    check_listed("seccomp", query_get(q, "seccomp"), seccomps, NULL,
+	    r) == -1 ||
+	    check_context_path("dockerfile", query_get(q, "dockerfile"),
+	    r) == -1 ||
+	    check_context_path("ignorefile", query_get(q, "ignorefile"),
+	    r) == -1 ||
+	    check_idmapping(q, r) == -1 ||
+	    check_output("output", query_get(q, "output"), r) == -1 ||
+	    check_output("outputs", query_get(q, "outputs"), r) == -1)
+		return -1;
+	return 0;
+}
+
+/* labels, unsetlabel, buildargs checks, egress, then the rewrites. */
+static int
+labels_and_args(const struct cg_policy_ctx *ctx, enum cg_api api,
+    struct cg_query *q, struct cg_refusal *r)
+{
+	cJSON *labels, *args = NULL;
+	int rc = -1;
+
+	if ((labels = labels_tree(api, query_get(q, "labels"), r)) == NULL)
+		return -1;
+	if (check_unsetlabel(query_get(q, "unsetlabel"), r) == -1 ||
+	    (args = buildargs_tree(query_get(q, "buildargs"), r)) == NULL)
+		goto out;
+	if (ctx->egress == CG_EGRESS_REQUIRE && !ctx->proxy_available) {
+		cg_refuse(r, "egress-required", "the egress gateway is "
+		    "unreachable and --egress require is set");
+		goto out;
+	}
+	rewrite_labels(ctx, labels);
+	set_json(q, "labels", labels);
+	if (proxy_active(ctx)) {
+		rewrite_buildargs(ctx, args);
+		set_json(q, "buildargs", args);
+		if (query_find(q, "httpproxy", 0) != QUERY_NONE)
+			query_set(q, "httpproxy", "0");
+	}
+	if (query_find(q, "nsoptions", 0) == QUERY_NONE ||
+	    query_get(q, "nsoptions")[0] == '\0')
+		query_set(q, "nsoptions", "[{\"Name\":\"network\",\"Host\":false}]");
+	rc = 0;
+out:
+	cJSON_Delete(labels);
+	cJSON_Delete(args);
+	return rc;
+}
+
+int
+build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
+    struct cg_query *q, struct cg_refusal *r)
+{
+	if (check_version(q, r) == -1 || check_keys(q, r) == -1 ||
+	    check_values(ctx, q, r) == -1)
+		return -1;
+	return labels_and_args(ctx, api, q, r);
+}

@@ -1,0 +1,209 @@
+/*
+ * Label filter injection on list, prune and events routes (routes.md §8).
+ *
+ * The daemons AND every filter they receive, so appending
+ * KEY=ROOT to "label" confines a list or prune to the project whatever
+ * else the client asked for (negations, other projects' labels: B42).
+ * The client's filters are rebuilt into list form rather than forwarded,
+ * so the daemon never reads a form the gateway did not check, and
+ * repeated or case-variant "filters" keys never reach it (route_query_keys).
+ */
+#include "policy/routes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipc/xmalloc.h"
+#include "policy/json.h"
+
+static cJSON *
+checked(cJSON *item)
+{
+	if (item == NULL)
+		xoom();
+	return item;
+}
+
+static void
+add_string(cJSON *list, const char *s)
+{
+	cJSON_AddItemToArray(list, checked(cJSON_CreateString(s)));
+}
+
+static int
+collision(const cJSON *obj, struct cg_refusal *r)
+{
+	const char *a, *b;
+	char qa[260], qb[260];
+
+	if (json_find_collision(obj, 0, &a, &b))
+		return cg_refuse(r, "ambiguous-field",
+		    "%s and %s name the same field", cg_quote(a, strlen(a), qa),
+		    cg_quote(b, strlen(b), qb));
+	return 0;
+}
+
+static int
+bad_member(const char *key, struct cg_refusal *r)
+{
+	char q[260];
+
+	return cg_refuse(r, "malformed",
+	    "filters.%s must be a list of strings or an object of booleans",
+	    cg_quote(key, strlen(key), q));
+}
+
+/*
+ * One member of the client's filters as a new list node: a list of
+ * strings is copied, a map of booleans becomes its true keys in order.
+ */
+static int
+member_list(const cJSON *m, cJSON **out, struct cg_refusal *r)
+{
+	const cJSON *e;
+	cJSON *list = checked(cJSON_CreateArray());
+
+	if (cJSON_IsArray(m)) {
+		cJSON_ArrayForEach(e, m) {
+			if (!cJSON_IsString(e))
+				goto bad;
+			add_string(list, e->valuestring);
+		}
+	} else if (cJSON_IsObject(m)) {
+		if (collision(m, r) == -1) {
+			cJSON_Delete(list);
+			return -1;
+		}
+		cJSON_ArrayForEach(e, m) {
+			if (!cJSON_IsBool(e))
+				goto bad;
+			if (cJSON_IsTrue(e))
+				add_string(list, e->string);
+		}
+	} else
+		goto bad;
+	*out = list;
+	return 0;
+bad:
+	cJSON_Delete(list);
+	return bad_member(m->string, r);
+}
+
+/* Parse the client's filters value into an object ("" -> {}). */
+static cJSON *
+filters_input(const char *value, struct cg_refusal *r)
+{
+	char err[200];
+	cJSON *in;
+
+	if (value == NULL || value[0] == '\0')
+		return checked(cJSON_CreateObject());
+	if ((in = json_parse(value, strlen(value), err, sizeof(err))) == NULL) {
+		cg_refuse(r, "malformed", "filters is not valid JSON: %s", err);
+		return NULL;
+	}
+	if (!cJSON_IsObject(in)) {
+		cJSON_Delete(in);
+		cg_refuse(r, "malformed", "filters must be a JSON object");
+		return NULL;
+	}
+	if (collision(in, r) == -1) {
+		cJSON_Delete(in);
+		return NULL;
+	}
+	return in;
+}
+
+/* 1 when list holds a string equal to s. */
+static int
+list_has(const cJSON *list, const char *s)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Build the forwarded filters object from the checked input. */
+static cJSON *
+filters_output(const cJSON *in, const char *entry, int image_prune,
+    struct cg_refusal *r)
+{
+	cJSON *out = checked(cJSON_CreateObject()), *list, *label = NULL;
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, in) {
+		if (image_prune && strcmp(m->string, "dangling") == 0) {
+			/* Replaced in place (after the shape check). */
+			if (member_list(m, &list, r) == -1)
+				goto fail;
+			cJSON_Delete(list);
+			list = checked(cJSON_CreateArray());
+			add_string(list, "true");
+		} else if (member_list(m, &list, r) == -1)
+			goto fail;
+		cJSON_AddItemToObject(out, m->string, list);
+		if (strcmp(m->string, "label") == 0)
+			label = list;
+	}
+	if (label == NULL) {
+		label = checked(cJSON_CreateArray());
+		cJSON_AddItemToObject(out, "label", label);
+	}
+	if (!list_has(label, entry))
+		add_string(label, entry);
+	if (image_prune && json_get(out, "dangling") == NULL) {
+		list = checked(cJSON_CreateArray());
+		add_string(list, "true");
+		cJSON_AddItemToObject(out, "dangling", list);
+	}
+	return out;
+fail:
+	cJSON_Delete(out);
+	return NULL;
+}
+
+int
+filters_apply(const struct cg_policy_ctx *ctx, struct cg_query *q,
+    int image_prune, struct cg_refusal *r)
+{
+	size_t i = query_find(q, "filters", 0), elen;
+	cJSON *in, *out;
+	char *entry, *text;
+
+	if ((in = filters_input(i == QUERY_NONE ? NULL : q->v[i].value,
+	    r)) == NULL)
+		return -1;
+	elen = strlen(CG_LABEL_KEY) + 1 + strlen(ctx->root) + 1;
+	entry = xmalloc(elen);
+	snprintf(entry, elen, "%s=%s", CG_LABEL_KEY, ctx->root);
+	out = filters_output(in, entry, image_prune, r);
+	free(entry);
+	cJSON_Delete(in);
+	if (out == NULL)
+		return -1;
+	text = json_serialize(out, NULL);
+	cJSON_Delete(out);
+	if (i == QUERY_NONE)
+		query_append(q, "filters", text);
+	else
+		query_set_at(q, i, text);
+	free(text);
+	return 0;
+}
+
+int
+filters_system_prune(const struct cg_policy_ctx *ctx, struct cg_query *q,
+    struct cg_refusal *r)
+{
+	const char *ext = query_get(q, "external");
+
+	if (ext != NULL && !query_value_empty(ext))
+		return cg_refuse(r, "denied-query",
+		    "external is not available through the gateway");
+	query_remove(q, "all");
+	return filters_apply(ctx, q, 0, r);
+}

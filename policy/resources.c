@@ -1,0 +1,322 @@
+/*
+ * Body policies of the routes other than container create: pod create
+ * (policy.md §7), exec (§8), update (§9), volume create (§11), network
+ * create, connect and disconnect (§12), commit (§13.1).
+ */
+#include <string.h>
+
+#include "ipc/xmalloc.h"
+#include "policy/body_int.h"
+#include "policy/json.h"
+#include "policy/schema.h"
+
+#define D_DEVICES	"host devices are refused; run without --device / --gpus"
+
+static const char *
+q(const char *s, char buf[260])
+{
+	return cg_quote(s, strlen(s), buf);
+}
+
+static const char *
+jstr0(const cJSON *obj, const char *key)
+{
+	const cJSON *v = json_get(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* ---- §7 pod create ---- */
+
+int
+pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r)
+{
+	static const char *const namespaces[] = {
+		"pidns", "ipcns", "utsns", "userns",
+	};
+	size_t i;
+
+	(void)req;
+	if (schema_check(&sc_pod_create, body, r) != 0)
+		return -1;
+	/* devices (B23: resource_limits.devices) */
+	if (json_truthy(json_get(json_get(body, "resource_limits"), "devices")))
+		return cg_refuse(r, "devices", D_DEVICES);
+	/* namespaces (§3.2) */
+	for (i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
+		if (rule_ns_libpod(body, namespaces[i], r) != 0)
+			return -1;
+	/* network (§3.3) */
+	if (rule_netns_libpod(body, r) != 0 ||
+	    rule_networks_libpod(ctx, body, r) != 0)
+		return -1;
+	/* security options (§3.4) */
+	if (rule_security_opts(json_get(body, "security_opt"), r) != 0)
+		return -1;
+	if (json_truthy(json_get(body, "sysctl")))
+		return cg_refuse(r, "sysctls", "kernel parameters are refused");
+	if (json_truthy(json_get(body, "cgroup_parent")))
+		return cg_refuse(r, "cgroup-parent",
+		    "custom cgroup parents are refused");
+	/* publishing (§3.7) */
+	if (rule_publish_libpod(body, r) != 0)
+		return -1;
+	/* mounts and volumes (§4.3) */
+	if (rule_mounts_libpod(ctx, body, r) != 0)
+		return -1;
+	if (json_truthy(json_get(body, "volumes_from")))
+		return cg_refuse(r, "volumes-from", "--volumes-from is refused; "
+		    "share a named volume instead");
+	/* host paths (§3.8) */
+	if (rule_idmappings_paths(body, r) != 0)
+		return -1;
+	if (rule_egress_required(ctx, r) != 0)
+		return -1;
+	/* rewrites: label, host_ip (bind sources already resolved) */
+	warn_publish_libpod(ctx, body);
+	rewrite_label(ctx, body, "labels", 1);
+	rewrite_host_ips_libpod(body);
+	return 0;
+}
+
+/* ---- §8.1 exec create ---- */
+
+int
+exec_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r)
+{
+	(void)ctx;
+	(void)req;
+	if (schema_check(&sc_exec_create, body, r) != 0)
+		return -1;
+	/* B21: docker/podman exec --privileged */
+	if (json_truthy(json_get(body, "Privileged")))
+		return cg_refuse(r, "privileged",
+		    "drop --privileged; the gateway never grants it");
+	return rule_workdir(jstr0(body, "WorkingDir"), r);
+}
+
+/* ---- §9 update ---- */
+
+int
+update_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r)
+{
+	const char *v;
+	char qb[260];
+
+	(void)ctx;
+	if (req->api == CG_API_COMPAT)
+		return schema_check(&sc_compat_update, body, r);
+	if (schema_check(&sc_libpod_update, body, r) != 0)
+		return -1;
+	/* as healthLogDestination (§3.8) */
+	v = jstr0(body, "health_log_destination");
+	if (v[0] != '\0' && strcmp(v, "local") != 0 &&
+	    strcmp(v, "events_logger") != 0)
+		return cg_refuse(r, "host-path",
+		    "health_log_destination=%s is refused", q(v, qb));
+	return 0;
+}
+
+/* ---- §11 volume create ---- */
+
+int
+volume_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r)
+{
+	const char *driver;
+	const cJSON *cvs;
+	char qb[260];
+	int compat = req->api == CG_API_COMPAT;
+
+	if (schema_check(compat ? &sc_compat_volume_create :
+	    &sc_libpod_volume_create, body, r) != 0)
+		return -1;
+	/* decision 1 (B07) */
+	driver = jstr0(body, "Driver");
+	if (driver[0] != '\0' && strcmp(driver, "local") != 0)
+		return cg_refuse(r, "volume-driver", "volume driver %s is refused",
+		    q(driver, qb));
+	if (json_truthy(json_get(body, compat ? "DriverOpts" : "Options")))
+		return cg_refuse(r, "volume-driver",
+		    "volume driver options are refused");
+	cvs = json_get(body, "ClusterVolumeSpec");
+	if (compat && cvs != NULL && !cJSON_IsNull(cvs))
+		return cg_refuse(r, "volume-driver", "cluster volumes are refused");
+	/* rewrite: Labels always; libpod Label when it names KEY */
+	rewrite_label(ctx, body, "Labels", 1);
+	if (!compat && json_get(json_get(body, "Label"), CG_LABEL_KEY) != NULL)
+		rewrite_label(ctx, body, "Label", 0);
+	return 0;
+}
+
+/* ---- §12.1-12.2 network create ---- */
+
+static int
+bridge_option(const char *key, int libpod)
+{
+	return strcmp(key, "com.docker.network.bridge.enable_icc") == 0 ||
+	    strcmp(key, "com.docker.network.bridge.enable_ip_masquerade") == 0 ||
+	    strcmp(key, "com.docker.network.driver.mtu") == 0 ||
+	    (libpod && strcmp(key, "mtu") == 0);
+}
+
+static int
+options_ok(const cJSON *opts, int libpod, struct cg_refusal *r)
+{
+	const cJSON *o;
+	char qb[260];
+
+	if (!cJSON_IsObject(opts))
+		return 0;
+	for (o = opts->child; o != NULL; o = o->next)
+		if (!bridge_option(o->string, libpod))
+			return cg_refuse(r, "network",
+			    "network option %s is refused", q(o->string, qb));
+	return 0;
+}
+
+static int
+network_create_compat(const cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *ipam;
+	const char *v;
+	char qb[260];
+
+	v = jstr0(body, "Driver");
+	if (v[0] != '\0' && strcmp(v, "bridge") != 0)
+		return cg_refuse(r, "network", "network driver %s is refused",
+		    q(v, qb));
+	if (options_ok(json_get(body, "Options"), 0, r) != 0)
+		return -1;
+	if (json_truthy(json_get(body, "ConfigFrom")))
+		return cg_refuse(r, "network", "ConfigFrom is refused");
+	if (json_truthy(json_get(body, "ConfigOnly")))
+		return cg_refuse(r, "network", "ConfigOnly is refused");
+	if (json_truthy(json_get(body, "Ingress")))
+		return cg_refuse(r, "network", "Ingress is refused");
+	v = jstr0(body, "Scope");
+	if (v[0] != '\0' && strcmp(v, "local") != 0)
+		return cg_refuse(r, "network", "Scope %s is refused", q(v, qb));
+	ipam = json_get(body, "IPAM");
+	v = jstr0(ipam, "Driver");
+	if (v[0] != '\0' && strcmp(v, "default") != 0)
+		return cg_refuse(r, "network", "IPAM driver %s is refused",
+		    q(v, qb));
+	if (json_truthy(json_get(ipam, "Options")))
+		return cg_refuse(r, "network", "IPAM options are refused");
+	return 0;
+}
+
+static int
+network_create_libpod(const cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *ipam, *o;
+	const char *v;
+	char qb[260];
+
+	v = jstr0(body, "driver");
+	if (v[0] != '\0' && strcmp(v, "bridge") != 0)
+		return cg_refuse(r, "network", "network driver %s is refused",
+		    q(v, qb));
+	if (json_truthy(json_get(body, "network_interface")))
+		return cg_refuse(r, "network", "network_interface is refused");
+	if (options_ok(json_get(body, "options"), 1, r) != 0)
+		return -1;
+	ipam = json_get(body, "ipam_options");
+	if (cJSON_IsObject(ipam))
+		for (o = ipam->child; o != NULL; o = o->next)
+			if (strcmp(o->string, "driver") != 0 ||
+			    (strcmp(jstr0(ipam, "driver"), "") != 0 &&
+			    strcmp(jstr0(ipam, "driver"), "host-local") != 0))
+				return cg_refuse(r, "network",
+				    "IPAM options are refused");
+	return 0;
+}
+
+int
+network_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r)
+{
+	int compat = req->api == CG_API_COMPAT;
+
+	if (schema_check(compat ? &sc_compat_network_create :
+	    &sc_libpod_network_create, body, r) != 0)
+		return -1;
+	if ((compat ? network_create_compat(body, r) :
+	    network_create_libpod(body, r)) != 0)
+		return -1;
+	rewrite_label(ctx, body, compat ? "Labels" : "labels", 1);
+	return 0;
+}
+
+/* ---- §12.3 connect and disconnect ---- */
+
+int
+network_connect(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, int disconnect, struct cg_refusal *r)
+{
+	const struct sc_schema *s;
+	const char *field;
+	cJSON *c;
+	enum cg_fact_result res;
+	char id[CG_ID_MAX + 1], qb[260];
+
+	if (disconnect) {
+		s = &sc_disconnect;
+		field = "Container";
+	} else if (req->api == CG_API_COMPAT) {
+		s = &sc_compat_connect;
+		field = "Container";
+	} else {
+		s = &sc_libpod_connect;
+		field = "container";
+	}
+	if (schema_check(s, body, r) != 0)
+		return -1;
+	c = json_get(body, field);
+	if (!cJSON_IsString(c) || c->valuestring[0] == '\0')
+		return cg_refuse(r, "malformed", "%s needs a container",
+		    disconnect ? "disconnect" : "connect");
+	if (!disconnect) {
+		if (rule_endpoint_settings(json_get(body, "EndpointConfig"),
+		    r) != 0)
+			return -1;
+		if (json_truthy(json_get(body, "options")))
+			return cg_refuse(r, "network",
+			    "per-network options are refused");
+	}
+	/* decision 3; the driver checked the path network first (§12.3) */
+	res = ask_owned(ctx, req, CG_FACT_CONTAINER, c->valuestring, id);
+	if (res == CG_NOT_OWNED)
+		return cg_refuse(r, "not-found", "no such container: %s",
+		    q(c->valuestring, qb));
+	if (res != CG_OWNED)
+		return fact_failure(ctx, res, "container", r);
+	if (strcmp(id, c->valuestring) != 0 &&
+	    cJSON_SetValuestring(c, id) == NULL)
+		xoom();
+	return 0;
+}
+
+/* ---- §13.1 commit ---- */
+
+int
+commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *v;
+
+	(void)req;
+	if (schema_check(&sc_commit, body, r) != 0)
+		return -1;
+	/* decision 7 */
+	v = json_get(json_get(body, "Labels"), CG_LABEL_KEY);
+	if (v != NULL && !(cJSON_IsString(v) && strcmp(v->valuestring,
+	    ctx->root) == 0))
+		return cg_refuse(r, "commit-label",
+		    "the project label cannot be set to another value");
+	return 0;
+}

@@ -1,0 +1,176 @@
+/*
+ * Routing (routes.md §2-§7): path validation, the version prefix and API
+ * selection, denied families and verbs, BuildKit refusal, and the const
+ * route tables; the policed query keys of each route (§4.4-4.5); the route
+ * query policies that live in their own files (filters.c: §8, build.c:
+ * policy.md §10). Shared by the child's policy and the monitor's re-check
+ * (privsep.md §9.1 item 3). No I/O, no facts.
+ */
+#ifndef CG_POLICY_ROUTES_H
+#define CG_POLICY_ROUTES_H
+
+#include <stddef.h>
+
+#include "http/gwerror.h"
+#include "policy/policy.h"
+#include "policy/query.h"
+
+/* API masks of a route row. */
+#define ROUTE_C		0x1u
+#define ROUTE_L		0x2u
+#define ROUTE_CL	(ROUTE_C | ROUTE_L)
+
+/* Method masks. */
+#define RM_GET		0x01u
+#define RM_HEAD		0x02u
+#define RM_POST		0x04u
+#define RM_PUT		0x08u
+#define RM_DELETE	0x10u
+#define RM_ANY		0x1fu
+
+/* Row flags. */
+#define RF_NHT		0x01u	/* no response-head timeout (http.md §10.3) */
+#define RF_HIJACK	0x02u	/* attach / exec start (http.md §9) */
+#define RF_DENIED	0x04u	/* denied verb (§7.2): 403 denied-endpoint */
+#define RF_REWRITE	0x08u	/* the path ref is rewritten to the id (§9.6) */
+
+/* Route query policies (§5 step 6); each has a row in routes.c qspecs. */
+enum route_qpolicy {
+	QP_NONE = 0,
+	QP_FILTERS,		/* list / prune / events: label filter (§8.2) */
+	QP_IMAGE_PRUNE,		/* §8.3: label filter plus dangling */
+	QP_SYSTEM_PRUNE,	/* libpod system prune (§8.4) */
+	QP_COMMIT,		/* container required, changes (§9.5) */
+	QP_IMAGES_CREATE,	/* compat pull / import (§10.2.1) */
+	QP_IMAGES_PULL,		/* libpod pull (§10.2.2) */
+	QP_IMAGES_IMPORT,	/* libpod import (§10.2.3) */
+	QP_CONTAINER_STATS,	/* libpod containers/stats (§9.5) */
+	QP_POD_STATS,		/* libpod pods/stats (§9.5) */
+	QP_IMAGES_REMOVE,	/* libpod bulk image remove (§9.5) */
+	QP_BUILD,		/* policy.md §10 */
+	QP_COUNT
+};
+
+/*
+ * One row of the route tables (§6). pattern is the path after the version
+ * and "libpod" segments: literal segments and placeholders {c} {p} {v}
+ * {n} {e} (one segment each) and {i} (an image ref, one or more
+ * segments, §10.1); at most one placeholder per pattern.
+ */
+struct cg_route {
+	unsigned apis;		/* ROUTE_* */
+	unsigned methods;	/* RM_* */
+	const char *pattern;
+	const char *family;	/* first pattern segment: "containers", ... */
+	const char *action;	/* §6 action; for RF_DENIED rows the verb */
+	int owner;		/* enum cg_fact_kind of the path ref, or -1 */
+	enum cg_body body;
+	unsigned flags;		/* RF_* */
+	enum route_qpolicy qpolicy;
+};
+
+/* Policed query keys and query refs of a route query policy (§4.5, §9.5). */
+struct route_qspec {
+	const char *const *policed;	/* NULL-terminated, canonical */
+	const char *const *multi;	/* policed keys allowed to repeat */
+	const char *ref_key;		/* query key naming refs, or NULL */
+	int ref_kind;			/* enum cg_fact_kind of those refs */
+	int ref_rewrite;		/* values replaced by the id */
+};
+
+/* The outcome of route_classify(). */
+struct route_match {
+	enum cg_api api;
+	size_t prefix_len;	/* bytes of the version prefix ("/v1.41"), 0 */
+	const struct cg_route *route;
+	int ref_kind;		/* route->owner, or -1 */
+	size_t ref_seg;		/* first segment of the path ref (version and
+				   "libpod" segments counted) */
+	size_t ref_nseg;	/* segments it spans (0: no ref) */
+};
+
+/*
+ * 1 when path[0..len) passes §2 (starts with '/', no '%', '\', bytes
+ * outside 0x21-0x7e, empty, "." or ".." segments; "/" alone is valid).
+ */
+int route_path_valid(const char *path, size_t len);
+
+/*
+ * §3 canonical version segment s[0..len): returns 2 for the compat form
+ * v<MAJ>.<MIN>, 3 for the libpod form v<MAJ>.<MIN>.<PATCH>[-suffix], 0
+ * for anything else. For the compat form *maj / *min are set.
+ */
+int route_version(const char *s, size_t len, unsigned *maj, unsigned *min);
+
+/*
+ * Classify a validated path (route_path_valid) per §5 steps 1-4 on a
+ * socket of socket_kind: version and API, libpod on docker.sock, grpc
+ * (http.md §3.8), denied families and BuildKit paths (§7.1, §7.3), route
+ * lookup by API, method and segment shape (§6, §10.1), denied verbs
+ * (§7.2). Returns 0 with *m filled, or -1 with *r set: 400 malformed (API
+ * version below v1.24), 403 denied-endpoint, 403 unknown-endpoint.
+ */
+int route_classify(enum cg_kind socket_kind, const char *method,
+    const char *path, size_t len, int grpc, struct route_match *m,
+    struct cg_refusal *r);
+
+/* The policed keys and query refs of a query policy (never NULL). */
+const struct route_qspec *route_qspec(enum route_qpolicy qp);
+
+/*
+ * §4.3-4.4 on a parsed query for route rt: a key equal to export/import
+ * ignoring ASCII case, then for each policed key a differently-cased
+ * spelling, then a repeated policed key that is not multi-valued. Returns
+ * 0, or -1 with *r set to 403 denied-query.
+ */
+int route_query_keys(const struct cg_route *rt, const struct cg_query *q,
+    struct cg_refusal *r);
+
+/*
+ * "Empty" query value (policy.md §10): after trimming spaces and tabs and
+ * ASCII lower-casing, "", "0", "false", "null", "[]" or "{}". Query
+ * values that are not empty are truthy.
+ */
+int query_value_empty(const char *v);
+
+/* filters.c ---------------------------------------------------------- */
+
+/*
+ * §8.1-8.3: the label filter of list, prune and events routes. Reads the
+ * (single, already policed) filters pair of q, checks it (JSON rules of
+ * policy.md §0.1-0.2, object of lists of strings / objects of booleans),
+ * converts it to list form, appends KEY=ctx->root to label and, with
+ * image_prune, sets dangling to ["true"]; writes the compact JSON back in
+ * place or appends a filters pair. Returns 0, or -1 with *r set (400
+ * malformed, 403 ambiguous-field).
+ */
+int filters_apply(const struct cg_policy_ctx *ctx, struct cg_query *q,
+    int image_prune, struct cg_refusal *r);
+
+/*
+ * §8.4 libpod system prune: truthy external -> 403 denied-query, all
+ * removed, then filters_apply(). Returns 0 or -1 with *r set.
+ */
+int filters_system_prune(const struct cg_policy_ctx *ctx, struct cg_query *q,
+    struct cg_refusal *r);
+
+/* build.c ------------------------------------------------------------ */
+
+/* Every build query key the gateway knows (policy.md §10.2), NULL-ended. */
+extern const char *const build_keys[];
+
+/* Multi-valued build keys (t, platform), NULL-ended. */
+extern const char *const build_multi_keys[];
+
+/*
+ * policy.md §10 on the (policed) query of POST build: BuildKit refusal,
+ * allow-list and refused keys in query order, value rules, egress rule,
+ * rewrites (labels, buildargs/httpproxy with a proxy, nsoptions default).
+ * Returns 0 with q rewritten, or -1 with *r set (403 denied-endpoint,
+ * denied-build-parameter, network, egress-required, ambiguous-field,
+ * unknown-field, 400 malformed).
+ */
+int build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
+    struct cg_query *q, struct cg_refusal *r);
+
+#endif
