@@ -1,0 +1,82 @@
+#!/bin/bash
+# install-deps.sh [--if-missing] [--dry-run]
+#
+# Installs the Debian packages that the build, the tests and the demo need.
+#   build:        gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
+#   backend:      podman runc catatonit netavark aardvark-dns iptables busybox-static
+#                 (runc named so that crun, unusable here, stays out; catatonit for pods)
+#   test tools:   python3 curl procps util-linux
+#   compose flow: docker-compose python3-docker
+#   docker CLI:   only when no `docker` is on PATH: docker.io, used for its client
+#                 /usr/bin/docker alone. Its dockerd/containerd are never started by
+#                 us, and the install must not start them either: when the machine has
+#                 no /usr/sbin/policy-rc.d, one answering 101 ("action forbidden") is
+#                 put in place for the duration of the install and removed afterwards
+#                 (docker.io's postinst runs `invoke-rc.d docker start || exit 1` on a
+#                 machine without systemd; invoke-rc.d and deb-systemd-invoke obey it).
+#
+# --if-missing: ask dpkg which packages are missing and run apt-get only for them
+# (prints one line either way). Without it, apt-get update + install run always.
+# --dry-run: print what would be installed and change nothing.
+# Uses sudo only when not root.
+set -euo pipefail
+
+IF_MISSING=0
+DRY=0
+for a in "$@"; do
+  case $a in
+    --if-missing) IF_MISSING=1 ;;
+    --dry-run) DRY=1 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [--if-missing] [--dry-run]" >&2; exit 2 ;;
+  esac
+done
+
+PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
+      podman runc catatonit netavark aardvark-dns iptables busybox-static
+      python3 curl procps util-linux
+      docker-compose python3-docker)
+command -v docker >/dev/null 2>&1 || PKGS+=(docker.io)
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install-deps: not root and no sudo" >&2; exit 1; }
+  SUDO=sudo
+fi
+
+want=("${PKGS[@]}")
+if [ $IF_MISSING = 1 ]; then
+  want=()
+  for p in "${PKGS[@]}"; do
+    st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [ "$st" = "install ok installed" ] || want+=("$p")
+  done
+  if [ ${#want[@]} -eq 0 ]; then
+    echo "install-deps: nothing missing (${#PKGS[@]} packages checked)"
+    exit 0
+  fi
+fi
+
+if [ $DRY = 1 ]; then echo "install-deps: would install ${want[*]}"; exit 0; fi
+
+# keep package maintainer scripts from starting daemons (docker.io, containerd)
+POLICY=/usr/sbin/policy-rc.d
+added_policy=0
+cleanup() { [ $added_policy = 1 ] && $SUDO rm -f "$POLICY"; return 0; }
+trap cleanup EXIT
+if [ ! -e "$POLICY" ]; then
+  printf '#!/bin/sh\n# temporary, from container-gateway scripts/install-deps.sh\nexit 101\n' | $SUDO tee "$POLICY" >/dev/null
+  $SUDO chmod 0755 "$POLICY"
+  added_policy=1
+fi
+
+$SUDO apt-get update -qq
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null
+if [ $IF_MISSING = 1 ]; then
+  echo "install-deps: installed ${want[*]}"
+else
+  echo "install-deps: installed or up to date: ${want[*]}"
+fi
+if printf '%s\n' "${want[@]}" | grep -qx docker.io && pgrep -x dockerd >/dev/null 2>&1; then
+  echo "install-deps: warning: a dockerd is running (started by the docker.io package?); the tests do not use it" >&2
+fi

@@ -1,0 +1,222 @@
+#!/bin/bash
+# tests/integration/cli.sh — the real docker and podman CLIs through the gateway's
+# sockets, against a private rootful podman service (scripts/podman-up.sh).
+#
+#   tests/integration/cli.sh            all scenarios
+#   tests/integration/cli.sh s_cp ...   only the named scenario functions
+#
+# Needs root (rootful podman), the docker CLI, podman, curl. Exit status 77 = skipped
+# (not root); otherwise non-zero when any check failed. Last line: "N passed, M failed".
+# See lib.sh for CG_GATEWAY, CG_PODMAN_DIR, CG_DIRECT (debugging only), CG_KEEP.
+set -u
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP integration: needs root (rootful podman backend)"
+  exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+
+KEY=org.apache.magpie.project
+IMG=localhost/busybox
+NOTFOUND='[Nn]o such (container|object)|not-found'
+
+# CLI wrappers (each with the per-command timeout)
+dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
+dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
+# --url alone implies --remote. DOCKER_CONFIG is unset for podman: podman-remote would
+# send `authfile=$DOCKER_CONFIG/config.json` on every pull (run), which the gateway
+# refuses (denied-query: a file on the daemon's host).
+pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
+# the backend itself, bypassing every gateway (setup and verification only)
+bk()  { DOCKER_HOST="unix://$CG_PODMAN_SOCK" cg_timeout docker "$@"; }
+# quiet cleanup through the backend
+bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_PODMAN_SOCK" docker rm -f "$@" >/dev/null 2>&1; return 0; }
+
+# ---- scenarios ------------------------------------------------------------------
+
+s_run_rm() {
+  expect_output "docker run --rm echo" hi dk run --rm --network none $IMG echo hi
+}
+
+s_detached_lifecycle() {
+  expect_ok "docker run -d --name t1" dk run -d --name t1 --network none $IMG sh -c 'echo started; exec sleep 300'
+  expect_output "docker exec t1 echo" in dk exec t1 echo in
+  expect_output "docker logs t1" started dk logs t1
+  expect_output "container carries the project label" "$P1" \
+    dk inspect -f "{{index .Config.Labels \"$KEY\"}}" t1
+  expect_ok "docker stop -t 1 t1" dk stop -t 1 t1
+  expect_ok "docker rm t1" dk rm t1
+  bk_rm t1
+}
+
+s_bind_inside() {
+  echo data-ok > "$P1/data/f"
+  expect_output "bind inside the project" data-ok \
+    dk run --rm --network none -v "$P1/data:/data" $IMG cat /data/f
+}
+
+s_refusals() {
+  expect_fail_with "bind outside the project refused" "container-gateway: bind-mount" \
+    dk run --rm --network none -v /etc:/x $IMG true
+  expect_fail_with "--privileged refused" "container-gateway: privileged" \
+    dk run --rm --network none --privileged $IMG true
+  expect_fail_with "--cap-add refused" "container-gateway: cap-add" \
+    dk run --rm --network none --cap-add SYS_ADMIN $IMG true
+  expect_fail_with "podman --privileged refused" "container-gateway: privileged" \
+    pm run --rm --network none --privileged $IMG true
+  # nothing may have been created by the refused requests
+  cg_run bk ps -aq --filter "label=$KEY=$P1"
+  if [ -z "$CG_OUT" ]; then pass "refused runs left no container"
+  else fail "refused runs left no container" "backend has: $(echo $CG_OUT)" quiet; bk_rm $CG_OUT; fi
+}
+
+s_isolation() {
+  local id
+  cg_run dk run -d --name iso1 --network none $IMG sleep 300
+  id=$CG_OUT
+  if [ $CG_RC -ne 0 ]; then fail "isolation: setup" "docker run -d failed"; return; fi
+  # a container made behind the gateways' backs (no project label)
+  cg_run bk create --name foreign1 --network none $IMG true
+  expect_output "ps -a lists own container" iso1 dk ps -a --format '{{.Names}}'
+  cg_run dk ps -a --format '{{.Names}}'
+  if [[ $CG_OUT == *foreign1* ]]; then fail "ps -a hides unlabelled container" "listed foreign1" quiet
+  else pass "ps -a hides unlabelled container"; fi
+  cg_run dk2 ps -a --format '{{.Names}}'
+  if [ $CG_RC -ne 0 ]; then fail "second project: ps -a" "exit $CG_RC"
+  elif [[ $CG_OUT == *iso1* ]]; then fail "second project: ps -a does not list it" "listed iso1" quiet
+  else pass "second project: ps -a does not list it"; fi
+  expect_fail_match "second project: inspect is 404" "$NOTFOUND" \
+    dk2 container inspect iso1
+  expect_fail_match "second project: inspect by id is 404" "$NOTFOUND" \
+    dk2 container inspect "${id:0:12}"
+  # (not `rm -f`: the docker CLI turns a 404 into success when forcing)
+  expect_fail_match "second project: rm is 404" "$NOTFOUND" \
+    dk2 rm iso1
+  expect_fail_match "second project: kill is 404" "$NOTFOUND" \
+    dk2 kill iso1
+  expect_fail_match "second project: exec is 404" "$NOTFOUND" \
+    dk2 exec iso1 true
+  expect_fail_match "first project: inspect foreign container is 404" "$NOTFOUND" \
+    dk container inspect foreign1
+  expect_output "first project: container survived" running dk inspect -f '{{.State.Status}}' iso1
+  expect_ok "first project: rm -f" dk rm -f iso1
+  bk_rm iso1 foreign1
+}
+
+s_cp() {
+  local src=$CG_TMP/cp-src out=$CG_TMP/cp-out
+  head -c 3000 /dev/urandom | base64 > "$src"
+  cg_run dk run -d --name tcp --network none $IMG sleep 300
+  if [ $CG_RC -ne 0 ]; then fail "docker cp: setup" "docker run -d failed"; return; fi
+  expect_ok "docker cp into container" dk cp "$src" tcp:/tmp/f
+  expect_ok "docker cp out of container" dk cp tcp:/tmp/f "$out"
+  if cmp -s "$src" "$out"; then pass "docker cp round trip content"
+  else fail "docker cp round trip content" "files differ" quiet; fi
+  dk rm -f tcp >/dev/null 2>&1; bk_rm tcp
+}
+
+s_stdin() {
+  cg_run dk run -d -i --name t2 --network none $IMG sleep 300
+  if [ $CG_RC -ne 0 ]; then fail "stdin: setup" "docker run -d failed"; return; fi
+  expect_output "echo hello | docker exec -i cat" hello sh -c "echo hello | DOCKER_HOST=unix://$R1/docker.sock docker exec -i t2 cat"
+  dk rm -f t2 >/dev/null 2>&1; bk_rm t2
+  # docker run -i: attach (101 upgrade) with stdin, then start
+  expect_output "docker run -i --rm cat <<< hello" hello \
+    sh -c "echo hello | DOCKER_HOST=unix://$R1/docker.sock docker run -i --rm --network none $IMG cat"
+  # docker attach to a running container, stdin closed after one line
+  cg_run dk run -d -i --name t3 --network none $IMG cat
+  if [ $CG_RC -ne 0 ]; then fail "attach: setup" "docker run -d -i failed"; return; fi
+  expect_output "echo x | docker attach" attach-x \
+    sh -c "echo attach-x | DOCKER_HOST=unix://$R1/docker.sock docker attach t3"
+  dk rm -f t3 >/dev/null 2>&1; bk_rm t3
+}
+
+s_podman_remote() {
+  expect_output "podman --remote run --rm echo" hi pm run --rm --network none $IMG echo hi
+  expect_ok "podman --remote pod create" pm pod create --name p1 --network none
+  expect_output "podman --remote pod ps" p1 pm pod ps --format '{{.Name}}'
+  expect_ok "podman --remote pod rm" pm pod rm -f p1
+  bk_rm p1
+}
+
+s_sandbox() {
+  if [ "$CG_DIRECT" = 1 ]; then skip "sandbox" "CG_DIRECT=1 (no gateway)"; return; fi
+  local gw=$GW1 kids k st ok=0 bad=0 held
+  # hold a client connection open (sends nothing; exits when the gateway closes it)
+  cg_bg timeout 120 python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+print("connected", flush=True)
+s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
+  held=$CG_BG_PID
+  for _ in $(seq 50); do grep -q connected "$CG_TMP/held.out" 2>/dev/null && break; sleep 0.1; done
+  sleep 0.2
+  kids=$(cg_children "$gw")
+  if [ -z "$kids" ]; then fail "sandbox: monitor has children while a connection is open" "none" quiet; return; fi
+  pass "sandbox: monitor has children while a connection is open ($(echo $kids))"
+  for k in $kids; do
+    # a spare child forked an instant ago may still be setting up its sandbox
+    for _ in $(seq 20); do
+      st=$(cat /proc/$k/status 2>/dev/null) || break
+      grep -q '^Seccomp:[[:space:]]*2$' <<<"$st" && break
+      sleep 0.05
+    done
+    [ -n "$st" ] || continue
+    if grep -q '^Seccomp:[[:space:]]*2$' <<<"$st" && grep -q '^NoNewPrivs:[[:space:]]*1$' <<<"$st" &&
+       grep -q '^CapEff:[[:space:]]*0000000000000000$' <<<"$st" && grep -q '^CapPrm:[[:space:]]*0000000000000000$' <<<"$st"; then
+      ok=$((ok + 1))
+      if ! grep -qE '^Uid:[[:space:]]+65534[[:space:]]+65534' <<<"$st"; then
+        fail "sandbox: child $k runs as 65534" "$(grep '^Uid' <<<"$st")" quiet
+      fi
+    else
+      bad=$((bad + 1))
+      fail "sandbox: child $k is sandboxed" "$(grep -E '^(Seccomp|NoNewPrivs|CapEff|CapPrm):' <<<"$st" | tr '\n\t' '  ')" quiet
+    fi
+  done
+  if [ $ok -gt 0 ] && [ $bad -eq 0 ]; then pass "sandbox: children have Seccomp 2, NoNewPrivs 1, CapEff/CapPrm 0"; fi
+  # SIGKILL every child: the held connection must close, the gateway must keep serving
+  kill -KILL $kids 2>/dev/null
+  for _ in $(seq 50); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$held" 2>/dev/null; then fail "sandbox: client connection closes with its child" "still open 5 s after SIGKILL" quiet
+  else pass "sandbox: client connection closes with its child"; fi
+  if kill -0 "$gw" 2>/dev/null; then pass "sandbox: gateway survives SIGKILL of its children"
+  else fail "sandbox: gateway survives SIGKILL of its children" "gateway pid $gw gone" quiet; fi
+  expect_ok "sandbox: docker ps after the kill" dk ps
+}
+
+ALL=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin
+     s_podman_remote s_sandbox)
+
+# ---- main -------------------------------------------------------------------------
+if ! cg_require docker podman curl timeout; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
+  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
+fi
+if ! cg_backend_up; then fail "podman backend" "podman-up.sh failed"; cg_summary; exit; fi
+cg_project p1; P1=$P; R1=$R
+cg_project p2; P2=$P; R2=$R
+if ! cg_gateway_start "$P1" "$R1"; then fail "gateway for project 1 starts" "see above"; cg_summary; exit; fi
+GW1=$CG_GW_PID
+if ! cg_gateway_start "$P2" "$R2"; then fail "gateway for project 2 starts" "see above"; cg_summary; exit; fi
+GW2=$CG_GW_PID
+echo "# gateways ready: p1 pid ${GW1:-direct} ($R1), p2 pid ${GW2:-direct} ($R2)"
+
+if [ $# -gt 0 ]; then SEL=("$@"); else SEL=("${ALL[@]}"); fi
+for s in "${SEL[@]}"; do
+  t0=$(_cg_ms)
+  "$s"
+  echo "# $s: $(( $(_cg_ms) - t0 )) ms"
+done
+if [ "$CG_FAILED" -gt 0 ] && [ "$CG_DIRECT" != 1 ]; then
+  for l in "$R1.log" "$R2.log"; do
+    [ -f "$l" ] || continue
+    echo "# $l: last warnings/errors/denials"
+    grep -E ' (ERROR|WARNING) |decision=(deny|error)' "$l" | tail -n 15 | sed 's/^/#   /'
+  done
+  # a request parser killed by seccomp: the kernel's audit line names the syscall
+  if cat "$R1.log" "$R2.log" 2>/dev/null | grep -q 'died: SYS'; then
+    echo "# seccomp kills of this binary in the kernel log (count, native syscall number, arch $(uname -m)):"
+    dmesg 2>/dev/null | grep 'type=1326' | grep -F "exe=\"$(realpath "$CG_GATEWAY")\"" |
+      grep -oE 'syscall=[0-9]+' | sort | uniq -c | sed 's/^/#   /'
+  fi
+fi
+cg_summary

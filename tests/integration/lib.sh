@@ -1,0 +1,228 @@
+# shellcheck shell=bash
+# tests/integration/lib.sh — helpers for the real-CLI integration suites.
+# Source it from a bash script (set -u friendly; do not use set -e in suites).
+#
+#   cg_backend_up                 start the private podman service (once per run)
+#   cg_project NAME               make a project dir P and run dir R under the run's tmp dir
+#   cg_gateway_start P R          start `container-gateway serve` for P/R in the background;
+#                                 sets CG_GW_PID; waits until both sockets answer _ping
+#   cg_gateway_stop PID           SIGTERM, wait up to 5 s, SIGKILL
+#   cg_bg CMD...                  run a helper in the background, killed at teardown (CG_BG_PID)
+#   pass NAME / fail NAME WHY     count and print one PASS/FAIL line
+#   skip NAME WHY                 print SKIP (not counted)
+#   expect_ok NAME CMD...         PASS when CMD exits 0
+#   expect_output NAME STR CMD... PASS when CMD exits 0 and its output contains STR
+#   expect_fail_with NAME STR CMD...  PASS when CMD exits non-zero and its output contains STR
+#   expect_fail_match NAME ERE CMD... same with an extended regular expression
+#   cg_summary                    print "N passed, M failed"; exit 1 when M > 0
+#
+# Every command run by the expect_* helpers gets `timeout` ($CG_TIMEOUT, 60 s); its
+# combined stdout+stderr is left in $CG_OUT and its exit status in $CG_RC.
+# A trap tears everything down on any exit: background helpers, gateways (by pid), the
+# podman service (podman-down.sh), the temporary directory (kept with CG_KEEP=1).
+#
+# Environment:
+#   CG_GATEWAY      gateway binary (default: <repo>/container-gateway)
+#   CG_PODMAN_DIR   reuse a podman service started with scripts/podman-up.sh DIR
+#                   (left running at the end); default: a fresh one in the tmp dir
+#   CG_DIRECT=1     debugging only: no gateway; R/docker.sock and R/podman.sock are
+#                   symlinks to the backend socket (every policy check then fails)
+#   CG_TIMEOUT      per-command timeout in seconds (60)
+#   CG_KEEP=1       keep the tmp dir (gateway logs) after the run
+
+CG_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CG_GATEWAY=${CG_GATEWAY:-$CG_REPO/container-gateway}
+CG_TIMEOUT=${CG_TIMEOUT:-60}
+CG_DIRECT=${CG_DIRECT:-0}
+CG_PASSED=0
+CG_FAILED=0
+CG_GW_PIDS=()
+CG_BG_PIDS=()
+CG_OUT=
+CG_RC=0
+CG_T0=$(date +%s%N)
+
+# A clean client environment: no CLI talks to a daemon we did not choose, nothing
+# from the caller's ~/.docker, and never CONTAINER_HOST (it turns every podman call remote).
+unset DOCKER_HOST DOCKER_CONTEXT DOCKER_TLS_VERIFY DOCKER_CERT_PATH CONTAINER_HOST \
+      CONTAINER_CONNECTION CONTAINERS_CONF CONTAINERS_STORAGE_CONF
+for _v in $(compgen -v CONTAINER_GATEWAY_ || true); do unset "$_v"; done
+unset _v
+
+CG_TMP=$(mktemp -d /tmp/cgi.XXXXXX)    # short: socket paths must stay below 104 bytes
+CG_TMP=$(realpath "$CG_TMP")
+export DOCKER_CONFIG=$CG_TMP/docker-config
+mkdir -p "$DOCKER_CONFIG"
+echo '{}' > "$DOCKER_CONFIG/config.json"   # podman too reads DOCKER_CONFIG and fails without this file
+CG_PM_OWN=1
+CG_PM_DIR=$CG_TMP/pm
+
+_cg_ms() { echo $(( ($(date +%s%N) - CG_T0) / 1000000 )); }
+
+pass() { CG_PASSED=$((CG_PASSED + 1)); echo "PASS $1"; }
+fail() {
+  CG_FAILED=$((CG_FAILED + 1)); echo "FAIL $1: ${2:-}"
+  if [ -n "$CG_OUT" ] && [ "${3:-}" != "quiet" ]; then
+    printf '%s\n' "$CG_OUT" | tail -n 5 | sed 's/^/    | /'
+  fi
+  return 0
+}
+skip() { echo "SKIP $1: ${2:-}"; }
+
+# run CMD with a timeout, capture output and status. A shell function is called as
+# is: it must apply cg_timeout itself (timeout(1) cannot run functions).
+cg_timeout() { timeout -k 5 "$CG_TIMEOUT" "$@"; }
+cg_run() {
+  if declare -F "$1" >/dev/null; then CG_OUT=$("$@" 2>&1)
+  else CG_OUT=$(cg_timeout "$@" 2>&1); fi
+  CG_RC=$?
+  return $CG_RC
+}
+_cg_badrc() {  # non-zero when CG_RC says the command did not really run
+  case $CG_RC in
+    124) echo "timed out after ${CG_TIMEOUT}s" ;;
+    126|127) echo "could not run (exit $CG_RC)" ;;
+    137) echo "killed (exit 137)" ;;
+    *) return 1 ;;
+  esac
+}
+
+expect_ok() {
+  local name=$1; shift
+  if cg_run "$@"; then pass "$name"; else fail "$name" "$(_cg_badrc || echo "exit $CG_RC"): $*"; fi
+}
+expect_output() {
+  local name=$1 want=$2; shift 2
+  cg_run "$@"
+  if [ $CG_RC -ne 0 ]; then fail "$name" "$(_cg_badrc || echo "exit $CG_RC"): $*"
+  elif [[ $CG_OUT != *"$want"* ]]; then fail "$name" "output lacks '$want'"
+  else pass "$name"; fi
+}
+expect_fail_with() {
+  local name=$1 want=$2; shift 2
+  cg_run "$@"
+  if [ $CG_RC -eq 0 ]; then fail "$name" "succeeded but should have been refused: $*"
+  elif _cg_badrc >/dev/null; then fail "$name" "$(_cg_badrc)"
+  elif [[ $CG_OUT != *"$want"* ]]; then fail "$name" "refused, but output lacks '$want'"
+  else pass "$name"; fi
+}
+expect_fail_match() {
+  local name=$1 re=$2; shift 2
+  cg_run "$@"
+  if [ $CG_RC -eq 0 ]; then fail "$name" "succeeded but should have failed: $*"
+  elif _cg_badrc >/dev/null; then fail "$name" "$(_cg_badrc)"
+  elif ! grep -qE -- "$re" <<<"$CG_OUT"; then fail "$name" "failed, but output does not match /$re/"
+  else pass "$name"; fi
+}
+
+cg_summary() {
+  echo "integration: $(( $(_cg_ms) / 1000 )).$(( $(_cg_ms) % 1000 / 100 )) s"
+  echo "$CG_PASSED passed, $CG_FAILED failed"
+  [ "$CG_FAILED" -eq 0 ]
+}
+
+# ---- prerequisites -------------------------------------------------------------
+cg_require() {
+  local missing=() c
+  for c in "$@"; do command -v "$c" >/dev/null 2>&1 || missing+=("$c"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "integration: missing ${missing[*]} (run scripts/install-deps.sh)" >&2
+    return 1
+  fi
+}
+
+# ---- podman backend ------------------------------------------------------------
+cg_backend_up() {
+  if [ -n "${CG_PODMAN_DIR:-}" ]; then
+    CG_PM_DIR=$(realpath -m "$CG_PODMAN_DIR"); CG_PM_OWN=0
+  fi
+  local t0; t0=$(_cg_ms)
+  if ! "$CG_REPO/scripts/podman-up.sh" "$CG_PM_DIR" >"$CG_TMP/podman-up.log" 2>&1; then
+    echo "integration: podman-up failed:" >&2; sed 's/^/    /' "$CG_TMP/podman-up.log" >&2
+    return 1
+  fi
+  CG_PODMAN_SOCK=$CG_PM_DIR/podman.sock
+  echo "# podman backend ready in $(( $(_cg_ms) - t0 )) ms: $CG_PODMAN_SOCK"
+}
+
+# ---- projects and gateways -----------------------------------------------------
+# cg_project NAME -> sets P (project root) and R (run dir, not yet created)
+cg_project() {
+  # shellcheck disable=SC2034  # P and R are for the caller
+  P=$CG_TMP/$1
+  # shellcheck disable=SC2034
+  R=$CG_TMP/$1-run
+  mkdir -p "$P/data"
+}
+
+_cg_ping() { curl -sf -m 2 --unix-socket "$1" http://d/_ping >/dev/null 2>&1; }
+
+# cg_gateway_start P R -> CG_GW_PID; log in R.log
+cg_gateway_start() {
+  local p=$1 r=$2 log=$2.log
+  CG_GW_PID=
+  if [ "$CG_DIRECT" = 1 ]; then
+    mkdir -p "$r"; chmod 700 "$r"
+    ln -sf "$CG_PODMAN_SOCK" "$r/docker.sock"; ln -sf "$CG_PODMAN_SOCK" "$r/podman.sock"
+    return 0
+  fi
+  if [ ! -x "$CG_GATEWAY" ]; then echo "integration: no gateway binary at $CG_GATEWAY" >&2; return 1; fi
+  "$CG_GATEWAY" serve --project "$p" --run-dir "$r" --podman-socket "$CG_PODMAN_SOCK" \
+      --backend podman --egress off --log-level debug --idle-timeout 900 \
+      </dev/null >"$log" 2>&1 &
+  CG_GW_PID=$!
+  CG_GW_PIDS+=("$CG_GW_PID")
+  for _ in $(seq 1 500); do
+    if _cg_ping "$r/docker.sock" && _cg_ping "$r/podman.sock"; then return 0; fi
+    if ! kill -0 "$CG_GW_PID" 2>/dev/null; then
+      wait "$CG_GW_PID" 2>/dev/null; local rc=$?
+      echo "integration: gateway exited with $rc before answering; log tail:" >&2
+      tail -n 20 "$log" | sed 's/^/    /' >&2
+      return 1
+    fi
+    sleep 0.02
+  done
+  echo "integration: gateway pid $CG_GW_PID did not answer on $r within 10 s; log tail:" >&2
+  tail -n 20 "$log" | sed 's/^/    /' >&2
+  return 1
+}
+
+cg_gateway_stop() {
+  local pid=$1
+  [ -n "$pid" ] || return 0
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "integration: gateway pid $pid still alive 5 s after SIGTERM; SIGKILL" >&2
+    kill -KILL "$pid" 2>/dev/null
+  fi
+  wait "$pid" 2>/dev/null
+  return 0
+}
+
+# cg_bg CMD... : background helper (e.g. a held connection), killed at teardown
+cg_bg() {
+  "$@" &
+  CG_BG_PID=$!
+  CG_BG_PIDS+=("$CG_BG_PID")
+}
+
+# children of a pid (direct only)
+cg_children() {
+  cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9]+$' || true
+}
+
+cg_teardown() {
+  local rc=$? p
+  trap - EXIT INT TERM
+  for p in "${CG_BG_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  for p in "${CG_GW_PIDS[@]}"; do cg_gateway_stop "$p"; done
+  if [ "$CG_PM_OWN" = 1 ] && [ -e "$CG_PM_DIR" ]; then
+    "$CG_REPO/scripts/podman-down.sh" "$CG_PM_DIR" || echo "integration: podman-down failed" >&2
+  fi
+  if [ "${CG_KEEP:-0}" = 1 ]; then echo "# kept $CG_TMP" >&2; else rm -rf "$CG_TMP"; fi
+  exit "$rc"
+}
+trap cg_teardown EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM

@@ -1,0 +1,57 @@
+#!/bin/bash
+# tests/run-all.sh — what `make check` runs after building:
+#   1. every unit test program tests/test_* (cmocka), each counted as one suite;
+#   2. the real-CLI integration suite tests/integration/cli.sh (one suite; exit 77 = skipped);
+#   3. the conformance kit ../shared/conformance/run.py when it is there (one suite);
+#      a plain clone has no ../shared: then it says so and goes on.
+# Last line: "N passed, M failed" (suites); exit status non-zero when any suite failed.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+SUITE_TIMEOUT=${SUITE_TIMEOUT:-600}
+passed=0; failed=0; failed_names=()
+
+run_suite() {  # NAME CMD...
+  local name=$1 rc t0 t1; shift
+  echo "== $name"
+  t0=$(date +%s%N)
+  timeout -k 10 "$SUITE_TIMEOUT" "$@"; rc=$?
+  t1=$(( ($(date +%s%N) - t0) / 1000000 ))
+  if [ $rc -eq 0 ]; then passed=$((passed + 1)); echo "== PASS $name (${t1} ms)"
+  elif [ $rc -eq 77 ]; then echo "== SKIP $name (${t1} ms)"
+  else
+    failed=$((failed + 1)); failed_names+=("$name")
+    [ $rc -eq 124 ] && echo "== $name timed out after ${SUITE_TIMEOUT} s"
+    echo "== FAIL $name (exit $rc, ${t1} ms)"
+  fi
+}
+
+# 1. unit tests: executables named tests/test_* (not the .c/.o/.d beside them)
+for t in tests/test_*; do
+  case $t in *.c|*.o|*.d|*.h) continue ;; esac
+  [ -f "$t" ] && [ -x "$t" ] || continue
+  run_suite "$t" "./$t"
+done
+
+# 2. real-CLI integration tests against a private podman service
+run_suite tests/integration/cli.sh ./tests/integration/cli.sh
+
+# 3. conformance kit (one suite; every public case must pass)
+KIT=../shared/conformance/run.py
+if [ -f "$KIT" ]; then
+  echo "== conformance ($KIT)"
+  log=${TMPDIR:-/tmp}/cg-conformance.log
+  timeout -k 10 1800 python3 "$KIT" --gateway ./container-gateway >"$log" 2>&1
+  rc=$?
+  nfail=$(grep -c '^FAIL ' "$log")
+  if [ "$nfail" -gt 0 ]; then grep '^FAIL ' "$log" | head -n 10 | sed 's/^/   /'; [ "$nfail" -gt 10 ] && echo "   … ($nfail FAIL lines; full log $log)"; fi
+  last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
+  [ $rc -eq 124 ] && last="timed out after 1800 s"
+  echo "conformance: ${last:-no output (exit $rc)}"
+  if [ $rc -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failed_names+=(conformance); fi
+else
+  echo "conformance kit not found at ../shared/conformance; skipped"
+fi
+
+[ ${#failed_names[@]} -eq 0 ] || echo "failed suites: ${failed_names[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
