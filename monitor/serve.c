@@ -276,9 +276,50 @@ accept_client(struct gateway *gw, int li)
 	gw->spare = spawn_child(gw);
 }
 
+/* Log how a request parser ended (privsep.md §10, cli.md §14.2 child-exit). */
+static void
+log_child_exit(unsigned long long conn, pid_t pid, int st)
+{
+	char status[32];
+	struct log_field f[4] = {
+		LF_NUM("conn", conn), LF_NUM("pid", pid),
+		LF_NUM("status", WIFEXITED(st) ? WEXITSTATUS(st) : -1),
+		LF_STR("signal", NULL),
+	};
+
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		char *msg;
+
+		if (asprintf(&msg, "child-exit conn=%llu pid=%d status=0", conn,
+		    (int)pid) < 0)
+			xoom();
+		log_event(LOG_DEBUG, "child-exit", msg, f, 4);
+		free(msg);
+		return;
+	}
+	if (WIFSIGNALED(st))
+		snprintf(status, sizeof(status), "SIG%s",
+		    sigabbrev_np(WTERMSIG(st)) != NULL ?
+		    sigabbrev_np(WTERMSIG(st)) : "UNKNOWN");
+	else
+		snprintf(status, sizeof(status), "exit status %d", WEXITSTATUS(st));
+	f[3].text = WIFSIGNALED(st) ? status : NULL;
+	{
+		char *msg;
+
+		if (asprintf(&msg, "request parser for connection %llu (pid %d) "
+		    "died: %s", conn, (int)pid, status) < 0)
+			xoom();
+		log_event(LOG_ERROR, "child-exit", msg, f, 4);
+		free(msg);
+	}
+}
+
 static void
 drop_conn(struct gateway *gw, struct conn *c)
 {
+	int st;
+
 	if (c == gw->spare)
 		gw->spare = NULL;
 	if (c->started || c->client >= 0) {
@@ -286,13 +327,30 @@ drop_conn(struct gateway *gw, struct conn *c)
 		if (gw->nclients == 0)
 			gw->idle_since = now_ms();
 	}
-	if (!c->dead && c->pid > 0)
-		kill(c->pid, SIGKILL);
+	if (c->pid > 0) {
+		/*
+		 * It is exiting (BYE, end-of-file) or was killed for a
+		 * violation: reap it here so the exit is logged with its
+		 * connection; one that lingers for a second is killed.
+		 */
+		long long until = now_ms() + 1000;
+		pid_t w;
+
+		while ((w = waitpid(c->pid, &st, WNOHANG)) == 0 && now_ms() < until)
+			usleep(1000);
+		if (w == 0) {
+			kill(c->pid, SIGKILL);
+			w = waitpid(c->pid, &st, 0);
+		}
+		if (w == c->pid)
+			log_child_exit(c->id, c->pid, st);
+		c->pid = -1;
+	}
 	TAILQ_REMOVE(&gw->conns, c, entry);
 	conn_free(c);
 }
 
-/* Reap children and log how they ended (privsep.md §10). */
+/* Reap children that exited on their own and log how (privsep.md §10). */
 static void
 reap(struct gateway *gw)
 {
@@ -304,22 +362,7 @@ reap(struct gateway *gw)
 		TAILQ_FOREACH(c, &gw->conns, entry)
 			if (c->pid == pid)
 				break;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-			log_msg(LOG_DEBUG, "child-exit", "child-exit conn=%llu pid=%d "
-			    "status=0", c != NULL ? (unsigned long long)c->id : 0ULL,
-			    (int)pid);
-		} else if (WIFSIGNALED(st)) {
-			log_msg(LOG_ERROR, "child-exit", "request parser for connection "
-			    "%llu (pid %d) died: %s", c != NULL ?
-			    (unsigned long long)c->id : 0ULL, (int)pid,
-			    sigabbrev_np(WTERMSIG(st)) != NULL ?
-			    sigabbrev_np(WTERMSIG(st)) : "signal");
-		} else {
-			log_msg(LOG_ERROR, "child-exit", "request parser for connection "
-			    "%llu (pid %d) died: exit status %d", c != NULL ?
-			    (unsigned long long)c->id : 0ULL, (int)pid,
-			    WEXITSTATUS(st));
-		}
+		log_child_exit(c != NULL ? c->id : 0, pid, st);
 		if (c != NULL) {
 			c->pid = -1;
 			c->dead = 1;

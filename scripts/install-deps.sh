@@ -34,7 +34,7 @@ done
 
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
-      python3 curl procps util-linux
+      python3 curl procps util-linux gdb
       docker-compose python3-docker)
 command -v docker >/dev/null 2>&1 || PKGS+=(docker.io)
 

@@ -183,8 +183,44 @@ s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
   expect_ok "sandbox: docker ps after the kill" dk ps
 }
 
+# A live request parser that calls open(), socket() or execve() (injected with gdb, as a
+# compromised parser would) dies of SIGSYS; the monitor logs it and keeps serving.
+s_sandbox_syscalls() {
+  if [ "$CG_DIRECT" = 1 ]; then skip "sandbox syscalls" "CG_DIRECT=1 (no gateway)"; return; fi
+  if ! command -v gdb >/dev/null; then fail "sandbox syscalls" "gdb is not installed" quiet; return; fi
+  local gw=$GW1 call nr expr held k child log="$R1.log"
+  for call in open socket execve; do
+    case $call in
+      open) expr='call (long)syscall(2, "/etc/passwd", 0)' ;;
+      socket) expr='call (long)syscall(41, 1, 1, 0)' ;;
+      execve) expr='call (long)syscall(59, "/bin/sh", 0, 0)' ;;
+    esac
+    cg_bg timeout 60 python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+print("connected", flush=True)
+s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held-$call.out" 2>&1
+    held=$CG_BG_PID
+    for _ in $(seq 50); do grep -q connected "$CG_TMP/held-$call.out" 2>/dev/null && break; sleep 0.1; done
+    child=
+    for _ in $(seq 50); do   # the child that holds a client socket as fd 4
+      for k in $(cg_children "$gw"); do
+        [ -e /proc/$k/fd/4 ] && child=$k
+      done
+      [ -n "$child" ] && break; sleep 0.1
+    done
+    if [ -z "$child" ]; then fail "sandbox: $call in a live parser" "no child holds the connection" quiet; continue; fi
+    timeout 30 gdb -p "$child" -batch -ex "$expr" >"$CG_TMP/gdb-$call.out" 2>&1
+    for _ in $(seq 50); do grep -q "(pid $child) died: SIGSYS" "$log" && break; sleep 0.1; done
+    if grep -q "(pid $child) died: SIGSYS" "$log"; then pass "sandbox: $call in a live parser is killed by SIGSYS"
+    else fail "sandbox: $call in a live parser is killed by SIGSYS" "$(grep -E "pid $child" "$log" | tail -n 2)" quiet; fi
+    for _ in $(seq 50); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
+  done
+  expect_ok "sandbox: the gateway serves other connections after the kills" dk ps
+}
+
 ALL=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin
-     s_podman_remote s_sandbox)
+     s_podman_remote s_sandbox s_sandbox_syscalls)
 
 # ---- main -------------------------------------------------------------------------
 if ! cg_require docker podman curl timeout; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
@@ -213,7 +249,7 @@ if [ "$CG_FAILED" -gt 0 ] && [ "$CG_DIRECT" != 1 ]; then
     grep -E ' (ERROR|WARNING) |decision=(deny|error)' "$l" | tail -n 15 | sed 's/^/#   /'
   done
   # a request parser killed by seccomp: the kernel's audit line names the syscall
-  if cat "$R1.log" "$R2.log" 2>/dev/null | grep -q 'died: SYS'; then
+  if cat "$R1.log" "$R2.log" 2>/dev/null | grep -q 'died: SIGSYS'; then
     echo "# seccomp kills of this binary in the kernel log (count, native syscall number, arch $(uname -m)):"
     dmesg 2>/dev/null | grep 'type=1326' | grep -F "exe=\"$(realpath "$CG_GATEWAY")\"" |
       grep -oE 'syscall=[0-9]+' | sort | uniq -c | sed 's/^/#   /'
