@@ -22,6 +22,7 @@
 #include "monitor/log.h"
 #include "policy/body.h"
 #include "policy/json.h"
+#include "policy/query.h"
 
 #define INTERNAL_RESPONSE_MAX	((8u << 20) + HTTP_HEAD_MAX)
 #define STREAM_BUFFER_MAX	(1u << 20)	/* pause the child above this */
@@ -435,6 +436,47 @@ owned_id(const struct conn *c, uint8_t kind, int by_id, const char *s,
 }
 
 /*
+ * The query refs of a routed FORWARD (privsep.md §9.1 item 4, routes.md
+ * §9.5) must be values this monitor answered owned in this request: ids
+ * for commit `container` and stats `containers`/`namesOrIDs`, the refs as
+ * asked for bulk image remove `images`. Returns 0 or -1 (violation).
+ */
+static int
+verify_query_refs(struct conn *c, const struct cg_request *req)
+{
+	const char *key = NULL;
+	uint8_t kind = CG_FACT_CONTAINER;
+	int by_id = 1;
+	size_t i;
+
+	if (strcmp(req->action, "commit") == 0) {
+		key = "container";
+	} else if (strcmp(req->action, "stats-all") == 0) {
+		if (strcmp(req->family, "pods") == 0) {
+			key = "namesOrIDs";
+			kind = CG_FACT_POD;
+		} else {
+			key = "containers";
+		}
+	} else if (strcmp(req->action, "remove-bulk") == 0) {
+		key = "images";
+		kind = CG_FACT_IMAGE;
+		by_id = 0;
+	}
+	if (key == NULL || req->query == NULL)
+		return 0;
+	for (i = 0; i < req->query->n; i++) {
+		const char *v = req->query->v[i].value;
+
+		if (strcmp(req->query->v[i].key, key) == 0 &&
+		    !owned_id(c, kind, by_id, v, strlen(v)))
+			return violation(c, "FORWARD query %s=%s was not answered "
+			    "owned", key, v);
+	}
+	return 0;
+}
+
+/*
  * Verify a FORWARD (privsep.md §9.1): method, canonical target classified
  * by the monitor's own tables, body kind, path ref owned, headers.
  * Returns 0, or -1 after a violation.
@@ -512,6 +554,9 @@ verify_forward(struct conn *c, const struct ipc_msg *m)
 			    "answer owned", req.path_ref_kind == CG_FACT_EXEC ?
 			    "exec session" : "resource");
 	}
+	/* policed query refs (item 4): commit, stats, bulk image remove */
+	if (rc == 0)
+		rc = verify_query_refs(c, &req);
 	/* headers (item 5) */
 	for (i = 0; rc == 0 && i < m->u.forward.nheaders; i++) {
 		const struct ipc_header_pair *h = &m->u.forward.headers[i];
