@@ -677,6 +677,7 @@ start_forward(struct conn *c)
 /* ---------------------------------------------------------------- phase */
 
 static void phase_next(struct conn *c);
+static void start_named_phase(struct conn *c);
 
 static void
 phase_start_inspect(struct conn *c)
@@ -854,12 +855,115 @@ target_prefix(const struct conn *c, char out[33])
 	out[n] = '\0';
 }
 
+/* ---------------------------------------------------------------- replay */
+
+/*
+ * Facts for the replay (privsep.md §9.2): a ref equal to an id or ref the
+ * monitor answered owned in this request is owned with that id. Anything
+ * else is a fact the honest child never needs (its FORWARD carries only
+ * answered refs), so it is refused here rather than looked up again.
+ */
+static enum cg_fact_result
+replay_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
+    const char *prefix, const char *ref, char id_out[CG_ID_MAX + 1])
+{
+	struct conn *c = arg;
+	unsigned i;
+
+	(void)api;
+	(void)prefix;
+	for (i = 0; i < c->nfacts; i++) {
+		if (c->facts[i].kind != (uint8_t)kind)
+			continue;
+		if (strcmp(c->facts[i].id, ref) == 0 ||
+		    strcmp(c->facts[i].ref, ref) == 0) {
+			snprintf(id_out, CG_ID_MAX + 1, "%s", c->facts[i].id);
+			return CG_OWNED;
+		}
+	}
+	c->replay_unknown_fact = 1;
+	return CG_NOT_OWNED;
+}
+
+/* Paths are resolved afresh: the monitor's own resolution is cheap. */
+static enum cg_path_verdict
+replay_resolve(void *arg, const char *path, char out[CG_PATH_MAX + 1])
+{
+	struct conn *c = arg;
+
+	return pathres_resolve(c->gw, path, out);
+}
+
+/* Publishing WARNINGs come from the replay, the monitor's own view. */
+static void
+replay_warn(void *arg, const char *msg)
+{
+	struct conn *c = arg;
+
+	log_msg(LOG_WARNING, "publish-warning", "%s (conn %llu)", msg,
+	    (unsigned long long)c->id);
+}
+
+/*
+ * Run the whole policy on the FORWARD (privsep.md §9.2): it must allow
+ * the request and reproduce target and body byte for byte (the fixpoint of
+ * policy.md §0.6). Returns 0, or -1 after a violation.
+ */
+static int
+replay_policy(struct conn *c)
+{
+	const struct listener *l = &c->gw->lis[c->lis];
+	struct cg_facts facts = { replay_owned, replay_resolve, replay_warn, c };
+	struct cg_policy_ctx ctx = { 0 };
+	struct cg_request req;
+	struct cg_refusal r;
+	int rc = 0;
+
+	ctx.root = c->gw->root;
+	ctx.socket_kind = l->socket_kind;
+	ctx.backend_kind = l->backend_kind;
+	ctx.egress = c->gw->cfg->egress;
+	ctx.proxy_available = l->proxy_available;
+	ctx.proxy = l->proxy;
+	ctx.noproxy = l->noproxy;
+	ctx.facts = &facts;
+	ctx.backend_timeout_s = c->gw->backend_timeout_ms / 1000;
+	c->replay_unknown_fact = 0;
+	memset(&req, 0, sizeof(req));
+	if (policy_route(&ctx, c->method, c->target, c->target_len, 0, &req,
+	    &r) < 0 || policy_finish(&ctx, &req, c->json,
+	    c->json != NULL ? (size_t)c->body_len : 0, &r) < 0) {
+		rc = violation(c, "the policy refuses the forwarded request (%s: "
+		    "%s)%s", r.code, r.detail, c->replay_unknown_fact ?
+		    " with a reference the monitor did not answer owned" : "");
+	} else if (req.target_len != c->target_len ||
+	    memcmp(req.target, c->target, c->target_len) != 0) {
+		rc = violation(c, "the policy rewrites the forwarded target");
+	} else if ((req.body != NULL ? req.body_len : 0) !=
+	    (c->json != NULL ? c->body_len : 0) || (req.body != NULL &&
+	    memcmp(req.body, c->json, req.body_len) != 0)) {
+		rc = violation(c, "the policy rewrites the forwarded body");
+	}
+	policy_request_free(&req);
+	if (rc < 0)
+		c->dead = 1;
+	return rc;
+}
+
 /*
  * The monitor-side phase (policy.md §5, §11; privsep.md §9.1 item 7):
  * inputs taken from the forwarded body itself.
  */
 static void
 start_phase(struct conn *c)
+{
+	if (replay_policy(c) < 0)
+		return;
+	start_named_phase(c);
+}
+
+static void
+start_named_phase(struct conn *c)
 {
 	char err[128];
 	cJSON *tree = NULL;

@@ -140,6 +140,7 @@ struct conn {
 	int ph_kind;			/* 0 networks, 1 volumes */
 	int ph_step;
 	void *ph_tree;
+	int replay_unknown_fact;	/* the replay asked an unanswered fact */
 
 	struct bcall bc;		/* the backend exchange */
 	int stream_done;		/* BODY_END seen */
