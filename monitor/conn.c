@@ -89,15 +89,20 @@ send_child(struct conn *c, struct ipc_msg *m)
 	struct outmsg *o;
 	int len;
 
+	static unsigned char *buf;
+
+	if (buf == NULL)
+		buf = xmalloc(IPC_MSG_MAX);
 	m->fd = -1;
 	ipc_audit(c, "to-child", m);
-	o = xmalloc(sizeof(*o) + IPC_MSG_MAX);
-	len = ipc_encode(m, o->data, IPC_MSG_MAX);
+	len = ipc_encode(m, buf, IPC_MSG_MAX);
 	if (len < 0) {		/* our own message: an invariant is broken */
 		log_msg(LOG_ERROR, "ipc", "cannot encode %s: %s",
 		    ipc_type_name(m->type), ipc_strerror(len));
 		abort();
 	}
+	o = xmalloc(sizeof(*o) + (size_t)len);
+	memcpy(o->data, buf, (size_t)len);
 	o->len = (size_t)len;
 	TAILQ_INSERT_TAIL(&c->outq, o, entry);
 	(void)conn_flush(c);
