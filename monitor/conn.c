@@ -23,6 +23,7 @@
 #include "policy/body.h"
 #include "policy/json.h"
 #include "policy/query.h"
+#include "policy/routes.h"
 
 #define INTERNAL_RESPONSE_MAX	((8u << 20) + HTTP_HEAD_MAX)
 #define STREAM_BUFFER_MAX	(1u << 20)	/* pause the child above this */
@@ -368,6 +369,7 @@ static int
 on_fact_query(struct conn *c, const struct ipc_msg *m)
 {
 	const struct ipc_str *pfx = &m->u.fact_query.prefix, *ref = &m->u.fact_query.ref;
+	unsigned vmaj, vmin;
 
 	if (++c->nfact_q > IPC_FACT_QUERIES_MAX)
 		return violation(c, "more than %d FACT_QUERY", IPC_FACT_QUERIES_MAX);
@@ -375,9 +377,12 @@ on_fact_query(struct conn *c, const struct ipc_msg *m)
 		return violation(c, "pod question on the compat API");
 	if (!ref_is_path_safe(ref, m->u.fact_query.kind == CG_FACT_IMAGE))
 		return violation(c, "FACT_QUERY ref is not a valid path segment");
-	/* the prefix is "" or a canonical version segment */
-	if (pfx->len > 0 && (pfx->p[0] != '/' || pfx->p[1] != 'v' ||
-	    memchr(pfx->p + 1, '/', pfx->len - 1) != NULL))
+	/*
+	 * the prefix is "" or a canonical version segment (routes.md §3): it
+	 * is spliced into the inspect request head, so no CR, LF or space
+	 */
+	if (pfx->len > 0 && (pfx->len < 2 || pfx->p[0] != '/' ||
+	    route_version(pfx->p + 1, pfx->len - 1, &vmaj, &vmin) == 0))
 		return violation(c, "FACT_QUERY prefix is not a version prefix");
 	c->qid = m->u.fact_query.qid;
 	c->q_kind = m->u.fact_query.kind;
@@ -1127,6 +1132,10 @@ on_body(struct conn *c, const struct ipc_msg *m)
 		}
 		return 0;
 	}
+	/* after the JSON body only a streamed body continues (§9.1 item 6) */
+	if (c->body_kind != IPC_BODY_STREAM_LENGTH &&
+	    c->body_kind != IPC_BODY_STREAM_CHUNKED)
+		return violation(c, "BODY on a request without a streamed body");
 	if (c->stream_done)
 		return violation(c, "BODY after BODY_END");
 	if (c->body_kind == IPC_BODY_STREAM_LENGTH) {
@@ -1148,6 +1157,9 @@ static int
 on_body_end(struct conn *c, const struct ipc_msg *m)
 {
 	(void)m;
+	if (c->body_kind != IPC_BODY_STREAM_LENGTH &&
+	    c->body_kind != IPC_BODY_STREAM_CHUNKED)
+		return violation(c, "BODY_END on a request without a streamed body");
 	if (c->stream_done)
 		return violation(c, "second BODY_END");
 	if (c->body_kind == IPC_BODY_STREAM_LENGTH && c->body_got != c->body_len)
@@ -1265,8 +1277,9 @@ static const struct dispatch {
 	{ IPC_FORWARD, ST(RS_IDLE), 1, on_forward },
 	{ IPC_BODY, ST(RS_BODY) | ST(RS_STREAM) | ST(RS_RESPONSE) | ST(RS_WAIT_DONE), 0, on_body },
 	{ IPC_BODY_END, ST(RS_STREAM) | ST(RS_RESPONSE) | ST(RS_WAIT_DONE), 0, on_body_end },
-	{ IPC_CLIENT_DATA, ST(RS_SWITCHED) | ST(RS_WAIT_DONE), 0, on_client_data },
-	{ IPC_CLIENT_EOF, ST(RS_SWITCHED) | ST(RS_WAIT_DONE), 0, on_client_eof },
+	/* RS_WAIT_DONE is never a switched state: client bytes only after 101 */
+	{ IPC_CLIENT_DATA, ST(RS_SWITCHED), 0, on_client_data },
+	{ IPC_CLIENT_EOF, ST(RS_SWITCHED), 0, on_client_eof },
 	{ IPC_DONE, ST(RS_RESPONSE) | ST(RS_SWITCHED) | ST(RS_WAIT_DONE) | ST(RS_STREAM), 0, on_done },
 };
 

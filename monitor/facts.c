@@ -60,12 +60,47 @@ valid_id(const char *s)
 	return 1;
 }
 
+/*
+ * The key-collision rules of policy.md §0.2 on an inspect body (routes.md
+ * §9.2: "a body that violates them counts as unexpected"). Identical keys
+ * are refused in every object; fold-equal keys only in the struct-typed
+ * objects whose members are read here (the top level and Config), since
+ * the nested objects of an inspect answer include maps (labels,
+ * annotations, ports, networks...) whose keys are exact.
+ */
+static int
+has_duplicate(const cJSON *node)
+{
+	const cJSON *ch;
+	const char *a, *b;
+
+	if (cJSON_IsObject(node) && json_find_collision(node, 0, &a, &b))
+		return 1;
+	for (ch = node->child; ch != NULL; ch = ch->next)
+		if ((cJSON_IsObject(ch) || cJSON_IsArray(ch)) && has_duplicate(ch))
+			return 1;
+	return 0;
+}
+
+/* A label map key spelled like KEY but not exactly KEY (policy.md §0.2). */
+static int
+has_key_variant(const cJSON *labels)
+{
+	const cJSON *ch;
+
+	for (ch = labels->child; ch != NULL; ch = ch->next)
+		if (ch->string != NULL && strcmp(ch->string, CG_LABEL_KEY) != 0 &&
+		    json_fold_eq(ch->string, CG_LABEL_KEY))
+			return 1;
+	return 0;
+}
+
 enum cg_fact_result
 facts_verdict(enum cg_fact_kind kind, enum cg_api api, int status,
     const char *body, size_t body_len, const char *root,
     char id_out[CG_ID_MAX + 1])
 {
-	const char *labels_key, *id_key;
+	const char *labels_key, *id_key, *ka, *kb;
 	const cJSON *labels, *id, *val, *cfg;
 	enum cg_fact_result res = CG_NOT_OWNED;
 	char err[128];
@@ -76,7 +111,9 @@ facts_verdict(enum cg_fact_kind kind, enum cg_api api, int status,
 	if (status < 200 || status > 299)
 		return CG_UNEXPECTED;
 	tree = json_parse(body, body_len, err, sizeof(err));
-	if (tree == NULL || !cJSON_IsObject(tree)) {
+	if (tree == NULL || !cJSON_IsObject(tree) || has_duplicate(tree) ||
+	    json_find_collision(tree, 1, &ka, &kb) ||
+	    json_find_collision(json_get(tree, "Config"), 1, &ka, &kb)) {
 		cJSON_Delete(tree);
 		return CG_UNEXPECTED;
 	}
@@ -119,6 +156,10 @@ facts_verdict(enum cg_fact_kind kind, enum cg_api api, int status,
 		labels = json_get(tree, labels_key);
 	}
 	if (cJSON_IsObject(labels)) {
+		if (has_key_variant(labels)) {
+			cJSON_Delete(tree);
+			return CG_UNEXPECTED;
+		}
 		val = json_get(labels, CG_LABEL_KEY);
 		if (cJSON_IsString(val) && strcmp(val->valuestring, root) == 0) {
 			snprintf(id_out, CG_ID_MAX + 1, "%s", id->valuestring);

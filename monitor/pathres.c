@@ -44,6 +44,11 @@ pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 	size_t clen;
 	struct stat st;
 	ssize_t ln;
+	/*
+	 * missing: how many components of out were appended lexically (the
+	 * first missing one and everything after it); 0 = out exists as
+	 * resolved so far.
+	 */
 	int expansions = 0, missing = 0;
 
 	if (path[0] != '/' || strlen(path) > CG_PATH_MAX)
@@ -64,12 +69,24 @@ pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 			continue;
 		if (clen == 2 && c[0] == '.' && c[1] == '.') {
 			pop(out);
+			/*
+			 * Popped back above the first missing component: out
+			 * is a resolved existing directory again, and what
+			 * follows must be looked up, not appended lexically.
+			 * Otherwise <ROOT>/missing/../link, with link -> /etc,
+			 * would resolve to <ROOT>/link and the daemon would
+			 * follow the symlink when mounting it (B26).
+			 */
+			if (missing > 0)
+				missing--;
 			continue;
 		}
 		if (push(out, c, clen) < 0)
 			return -1;
-		if (missing)
+		if (missing) {
+			missing++;
 			continue;	/* lexical below a missing component */
+		}
 		if (lstat(out, &st) < 0) {
 			if (errno != ENOENT)
 				return -1;
@@ -119,19 +136,31 @@ enum cg_path_verdict
 pathres_resolve(const struct gateway *gw, const char *path,
     char out[CG_PATH_MAX + 1])
 {
-	char r[CG_PATH_MAX + 1];
+	char r[CG_PATH_MAX + 1], real[CG_PATH_MAX + 1];
 	int i;
 
 	out[0] = '\0';
 	if (pathres_walk(path, r) < 0)
 		return CG_PATH_UNRESOLVABLE;
+	/*
+	 * Excluded roots and sockets are compared as configured and as
+	 * resolved now by the same walk: R is a resolved path, and a path
+	 * given through a symlink (the default /var/run/docker.sock with
+	 * /var/run -> /run, or <ROOT>/.apache-magpie-local as a symlink to a
+	 * directory inside ROOT) would otherwise not be recognised.
+	 */
 	for (i = 0; i < gw->nexcluded; i++)
-		if (below(r, gw->excluded[i]))
+		if (below(r, gw->excluded[i]) ||
+		    (pathres_walk(gw->excluded[i], real) == 0 && below(r, real)))
 			return CG_PATH_EXCLUDED;
-	for (i = 0; i < CG_SOCKETS; i++)
-		if (gw->lis[i].backend_path[0] != '\0' &&
-		    below(gw->lis[i].backend_path, r))
+	for (i = 0; i < CG_SOCKETS; i++) {
+		if (gw->lis[i].backend_path[0] == '\0')
+			continue;
+		if (below(gw->lis[i].backend_path, r) ||
+		    (pathres_walk(gw->lis[i].backend_path, real) == 0 &&
+		    below(real, r)))
 			return CG_PATH_SOCKET;
+	}
 	for (i = 0; i < gw->nbind_roots; i++) {
 		if (below(r, gw->bind_roots[i])) {
 			snprintf(out, CG_PATH_MAX + 1, "%s", r);
