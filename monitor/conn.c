@@ -1296,6 +1296,10 @@ check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m,
 	if (d->new_request && c->rs == RS_IDLE &&
 	    (m->req == c->req + 1 || (m->req == c->req && c->nfact_q + c->npath_q > 0))) {
 		if (m->req == c->req + 1) {
+			/* a request that asked questions ends with ACCESS or FORWARD */
+			if (c->nfact_q + c->npath_q > 0)
+				return violation(c, "request %u abandoned after "
+				    "its questions", c->req);
 			c->req = m->req;
 			c->nfacts = c->nfact_q = c->npath_q = 0;
 		}

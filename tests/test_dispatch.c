@@ -916,6 +916,15 @@ test_req_numbers(void **state)
 	m = m_simple(IPC_DONE, 1);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 
+	/* a request that asked questions cannot be dropped for the next one */
+	t_open(&t, sock_missing);
+	m = m_path(1, 1, datadir);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	t_expect_msg(&t, IPC_PATH_ANSWER, &m);
+	m = m_path(2, 1, datadir);
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+	assert_log("request 1 abandoned after its questions");
+
 	/* ACCESS: next request number, code and status agree */
 	t_open(&t, sock_missing);
 	m = m_access(1, "denied-endpoint", 403);
