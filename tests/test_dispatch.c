@@ -1667,6 +1667,74 @@ test_forward_backend(void **state)
 	t_close(&t, HANDLED);
 }
 
+
+/* ---------------------------------------------------------------- replay */
+
+/* A JSON FORWARD on an allowed route: body sent, then run. */
+static int
+forward_json(struct t *t, const char *target, uint8_t api, const char *body)
+{
+	struct ipc_msg m;
+
+	m = m_forward(1, "POST", target, api, IPC_BODY_JSON, strlen(body));
+	if (t_send_run(t, &m) != 0)
+		return -1;
+	m = m_data(IPC_BODY, 1, body, strlen(body));
+	return t_send_run(t, &m);
+}
+
+/*
+ * privsep.md §9.2: the monitor replays the policy on the forwarded body, so
+ * a compromised child cannot forward what the policy refuses, nor a body
+ * the policy would have rewritten, nor a pod it never had answered owned.
+ */
+static void
+test_replay(void **state)
+{
+	static const struct {
+		const char *target, *body, *log;
+		uint8_t api;
+	} bad[] = {
+		{ "/v1.41/containers/create", "{\"Image\":\"a\",\"HostConfig\":"
+		    "{\"Privileged\":true},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}",
+		    "privileged: drop --privileged", IPC_API_COMPAT },
+		{ "/v1.41/containers/create", "{\"Image\":\"a\",\"HostConfig\":"
+		    "{\"Binds\":[\"/etc:/x\"]},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}",
+		    "bind-mount", IPC_API_COMPAT },
+		/* allowed, but not the policy's own output: the label is missing */
+		{ "/v1.41/containers/create", "{\"Image\":\"a\",\"HostConfig\":{}}",
+		    "the policy rewrites the forwarded body", IPC_API_COMPAT },
+		{ "/v4.3.1/libpod/containers/create", "{\"image\":\"a\",\"pod\":"
+		    "\"p1id\",\"labels\":{\"" KEY "\":\"" ROOT "\"},"
+		    "\"privileged\":false}", "did not answer owned", IPC_API_LIBPOD },
+		{ "/v1.41/volumes/create", "{\"Name\":\"v\",\"Driver\":\"x\","
+		    "\"Labels\":{\"" KEY "\":\"" ROOT "\"}}", "volume-driver",
+		    IPC_API_COMPAT },
+	};
+	struct t t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t_open(&t, sock_missing);
+		t_expect(&t, forward_json(&t, bad[i].target, bad[i].api,
+		    bad[i].body), KILLED, __LINE__);
+		assert_log(bad[i].log);
+	}
+	/* the policy's own output passes the replay (and then finds no backend) */
+	t_open(&t, sock_missing);
+	assert_int_equal(forward_json(&t, "/v1.41/containers/create",
+	    IPC_API_COMPAT, "{\"Image\":\"a\",\"HostConfig\":{},"
+	    "\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"), 0);
+	{
+		struct ipc_msg m;
+
+		t_expect_msg(&t, IPC_VERDICT, &m);
+		assert_int_equal(m.u.verdict.status, 502);
+	}
+	t_close(&t, HANDLED);
+}
+
 /* ---------------------------------------------------------------- raw */
 
 static void
@@ -1876,6 +1944,7 @@ main(void)
 		cmocka_unit_test(test_forward_headers),
 		cmocka_unit_test(test_forward_owned),
 		cmocka_unit_test(test_forward_backend),
+		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_raw_datagrams),
 		cmocka_unit_test(test_fd_attached),
 		cmocka_unit_test(test_startup),
