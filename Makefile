@@ -59,7 +59,8 @@ unit: $(TESTS)
 install: container-gateway
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 container-gateway $(DESTDIR)$(PREFIX)/bin/container-gateway
-	if [ -f doc/container-gateway.8 ]; then install -m 0644 doc/container-gateway.8 $(DESTDIR)$(PREFIX)/share/man/man8/; fi
+	install -m 0644 doc/container-gateway.8 $(DESTDIR)$(PREFIX)/share/man/man8/container-gateway.8
+	install -m 0755 contrib/hooks/container-gateway-hook $(DESTDIR)$(PREFIX)/bin/container-gateway-hook
 
 clean:
 	rm -f container-gateway libcg.a $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers,$(m)/*.o $(m)/*.d)

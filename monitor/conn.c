@@ -1349,10 +1349,7 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 	c->ready = 1;
 	if (!logged) {
 		logged = 1;
-		log_msg(LOG_INFO, "sandbox", "request parser sandbox: seccomp=on "
-		    "no_new_privs=on capabilities=none namespaces=%s chroot=%s",
-		    m->u.child_ready.namespaces ? "on" : "off",
-		    m->u.child_ready.chroot ? "on" : "off");
+		log_sandbox(m->u.child_ready.namespaces, m->u.child_ready.chroot);
 	}
 	return 0;
 }

@@ -54,6 +54,7 @@ struct gateway {
 	struct conn *spare;		/* a sandboxed child waiting for work */
 	long long idle_since;		/* ms; -1 while a client is connected */
 	volatile int stop_signal;
+	int stopping;			/* graceful exit: children are told to go */
 };
 
 /* A datagram queued for a child whose socket is full. */

@@ -151,3 +151,110 @@ log_msg(enum log_level level, const char *event, const char *fmt, ...)
 	log_event(level, event, msg, NULL, 0);
 	free(msg);
 }
+
+/* Compose and write one event; the message is built by the caller. */
+static void
+emit(enum log_level level, const char *event, char *msg,
+    const struct log_field *f, size_t n)
+{
+	log_event(level, event, msg, f, n);
+	free(msg);
+}
+
+void
+log_start(const char *version, const char *root, const char *run_dir)
+{
+	char *qr = log_quote(root, strlen(root));
+	char *qd = log_quote(run_dir, strlen(run_dir)), *msg;
+	struct log_field f[] = {
+		LF_STR("version", version),
+		LF_STR("project", root),
+		LF_STR("run_dir", run_dir),
+	};
+
+	if (asprintf(&msg, "container-gateway %s serving %s (run directory %s)",
+	    version, qr, qd) < 0)
+		xoom();
+	emit(LOG_INFO, "start", msg, f, 3);
+	free(qr);
+	free(qd);
+}
+
+void
+log_listen(const char *kind, const char *socket, const char *backend_kind,
+    const char *backend_socket)
+{
+	char *qs = log_quote(socket, strlen(socket));
+	char *qb = log_quote(backend_socket, strlen(backend_socket)), *msg;
+	struct log_field f[] = {
+		LF_STR("socket_kind", kind),
+		LF_STR("socket", socket),
+		LF_STR("backend_kind", backend_kind),
+		LF_STR("backend_socket", backend_socket),
+	};
+
+	if (asprintf(&msg, "%s clients -> %s (backend %s at %s)", kind, qs,
+	    backend_kind, qb) < 0)
+		xoom();
+	emit(LOG_INFO, "listen", msg, f, 4);
+	free(qs);
+	free(qb);
+}
+
+void
+log_sandbox(int namespaces, int chroot)
+{
+	const char *ns = namespaces ? "on" : "off", *ch = chroot ? "on" : "off";
+	struct log_field f[] = {
+		LF_STR("namespaces", ns),
+		LF_STR("chroot", ch),
+	};
+	char *msg;
+
+	if (asprintf(&msg, "request parser sandbox: seccomp=on no_new_privs=on "
+	    "capabilities=none namespaces=%s chroot=%s", ns, ch) < 0)
+		xoom();
+	emit(LOG_INFO, "sandbox", msg, f, 2);
+}
+
+void
+log_egress(const char *socket_kind, const char *kind, const char *mode,
+    unsigned port, int available, const char *proxy)
+{
+	struct log_field f[] = {
+		LF_STR("socket_kind", socket_kind),
+		LF_STR("mode", mode),
+		LF_STR("{available", available ? "true" : "false"),
+		LF_STR("proxy", available ? proxy : NULL),
+	};
+	char *msg;
+
+	if (available) {
+		if (asprintf(&msg, "egress gateway reachable on 127.0.0.1:%u; %s "
+		    "containers get HTTP_PROXY=%s", port, kind, proxy) < 0)
+			xoom();
+		emit(LOG_INFO, "egress", msg, f, 4);
+	} else if (strcmp(mode, "require") == 0) {
+		if (asprintf(&msg, "egress gateway unreachable; every container "
+		    "create and build will be refused (--egress require)") < 0)
+			xoom();
+		emit(LOG_WARNING, "egress", msg, f, 4);
+	} else {
+		if (asprintf(&msg, "egress gateway not reachable on 127.0.0.1:%u; "
+		    "containers get no proxy (--egress %s)", port, mode) < 0)
+			xoom();
+		emit(LOG_WARNING, "egress", msg, f, 4);
+	}
+}
+
+void
+log_idle_exit(const char *text, double seconds)
+{
+	char num[64], *msg;
+	struct log_field f[] = { LF_STR("{seconds", num) };
+
+	snprintf(num, sizeof(num), "%.15g", seconds);
+	if (asprintf(&msg, "idle for %ss; exiting", text) < 0)
+		xoom();
+	emit(LOG_INFO, "idle-exit", msg, f, 1);
+}

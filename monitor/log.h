@@ -51,6 +51,29 @@ void log_msg(enum log_level level, const char *event, const char *fmt, ...)
  */
 char *log_quote(const char *s, size_t len);
 
+/*
+ * The start-up and exit events of cli.md §14.2 with their JSON fields.
+ * Paths are escaped per §14.1 in the text message. kind values are
+ * "podman" or "docker".
+ */
+/* start: "container-gateway <version> serving <ROOT> (run directory <dir>)" */
+void log_start(const char *version, const char *root, const char *run_dir);
+/* listen: "<kind> clients -> <socket> (backend <bkind> at <bsocket>)" */
+void log_listen(const char *kind, const char *socket, const char *backend_kind,
+    const char *backend_socket);
+/* sandbox: the request parser's sandbox line; namespaces, chroot 0/1. */
+void log_sandbox(int namespaces, int chroot);
+/*
+ * egress (cli.md §15): INFO reachable / WARNING unreachable. mode is the
+ * --egress text, port the egress port, proxy the PROXY value when
+ * available (else NULL), socket_kind the served socket's kind, kind the
+ * backend kind named in the reachable message.
+ */
+void log_egress(const char *socket_kind, const char *kind, const char *mode,
+    unsigned port, int available, const char *proxy);
+/* idle-exit: "idle for <text>s; exiting", field seconds (a JSON number). */
+void log_idle_exit(const char *text, double seconds);
+
 /* Current UTC time as YYYY-MM-DDTHH:MM:SS.mmmZ into out (64-byte buffer). */
 void log_timestamp(char out[64]);
 

@@ -63,9 +63,26 @@ label_safe(const char *s)
 	return 1;
 }
 
+/* Where the run directory is and which checks apply (cli.md §5.1, §5.3). */
+enum loc_kind {
+	LOC_CUSTOM,	/* --run-dir: parent resolved, only the run dir checked */
+	LOC_ROOT,	/* below ROOT: adopted, main checkout, or read-only fallback */
+	LOC_GIT,	/* below a git common dir outside the worktree */
+};
+
+struct loc {
+	enum loc_kind kind;
+	char anchor[CG_PATH_MAX + 1];	/* trust anchor of the chain */
+	char common[CG_PATH_MAX + 1];	/* git common dir, "" when not git */
+	char gitdir[CG_PATH_MAX + 1];	/* LOC_GIT: the worktree's gitdir */
+	char id[CG_PATH_MAX + 1];	/* LOC_GIT: "main" or the worktree name */
+	int fallback;			/* read-only: never servable (§5.1) */
+};
+
 /*
- * Check one directory component (cli.md §5.3); create it when create
- * and missing. Returns 0, 1 when missing (read-only), 2 after a refusal.
+ * Check one directory component (cli.md §5.3); create it (0700) when
+ * create and missing. Returns 0, RD_NO_RUNDIR when missing (read-only),
+ * RD_REFUSED after a refusal.
  */
 static int
 check_component(const char *path, const char *label, int create)
@@ -79,7 +96,7 @@ check_component(const char *path, const char *label, int create)
 			return refuse("%s (%s) cannot be inspected: %s; refusing",
 			    label, path, strerror(errno));
 		if (!create)
-			return 1;
+			return RD_NO_RUNDIR;
 		if (mkdir(path, 0700) == 0 || errno == EEXIST)
 			continue;	/* a lost race re-checks what is there */
 		return refuse("%s (%s) cannot be created: %s; refusing", label,
@@ -98,7 +115,11 @@ check_component(const char *path, const char *label, int create)
 	return 0;
 }
 
-/* Create/check every component of dir below anchor (cli.md §5.3). */
+/*
+ * Create/check every component of dir below anchor, top-down, one at a
+ * time, never "make parents" (cli.md §5.3). Read-only: stops at the
+ * first missing component with RD_NO_RUNDIR.
+ */
 static int
 make_chain(const char *anchor, const char *dir, int create)
 {
@@ -126,7 +147,7 @@ make_chain(const char *anchor, const char *dir, int create)
 	}
 }
 
-/* Read the first line of a file into out; 0 or -1. */
+/* Read the first line of a regular file into out; 0 or -1. */
 static int
 read_line(const char *path, char *out, size_t outsz)
 {
@@ -137,7 +158,8 @@ read_line(const char *path, char *out, size_t outsz)
 		return -1;
 	if (fgets(out, (int)outsz, f) == NULL) {
 		fclose(f);
-		return -1;
+		out[0] = '\0';
+		return 0;	/* empty file */
 	}
 	fclose(f);
 	n = strlen(out);
@@ -160,97 +182,203 @@ valid_worktree_id(const char *id)
 	return 1;
 }
 
+/* realpath(rel against base) into out; 0, or -1 when it does not exist. */
+static int
+resolve_against(const char *base, const char *rel, char *out, size_t outsz)
+{
+	char tmp[2 * CG_PATH_MAX + 2], *rp;
+
+	if (rel[0] == '/')
+		snprintf(tmp, sizeof(tmp), "%s", rel);
+	else
+		snprintf(tmp, sizeof(tmp), "%s/%s", base, rel);
+	rp = realpath(tmp, NULL);
+	if (rp == NULL)
+		return -1;
+	snprintf(out, outsz, "%s", rp);
+	free(rp);
+	return 0;
+}
+
 /*
- * Default run directory (cli.md §5.1). Fills gw->run_dir and the anchor;
- * returns 0, or 2 after a refusal.
+ * Default run directory (cli.md §5.1). Fills gw->run_dir and l. serve
+ * (create) refuses a non-repository and a bad worktree id; stop and status
+ * fall back to <ROOT>/.apache-magpie-local/run read-only (l->fallback).
  */
 static int
-default_run_dir(struct gateway *gw, char *anchor, size_t anchorsz,
-    char *common_out)
+default_run_dir(struct gateway *gw, struct loc *l, int create)
 {
-	char p[CG_PATH_MAX + 1], line[CG_PATH_MAX + 16], gitdir[CG_PATH_MAX + 1],
-	    common[CG_PATH_MAX + 1], tmp[2 * CG_PATH_MAX + 2], *rp;
+	char p[CG_PATH_MAX + 32], line[CG_PATH_MAX + 16];
 	const char *id;
 	struct stat st;
 
-	common_out[0] = '\0';
+	l->kind = LOC_ROOT;
+	snprintf(l->anchor, sizeof(l->anchor), "%s", gw->root);
 	snprintf(p, sizeof(p), "%s/.apache-magpie.lock", gw->root);
 	if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
 		snprintf(gw->run_dir, sizeof(gw->run_dir),
 		    "%s/.apache-magpie-local/run", gw->root);
-		snprintf(anchor, anchorsz, "%s", gw->root);
 		return 0;
 	}
 	snprintf(p, sizeof(p), "%s/.git", gw->root);
-	if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* a symlinked .git is refused by the component check */
 		snprintf(gw->run_dir, sizeof(gw->run_dir),
 		    "%s/.git/apache-magpie/run/main", gw->root);
-		snprintf(anchor, anchorsz, "%s", gw->root);
-		snprintf(common_out, CG_PATH_MAX + 1, "%s/.git", gw->root);
+		snprintf(l->common, sizeof(l->common), "%s/.git", gw->root);
 		return 0;
 	}
 	if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
 	    read_line(p, line, sizeof(line)) == 0 &&
-	    strncmp(line, "gitdir: ", 8) == 0) {
-		if (line[8] == '/')
-			snprintf(tmp, sizeof(tmp), "%s", line + 8);
-		else
-			snprintf(tmp, sizeof(tmp), "%s/%s", gw->root, line + 8);
-		rp = realpath(tmp, NULL);
-		if (rp != NULL) {
-			snprintf(gitdir, sizeof(gitdir), "%s", rp);
-			free(rp);
-			snprintf(tmp, sizeof(tmp), "%s/commondir", gitdir);
-			if (read_line(tmp, line, sizeof(line)) == 0 && line[0] != '\0') {
-				if (line[0] == '/')
-					snprintf(tmp, sizeof(tmp), "%s", line);
-				else
-					snprintf(tmp, sizeof(tmp), "%s/%s", gitdir, line);
-				rp = realpath(tmp, NULL);
-				if (rp == NULL)
-					goto neither;
-				snprintf(common, sizeof(common), "%s", rp);
-				free(rp);
-			} else {
-				snprintf(common, sizeof(common), "%s", gitdir);
-			}
-			id = strcmp(gitdir, common) == 0 ? "main" :
-			    strrchr(gitdir, '/') + 1;
-			if (!valid_worktree_id(id))
-				return refuse("worktree git directory name '%s' is not "
-				    "[A-Za-z0-9._-]+; refusing — pass --run-dir", id);
-			snprintf(gw->run_dir, sizeof(gw->run_dir),
-			    "%s/apache-magpie/run/%s", common, id);
-			snprintf(anchor, anchorsz, "%s", common);
-			snprintf(common_out, CG_PATH_MAX + 1, "%s", common);
-			return 0;
+	    strncmp(line, "gitdir: ", 8) == 0 && line[8] != '\0' &&
+	    resolve_against(gw->root, line + 8, l->gitdir, sizeof(l->gitdir)) == 0) {
+		snprintf(p, sizeof(p), "%s/commondir", l->gitdir);
+		if (read_line(p, line, sizeof(line)) == 0 && line[0] != '\0') {
+			if (resolve_against(l->gitdir, line, l->common,
+			    sizeof(l->common)) < 0)
+				goto neither;
+		} else {
+			snprintf(l->common, sizeof(l->common), "%s", l->gitdir);
 		}
+		id = strcmp(l->gitdir, l->common) == 0 ? "main" :
+		    strrchr(l->gitdir, '/') + 1;
+		if (!valid_worktree_id(id)) {
+			if (!create)
+				goto neither;
+			return refuse("worktree git directory name '%s' is not "
+			    "[A-Za-z0-9._-]+; refusing — pass --run-dir", id);
+		}
+		snprintf(l->id, sizeof(l->id), "%s", id);
+		snprintf(gw->run_dir, sizeof(gw->run_dir),
+		    "%s/apache-magpie/run/%s", l->common, id);
+		l->kind = LOC_GIT;
+		snprintf(l->anchor, sizeof(l->anchor), "%s", l->common);
+		return 0;
 	}
 neither:
-	return refuse("%s has not adopted Magpie and is not a git repository; "
-	    "pass --run-dir", gw->root);
+	if (create)
+		return refuse("%s has not adopted Magpie and is not a git "
+		    "repository; pass --run-dir", gw->root);
+	l->kind = LOC_ROOT;
+	l->common[0] = l->gitdir[0] = '\0';
+	l->fallback = 1;
+	snprintf(gw->run_dir, sizeof(gw->run_dir), "%s/.apache-magpie-local/run",
+	    gw->root);
+	return 0;
 }
 
-int
-rundir_prepare(struct gateway *gw)
+/*
+ * The git common dir of a worktree or submodule (cli.md §5.3): owned by
+ * the real uid, not group/world-writable, with HEAD and objects/; for a
+ * linked worktree the gitdir must be <common>/worktrees/<name> and point
+ * back to <ROOT>/.git. Read-only. Returns 0 or RD_REFUSED.
+ */
+static int
+check_git_common(const struct gateway *gw, const struct loc *l)
+{
+	char p[CG_PATH_MAX + 32], want[CG_PATH_MAX + 32], line[CG_PATH_MAX + 16],
+	    back[CG_PATH_MAX + 1];
+	struct stat st, st2;
+
+	if (stat(l->common, &st) < 0 || !S_ISDIR(st.st_mode))
+		return refuse("git common directory (%s) has no HEAD file or "
+		    "objects directory; refusing (pass --run-dir)", l->common);
+	if (st.st_uid != getuid())
+		return refuse("git common directory (%s) is not owned by the "
+		    "current user; refusing (pass --run-dir)", l->common);
+	if (st.st_mode & 022)
+		return refuse("git common directory (%s) is group- or "
+		    "world-writable; refusing (pass --run-dir)", l->common);
+	snprintf(p, sizeof(p), "%s/HEAD", l->common);
+	snprintf(want, sizeof(want), "%s/objects", l->common);
+	if (stat(p, &st) < 0 || !S_ISREG(st.st_mode) || stat(want, &st2) < 0 ||
+	    !S_ISDIR(st2.st_mode))
+		return refuse("git common directory (%s) has no HEAD file or "
+		    "objects directory; refusing (pass --run-dir)", l->common);
+	if (strcmp(l->gitdir, l->common) == 0)
+		return 0;	/* a submodule: its gitdir is its common dir */
+	snprintf(want, sizeof(want), "%s/worktrees/%s", l->common, l->id);
+	if (strcmp(l->gitdir, want) != 0)
+		return refuse("worktree git directory (%s) is not %s; refusing "
+		    "(pass --run-dir)", l->gitdir, want);
+	snprintf(p, sizeof(p), "%s/gitdir", l->gitdir);
+	snprintf(want, sizeof(want), "%s/.git", gw->root);
+	if (read_line(p, line, sizeof(line)) < 0 || line[0] == '\0' ||
+	    (strcmp(line, want) != 0 &&
+	    (resolve_against(l->gitdir, line, back, sizeof(back)) < 0 ||
+	    strcmp(back, want) != 0)))
+		return refuse("worktree git directory (%s) does not point back to "
+		    "%s; refusing (pass --run-dir)", l->gitdir, want);
+	return 0;
+}
+
+/*
+ * cli.md §4.1-§4.2 and §5.1: ROOT and where the run directory is. Touches
+ * nothing. Socket paths are checked against 103 bytes when create.
+ */
+static int
+locate_paths(struct gateway *gw, struct loc *l, int create)
 {
 	struct cg_config *cfg = gw->cfg;
-	char anchor[CG_PATH_MAX + 1], common[CG_PATH_MAX + 1], *rp, *parent, *slash;
-	struct stat st;
-	size_t off;
-	int i, rc, fd;
+	char *rp;
+	size_t n;
+	int i, rc;
 
+	memset(l, 0, sizeof(*l));
 	rp = realpath(cfg->project, NULL);
-	if (rp == NULL)
+	if (rp == NULL) {
+		snprintf(gw->root, sizeof(gw->root), "%s", cfg->project);
+		if (!create)
+			return RD_NO_ROOT;
 		return refuse("project root (%s) does not exist", cfg->project);
+	}
 	snprintf(gw->root, sizeof(gw->root), "%s", rp);
 	free(rp);
 	if (!label_safe(gw->root))
 		return refuse("project root (%s) cannot be used as a label value; "
 		    "refusing", gw->root);
 	if (cfg->run_dir != NULL) {
+		l->kind = LOC_CUSTOM;
 		snprintf(gw->run_dir, sizeof(gw->run_dir), "%s", cfg->run_dir);
-		parent = xstrdup(gw->run_dir);
+		n = strlen(gw->run_dir);
+		while (n > 1 && gw->run_dir[n - 1] == '/')
+			gw->run_dir[--n] = '\0';
+	} else {
+		rc = default_run_dir(gw, l, create);
+		if (rc != 0)
+			return rc;
+	}
+	/* §5.4, before anything is created */
+	for (i = 0; i < CG_SOCKETS; i++) {
+		char sp[CG_PATH_MAX + 32];
+
+		n = (size_t)snprintf(sp, sizeof(sp), "%s/%s", gw->run_dir,
+		    i == 0 ? "podman.sock" : "docker.sock");
+		if (n > SOCK_PATH_MAX && create)
+			return refuse("socket path too long (%zu bytes > %d: %s); "
+			    "pass a shorter --run-dir", n, SOCK_PATH_MAX, sp);
+		if (n < sizeof(gw->lis[i].path))
+			snprintf(gw->lis[i].path, sizeof(gw->lis[i].path), "%s", sp);
+		gw->lis[i].socket_kind = i == 0 ? CG_PODMAN : CG_DOCKER;
+	}
+	if (cfg->pid_file != NULL)
+		snprintf(gw->pid_file, sizeof(gw->pid_file), "%s", cfg->pid_file);
+	else
+		snprintf(gw->pid_file, sizeof(gw->pid_file),
+		    "%s/container-gateway.pid", gw->run_dir);
+	return 0;
+}
+
+/* cli.md §5.3: create (or only check) the chain of l. */
+static int
+check_chain(struct gateway *gw, const struct loc *l, int create)
+{
+	char parent[CG_PATH_MAX + 1], path[CG_PATH_MAX + 1], *slash, *rp;
+	int rc;
+
+	switch (l->kind) {
+	case LOC_CUSTOM:
+		snprintf(parent, sizeof(parent), "%s", gw->run_dir);
 		slash = strrchr(parent, '/');
 		if (slash == parent)
 			slash[1] = '\0';
@@ -258,33 +386,90 @@ rundir_prepare(struct gateway *gw)
 			*slash = '\0';
 		rp = realpath(parent, NULL);
 		if (rp == NULL) {
-			rc = refuse("the run directory's parent (%s) does not exist",
+			if (!create)
+				return RD_NO_RUNDIR;
+			return refuse("the run directory's parent (%s) does not exist",
 			    parent);
-			free(parent);
-			return rc;
 		}
-		free(parent);
-		snprintf(anchor, sizeof(anchor), "%s", rp);
+		slash = strrchr(gw->run_dir, '/');
+		snprintf(path, sizeof(path), "%s%s", strcmp(rp, "/") == 0 ? "" : rp,
+		    slash);
 		free(rp);
-		common[0] = '\0';
-	} else {
-		rc = default_run_dir(gw, anchor, sizeof(anchor), common);
-		if (rc != 0)
-			return rc;
+		rc = check_component(path, "run directory", create);
+		break;
+	case LOC_GIT:
+		rc = check_git_common(gw, l);
+		if (rc == 0)
+			rc = make_chain(l->anchor, gw->run_dir, create);
+		break;
+	case LOC_ROOT:
+	default:
+		rc = make_chain(l->anchor, gw->run_dir, create);
+		break;
 	}
-	/* §5.4 before anything is created */
-	for (i = 0; i < CG_SOCKETS; i++) {
-		char sp[CG_PATH_MAX + 32];
-		size_t n = (size_t)snprintf(sp, sizeof(sp), "%s/%s", gw->run_dir,
-		    i == 0 ? "podman.sock" : "docker.sock");
+	if (rc != 0)
+		return rc;
+	rp = realpath(gw->run_dir, NULL);
+	snprintf(gw->run_dir_resolved, sizeof(gw->run_dir_resolved), "%s",
+	    rp != NULL ? rp : gw->run_dir);
+	free(rp);
+	return 0;
+}
 
-		if (n > SOCK_PATH_MAX)
-			return refuse("socket path too long (%zu bytes > %d: %s); "
-			    "pass a shorter --run-dir", n, SOCK_PATH_MAX, sp);
-		snprintf(gw->lis[i].path, sizeof(gw->lis[i].path), "%s", sp);
-		gw->lis[i].socket_kind = i == 0 ? CG_PODMAN : CG_DOCKER;
+int
+rundir_locate(struct gateway *gw, int create)
+{
+	struct loc l;
+	int rc;
+
+	rc = locate_paths(gw, &l, create);
+	if (rc != 0)
+		return rc;
+	return check_chain(gw, &l, create);
+}
+
+/* Is the pid lock held by another process? Retries briefly (see below). */
+static int
+lock_busy(const char *pid_file)
+{
+	int fd, i, busy = 0;
+
+	fd = open(pid_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	/*
+	 * stop and status hold the lock for a few microseconds when they find
+	 * it free; a real instance holds it for its whole life. Retrying for
+	 * 200 ms keeps a concurrent status from turning a start into a no-op.
+	 */
+	for (i = 0; i < 10; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			close(fd);
+			return 0;
+		}
+		busy = errno == EWOULDBLOCK;
+		if (!busy)
+			break;
+		usleep(20000);
 	}
-	/* extra bind roots (§4 item 4) */
+	close(fd);
+	return busy;
+}
+
+int
+rundir_prepare(struct gateway *gw)
+{
+	struct cg_config *cfg = gw->cfg;
+	struct loc l;
+	char *rp;
+	struct stat st;
+	size_t off;
+	int i, rc;
+
+	/* step 2: ROOT, run directory, socket lengths, extra bind roots */
+	rc = locate_paths(gw, &l, 1);
+	if (rc != 0)
+		return rc;
 	gw->bind_roots[gw->nbind_roots++] = xstrdup(gw->root);
 	off = (size_t)snprintf(gw->bind_roots_text, sizeof(gw->bind_roots_text),
 	    "%s", gw->root);
@@ -300,31 +485,19 @@ rundir_prepare(struct gateway *gw)
 			off += (size_t)snprintf(gw->bind_roots_text + off,
 			    sizeof(gw->bind_roots_text) - off, ", %s", rp);
 	}
-	/* §5.3: create and check the chain */
-	if (cfg->run_dir != NULL) {
-		slash = strrchr(gw->run_dir, '/');
-		snprintf(common, sizeof(common), "%s%s", anchor, slash);
-		snprintf(gw->run_dir, sizeof(gw->run_dir), "%s", common);
-		rc = check_component(gw->run_dir, "run directory", 1);
-		common[0] = '\0';
-	} else {
-		rc = make_chain(anchor, gw->run_dir, 1);
-	}
+	/* step 3: create and check the chain */
+	rc = check_chain(gw, &l, 1);
 	if (rc != 0)
 		return rc;
-	rp = realpath(gw->run_dir, NULL);
-	snprintf(gw->run_dir_resolved, sizeof(gw->run_dir_resolved), "%s",
-	    rp != NULL ? rp : gw->run_dir);
-	free(rp);
 	/* excluded roots (policy.md §4.4) */
 	gw->excluded[gw->nexcluded++] = xstrdup(gw->run_dir_resolved);
 	if (asprintf(&gw->excluded[gw->nexcluded], "%s/.apache-magpie-local",
 	    gw->root) < 0)
 		xoom();
 	gw->nexcluded++;
-	if (common[0] != '\0') {
+	if (l.common[0] != '\0' && cfg->run_dir == NULL) {
 		if (asprintf(&gw->excluded[gw->nexcluded], "%s/apache-magpie",
-		    common) < 0)
+		    l.common) < 0)
 			xoom();
 		gw->nexcluded++;
 	}
@@ -340,43 +513,97 @@ rundir_prepare(struct gateway *gw)
 			return refuse("%s is not an empty root-owned read-only "
 			    "directory; refusing", gw->sandbox_dir);
 	}
-	if (cfg->pid_file != NULL)
-		snprintf(gw->pid_file, sizeof(gw->pid_file), "%s", cfg->pid_file);
-	else
-		snprintf(gw->pid_file, sizeof(gw->pid_file),
-		    "%s/container-gateway.pid", gw->run_dir);
-	/* §7 step 4: a running instance makes this start a no-op */
-	fd = open(gw->pid_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0) {
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
-			close(fd);
-			return 3;
-		}
-		close(fd);
-	}
+	/* step 4: a running instance makes this start a no-op */
+	if (lock_busy(gw->pid_file))
+		return RD_BUSY;
 	return 0;
+}
+
+long long
+rundir_parse_pid(const char *buf, size_t len)
+{
+	long long v = 0;
+	size_t i;
+
+	if (len > 0 && buf[len - 1] == '\n')
+		len--;
+	if (len < 1 || len > 10)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return -1;
+		v = v * 10 + (buf[i] - '0');
+	}
+	return v > 1 ? v : -1;
+}
+
+/* INFO lock-lost (cli.md §7 step 6, §14.2: field pid_file). */
+static void
+log_lock_lost(const char *pid_file)
+{
+	char *q = log_quote(pid_file, strlen(pid_file)), *msg;
+	struct log_field f[] = { LF_STR("pid_file", pid_file) };
+
+	if (asprintf(&msg, "another instance already holds the pid lock at %s; "
+	    "exiting", q) < 0)
+		xoom();
+	log_event(LOG_INFO, "lock-lost", msg, f, 1);
+	free(msg);
+	free(q);
 }
 
 int
 rundir_take_pid(struct gateway *gw)
 {
+	struct stat fst, pst;
 	char buf[32];
-	int fd, n;
+	int fd, n, attempt, tries;
 
-	fd = open(gw->pid_file, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	for (attempt = 0; attempt < 5; attempt++) {
+		/* no O_TRUNC: a losing contender never blanks the winner's pid */
+		fd = open(gw->pid_file, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+		    O_NONBLOCK, 0600);
+		if (fd < 0) {
+			if (errno == ELOOP)
+				return refuse("%s is a symlink; refusing", gw->pid_file);
+			fprintf(stderr, "container-gateway: cannot open %s: %s\n",
+			    gw->pid_file, strerror(errno));
+			return 1;
+		}
+		if (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) ||
+		    fst.st_uid != geteuid()) {
+			close(fd);
+			return refuse("%s is not a plain, owned, 0600 pid file; "
+			    "refusing", gw->pid_file);
+		}
+		for (tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
+			if (errno != EWOULDBLOCK || tries == 10) {
+				close(fd);
+				log_lock_lost(gw->pid_file);
+				return RD_BUSY;
+			}
+			usleep(20000);	/* a stop/status probing it, see lock_busy */
+		}
+		/* a stale-file removal may have unlinked what we locked: retry */
+		if (lstat(gw->pid_file, &pst) == 0 && pst.st_dev == fst.st_dev &&
+		    pst.st_ino == fst.st_ino)
+			break;
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0) {
-		fprintf(stderr, "container-gateway: cannot open %s: %s\n",
-		    gw->pid_file, strerror(errno));
+		fprintf(stderr, "container-gateway: %s keeps changing; cannot take "
+		    "the lock\n", gw->pid_file);
 		return 1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		close(fd);
-		log_msg(LOG_INFO, "lock-lost", "another instance already holds the "
-		    "pid lock at %s; exiting", gw->pid_file);
-		return 3;
-	}
+	fcntl(fd, F_SETFL, 0);
+	if ((fst.st_mode & 07777) != 0600)
+		(void)fchmod(fd, 0600);
 	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) < 0 || write(fd, buf, (size_t)n) != n || fsync(fd) < 0) {
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)n, 0) != n ||
+	    fsync(fd) < 0) {
+		fprintf(stderr, "container-gateway: cannot write %s: %s\n",
+		    gw->pid_file, strerror(errno));
 		close(fd);
 		return 1;
 	}

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ipc/xmalloc.h"
+#include "monitor/daemon.h"
 #include "monitor/log.h"
 #include "monitor/rundir.h"
 #include "unpriv/child.h"
@@ -278,7 +279,7 @@ accept_client(struct gateway *gw, int li)
 
 /* Log how a request parser ended (privsep.md §10, cli.md §14.2 child-exit). */
 static void
-log_child_exit(unsigned long long conn, pid_t pid, int st)
+log_child_exit(unsigned long long conn, pid_t pid, int st, int expected)
 {
 	char status[32];
 	struct log_field f[4] = {
@@ -310,7 +311,8 @@ log_child_exit(unsigned long long conn, pid_t pid, int st)
 		if (asprintf(&msg, "request parser for connection %llu (pid %d) "
 		    "died: %s", conn, (int)pid, status) < 0)
 			xoom();
-		log_event(LOG_ERROR, "child-exit", msg, f, 4);
+		/* children told to go by a graceful exit are not errors */
+		log_event(expected ? LOG_DEBUG : LOG_ERROR, "child-exit", msg, f, 4);
 		free(msg);
 	}
 }
@@ -343,7 +345,7 @@ drop_conn(struct gateway *gw, struct conn *c)
 			w = waitpid(c->pid, &st, 0);
 		}
 		if (w == c->pid)
-			log_child_exit(c->id, c->pid, st);
+			log_child_exit(c->id, c->pid, st, gw->stopping);
 		c->pid = -1;
 	}
 	TAILQ_REMOVE(&gw->conns, c, entry);
@@ -362,7 +364,7 @@ reap(struct gateway *gw)
 		TAILQ_FOREACH(c, &gw->conns, entry)
 			if (c->pid == pid)
 				break;
-		log_child_exit(c != NULL ? c->id : 0, pid, st);
+		log_child_exit(c != NULL ? c->id : 0, pid, st, gw->stopping);
 		if (c != NULL) {
 			c->pid = -1;
 			c->dead = 1;
@@ -419,6 +421,7 @@ graceful_exit(struct gateway *gw)
 		    st.st_dev == gw->lis[i].dev && st.st_ino == gw->lis[i].ino)
 			unlink(gw->lis[i].path);
 	}
+	gw->stopping = 1;
 	TAILQ_FOREACH(c, &gw->conns, entry)
 		if (c->pid > 0)
 			kill(c->pid, SIGTERM);
@@ -466,8 +469,8 @@ event_loop(struct gateway *gw)
 		now = now_ms();
 		if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0 &&
 		    now - gw->idle_since >= (long long)(gw->cfg->idle_timeout * 1000)) {
-			log_msg(LOG_INFO, "idle-exit", "idle for %ss; exiting",
-			    gw->cfg->idle_timeout_text);
+			log_idle_exit(gw->cfg->idle_timeout_text,
+			    gw->cfg->idle_timeout);
 			graceful_exit(gw);
 			return 0;
 		}
@@ -649,17 +652,11 @@ egress_probe(struct gateway *gw, struct listener *l)
 		    "http://[%s]:%u" : "http://%s:%u", alias, gw->cfg->egress_port);
 		snprintf(l->noproxy, sizeof(l->noproxy), "localhost,127.0.0.1,%s",
 		    alias);
-		log_msg(LOG_INFO, "egress", "egress gateway reachable on "
-		    "127.0.0.1:%u; %s containers get HTTP_PROXY=%s",
-		    gw->cfg->egress_port, kind, l->proxy);
-	} else if (gw->cfg->egress == CG_EGRESS_REQUIRE) {
-		log_msg(LOG_WARNING, "egress", "egress gateway unreachable; every "
-		    "container create and build will be refused (--egress require)");
-	} else {
-		log_msg(LOG_WARNING, "egress", "egress gateway not reachable on "
-		    "127.0.0.1:%u; containers get no proxy (--egress "
-		    "inject-if-available)", gw->cfg->egress_port);
 	}
+	log_egress(l->socket_kind == CG_DOCKER ? "docker" : "podman", kind,
+	    gw->cfg->egress == CG_EGRESS_REQUIRE ? "require" :
+	    "inject-if-available", gw->cfg->egress_port, l->proxy_available,
+	    l->proxy);
 }
 
 int
@@ -682,7 +679,10 @@ serve_main(struct cg_config *cfg)
 	rc = rundir_prepare(&gw);
 	if (rc != 0)
 		return rc == 3 ? 0 : rc;
-	/* step 5-6: daemon mode is issue 4; take the lock */
+	/* step 5: detach (cli.md §10); the original process ends here */
+	if (cfg->daemon && (rc = daemon_detach(gw.run_dir)) >= 0)
+		return rc;
+	/* step 6: take the lock */
 	rc = rundir_take_pid(&gw);
 	if (rc != 0)
 		return rc == 3 ? 0 : rc;
@@ -695,8 +695,7 @@ serve_main(struct cg_config *cfg)
 	signal(SIGHUP, SIG_IGN);
 	prctl(PR_SET_DUMPABLE, 0);
 
-	log_msg(LOG_INFO, "start", "container-gateway %s serving %s (run "
-	    "directory %s)", CG_VERSION, gw.root, gw.run_dir);
+	log_start(CG_VERSION, gw.root, gw.run_dir);
 	/* step 7: the sandbox self-test */
 	if (sandbox_selftest(&gw) < 0) {
 		rundir_release_pid(&gw);
@@ -719,11 +718,11 @@ serve_main(struct cg_config *cfg)
 			graceful_exit(&gw);
 			return rc;
 		}
-		log_msg(LOG_INFO, "listen", "%s clients -> %s (backend %s at %s)",
-		    gw.lis[i].socket_kind == CG_DOCKER ? "docker" : "podman",
+		log_listen(gw.lis[i].socket_kind == CG_DOCKER ? "docker" : "podman",
 		    gw.lis[i].path, gw.lis[i].backend_kind == CG_DOCKER ?
 		    "docker" : "podman", gw.lis[i].backend_path);
 	}
+	daemon_ready();		/* step 12: readiness (cli.md §10) */
 	gw.idle_since = now_ms();
 	rc = event_loop(&gw);
 	return rc;

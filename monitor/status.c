@@ -1,174 +1,348 @@
 /*
- * stop and status (cli.md §11, §12). This slice supports an explicit
- * --run-dir or --pid-file and the default run directory of a git or
- * adopted project; the read-only component checks are issue 4's.
+ * stop and status (cli.md §11, §12). Both locate the run directory with
+ * the same checks as serve, read-only (rundir_locate(gw, 0)): nothing is
+ * created, a missing component means "never served". Liveness is the
+ * flock on the pid file, never kill(pid, 0) (cli.md §6).
  */
 #include "monitor/status.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "http/gwerror.h"
 #include "ipc/xmalloc.h"
+#include "monitor/gateway.h"
+#include "monitor/rundir.h"
 
-/* Locate the pid file without creating anything. */
-static int
-pid_path(const struct cg_config *cfg, char *out, size_t outsz, char *dir,
-    size_t dirsz)
+enum pid_state {
+	PID_ABSENT,	/* no pid file */
+	PID_UNTRUSTED,	/* not a plain, owned, 0600 file (§11.3): left alone */
+	PID_STALE,	/* nobody held the lock: removed (§11.4) */
+	PID_INVALID,	/* locked, but no valid pid in it (§11.5) */
+	PID_LOCKED,	/* locked, with a valid pid */
+};
+
+/*
+ * Inspect the pid file at path (cli.md §6, §11.2-§11.5). PID_LOCKED
+ * leaves the open descriptor in *fd (the caller closes it) and the pid in
+ * *pid. A stale file is unlinked while this process holds its lock and
+ * only when the path still names the inode it locked.
+ */
+static enum pid_state
+pid_inspect(const char *path, long long *pid, int *fd)
 {
-	char *root, p[4200];
-	struct stat st;
-
-	if (cfg->pid_file != NULL && cfg->run_dir == NULL) {
-		snprintf(out, outsz, "%s", cfg->pid_file);
-		snprintf(dir, dirsz, "%s", cfg->pid_file);
-		snprintf(dir, dirsz, "%s", dirname(dir));
-		return 0;
-	}
-	if (cfg->run_dir != NULL) {
-		snprintf(dir, dirsz, "%s", cfg->run_dir);
-	} else {
-		root = realpath(cfg->project, NULL);
-		if (root == NULL)
-			return -1;
-		snprintf(p, sizeof(p), "%s/.apache-magpie.lock", root);
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-			snprintf(dir, dirsz, "%s/.apache-magpie-local/run", root);
-		else {
-			snprintf(p, sizeof(p), "%s/.git", root);
-			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-				snprintf(dir, dirsz, "%s/.git/apache-magpie/run/main", root);
-			else
-				snprintf(dir, dirsz, "%s/.apache-magpie-local/run", root);
-		}
-		free(root);
-	}
-	if (cfg->pid_file != NULL)
-		snprintf(out, outsz, "%s", cfg->pid_file);
-	else
-		snprintf(out, outsz, "%s/container-gateway.pid", dir);
-	return 0;
-}
-
-/* pid held by the lock owner, 0 when not locked, -1 invalid content. */
-static long
-locked_pid(const char *path, int *fd_out)
-{
+	struct stat lst, fst;
 	char buf[32];
 	ssize_t n;
-	long pid;
-	char *end;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int i;
 
-	*fd_out = -1;
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
-		/* nobody holds it: stale (cli.md §11.4) */
-		unlink(path);
-		close(fd);
-		return 0;
+	*fd = -1;
+	*pid = -1;
+	if (lstat(path, &lst) < 0)
+		return errno == ENOENT ? PID_ABSENT : PID_UNTRUSTED;
+	if (!S_ISREG(lst.st_mode) || lst.st_uid != geteuid() ||
+	    (lst.st_mode & 07777) != 0600)
+		return PID_UNTRUSTED;
+	*fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0)
+		return errno == ENOENT ? PID_ABSENT : PID_UNTRUSTED;
+	if (fstat(*fd, &fst) < 0 || fst.st_dev != lst.st_dev ||
+	    fst.st_ino != lst.st_ino) {
+		close(*fd);
+		*fd = -1;
+		return PID_UNTRUSTED;	/* replaced under us */
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	*fd_out = fd;
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	if (n < 1 || n > 10)
-		return -1;
-	pid = strtol(buf, &end, 10);
-	if (*end != '\0' || pid <= 1)
-		return -1;
-	return pid;
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0) {
+		if (lstat(path, &lst) == 0 && lst.st_dev == fst.st_dev &&
+		    lst.st_ino == fst.st_ino)
+			unlink(path);
+		close(*fd);
+		*fd = -1;
+		return PID_STALE;
+	}
+	/* the winner truncates and writes after locking: allow it 100 ms */
+	for (i = 0; i < 6; i++) {
+		n = pread(*fd, buf, sizeof(buf), 0);
+		if (n > 0 && (*pid = rundir_parse_pid(buf, (size_t)n)) > 0)
+			return PID_LOCKED;
+		usleep(20000);
+	}
+	close(*fd);
+	*fd = -1;
+	return PID_INVALID;
+}
+
+/* basename of s (without modifying it). */
+static const char *
+base_of(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+
+	return slash != NULL ? slash + 1 : s;
+}
+
+/* python, pythonN, pythonN.N (cli.md §11.6 [S]). */
+static int
+is_python(const char *w)
+{
+	const char *p = base_of(w);
+
+	if (strncmp(p, "python", 6) != 0)
+		return 0;
+	p += 6;
+	if (*p == '\0')
+		return 1;
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '\0')
+		return 1;
+	if (*p++ != '.' || *p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * Does argv (n words) look like a gateway (cli.md §11.6)? The first word
+ * has the basename container-gateway, or the reference's Python form
+ * `[uv run] [path/]python[N[.N]] [-flags] -m container_gateway`.
+ */
+static int
+looks_like_gateway(char **w, size_t n)
+{
+	size_t i = 0;
+
+	if (n == 0)
+		return 0;
+	if (strcmp(base_of(w[0]), "container-gateway") == 0)
+		return 1;
+	if (n >= 2 && strcmp(base_of(w[0]), "uv") == 0 &&
+	    strcmp(w[1], "run") == 0)
+		i = 2;
+	if (i >= n || !is_python(w[i]))
+		return 0;
+	for (i++; i < n && w[i][0] == '-' && strcmp(w[i], "-m") != 0; i++)
+		;
+	return i + 1 < n && strcmp(w[i], "-m") == 0 &&
+	    strcmp(w[i + 1], "container_gateway") == 0;
+}
+
+/* The first line of `ps -o command= -p <pid>` into out, "" on failure. */
+static void
+ps_command(long long pid, char *out, size_t outsz)
+{
+	static const char *const ps_paths[] = { "/bin/ps", "/usr/bin/ps" };
+	char pidtext[24];
+	size_t got = 0;
+	ssize_t n;
+	pid_t child;
+	int p[2], devnull, st;
+	size_t i;
+
+	out[0] = '\0';
+	snprintf(pidtext, sizeof(pidtext), "%lld", pid);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	child = fork();
+	if (child < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (child == 0) {
+		devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (dup2(p[1], 1) < 0 || devnull < 0 || dup2(devnull, 0) < 0 ||
+		    dup2(devnull, 2) < 0)
+			_exit(127);
+		for (i = 0; i < sizeof(ps_paths) / sizeof(ps_paths[0]); i++)
+			execl(ps_paths[i], "ps", "-o", "command=", "-p", pidtext,
+			    (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (got + 1 < outsz &&
+	    (n = read(p[0], out + got, outsz - 1 - got)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(p[0]);
+	while (waitpid(child, &st, 0) < 0 && errno == EINTR)
+		;
+	out[got] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/*
+ * cli.md §11.6: the first argv element from /proc/<pid>/cmdline, or when
+ * that is unavailable the first line of ps -o command=.
+ */
+static int
+pid_is_gateway(long long pid)
+{
+	char path[64], buf[8192], *w[64], *save, *tok;
+	size_t nw = 0, off;
+	ssize_t n = -1;
+	int fd;
+
+	if (pid > INT_MAX)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%lld/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		buf[n] = '\0';
+		for (off = 0; off < (size_t)n && nw < 64; off += strlen(buf + off) + 1)
+			w[nw++] = buf + off;
+		return looks_like_gateway(w, nw);
+	}
+	ps_command(pid, buf, sizeof(buf));
+	for (tok = strtok_r(buf, " \t", &save); tok != NULL && nw < 64;
+	    tok = strtok_r(NULL, " \t", &save))
+		w[nw++] = tok;
+	return looks_like_gateway(w, nw);
+}
+
+/* A gateway struct holding only what stop/status need. */
+static void
+init_gw(struct gateway *gw, struct cg_config *cfg)
+{
+	memset(gw, 0, sizeof(*gw));
+	gw->cfg = cfg;
+	gw->pid_fd = -1;
 }
 
 int
 status_main(struct cg_config *cfg)
 {
-	char pidf[4200], dir[4200], ps[4300], ds[4300];
+	struct gateway *gw = xcalloc(1, sizeof(*gw));
+	const char *sock[CG_SOCKETS];
+	char *esc[CG_SOCKETS] = { NULL, NULL };
 	struct stat st;
-	int fd, hp, hd;
-	long pid;
+	long long pid = -1;
+	int rc, fd = -1, i;
 
-	if (pid_path(cfg, pidf, sizeof(pidf), dir, sizeof(dir)) < 0 ||
-	    (pid = locked_pid(pidf, &fd)) <= 0) {
-		puts("{\"running\": false, \"pid\": null, \"sockets\": {\"podman\": "
-		    "null, \"docker\": null}, \"serving\": []}");
+	init_gw(gw, cfg);
+	rc = rundir_locate(gw, 0);
+	if (rc == RD_REFUSED) {
+		free(gw);
+		return 2;
+	}
+	if (rc != 0 || pid_inspect(gw->pid_file, &pid, &fd) != PID_LOCKED) {
+		puts("{\"running\": false, \"pid\": null, \"sockets\": "
+		    "{\"podman\": null, \"docker\": null}, \"serving\": []}");
+		free(gw);
 		return 3;
 	}
 	close(fd);
-	snprintf(ps, sizeof(ps), "%s/podman.sock", dir);
-	snprintf(ds, sizeof(ds), "%s/docker.sock", dir);
-	hp = lstat(ps, &st) == 0 && S_ISSOCK(st.st_mode);
-	hd = lstat(ds, &st) == 0 && S_ISSOCK(st.st_mode);
-	printf("{\"running\": true, \"pid\": %ld, \"sockets\": {\"podman\": "
+	for (i = 0; i < CG_SOCKETS; i++) {
+		sock[i] = gw->lis[i].path[0] != '\0' &&
+		    lstat(gw->lis[i].path, &st) == 0 && S_ISSOCK(st.st_mode) ?
+		    gw->lis[i].path : NULL;
+		if (sock[i] != NULL)
+			esc[i] = cg_json_escape(sock[i], strlen(sock[i]));
+	}
+	printf("{\"running\": true, \"pid\": %lld, \"sockets\": {\"podman\": "
 	    "%s%s%s, \"docker\": %s%s%s}, \"serving\": [%s%s%s]}\n", pid,
-	    hp ? "\"" : "", hp ? ps : "null", hp ? "\"" : "",
-	    hd ? "\"" : "", hd ? ds : "null", hd ? "\"" : "",
-	    hp ? "\"podman\"" : "", hp && hd ? ", " : "", hd ? "\"docker\"" : "");
+	    esc[0] ? "\"" : "", esc[0] ? esc[0] : "null", esc[0] ? "\"" : "",
+	    esc[1] ? "\"" : "", esc[1] ? esc[1] : "null", esc[1] ? "\"" : "",
+	    esc[0] ? "\"podman\"" : "", esc[0] && esc[1] ? ", " : "",
+	    esc[1] ? "\"docker\"" : "");
+	free(esc[0]);
+	free(esc[1]);
+	free(gw);
 	return 0;
 }
 
 int
 stop_main(struct cg_config *cfg)
 {
-	char pidf[4200], dir[4200], exe[64], cmd[4096];
-	long pid;
-	ssize_t n;
-	int fd, i, cfd;
-	const char *base;
+	struct gateway *gw = xcalloc(1, sizeof(*gw));
+	struct stat st, fst;
+	long long pid;
+	int rc, fd, i;
 
-	if (pid_path(cfg, pidf, sizeof(pidf), dir, sizeof(dir)) < 0) {
+	init_gw(gw, cfg);
+	rc = rundir_locate(gw, 0);
+	switch (rc) {
+	case 0:
+		break;
+	case RD_NO_ROOT:
 		printf("container-gateway: no project root at %s: nothing to stop\n",
-		    cfg->project);
-		return 0;
+		    gw->root);
+		rc = 0;
+		goto out;
+	case RD_NO_RUNDIR:
+		printf("container-gateway: no run directory at %s: nothing to stop\n",
+		    gw->run_dir);
+		rc = 0;
+		goto out;
+	default:
+		rc = 2;
+		goto out;
 	}
-	pid = locked_pid(pidf, &fd);
-	if (pid == 0)
-		return 0;
-	if (pid < 0) {
+	switch (pid_inspect(gw->pid_file, &pid, &fd)) {
+	case PID_ABSENT:
+	case PID_STALE:
+		rc = 0;
+		goto out;
+	case PID_UNTRUSTED:
+		fprintf(stderr, "container-gateway: %s is not a plain, owned, 0600 "
+		    "pid file; refusing\n", gw->pid_file);
+		rc = 2;
+		goto out;
+	case PID_INVALID:
 		fprintf(stderr, "container-gateway: %s is locked but holds no valid "
-		    "pid; refusing to signal\n", pidf);
-		close(fd);
-		return 1;
+		    "pid; refusing to signal\n", gw->pid_file);
+		rc = 1;
+		goto out;
+	case PID_LOCKED:
+		break;
 	}
-	snprintf(exe, sizeof(exe), "/proc/%ld/cmdline", pid);
-	cfd = open(exe, O_RDONLY | O_CLOEXEC);
-	n = cfd >= 0 ? read(cfd, cmd, sizeof(cmd) - 1) : -1;
-	if (cfd >= 0)
-		close(cfd);
-	if (n > 0) {
-		cmd[n] = '\0';
-		base = strrchr(cmd, '/') != NULL ? strrchr(cmd, '/') + 1 : cmd;
-	} else {
-		base = "";
-	}
-	if (strcmp(base, "container-gateway") != 0) {
-		fprintf(stderr, "container-gateway: pid %ld does not look like a "
+	if (!pid_is_gateway(pid)) {
+		fprintf(stderr, "container-gateway: pid %lld does not look like a "
 		    "container-gateway process; refusing to signal\n", pid);
 		close(fd);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	kill((pid_t)pid, SIGTERM);
 	for (i = 0; i < 50; i++) {
 		usleep(100000);
-		if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			/* never leave a pid file behind an unlocked instance (§6) */
+			if (fstat(fd, &fst) == 0 && lstat(gw->pid_file, &st) == 0 &&
+			    st.st_dev == fst.st_dev && st.st_ino == fst.st_ino)
+				unlink(gw->pid_file);
 			close(fd);
-			return 0;
+			rc = 0;
+			goto out;
 		}
 	}
-	fprintf(stderr, "container-gateway: pid %ld still holds the lock 5s after "
+	fprintf(stderr, "container-gateway: pid %lld still holds the lock 5s after "
 	    "SIGTERM (pid_alive=%s)\n", pid, kill((pid_t)pid, 0) == 0 ? "true" :
 	    "false");
 	close(fd);
-	return 1;
+	rc = 1;
+out:
+	free(gw);
+	return rc;
 }

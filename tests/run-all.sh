@@ -2,7 +2,8 @@
 # tests/run-all.sh — what `make check` runs after building:
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
 #   2. the real-CLI integration suite tests/integration/cli.sh (one suite; exit 77 = skipped);
-#   3. the conformance kit ../shared/conformance/run.py when it is there (one suite);
+#   3. the operations suite tests/ops/run.sh (one suite);
+#   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
 #      a plain clone has no ../shared: then it says so and goes on.
 # Last line: "N passed, M failed" (suites); exit status non-zero when any suite failed.
 set -u
@@ -35,7 +36,10 @@ done
 # 2. real-CLI integration tests against a private podman service
 run_suite tests/integration/cli.sh ./tests/integration/cli.sh
 
-# 3. conformance kit (one suite; every public case must pass)
+# 3. operations: run directory, pid lock, stop/status, daemon, logs, hook, man page
+run_suite tests/ops/run.sh ./tests/ops/run.sh
+
+# 4. conformance kit (one suite; every public case must pass)
 KIT=../shared/conformance/run.py
 if [ -f "$KIT" ]; then
   echo "== conformance ($KIT)"

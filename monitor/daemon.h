@@ -1,0 +1,32 @@
+/* Daemon mode (cli.md §10). */
+#ifndef CG_DAEMON_H
+#define CG_DAEMON_H
+
+/*
+ * Detach after the lock probe (cli.md §7 step 5, §10). Opens
+ * <run_dir>/container-gateway.log O_WRONLY|O_CREAT|O_APPEND|O_NOFOLLOW|
+ * O_CLOEXEC 0600 (a regular file owned by the effective uid), then double
+ * forks with setsid.
+ * In the original process: waits on a pipe until the daemon reports
+ * readiness (daemon_ready) or exits, and returns the exit code the
+ * original process must end with: 0 when ready or when the daemon ended
+ * with 0 (lock race, no backend); else the daemon's code after printing
+ * "container-gateway: daemon failed to start (exit <n>); see <log>" on
+ * stderr; 2 when the log file cannot be opened safely (refusal printed);
+ * 1 when the pipe or a fork fails.
+ * In the daemon: returns -1; chdir("/"), umask 077, stdin /dev/null,
+ * stdout and stderr appended to the log file, SIGHUP ignored until
+ * daemon_ready. Its exit status before readiness is reported to the
+ * original process (on_exit).
+ */
+int daemon_detach(const char *run_dir);
+
+/*
+ * Report readiness (sockets listening) to the original process and
+ * close the pipe; from then on SIGHUP reopens the log file on stdout and
+ * stderr (cli.md §9.1 [S], for rotation). No-op unless daemon_detach
+ * returned -1 in this process.
+ */
+void daemon_ready(void);
+
+#endif

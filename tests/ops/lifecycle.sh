@@ -1,0 +1,221 @@
+#!/bin/bash
+# tests/ops/lifecycle.sh — pid file and single instance (cli.md §6), stop (§11),
+# status (§12), daemon mode (§10), signals, idle timeout (§9), socket binding
+# (§7 step 11), backend discovery corner cases (§8). Last line: "N passed, M failed".
+. "$(dirname "$0")/lib.sh"
+
+FAKE=$OPS_TMP/fake.sock
+ops_fake_backend "$FAKE"
+SERVE=(--backend podman --podman-socket "$FAKE" --egress off)
+NOTRUN='{"running": false, "pid": null, "sockets": {"podman": null, "docker": null}, "serving": []}'
+
+# start_fg LOG ARGS...: serve in the foreground (background job), wait for docker.sock
+start_fg() {
+  local log=$1; shift
+  ops_bg "$GW" serve "$@" 2>"$log"
+  GWPID=$OPS_BG_PID
+}
+alive() { kill -0 "$1" 2>/dev/null; }
+# wait_exit PID SECS: wait for a background job; its status in $WRC
+wait_exit() {
+  ops_wait_for "! alive $1" "$2" || { WRC=timeout; return 1; }
+  wait "$1" 2>/dev/null; WRC=$?
+}
+
+# ---- status and stop of a running foreground gateway -------------------------------
+ops_git_project st
+start_fg "$OPS_TMP/st.log" --project "$P" "${SERVE[@]}"
+ops_wait_for "[ -S '$R/docker.sock' ]" 10
+expect "status: running, exact JSON" 0 \
+  "{\"running\": true, \"pid\": $GWPID, \"sockets\": {\"podman\": \"$R/podman.sock\", \"docker\": \"$R/docker.sock\"}, \"serving\": [\"podman\", \"docker\"]}" "" \
+  "$GW" status --project "$P"
+check "pid file holds <pid>\\n" [ "$(od -An -c "$R/container-gateway.pid" | tr -s ' ')" = " $(echo "$GWPID" | sed 's/./& /g')\\n" ]
+check "pid file 0600" [ "$(stat -c %a "$R/container-gateway.pid")" = 600 ]
+LEAK=0
+for c in $(ps -o pid= --ppid "$GWPID"); do
+  ls -l "/proc/$c/fd" 2>/dev/null | grep -q container-gateway.pid && LEAK=1
+done
+check "request-parser children do not hold the pid-file lock" [ "$LEAK" = 0 ]
+expect "second serve is a silent no-op" 0 "" "" "$GW" serve --project "$P" "${SERVE[@]}"
+expect "stop: stops it, prints nothing" 0 "" "" "$GW" stop --project "$P"
+wait_exit "$GWPID" 5
+check "stop: gateway exited 0" [ "$WRC" = 0 ]
+check "graceful exit: sockets and pid file removed" test ! -e "$R/podman.sock" -a ! -e "$R/docker.sock" -a ! -e "$R/container-gateway.pid"
+check "log: received SIGTERM; exiting" grep -q 'INFO received SIGTERM; exiting$' "$OPS_TMP/st.log"
+expect "status: not running" 3 "$NOTRUN" "" "$GW" status --project "$P"
+expect "stop: nothing to stop" 0 "" "" "$GW" stop --project "$P"
+
+# ---- SIGINT ---------------------------------------------------------------------------
+start_fg "$OPS_TMP/int.log" --project "$P" "${SERVE[@]}"
+ops_wait_for "[ -S '$R/docker.sock' ]" 10
+kill -INT "$GWPID"; wait_exit "$GWPID" 7
+check "SIGINT: exit 0" [ "$WRC" = 0 ]
+check "SIGINT: logged" grep -q 'INFO received SIGINT; exiting$' "$OPS_TMP/int.log"
+
+# ---- concurrent starts leave exactly one gateway ---------------------------------------
+ops_git_project race
+PIDS=()
+for i in 1 2 3 4 5; do start_fg "$OPS_TMP/race$i.log" --project "$P" "${SERVE[@]}"; PIDS+=("$GWPID"); done
+sleep 3
+NALIVE=0; WINNER=
+for p in "${PIDS[@]}"; do if alive "$p"; then NALIVE=$((NALIVE + 1)); WINNER=$p; else wait "$p"; [ $? = 0 ] || NALIVE=99; fi; done
+check "5 concurrent serve: exactly one gateway left, the others exit 0" [ "$NALIVE" = 1 ]
+check "5 concurrent serve: the pid file names the survivor" [ "$(cat "$R/container-gateway.pid")" = "$WINNER" ]
+"$GW" stop --project "$P" >/dev/null
+ops_git_project drace
+( "$GW" serve --daemon --project "$P" "${SERVE[@]}" & "$GW" serve --daemon --project "$P" "${SERVE[@]}" & wait )
+DPID=$(cat "$R/container-gateway.pid")
+N=0; for p in $(ps -eo pid=,ppid= | awk '$2 == 1 {print $1}'); do
+  tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- "--project $P " && N=$((N + 1)); done
+check "2 concurrent serve --daemon: exactly one daemon" [ "$N" = 1 ]
+expect "2 concurrent serve --daemon: stop" 0 "" "" "$GW" stop --project "$P"
+
+# ---- stop refuses what it must not signal ------------------------------------------------
+ops_git_project foreignpid; mkdir -p "$R"; PF=$R/container-gateway.pid
+ops_bg sleep 600; VICTIM=$OPS_BG_PID
+(umask 077; echo "$VICTIM" > "$PF")
+ops_hold_lock "$PF"; HOLDER=$OPS_BG_PID
+ops_wait_for "! flock -n '$PF' true" 5
+expect "stop: unrelated process refused" 1 "" \
+  "container-gateway: pid $VICTIM does not look like a container-gateway process; refusing to signal" \
+  "$GW" stop --project "$P"
+check "stop: unrelated process still alive" alive "$VICTIM"
+expect "status: locked pid file of another process counts as running" 0 \
+  "{\"running\": true, \"pid\": $VICTIM, \"sockets\": {\"podman\": null, \"docker\": null}, \"serving\": []}" "" \
+  "$GW" status --project "$P"
+echo 1 > "$PF"
+expect "stop: locked, pid 1 is not a valid pid" 1 "" \
+  "container-gateway: $PF is locked but holds no valid pid; refusing to signal" "$GW" stop --project "$P"
+printf 'abc\n' > "$PF"
+expect "stop: locked, garbage content" 1 "" \
+  "container-gateway: $PF is locked but holds no valid pid; refusing to signal" "$GW" stop --project "$P"
+expect "status: locked, garbage content = not running" 3 "$NOTRUN" "" "$GW" status --project "$P"
+check "status: untrustworthy pid file left alone" test -f "$PF"
+printf '12345678901\n' > "$PF"
+expect "stop: 11 digits is not a pid" 1 "" \
+  "container-gateway: $PF is locked but holds no valid pid; refusing to signal" "$GW" stop --project "$P"
+printf '9999999999\n' > "$PF"
+expect "stop: 10-digit pid beyond pid_t refused" 1 "" \
+  "container-gateway: pid 9999999999 does not look like a container-gateway process; refusing to signal" \
+  "$GW" stop --project "$P"
+kill "$HOLDER"; sleep 0.2
+
+echo "$VICTIM" > "$PF"; chmod 0644 "$PF"
+expect "stop: 0644 pid file refused" 2 "" \
+  "container-gateway: $PF is not a plain, owned, 0600 pid file; refusing" "$GW" stop --project "$P"
+expect "status: 0644 pid file = not running" 3 "$NOTRUN" "" "$GW" status --project "$P"
+check "status: 0644 pid file left alone" test -f "$PF"
+chmod 0600 "$PF"; chown 65534 "$PF"
+expect "stop: foreign-owned pid file refused" 2 "" \
+  "container-gateway: $PF is not a plain, owned, 0600 pid file; refusing" "$GW" stop --project "$P"
+rm -f "$PF"; ln -s "$OPS_TMP/elsewhere.pid" "$PF"
+expect "stop: symlinked pid file refused" 2 "" \
+  "container-gateway: $PF is not a plain, owned, 0600 pid file; refusing" "$GW" stop --project "$P"
+run "$GW" serve --project "$P" "${SERVE[@]}"
+check "serve: symlinked pid file refused (exit 2)" [ "$RC" = 2 ]
+check "serve: symlink target not created" test ! -e "$OPS_TMP/elsewhere.pid"
+rm -f "$PF"
+
+(umask 077; echo "$VICTIM" > "$PF")
+expect "status: stale pid file" 3 "$NOTRUN" "" "$GW" status --project "$P"
+check "status: stale pid file removed" test ! -e "$PF"
+(umask 077; echo "$VICTIM" > "$PF")
+expect "stop: stale pid file, nothing printed" 0 "" "" "$GW" stop --project "$P"
+check "stop: stale pid file removed" test ! -e "$PF"
+check "stop: stale pid's process not signalled" alive "$VICTIM"
+
+# ---- idle timeout (§9.2) -------------------------------------------------------------------
+ops_git_project idle
+start_fg "$OPS_TMP/idle.log" --project "$P" "${SERVE[@]}" --idle-timeout 1
+wait_exit "$GWPID" 6
+check "--idle-timeout 1: exits by itself with 0" [ "$WRC" = 0 ]
+check "--idle-timeout 1: logs 'idle for 1s; exiting'" grep -q 'INFO idle for 1s; exiting$' "$OPS_TMP/idle.log"
+check "--idle-timeout 1: sockets and pid file removed" test ! -e "$R/docker.sock" -a ! -e "$R/container-gateway.pid"
+
+start_fg "$OPS_TMP/idle2.log" --project "$P" "${SERVE[@]}" --idle-timeout 1
+ops_wait_for "[ -S '$R/docker.sock' ]" 10
+ops_bg python3 -c 'import socket,sys,time
+s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(4); s.close()' "$R/docker.sock"
+CLIENT=$OPS_BG_PID
+sleep 3
+check "idle timeout: an open connection keeps the gateway alive past the timeout" alive "$GWPID"
+wait "$CLIENT" 2>/dev/null
+T0=$(date +%s%N)
+wait_exit "$GWPID" 5
+check "idle timeout: exits once the connection closed" [ "$WRC" = 0 ]
+check "idle timeout: not before the timeout elapsed after the close" [ $(( ($(date +%s%N) - T0) / 1000000 )) -ge 700 ]
+check "idle timeout: no access line for a connection that sent nothing" bash -c "! grep -q ' access ' '$OPS_TMP/idle2.log'"
+
+# ---- daemon mode (§10) ------------------------------------------------------------------------
+ops_git_project daemon
+expect "--daemon: exits 0, prints nothing" 0 "" "" "$GW" serve --daemon --project "$P" "${SERVE[@]}"
+check "--daemon: sockets listen when it returns" test -S "$R/podman.sock" -a -S "$R/docker.sock"
+DPID=$(cat "$R/container-gateway.pid")
+check "--daemon: daemon alive" alive "$DPID"
+check "--daemon: own session, not a session leader" [ "$(ps -o sid= -p "$DPID" | tr -d ' ')" != "$DPID" -a "$(ps -o sid= -p "$DPID" | tr -d ' ')" != "$(ps -o sid= -p $$ | tr -d ' ')" ]
+check "--daemon: cwd is /" [ "$(readlink "/proc/$DPID/cwd")" = / ]
+check "--daemon: stdin is /dev/null" [ "$(readlink "/proc/$DPID/fd/0")" = /dev/null ]
+check "--daemon: stdout and stderr are the log" [ "$(readlink "/proc/$DPID/fd/1")" = "$R/container-gateway.log" -a "$(readlink "/proc/$DPID/fd/2")" = "$R/container-gateway.log" ]
+check "--daemon: log file 0600" [ "$(stat -c %a "$R/container-gateway.log")" = 600 ]
+check "--daemon: umask 077" grep -q '^Umask:[[:space:]]*0077' "/proc/$DPID/status"
+check "--daemon: start line in the log" grep -q "INFO container-gateway [0-9.]* serving $P (run directory $R)" "$R/container-gateway.log"
+expect "--daemon: second start is a no-op" 0 "" "" "$GW" serve --daemon --project "$P" "${SERVE[@]}"
+check "--daemon: still the same daemon" [ "$(cat "$R/container-gateway.pid")" = "$DPID" ]
+mv "$R/container-gateway.log" "$R/container-gateway.log.1"
+kill -HUP "$DPID"; sleep 0.3
+check "--daemon: survives SIGHUP" alive "$DPID"
+expect "--daemon: stop" 0 "" "" "$GW" stop --project "$P"
+check "--daemon: gone after stop" ops_wait_for "! alive $DPID" 2
+check "--daemon: SIGHUP reopened the log (exit line in the new file)" grep -q 'received SIGTERM; exiting' "$R/container-gateway.log"
+check "--daemon: rotated file kept the old lines" bash -c "grep -q 'serving' '$R/container-gateway.log.1' && ! grep -q 'received SIGTERM' '$R/container-gateway.log.1'"
+
+: > "$OPS_TMP/notasock"
+expect "--daemon: failure before ready is reported with the daemon's code" 2 "" \
+  "container-gateway: daemon failed to start (exit 2); see $R/container-gateway.log" \
+  "$GW" serve --daemon --project "$P" --backend podman --podman-socket "$OPS_TMP/notasock" --egress off
+check "--daemon: the reason is in the log" grep -q "container-gateway: --podman-socket $OPS_TMP/notasock is not a socket" "$R/container-gateway.log"
+check "--daemon: failed start left no pid file" test ! -e "$R/container-gateway.pid"
+rm -f "$R/container-gateway.log"; ln -s "$OPS_TMP/elsewhere.log" "$R/container-gateway.log"
+run "$GW" serve --daemon --project "$P" "${SERVE[@]}"
+check "--daemon: symlinked log file refused (exit 2)" [ "$RC" = 2 ]
+check "--daemon: symlinked log target not created" test ! -e "$OPS_TMP/elsewhere.log"
+rm -f "$R/container-gateway.log"
+
+# ---- binding (§7 step 11) and backends (§8) ------------------------------------------------------
+ops_git_project bind; mkdir -p "$R"
+python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$R/podman.sock"
+start_fg "$OPS_TMP/bind.log" --project "$P" "${SERVE[@]}"
+ops_wait_for "[ -S '$R/docker.sock' ]" 10
+check "stale socket file is replaced" bash -c "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' '$R/podman.sock'"
+"$GW" stop --project "$P" >/dev/null; wait_exit "$GWPID" 5
+: > "$R/docker.sock"
+expect_line "a regular file at docker.sock is refused" 2 \
+  "container-gateway: $R/docker.sock exists and is not a socket; refusing to bind over it" \
+  "$GW" serve --project "$P" "${SERVE[@]}"
+check "refused bind: podman.sock unlinked again, pid file removed" test ! -e "$R/podman.sock" -a ! -e "$R/container-gateway.pid"
+rm -f "$R/docker.sock"
+ops_fake_backend "$R/docker.sock"
+expect_line "a live socket at docker.sock is refused" 2 \
+  "container-gateway: $R/docker.sock is in use by another process; refusing to bind over it" \
+  "$GW" serve --project "$P" "${SERVE[@]}"
+expect_line "own socket as backend refused" 2 \
+  "container-gateway: backend socket $R/docker.sock is one of the gateway's own sockets; pass another --run-dir" \
+  "$GW" serve --project "$P" --backend docker --docker-socket "$R/docker.sock" --egress off
+
+ops_git_project nob
+if [ -e /run/podman/podman.sock ]; then echo "SKIP no backend: /run/podman/podman.sock exists"; else
+  run "$GW" serve --project "$P" --backend podman --egress off
+  check "no backend: exit 0" [ "$RC" = 0 ]
+  check "no backend: WARNING line" grep -q 'WARNING no podman or docker backend found; nothing to serve$' "$OPS_TMP/.err"
+  check "no backend: no socket, no pid file" test ! -e "$R/podman.sock" -a ! -e "$R/docker.sock" -a ! -e "$R/container-gateway.pid"
+fi
+# DOCKER_HOST pointing at the gateway itself is skipped by discovery
+start_fg "$OPS_TMP/self.log" --project "$P" "${SERVE[@]}"
+ops_wait_for "[ -S '$R/docker.sock' ]" 10
+ops_git_project self2
+run env DOCKER_HOST="unix://$OPS_TMP/nob/.git/apache-magpie/run/main/docker.sock" \
+  "$GW" serve --project "$OPS_TMP/nob" --backend docker --egress off
+check "second serve of the same project with DOCKER_HOST at itself: no-op" [ "$RC" = 0 ]
+"$GW" stop --project "$OPS_TMP/nob" >/dev/null
+
+ops_summary

@@ -1,0 +1,202 @@
+/*
+ * Tests for monitor/cli.c (cli.md §1-§2: flags, environment, usage errors)
+ * and rundir_parse_pid (cli.md §6: the pid file content rule).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "monitor/config.h"
+#include "monitor/rundir.h"
+
+#define ARGV(...)	((char *[]){ "container-gateway", __VA_ARGS__, NULL })
+#define ARGC(...)	((int)(sizeof((char *[]){ "container-gateway", __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(c, ...)	cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (c))
+
+static int
+clear_env(void **state)
+{
+	extern char **environ;
+	char **e, name[256];
+
+	(void)state;
+	for (;;) {
+		for (e = environ; *e != NULL; e++)
+			if (strncmp(*e, "CONTAINER_GATEWAY_", 18) == 0)
+				break;
+		if (*e == NULL)
+			return 0;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(*e, "="), *e);
+		unsetenv(name);
+	}
+}
+
+static void
+test_defaults(void **state)
+{
+	struct cg_config c;
+
+	(void)state;
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.command, CMD_SERVE);
+	assert_true(c.backend_podman && c.backend_docker);
+	assert_int_equal(c.egress, CG_EGRESS_INJECT);
+	assert_int_equal(c.egress_port, 8899);
+	assert_true(c.idle_timeout == 14400);
+	assert_true(c.backend_timeout == 60);
+	assert_int_equal(c.log_level, LOG_INFO);
+	assert_int_equal(c.log_format, LOG_TEXT);
+	assert_int_equal(c.max_connections, 256);
+	assert_int_equal(c.daemon, 0);
+	assert_non_null(c.project);
+	assert_true(c.project[0] == '/');
+	assert_null(c.run_dir);
+}
+
+static void
+test_usage_errors(void **state)
+{
+	struct cg_config c;
+	int argc;
+
+	(void)state;
+	argc = 1;
+	assert_int_equal(cli_parse(argc, ARGV("x") , &c), 2);	/* no subcommand */
+	assert_int_equal(PARSE(&c, "foo"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--foo"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--egress-port"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--egress-port", "abc"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--egress-port", "65536"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--daemon=1"), 2);
+	assert_int_equal(PARSE(&c, "stop", "--backend", "podman"), 2);
+	assert_int_equal(PARSE(&c, "status", "--log-level", "debug"), 2);
+	assert_int_equal(PARSE(&c, "serve", "x"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--log-level", "loud"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--idle-timeout", "1."), 2);
+	assert_int_equal(PARSE(&c, "serve", "--idle-timeout", "-1"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--backend-timeout", "0"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--backend", "docker",
+	    "--podman-socket", "/x.sock"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--podman-socket", "rel.sock"), 2);
+	assert_int_equal(PARSE(&c, "version", "--project", "/"), 2);
+}
+
+static void
+test_flags(void **state)
+{
+	struct cg_config c;
+
+	(void)state;
+	assert_int_equal(PARSE(&c, "serve", "--egress-port", "1",
+	    "--egress-port=2", "--log-level", "WARNING", "--log-format=json",
+	    "--daemon", "--idle-timeout", "0.5", "--backend", "docker",
+	    "--backend", "podman", "--run-dir", "/r/", "--extra-bind-root", "/a",
+	    "--extra-bind-root", "/b"), 0);
+	assert_int_equal(c.egress_port, 2);	/* the last one wins */
+	assert_int_equal(c.log_level, LOG_WARNING);
+	assert_int_equal(c.log_format, LOG_JSON);
+	assert_int_equal(c.daemon, 1);
+	assert_true(c.idle_timeout == 0.5);
+	assert_string_equal(c.idle_timeout_text, "0.5");
+	assert_true(c.backend_podman && c.backend_docker);	/* the union */
+	assert_int_equal(c.nextra_roots, 2);
+	assert_string_equal(c.extra_roots[1], "/b");
+	assert_int_equal(PARSE(&c, "version"), 0);
+	assert_int_equal(c.command, CMD_VERSION);
+	assert_int_equal(PARSE(&c, "--version"), 0);
+	assert_int_equal(c.command, CMD_VERSION);
+	assert_int_equal(PARSE(&c, "-h"), 0);
+	assert_int_equal(c.command, CMD_HELP);
+}
+
+static void
+test_environment(void **state)
+{
+	struct cg_config c;
+
+	(void)state;
+	setenv("CONTAINER_GATEWAY_EGRESS_PORT", "x", 1);
+	assert_int_equal(PARSE(&c, "serve"), 2);		/* validated */
+	assert_int_equal(PARSE(&c, "status"), 0);		/* serve-only: ignored */
+	assert_int_equal(PARSE(&c, "serve", "--egress-port", "7"), 0); /* flag wins */
+	assert_int_equal(c.egress_port, 7);
+	setenv("CONTAINER_GATEWAY_EGRESS_PORT", "", 1);	/* empty = unset */
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.egress_port, 8899);
+	unsetenv("CONTAINER_GATEWAY_EGRESS_PORT");
+
+	setenv("CONTAINER_GATEWAY_BACKEND", "docker", 1);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_true(!c.backend_podman && c.backend_docker);
+	assert_int_equal(PARSE(&c, "serve", "--podman-socket", "/p.sock"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--backend", "podman",
+	    "--podman-socket", "/p.sock"), 0);	/* the flag replaces the list */
+	assert_true(c.backend_podman && !c.backend_docker);
+	unsetenv("CONTAINER_GATEWAY_BACKEND");
+
+	setenv("CONTAINER_GATEWAY_EXTRA_BIND_ROOT", "/a:/b:/c", 1);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.nextra_roots, 3);
+	assert_int_equal(PARSE(&c, "serve", "--extra-bind-root", "/z"), 0);
+	assert_int_equal(c.nextra_roots, 1);
+	unsetenv("CONTAINER_GATEWAY_EXTRA_BIND_ROOT");
+
+	setenv("CONTAINER_GATEWAY_DAEMON", "YES", 1);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.daemon, 1);
+	setenv("CONTAINER_GATEWAY_DAEMON", "maybe", 1);
+	assert_int_equal(PARSE(&c, "serve"), 2);
+	assert_int_equal(PARSE(&c, "stop"), 0);
+	unsetenv("CONTAINER_GATEWAY_DAEMON");
+
+	setenv("CONTAINER_GATEWAY_RUN_DIR", "rel/run", 1);
+	assert_int_equal(PARSE(&c, "status"), 0);
+	assert_true(c.run_dir[0] == '/');	/* made absolute */
+	assert_non_null(strstr(c.run_dir, "/rel/run"));
+	unsetenv("CONTAINER_GATEWAY_RUN_DIR");
+}
+
+static void
+test_parse_pid(void **state)
+{
+	(void)state;
+	assert_true(rundir_parse_pid("4242\n", 5) == 4242);
+	assert_true(rundir_parse_pid("4242", 4) == 4242);
+	assert_true(rundir_parse_pid("2", 1) == 2);
+	assert_true(rundir_parse_pid("9999999999\n", 11) == 9999999999LL);
+	assert_true(rundir_parse_pid("0042\n", 5) == 42);
+	assert_true(rundir_parse_pid("1\n", 2) == -1);	/* value > 1 */
+	assert_true(rundir_parse_pid("0\n", 2) == -1);
+	assert_true(rundir_parse_pid("", 0) == -1);
+	assert_true(rundir_parse_pid("\n", 1) == -1);
+	assert_true(rundir_parse_pid("12345678901", 11) == -1);	/* 11 digits */
+	assert_true(rundir_parse_pid("-5", 2) == -1);
+	assert_true(rundir_parse_pid(" 42", 3) == -1);
+	assert_true(rundir_parse_pid("42\n\n", 4) == -1);
+	assert_true(rundir_parse_pid("42 ", 3) == -1);
+	assert_true(rundir_parse_pid("4\0002", 3) == -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_defaults, clear_env),
+		cmocka_unit_test_setup(test_usage_errors, clear_env),
+		cmocka_unit_test_setup(test_flags, clear_env),
+		cmocka_unit_test_setup(test_environment, clear_env),
+		cmocka_unit_test(test_parse_pid),
+	};
+
+	/* usage errors print one line each on stderr: keep the output readable */
+	if (freopen("/dev/null", "w", stderr) == NULL)
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
