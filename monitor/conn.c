@@ -1270,7 +1270,8 @@ static const struct dispatch {
 	int (*handler)(struct conn *, const struct ipc_msg *);
 } dispatch[] = {
 	{ IPC_LOG, ST_ANY_REQ | ST(RS_FACT) | ST(RS_PHASE) | ST(RS_SENDING), 0, on_log },
-	{ IPC_BYE, ST(RS_IDLE), 0, on_bye },
+	/* a child may end whenever its client goes; it reports why */
+	{ IPC_BYE, ST_ANY_REQ | ST(RS_FACT) | ST(RS_PHASE) | ST(RS_SENDING), 0, on_bye },
 	{ IPC_ACCESS, ST(RS_IDLE), 1, on_access },
 	{ IPC_FACT_QUERY, ST(RS_IDLE), 1, on_fact_query },
 	{ IPC_PATH_QUERY, ST(RS_IDLE), 1, on_path_query },

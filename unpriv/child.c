@@ -166,6 +166,33 @@ consume_input(struct child *c, size_t n)
 	c->inlen -= n;
 }
 
+/*
+ * Wait until the monitor has a message for us; 1 when the client hung up
+ * first. A full close shows as POLLHUP; a half-close (the client still
+ * reads, http.md §1.4) does not, and bytes the client sends meanwhile
+ * (a pipelined request) wait unread.
+ */
+static int
+client_hung_up(struct child *c)
+{
+	struct pollfd p[2] = {
+		{ .fd = c->ipc, .events = POLLIN },
+		{ .fd = c->client, .events = 0 },
+	};
+
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		if (p[1].revents & (POLLHUP | POLLERR))
+			return 1;
+		if (p[0].revents)
+			return 0;
+	}
+}
+
 /* ---------------------------------------------------------------- facts */
 
 static enum cg_fact_result
@@ -862,6 +889,11 @@ serve_request(struct child *c)
 			rl.close_after = 1;
 	}
 	while (!ended) {
+		if (client_hung_up(c)) {
+			/* nobody reads this response (logs -f, events, wait) */
+			send_done(c);
+			child_exit(c, IPC_BYE_CLIENT_CLOSED);
+		}
 		recv_msg(c, &m);
 		ended = relay_msg(c, &rl, &m);
 		if (rl.switched && rl.head_done)
