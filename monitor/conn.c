@@ -687,6 +687,9 @@ start_forward(struct conn *c)
 /* ---------------------------------------------------------------- phase */
 
 static void phase_next(struct conn *c);
+
+/* The name the phase is at: networks in stage 0, volumes in stages 1-2. */
+#define PH_NAME(c)	((c)->ph_names[(c)->ph_kind == 0 ? 0 : 1][(c)->ph_i])
 static void start_named_phase(struct conn *c);
 
 static void
@@ -696,7 +699,7 @@ phase_start_inspect(struct conn *c)
 	size_t len;
 
 	req = facts_inspect_request(c->ph_kind == 0 ? CG_FACT_NETWORK : CG_FACT_VOLUME,
-	    (enum cg_api)c->api, c->q_prefix, c->ph_names[c->ph_kind][c->ph_i], &len);
+	    (enum cg_api)c->api, c->q_prefix, PH_NAME(c), &len);
 	c->ph_step = 0;
 	if (start_internal(c, req, len) < 0)
 		refuse_forward(c, "backend-unreachable", "the %s backend is "
@@ -706,7 +709,7 @@ phase_start_inspect(struct conn *c)
 static void
 phase_start_precreate(struct conn *c)
 {
-	const char *name = c->ph_names[1][c->ph_i];
+	const char *name = PH_NAME(c);
 	char *body, *req, *ename, *eroot;
 	size_t len;
 	int n;
@@ -740,7 +743,7 @@ phase_done(struct conn *c, int ok, int timeout)
 	char id[CG_ID_MAX + 1], *body = NULL;
 	size_t body_len;
 	int status;
-	const char *name = c->ph_names[c->ph_kind][c->ph_i];
+	const char *name = PH_NAME(c);
 	enum cg_fact_result v;
 
 	if (!ok || parse_internal(c, &status, &body, &body_len) < 0) {
@@ -774,11 +777,11 @@ phase_done(struct conn *c, int ok, int timeout)
 		v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status,
 		    body, body_len, c->gw->root, id);
 		free(body);
-		if (v == CG_OWNED) {
+		if (v == CG_OWNED || status == 404) {
+			/* missing ones are created once all are checked (F9) */
+			c->ph_missing[c->ph_i] = status == 404;
 			c->ph_i++;
 			phase_next(c);
-		} else if (status == 404) {
-			phase_start_precreate(c);
 		} else if (v == CG_NOT_OWNED) {
 			refuse_forward(c, "bind-mount", "volume %s is not a volume "
 			    "of this project", name);
@@ -829,16 +832,28 @@ phase_done(struct conn *c, int ok, int timeout)
 	phase_next(c);
 }
 
+/*
+ * Next step of the phase: every named network, then every named volume is
+ * inspected; only when all passed are the missing volumes pre-created, so
+ * a create refused for one volume creates none (tool.md guarantee 3; the
+ * spec's step order of policy.md §5.2 would leave earlier ones behind).
+ */
 static void
 phase_next(struct conn *c)
 {
-	while (c->ph_kind < 2) {
-		if (c->ph_i < c->ph_n[c->ph_kind]) {
+	for (; c->ph_kind < 3; c->ph_kind++, c->ph_i = 0) {
+		if (c->ph_kind < 2 && c->ph_i < c->ph_n[c->ph_kind]) {
 			phase_start_inspect(c);
 			return;
 		}
-		c->ph_kind++;
-		c->ph_i = 0;
+		if (c->ph_kind == 2) {
+			while (c->ph_i < c->ph_n[1] && !c->ph_missing[c->ph_i])
+				c->ph_i++;
+			if (c->ph_i < c->ph_n[1]) {
+				phase_start_precreate(c);
+				return;
+			}
+		}
 	}
 	if (c->ph_tree != NULL) {
 		cJSON_Delete(c->ph_tree);
@@ -988,6 +1003,7 @@ start_named_phase(struct conn *c)
 
 	target_prefix(c, c->q_prefix);
 	c->ph_n[0] = c->ph_n[1] = 0;
+	memset(c->ph_missing, 0, sizeof(c->ph_missing));
 	c->ph_i = 0;
 	c->ph_kind = 0;
 	if ((ctr || pod || vol) && c->json != NULL) {

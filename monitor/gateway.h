@@ -138,7 +138,8 @@ struct conn {
 	const char *ph_names[2][64];
 	size_t ph_n[2];
 	size_t ph_i;
-	int ph_kind;			/* 0 networks, 1 volumes */
+	int ph_kind;			/* 0 networks, 1 volumes, 2 pre-creates */
+	unsigned char ph_missing[64];	/* volume i answered 404 */
 	int ph_step;
 	void *ph_tree;
 	int replay_unknown_fact;	/* the replay asked an unanswered fact */

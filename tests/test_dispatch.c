@@ -1735,6 +1735,37 @@ test_replay(void **state)
 	t_close(&t, HANDLED);
 }
 
+/*
+ * A create naming a missing volume and another project's volume is refused
+ * before the missing one is pre-created: a refused request leaves nothing.
+ */
+static void
+test_phase_checks_before_creating(void **state)
+{
+	struct ipc_msg m;
+	struct t t;
+	int i;
+
+	(void)state;
+	t_open(&t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such volume\"}"), 1);
+	fb_queue(http_resp(200, "{\"Name\":\"foreignvol\",\"Labels\":{\"" KEY
+	    "\":\"/srv/other\"}}"), 1);
+	assert_int_equal(forward_json(&t, "/v1.41/containers/create",
+	    IPC_API_COMPAT, "{\"Image\":\"a\",\"HostConfig\":{\"Binds\":"
+	    "[\"newvol:/a\",\"foreignvol:/b\"]},\"Labels\":{\"" KEY "\":\""
+	    ROOT "\"}}"), 0);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
+	assert_int_equal(m.u.verdict.status, 403);
+	assert_true(str_is(&m.u.verdict.code, "bind-mount"));
+	assert_int_equal(fb.nfds, 2);
+	for (i = 0; i < fb.nfds; i++)
+		assert_true(strncmp(fb_read(i), "GET ", 4) == 0);
+	t_close(&t, HANDLED);
+}
+
 /* ---------------------------------------------------------------- raw */
 
 static void
@@ -1945,6 +1976,7 @@ main(void)
 		cmocka_unit_test(test_forward_owned),
 		cmocka_unit_test(test_forward_backend),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_phase_checks_before_creating),
 		cmocka_unit_test(test_raw_datagrams),
 		cmocka_unit_test(test_fd_attached),
 		cmocka_unit_test(test_startup),
