@@ -8,6 +8,16 @@
 #include <unistd.h>
 
 #define SYMLINKS_MAX	40
+/*
+ * Work bounds, so that one bind source cannot keep the single-threaded
+ * monitor busy for other clients (a path of "x/../" repeated through
+ * chained symlinks costs thousands of lstat() calls): at most LOOKUPS_MAX
+ * lstat/readlink calls per resolution and DEPTH_MAX components in the path
+ * looked up. Real bind sources stay far below both; beyond them the
+ * source is "cannot be resolved" (hardening beyond policy.md §4.4).
+ */
+#define LOOKUPS_MAX	256
+#define DEPTH_MAX	128
 
 /* Pop the last component of r (never above "/"). */
 static void
@@ -36,6 +46,18 @@ push(char *r, const char *c, size_t clen)
 	return 0;
 }
 
+/* Number of components of an absolute path. */
+static int
+depth(const char *r)
+{
+	int n = 0;
+
+	for (; *r != '\0'; r++)
+		if (*r == '/' && r[1] != '\0')
+			n++;
+	return n;
+}
+
 int
 pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 {
@@ -49,7 +71,7 @@ pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 	 * first missing one and everything after it); 0 = out exists as
 	 * resolved so far.
 	 */
-	int expansions = 0, missing = 0;
+	int expansions = 0, missing = 0, lookups = 0;
 
 	if (path[0] != '/' || strlen(path) > CG_PATH_MAX)
 		return -1;
@@ -87,6 +109,8 @@ pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 			missing++;
 			continue;	/* lexical below a missing component */
 		}
+		if (++lookups > LOOKUPS_MAX || depth(out) > DEPTH_MAX)
+			return -1;
 		if (lstat(out, &st) < 0) {
 			if (errno != ENOENT)
 				return -1;

@@ -384,6 +384,48 @@ test_unresolvable(void **state)
 	CHECK(p, CG_PATH_UNRESOLVABLE, NULL);	/* rel -> dir/sub adds 4 */
 }
 
+/*
+ * Work bounds (monitor/pathres.c LOOKUPS_MAX, DEPTH_MAX): a resolution that
+ * needs more than 256 lookups or descends more than 128 components is
+ * unresolvable, so one bind source cannot stall the monitor; ordinary deep
+ * paths still resolve.
+ */
+static void
+test_work_bounds(void **state)
+{
+	char p[2 * CG_PATH_MAX], rel[CG_PATH_MAX];
+	size_t n;
+	int i, base_depth = 0;
+
+	(void)state;
+	gw_default();
+	for (n = 0; B[n] != '\0'; n++)
+		base_depth += B[n] == '/';
+	/* nested directories: root/deep/a/a/... */
+	snprintf(rel, sizeof(rel), "root/deep");
+	xmk(rel);
+	for (i = 0; i < 130; i++) {
+		strcat(rel, "/a");
+		xmk(rel);
+	}
+	/* exactly DEPTH_MAX components resolves, one more does not */
+	n = (size_t)snprintf(p, sizeof(p), "%s/root/deep", B);
+	for (i = 0; i < 128 - base_depth - 2; i++)
+		n += (size_t)snprintf(p + n, sizeof(p) - n, "/a");
+	CHECK(p, CG_PATH_ALLOWED, p);
+	snprintf(p + n, sizeof(p) - n, "/a");
+	CHECK(p, CG_PATH_UNRESOLVABLE, NULL);
+	/* "a/.." repeated: every step is a lookup */
+	n = (size_t)snprintf(p, sizeof(p), "%s/root/deep", B);
+	for (i = 0; i < 100; i++)
+		n += (size_t)snprintf(p + n, sizeof(p) - n, "/a/..");
+	CHECK(p, CG_PATH_ALLOWED, bp("root/deep"));
+	n = (size_t)snprintf(p, sizeof(p), "%s/root/deep", B);
+	for (i = 0; i < 300; i++)
+		n += (size_t)snprintf(p + n, sizeof(p) - n, "/a/..");
+	CHECK(p, CG_PATH_UNRESOLVABLE, NULL);
+}
+
 /* EACCES below a mode-000 directory, checked as an unprivileged uid. */
 static void
 test_eacces(void **state)
@@ -612,6 +654,7 @@ main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_dots),
 		cmocka_unit_test(test_missing_tail),
+		cmocka_unit_test(test_work_bounds),
 		cmocka_unit_test(test_symlinks_inside),
 		cmocka_unit_test(test_symlinks_outside),
 		cmocka_unit_test(test_unresolvable),
