@@ -80,6 +80,8 @@ int rule_publish_libpod(const cJSON *body, struct cg_refusal *r);  /* §3.7 */
 int rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
     struct cg_refusal *r);				/* §4.3, §4.4 */
 int rule_idmappings_paths(const cJSON *body, struct cg_refusal *r); /* §3.8 */
+int rule_config_volumes(const cJSON *body, struct cg_refusal *r);
+    /* compat Volumes keys (create, commit): hardening beyond the spec */
 int rule_egress_required(const struct cg_policy_ctx *ctx,
     struct cg_refusal *r);				/* §3.1 step 25 */
 int rule_workdir(const char *dir, struct cg_refusal *r);	/* §3.8 */

@@ -422,6 +422,16 @@ check_context_path(const char *key, const char *v, struct cg_refusal *r)
 				break;
 			}
 		}
+	/*
+	 * Hardening beyond policy.md §10: podman concatenates the entries of
+	 * a dockerfile list and follows symlinks in the context while reading
+	 * them, so a second entry can leak a host file line by line through
+	 * the parse errors. At most one entry is accepted.
+	 */
+	if (rc == 0 && list && strcmp(key, "dockerfile") == 0 &&
+	    cJSON_GetArraySize(t) > 1)
+		rc = cg_refuse(r, "denied-build-parameter",
+		    "only one dockerfile is accepted");
 	cJSON_Delete(t);
 	return rc;
 }

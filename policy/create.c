@@ -724,6 +724,66 @@ propagation_refused(const char *opt)
 	return bad;
 }
 
+/*
+ * Hardening beyond policy.md §4.1/§4.3: the mount options a bind or a
+ * named volume may carry, compared case-sensitively as both daemons do.
+ * Everything else is refused: podman reads "O" with "upperdir=<host
+ * dir>,workdir=..." as an overlay whose upper layer is an unchecked host
+ * directory, and "idmap...", "key=value" options configure the mount on
+ * the host side.
+ */
+static const char *const bind_options[] = {
+	"ro", "rw", "z", "Z", "nocopy", "copy", "private", "rprivate",
+	"slave", "rslave", "bind", "rbind", "nosuid", "suid", "nodev", "dev",
+	"noexec", "exec", "U", NULL
+};
+
+/*
+ * One mount option opt[0..len): shared/rshared keep their propagation
+ * refusal (§4.1, B25), then the allow-list. An empty item carries no
+ * option and passes (docker accepts an empty mode; podman rejects it).
+ */
+static int
+rule_bind_option(const char *opt, size_t len, struct cg_refusal *r)
+{
+	const char *const *a;
+	char *o;
+	char qb[260];
+	int rc = 0;
+
+	if (len == 0)
+		return 0;
+	o = xstrndup(opt, len);
+	if (propagation_refused(o)) {
+		rc = cg_refuse(r, "bind-mount", "propagation %s is refused",
+		    q(o, qb));
+	} else {
+		for (a = bind_options; *a != NULL; a++)
+			if (strcmp(o, *a) == 0)
+				break;
+		if (*a == NULL)
+			rc = cg_refuse(r, "bind-mount",
+			    "bind option %s is refused", q(o, qb));
+	}
+	free(o);
+	return rc;
+}
+
+/* The allow-list on every string of a libpod options list. */
+static int
+rule_bind_option_list(const cJSON *opts, struct cg_refusal *r)
+{
+	const cJSON *o;
+
+	if (!cJSON_IsArray(opts))
+		return 0;
+	for (o = opts->child; o != NULL; o = o->next)
+		if (cJSON_IsString(o) && rule_bind_option(o->valuestring,
+		    strlen(o->valuestring), r) != 0)
+			return -1;
+	return 0;
+}
+
 /* §4.3 libpod mounts and volumes. */
 int
 rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
@@ -746,14 +806,9 @@ rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
 				    q(type, qb));
 			if (bind_source(ctx, m, "source", r) != 0)
 				return -1;
-			opts = json_get(m, "options");
-			if (cJSON_IsArray(opts))
-				for (o = opts->child; o != NULL; o = o->next)
-					if (cJSON_IsString(o) &&
-					    propagation_refused(o->valuestring))
-						return cg_refuse(r, "bind-mount",
-						    "propagation %s is refused",
-						    q(o->valuestring, qb));
+			if (rule_bind_option_list(json_get(m, "options"),
+			    r) != 0)
+				return -1;
 		}
 	list = json_get(body, "volumes");
 	if (!cJSON_IsArray(list))
@@ -774,6 +829,8 @@ rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
 					return cg_refuse(r, "volume-driver",
 					    D_VOLUME_DRIVER);
 			}
+		if (rule_bind_option_list(opts, r) != 0)
+			return -1;
 		name = jstr0(m, "SubPath");
 		if (!subpath_ok(name))
 			return cg_refuse(r, "bind-mount",
@@ -784,6 +841,48 @@ rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
 			    "invalid volume name %s", q(name, qb));
 	}
 	return 0;
+}
+
+/*
+ * Hardening beyond policy.md §1/§13.1: the keys of the compat top-level
+ * Volumes map (create and commit) are anonymous-volume destinations, but
+ * podman feeds each key to its -v parser, so "/host/dir:/y" becomes a
+ * bind of an unchecked host directory and "othervol:/x" mounts another
+ * project's volume. Each key must be an absolute container path without
+ * ':' and without a ".." component; each value {} (or null, which Go
+ * decodes to the same empty struct).
+ */
+int
+rule_config_volumes(const cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *vols = json_get(body, "Volumes"), *v;
+	const char *k, *c;
+	char qb[260];
+	size_t n;
+
+	if (!cJSON_IsObject(vols))
+		return 0;
+	for (v = vols->child; v != NULL; v = v->next) {
+		k = v->string;
+		if (k[0] != '/' || strchr(k, ':') != NULL)
+			goto bad;
+		for (c = k; *c != '\0'; ) {
+			n = strcspn(c, "/");
+			if (n == 2 && c[0] == '.' && c[1] == '.')
+				goto bad;
+			c += n;
+			if (*c == '/')
+				c++;
+		}
+		if (!cJSON_IsNull(v) &&
+		    !(cJSON_IsObject(v) && v->child == NULL))
+			return cg_refuse(r, "bind-mount",
+			    "Volumes key %s must map to {}", q(k, qb));
+	}
+	return 0;
+bad:
+	return cg_refuse(r, "bind-mount",
+	    "Volumes key %s must be a container path", q(k, qb));
 }
 
 /* §3.8: idmappings.AutoUserNsOpts.PasswdFile / GroupFile. */
@@ -1102,7 +1201,7 @@ rule_bind_entry(const struct cg_policy_ctx *ctx, cJSON *e,
     struct cg_refusal *r)
 {
 	const char *entry = e->valuestring, *c1, *c2, *opts, *o;
-	char out[CG_PATH_MAX + 1], qb[260], *src, *opt, *rebuilt;
+	char out[CG_PATH_MAX + 1], qb[260], *src, *rebuilt;
 	size_t n, len;
 
 	c1 = strchr(entry, ':');
@@ -1126,14 +1225,8 @@ rule_bind_entry(const struct cg_policy_ctx *ctx, cJSON *e,
 	free(src);
 	for (opts = c2 != NULL ? c2 + 1 : NULL, o = opts; o != NULL; ) {
 		n = strcspn(o, ",");
-		opt = xstrndup(o, n);
-		if (propagation_refused(opt)) {
-			cg_refuse(r, "bind-mount", "propagation %s is refused",
-			    q(opt, qb));
-			free(opt);
+		if (rule_bind_option(o, n, r) != 0)
 			return -1;
-		}
-		free(opt);
 		o = o[n] == ',' ? o + n + 1 : NULL;
 	}
 	if (out[0] != '\0' &&
@@ -1333,7 +1426,8 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (rule_publish_compat(hc, r) != 0)
 		return -1;
 	/* 21: mounts and binds (§4; sources rewritten in place) */
-	if (rule_mounts_compat(ctx, hc, r) != 0)
+	if (rule_mounts_compat(ctx, hc, r) != 0 ||
+	    rule_config_volumes(body, r) != 0)
 		return -1;
 	/* 22: volumes-from (B09) */
 	if (json_truthy(json_get(hc, "VolumesFrom")))

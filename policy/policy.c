@@ -249,6 +249,7 @@ query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return qp_images_remove(req, r);
 	case QP_BUILD:
 		return build_query_policy(ctx, req->api, req->query, r);
+	case QP_IMAGE_REMOVE:	/* force: after ownership (force_policy) */
 	case QP_NONE:
 	case QP_COUNT:
 	default:
@@ -578,6 +579,27 @@ check_query_refs(struct asker *a, struct cg_query *q, struct cg_refusal *r)
 	return 0;
 }
 
+/*
+ * Hardening beyond routes.md §10.3: a truthy force on image remove (both
+ * APIs), libpod bulk remove and untag makes podman remove every container
+ * that uses the image, other projects' too. Checked after the ownership
+ * checks, so another project's image still answers 404 (as without force).
+ */
+static int
+force_policy(const struct cg_request *req, struct cg_refusal *r)
+{
+	const char *force;
+
+	if (req->route->qpolicy != QP_IMAGE_REMOVE &&
+	    req->route->qpolicy != QP_IMAGES_REMOVE)
+		return 0;
+	force = query_get(req->query, "force");
+	if (force != NULL && !query_value_empty(force))
+		return cg_refuse(r, "denied-query", "force removes containers "
+		    "of other projects and is refused");
+	return 0;
+}
+
 /* ---- stage 2: body -------------------------------------------------- */
 
 static int
@@ -634,7 +656,9 @@ finish_stage(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	if (!path_first && check_path_ref(&a, path, plen, r) == -1)
 		return -1;
-	return check_query_refs(&a, req->query, r);
+	if (check_query_refs(&a, req->query, r) == -1)
+		return -1;
+	return force_policy(req, r);
 }
 
 int

@@ -90,6 +90,12 @@ exec_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	(void)req;
 	if (schema_check(&sc_exec_create, body, r) != 0)
 		return -1;
+	/*
+	 * docker-py's Container: the path names the container (and is the
+	 * reference checked for ownership); the body's copy is ignored by
+	 * both daemons, so it is not forwarded at all.
+	 */
+	cJSON_DeleteItemFromObjectCaseSensitive(body, "Container");
 	/* B21: docker/podman exec --privileged */
 	if (json_truthy(json_get(body, "Privileged")))
 		return cg_refuse(r, "privileged",
@@ -178,10 +184,22 @@ options_ok(const cJSON *opts, int libpod, struct cg_refusal *r)
 	return 0;
 }
 
+/*
+ * Hardening beyond policy.md §12: an explicit subnet, range, gateway or
+ * route lets a project claim any address range, shadow the host's routes
+ * or another project's network.
+ */
+#define D_SUBNETS	"explicit subnets and routes are refused; " \
+			"the daemon assigns one"
+
 static int
 network_create_compat(const cJSON *body, struct cg_refusal *r)
 {
-	const cJSON *ipam;
+	static const char *const pool_keys[] = {
+		"Subnet", "IPRange", "Gateway", "AuxiliaryAddresses", NULL
+	};
+	const char *const *k;
+	const cJSON *ipam, *cfg, *e;
 	const char *v;
 	char qb[260];
 
@@ -207,6 +225,14 @@ network_create_compat(const cJSON *body, struct cg_refusal *r)
 		    q(v, qb));
 	if (json_truthy(json_get(ipam, "Options")))
 		return cg_refuse(r, "network", "IPAM options are refused");
+	/* hardening: no explicit address ranges (the daemon assigns one) */
+	cfg = json_get(ipam, "Config");
+	if (cJSON_IsArray(cfg))
+		for (e = cfg->child; e != NULL; e = e->next)
+			for (k = pool_keys; *k != NULL; k++)
+				if (json_truthy(json_get(e, *k)))
+					return cg_refuse(r, "network",
+					    D_SUBNETS);
 	return 0;
 }
 
@@ -225,6 +251,9 @@ network_create_libpod(const cJSON *body, struct cg_refusal *r)
 		return cg_refuse(r, "network", "network_interface is refused");
 	if (options_ok(json_get(body, "options"), 1, r) != 0)
 		return -1;
+	if (json_truthy(json_get(body, "subnets")) ||
+	    json_truthy(json_get(body, "routes")))
+		return cg_refuse(r, "network", D_SUBNETS);
 	ipam = json_get(body, "ipam_options");
 	if (cJSON_IsObject(ipam))
 		for (o = ipam->child; o != NULL; o = o->next)
@@ -318,5 +347,6 @@ commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	    ctx->root) == 0))
 		return cg_refuse(r, "commit-label",
 		    "the project label cannot be set to another value");
-	return 0;
+	/* hardening: image Volumes keys are container paths (as create) */
+	return rule_config_volumes(body, r);
 }

@@ -47,6 +47,7 @@ enum route_qpolicy {
 	QP_CONTAINER_STATS,	/* libpod containers/stats (§9.5) */
 	QP_POD_STATS,		/* libpod pods/stats (§9.5) */
 	QP_IMAGES_REMOVE,	/* libpod bulk image remove (§9.5) */
+	QP_IMAGE_REMOVE,	/* image remove / untag: force policed */
 	QP_BUILD,		/* policy.md §10 */
 	QP_COUNT
 };
@@ -67,6 +68,9 @@ struct cg_route {
 	enum cg_body body;
 	unsigned flags;		/* RF_* */
 	enum route_qpolicy qpolicy;
+	const char *deny_detail; /* RF_DENIED rows: the refusal detail, or
+				    NULL for "<verb> is not available through
+				    the gateway" */
 };
 
 /* Policed query keys and query refs of a route query policy (§4.5, §9.5). */

@@ -493,7 +493,15 @@ static const struct sc_refused exec_fold_r[] = {
 	REND,
 };
 
+/*
+ * Container: docker-py (the Python SDK, docker-compose 1.29's `exec`) sends
+ * the container's id or name in the body as well as in the path. Neither
+ * daemon reads it; exec_create() drops it before forwarding. Not in the
+ * allow-list of policy.md §8.1 (deviation: without it the SDK's exec_run
+ * and `docker-compose exec` are refused as unknown-field).
+ */
 static const struct sc_member exec_create_m[] = {
+	MT("Container", SC_STR),
 	MT("User", SC_STR), MT("Privileged", SC_BOOL), M("Tty"),
 	M("ConsoleSize"), M("AttachStdin"), M("AttachStderr"),
 	M("AttachStdout"), M("Detach"), M("DetachKeys"),

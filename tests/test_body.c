@@ -1250,6 +1250,25 @@ test_exec(void **state)
 		    "Env has the wrong type"),
 		EXC("exec Privileged type", "{'Privileged':1}", "malformed",
 		    NULL),
+		/* docker-py 5.0.3 exec_create (SDK exec_run, compose exec) */
+		RTX(CG_API_COMPAT, "containers", "exec-create",
+		    "exec docker-py body, Container dropped",
+		    "{'Container':'sdk1','User':'','Privileged':false,"
+		    "'Tty':false,'AttachStdin':false,'AttachStdout':true,"
+		    "'AttachStderr':true,'Cmd':['echo','x'],'Env':null}",
+		    "{'User':'','Privileged':false,'Tty':false,"
+		    "'AttachStdin':false,'AttachStdout':true,"
+		    "'AttachStderr':true,'Cmd':['echo','x'],'Env':null}"),
+		EXC("exec docker-py Privileged still refused",
+		    "{'Container':'sdk1','Privileged':true,'Cmd':['sh']}",
+		    "privileged", NULL),
+		EXC("exec Container type", "{'Container':1,'Cmd':['sh']}",
+		    "malformed", NULL),
+		EXC("exec Container spelling", "{'container':'x','Cmd':['sh']}",
+		    "ambiguous-field", NULL),
+		EXC("exec Container duplicate",
+		    "{'Container':'a','Container':'b','Cmd':['sh']}",
+		    "ambiguous-field", NULL),
 		RT(CG_API_LIBPOD, "containers", "exec-create", "libpod exec",
 		    "{'Cmd':['true'],'AttachStdout':true,'Env':[],"
 		    "'DetachKeys':'ctrl-p,ctrl-q'}", NULL, NULL, NULL),
@@ -1381,10 +1400,13 @@ test_volumes_networks(void **state)
 		    "'dhcp'}}", "network", "IPAM driver dhcp is refused", NULL),
 		NET(CG_API_COMPAT, "network IPAM options", "{'IPAM':{'Options':"
 		    "{'a':'b'}}}", "network", "IPAM options are refused", NULL),
+		/* AuxiliaryAddresses is map-typed: a and A do not collide
+		   (§0.2); the pool is then refused (hardening, F5) */
 		NET(CG_API_COMPAT, "network IPAM config", "{'IPAM':{'Config':"
 		    "[{'Subnet':'10.9.0.0/24','AuxiliaryAddresses':{'a':"
-		    "'10.9.0.5','A':'10.9.0.6'}}]},'Attachable':true}", NULL,
-		    NULL, "10.9.0.6"),
+		    "'10.9.0.5','A':'10.9.0.6'}}]},'Attachable':true}",
+		    "network", "explicit subnets and routes are refused; the "
+		    "daemon assigns one", NULL),
 		NET(CG_API_COMPAT, "network IPAM config unknown", "{'IPAM':"
 		    "{'Config':[{'Bogus':1}]}}", "unknown-field",
 		    "IPAM.Config[0].Bogus is not accepted by the gateway", NULL),
@@ -3118,6 +3140,154 @@ test_warnings(void **state)
 	    "10.0.0.1");
 }
 
+/*
+ * Hardening beyond the spec (tool.md "Hardening beyond the spec"): the
+ * bypasses found by the security review against podman 4.3.1. For each
+ * one: the exact attack body, refused and allowed neighbours.
+ */
+#define D_BINDOPT(o)	"bind option " o " is refused"
+#define D_SUBNETS	"explicit subnets and routes are refused; the daemon " \
+			"assigns one"
+#define CMT(n, b, c, d, o) RT(CG_API_COMPAT, "commit", "commit", n, b, c, d, o)
+
+static void
+test_hardening(void **state)
+{
+	static const struct bcase t[] = {
+		/* F1: compat Binds options are an allow-list */
+		CCD("F1 attack: overlay upperdir on a host dir",
+		    "{'Image':'alpine','HostConfig':{'Binds':['" ROOT
+		    "/data:/x:O,upperdir=/etc,workdir=/tmp/w']}}", "bind-mount",
+		    D_BINDOPT("O")),
+		CCD("F1 upperdir alone", "{'HostConfig':{'Binds':['" ROOT
+		    "/data:/x:upperdir=/etc']}}", "bind-mount",
+		    D_BINDOPT("upperdir=/etc")),
+		CCD("F1 named volume O", "{'HostConfig':{'Binds':"
+		    "['ownvol:/x:ro,O']}}", "bind-mount", D_BINDOPT("O")),
+		CCD("F1 idmap", "{'HostConfig':{'Binds':['" ROOT
+		    "/data:/x:idmap=uids=0-1-10']}}", "bind-mount",
+		    D_BINDOPT("idmap=uids=0-1-10")),
+		CCD("F1 case-sensitive", "{'HostConfig':{'Binds':['" ROOT
+		    "/data:/x:RO']}}", "bind-mount", D_BINDOPT("RO")),
+		CCD("F1 shared keeps its message", "{'HostConfig':{'Binds':['"
+		    ROOT "/data:/x:ro,shared']}}", "bind-mount",
+		    "propagation shared is refused"),
+		CCD("F1 Shared keeps its message", "{'HostConfig':{'Binds':['"
+		    ROOT "/data:/x:Shared']}}", "bind-mount",
+		    "propagation Shared is refused"),
+		CCX("F1 every allowed option", "{'HostConfig':{'Binds':['" ROOT
+		    "/data:/a:ro,rw,z,Z,nocopy,copy,private,rprivate,slave,"
+		    "rslave,bind,rbind,nosuid,suid,nodev,dev,noexec,exec,U']}}",
+		    "{'HostConfig':{'Binds':['" ROOT "/data:/a:ro,rw,z,Z,"
+		    "nocopy,copy,private,rprivate,slave,rslave,bind,rbind,"
+		    "nosuid,suid,nodev,dev,noexec,exec,U']}," CLBL "}"),
+		CCO("F1 compose rw on a named volume", "{'HostConfig':{'Binds':"
+		    "['cp_data:/data:rw']}}", "'cp_data:/data:rw'"),
+		CCO("F1 docker :ro", "{'HostConfig':{'Binds':['" ROOT
+		    "/bind:/mnt:ro']}}", "'" ROOT "/bind:/mnt:ro'"),
+		/* F1: libpod mounts[].options of type bind */
+		LCD("F1 attack: libpod overlay options",
+		    "{'image':'alpine','mounts':[{'destination':'/x','type':"
+		    "'bind','source':'" ROOT "/data','options':['O',"
+		    "'upperdir=/etc','workdir=/tmp/w']}]}", "bind-mount",
+		    D_BINDOPT("O")),
+		LCD("F1 libpod idmap", "{'mounts':[{'destination':'/x','type':"
+		    "'bind','source':'" ROOT "/data','options':['rbind',"
+		    "'idmap']}]}", "bind-mount", D_BINDOPT("idmap")),
+		LCD("F1 libpod rshared keeps its message", "{'mounts':[{"
+		    "'destination':'/x','type':'bind','source':'" ROOT "/data',"
+		    "'options':['rshared']}]}", "bind-mount",
+		    "propagation rshared is refused"),
+		LCO("F1 libpod podman-remote options", "{'mounts':[{"
+		    "'destination':'/x','type':'bind','source':'" ROOT "/data',"
+		    "'options':['rbind','ro','rprivate','nosuid','nodev','z']}]}",
+		    "['rbind','ro','rprivate','nosuid','nodev','z']"),
+		LCO("F1 libpod tmpfs options unchecked", "{'mounts':[{"
+		    "'destination':'/t','type':'tmpfs','source':'tmpfs',"
+		    "'options':['rw','rprivate','nosuid','nodev','tmpcopyup',"
+		    "'size=1m']}]}", "'size=1m'"),
+		/* F1: libpod volumes[].Options */
+		LCD("F1 attack: libpod named volume overlay", "{'volumes':[{"
+		    "'Name':'pv1','Dest':'/x','Options':['O',"
+		    "'upperdir=/etc','workdir=/tmp/w']}]}", "bind-mount",
+		    D_BINDOPT("O")),
+		LCD("F1 libpod volume-opt still volume-driver", "{'volumes':[{"
+		    "'Name':'pv1','Dest':'/x','Options':['O',"
+		    "'volume-opt=device=/']}]}", "volume-driver",
+		    "a volume driver configuration is refused; use a named "
+		    "volume"),
+		LCO("F1 libpod volume options", "{'volumes':[{'Name':'pv1',"
+		    "'Dest':'/x','Options':['ro','z','nocopy','U']}]}",
+		    "['ro','z','nocopy','U']"),
+		/* pod create shares the rule */
+		RT(CG_API_LIBPOD, "pods", "create", "F1 pod volume overlay",
+		    "{'volumes':[{'Name':'pv1','Dest':'/x','Options':['O']}]}",
+		    "bind-mount", D_BINDOPT("O"), NULL),
+
+		/* F2: compat Volumes keys are container paths */
+		CCD("F2 attack: Volumes key binds a host dir",
+		    "{'Image':'alpine','Volumes':{'/etc:/y':{}}}", "bind-mount",
+		    "Volumes key /etc:/y must be a container path"),
+		CCD("F2 attack: Volumes key mounts a foreign volume",
+		    "{'Image':'alpine','Volumes':{'othervol:/x':{}}}",
+		    "bind-mount", "Volumes key othervol:/x must be a container "
+		    "path"),
+		CCD("F2 relative key", "{'Volumes':{'data':{}}}", "bind-mount",
+		    "Volumes key data must be a container path"),
+		CCD("F2 empty key", "{'Volumes':{'':{}}}", "bind-mount",
+		    "Volumes key  must be a container path"),
+		CCD("F2 dotdot key", "{'Volumes':{'/a/../b':{}}}", "bind-mount",
+		    "Volumes key /a/../b must be a container path"),
+		CCD("F2 trailing dotdot", "{'Volumes':{'/a/..':{}}}",
+		    "bind-mount", "Volumes key /a/.. must be a container path"),
+		CCD("F2 non-empty value", "{'Volumes':{'/data':{'a':1}}}",
+		    "bind-mount", "Volumes key /data must map to {}"),
+		CCD("F2 string value", "{'Volumes':{'/data':'/etc'}}",
+		    "bind-mount", "Volumes key /data must map to {}"),
+		CCX("F2 compose Volumes", "{'Volumes':{'/data':{},'/a..b/c':"
+		    "null}}", "{'Volumes':{'/data':{},'/a..b/c':null},"
+		    CLBL ",'HostConfig':{}}"),
+		CMT("F2 attack: commit Volumes key",
+		    "{'Volumes':{'/etc:/y':{}}}", "bind-mount",
+		    "Volumes key /etc:/y must be a container path", NULL),
+		CMT("F2 commit Volumes ok", "{'Volumes':{'/data':{}}}", NULL,
+		    NULL, "{'Volumes':{'/data':{}}}"),
+
+		/* F5: explicit subnets and routes */
+		NET(CG_API_COMPAT, "F5 attack: compat subnet over the host's",
+		    "{'Name':'n1','IPAM':{'Driver':'default','Config':"
+		    "[{'Subnet':'192.168.1.0/24','Gateway':'192.168.1.1'}]}}",
+		    "network", D_SUBNETS, NULL),
+		NET(CG_API_COMPAT, "F5 Gateway only", "{'IPAM':{'Config':"
+		    "[{'Gateway':'10.0.0.1'}]}}", "network", D_SUBNETS, NULL),
+		NET(CG_API_COMPAT, "F5 IPRange only", "{'IPAM':{'Config':"
+		    "[{},{'IPRange':'10.0.0.0/28'}]}}", "network", D_SUBNETS,
+		    NULL),
+		NET(CG_API_COMPAT, "F5 AuxiliaryAddresses only", "{'IPAM':"
+		    "{'Config':[{'AuxiliaryAddresses':{'h':'10.0.0.5'}}]}}",
+		    "network", D_SUBNETS, NULL),
+		NET(CG_API_COMPAT, "F5 empty pool entries pass", "{'Name':'n1',"
+		    "'IPAM':{'Driver':'default','Options':{},'Config':[{},"
+		    "{'Subnet':'','IPRange':'','Gateway':'',"
+		    "'AuxiliaryAddresses':{}}]}}", NULL, NULL, "'Name':'n1'"),
+		NET(CG_API_COMPAT, "F5 compose network", "{'Name':'cp_default',"
+		    "'CheckDuplicate':true,'Labels':{},'Attachable':true}", NULL,
+		    NULL, "'Name':'cp_default'"),
+		NET(CG_API_LIBPOD, "F5 attack: libpod subnet",
+		    "{'name':'pn1','driver':'bridge','subnets':[{'subnet':"
+		    "'10.0.2.0/24','gateway':'10.0.2.2'}]}", "network",
+		    D_SUBNETS, NULL),
+		NET(CG_API_LIBPOD, "F5 attack: libpod routes",
+		    "{'name':'pn1','routes':[{'destination':'0.0.0.0/0',"
+		    "'gateway':'10.89.0.5'}]}", "network", D_SUBNETS, NULL),
+		NET(CG_API_LIBPOD, "F5 libpod empty subnets", "{'name':'pn1',"
+		    "'subnets':[],'routes':null}", NULL, NULL, "'pn1'"),
+	};
+
+	(void)state;
+	TABLE(t);
+}
+
 int
 main(void)
 {
@@ -3134,6 +3304,7 @@ main(void)
 		cmocka_unit_test(test_volumes_networks),
 		cmocka_unit_test(test_connect_commit),
 		cmocka_unit_test(test_bypass),
+		cmocka_unit_test(test_hardening),
 		cmocka_unit_test(test_traffic),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_named_resources),

@@ -404,6 +404,87 @@ test_empty_body_ok(void **state)
 	assert_false(policy_empty_body_ok("{}\0", 3));
 }
 
+#define D_FORCE	"force removes containers of other projects and is refused"
+
+/* Hardening beyond the spec, F4: a truthy force on image remove / untag. */
+static void
+test_image_force(void **state)
+{
+	(void)state;
+	/* the attacks: compat and libpod rmi -f, bulk remove, untag */
+	refuse(CG_DOCKER, "DELETE", "/v1.41/images/localhost/built:1?force=1",
+	    NULL, "denied-query", D_FORCE);
+	refuse(CG_PODMAN, "DELETE",
+	    "/v4.3.1/libpod/images/localhost/built:1?force=true", NULL,
+	    "denied-query", D_FORCE);
+	refuse(CG_PODMAN, "DELETE", "/v4.3.1/libpod/images/remove?"
+	    "images=localhost%2Fbuilt%3A1&force=true&ignore=false", NULL,
+	    "denied-query", D_FORCE);
+	refuse(CG_PODMAN, "POST",
+	    "/v4.3.1/libpod/images/localhost/built:1/untag?force=1", NULL,
+	    "denied-query", D_FORCE);
+	refuse(CG_DOCKER, "DELETE", "/v1.41/images/foo/json?force=yes", NULL,
+	    "denied-query", D_FORCE);
+	/* ownership first: another project's image is still 404 */
+	refuse(CG_DOCKER, "DELETE", "/v1.41/images/localhost/victimimg?force=1",
+	    NULL, "not-found", "no such image: localhost/victimimg");
+	assert_int_equal(fake.kinds[0], CG_FACT_IMAGE);
+	refuse(CG_PODMAN, "DELETE", "/v4.3.1/libpod/images/remove?"
+	    "images=localhost%2Fbuilt%3A1&images=busybox&force=true", NULL,
+	    "not-found", "no such image: busybox");
+	/* falsy force and no force pass */
+	pass(CG_DOCKER, "DELETE",
+	    "/v1.41/images/localhost/built:1?force=0&noprune=0", NULL,
+	    "/v1.41/images/localhost/built:1?force=0&noprune=0");
+	pass(CG_DOCKER, "DELETE", "/v1.41/images/localhost/built:1", NULL,
+	    "/v1.41/images/localhost/built:1");
+	pass(CG_PODMAN, "DELETE", "/v4.3.1/libpod/images/remove?"
+	    "images=localhost%2Fbuilt%3A1&force=false", NULL,
+	    "/v4.3.1/libpod/images/remove?images=localhost%2Fbuilt%3A1"
+	    "&force=false");
+	pass(CG_PODMAN, "POST",
+	    "/v4.3.1/libpod/images/localhost/built:1/untag?force=False", NULL,
+	    "/v4.3.1/libpod/images/localhost/built:1/untag?force=False");
+	/* force elsewhere is not this rule (container remove keeps it) */
+	pass(CG_DOCKER, "DELETE", "/v1.41/containers/own1?force=1", NULL,
+	    "/v1.41/containers/" ID_A "?force=1");
+}
+
+/*
+ * Compat commit bodies (the F10 review finding). http.md §4.1 and the
+ * conformance case img-commit-own require an empty json-optional body to
+ * be forwarded empty, so the gateway does not substitute {} (podman 4.3
+ * answers such a docker commit with 500 "Decode(): EOF"; see tool.md).
+ * A client's {} is forwarded unchanged (fixpoint).
+ */
+static void
+test_commit_body(void **state)
+{
+	struct cg_request req;
+	struct cg_refusal r;
+	static const char t[] = "/v1.41/commit?author=&comment=&container=own1"
+	    "&repo=localhost%2Fcommitted&tag=1";
+
+	(void)state;
+	/* the docker CLI's request (cli-traffic/docker-commit.txt) */
+	assert_int_equal(run(CG_DOCKER, "POST", t, NULL, &req, &r), 0);
+	assert_null(req.body);
+	assert_int_equal(req.body_len, 0);
+	assert_string_equal(req.target, "/v1.41/commit?author=&comment="
+	    "&container=" ID_A "&repo=localhost%2Fcommitted&tag=1");
+	policy_request_free(&req);
+	/* {} comes out unchanged */
+	assert_int_equal(run(CG_DOCKER, "POST", t, "{}", &req, &r), 0);
+	assert_string_equal(req.body, "{}");
+	assert_int_equal(req.body_len, 2);
+	policy_request_free(&req);
+	/* a body is policed, ownership applies to the empty form too */
+	refuse(CG_DOCKER, "POST", t, "{\"HostConfig\":{}}", "unknown-field",
+	    NULL);
+	refuse(CG_DOCKER, "POST", "/v1.41/commit?container=victim", NULL,
+	    "not-found", "no such container: victim");
+}
+
 static void
 test_refs_limit(void **state)
 {
@@ -431,6 +512,8 @@ main(void)
 		cmocka_unit_test(test_connect_order),
 		cmocka_unit_test(test_empty_body_ok),
 		cmocka_unit_test(test_refs_limit),
+		cmocka_unit_test(test_image_force),
+		cmocka_unit_test(test_commit_body),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,6 +96,8 @@ static const struct ok_case ok_cases[] = {
 	{ D, "GET", "/v1.41/info", "info", "info", C, NONE, -1, 0, 0, 0, 0, 0, "/v1.41/info" },
 	{ D, "GET", "/v1.41/events?since=1795935147", "events", "events", C, NONE, -1, 0, 0, 0, 0, 0,
 	  "/v1.41/events?since=1795935147&filters=" ENC_LABEL_ONLY },
+	/* still forwarded (conformance routes-system-prune-rewritten); podman 4.3 also prunes
+	   stopped pods unfiltered here: residual risk documented in tool.md */
 	{ P, "POST", "/v4.3.1/libpod/system/prune?all=true&volumes=true", "system-prune", "system", L,
 	  NONE, -1, 0, 0, 0, 0, 1, "/v4.3.1/libpod/system/prune?volumes=true&filters=" ENC_LABEL_ONLY },
 
@@ -192,6 +194,16 @@ static const struct ok_case ok_cases[] = {
 	{ D, "DELETE", "/images/foo/json", "remove", "images", C, NONE, IM, 1, 2, 0, 0, 0, NULL },
 	{ D, "DELETE", "/v1.41/images/foo/push", "remove", "images", C, NONE, IM, 2, 2, 0, 0, 0, NULL },
 	{ D, "DELETE", "/v1.41/images/remove", "remove", "images", C, NONE, IM, 2, 1, 0, 0, 0, NULL },
+	/* force is policed on remove / untag (hardening, F4); a falsy value passes here,
+	   a truthy one is refused after ownership (test_policy_driver) */
+	{ D, "DELETE", "/v1.41/images/localhost/built:1?force=0&noprune=0", "remove", "images", C, NONE, IM,
+	  2, 2, 0, 0, 0, "/v1.41/images/localhost/built:1?force=0&noprune=0" },
+	{ P, "DELETE", "/v4.3.1/libpod/images/a?force=false", "remove", "images", L, NONE, IM, 3, 1, 0, 0, 0,
+	  "/v4.3.1/libpod/images/a?force=false" },
+	{ P, "POST", "/v4.3.1/libpod/images/a/untag?force=false", "untag", "images", L, NONE, IM, 3, 1, 0, 0, 0,
+	  NULL },
+	{ P, "DELETE", "/v4.3.1/libpod/images/remove?images=a&force=false&ignore=false", "remove-bulk", "images",
+	  L, NONE, -1, 0, 0, 0, 0, 0, "/v4.3.1/libpod/images/remove?images=a&force=false&ignore=false" },
 
 	/* §6.5 Volumes */
 	{ D, "GET", "/v1.41/volumes", "list", "volumes", C, NONE, -1, 0, 0, 0, 0, 0,
@@ -221,7 +233,6 @@ static const struct ok_case ok_cases[] = {
 	{ P, "GET", "/v4.3.1/libpod/pods/json", "list", "pods", L, NONE, -1, 0, 0, 0, 0, 0,
 	  "/v4.3.1/libpod/pods/json?filters=" ENC_LABEL_ONLY },
 	{ P, "POST", "/v4.3.1/libpod/pods/create", "create", "pods", L, JSON, -1, 0, 0, 0, 0, 0, NULL },
-	{ P, "POST", "/v4.3.1/libpod/pods/prune", "prune", "pods", L, NONE, -1, 0, 0, 0, 0, 1, NULL },
 	{ P, "GET", "/v4.3.1/libpod/pods/stats?namesOrIDs=p1&namesOrIDs=p2", "stats-all", "pods", L, NONE,
 	  -1, 0, 0, 0, 0, 0, NULL },
 	{ P, "DELETE", "/v4.3.1/libpod/pods/p1?force=true", "remove", "pods", L, NONE, PD, 3, 1, 1, 0, 1, NULL },
@@ -413,6 +424,19 @@ static const struct no_case no_cases[] = {
 	{ P, "GET", "/v4.3.1/libpod/images/get", "unknown-endpoint", NULL },
 	{ P, "POST", "/v4.3.1/libpod/images/create?fromImage=x", "unknown-endpoint", NULL },
 	{ D, "POST", "/v1.41/system/prune", "unknown-endpoint", NULL },
+	/* hardening (F3): podman 4.3 ignores pod prune filters */
+	{ P, "POST", "/v4.3.1/libpod/pods/prune", "denied-endpoint",
+	  "pod prune removes every project's pods and is refused" },
+	{ P, "POST", "/v4.3.1/libpod/pods/prune?filters=%7B%22label%22%3A%5B%22org.apache.magpie.project%3D%2Fhome%2Fu%2Fproj%22%5D%7D",
+	  "denied-endpoint", "pod prune removes every project's pods and is refused" },
+	{ P, "POST", "/v5.0.0/libpod/pods/prune?all=true", "denied-endpoint", NULL },
+	/* hardening (F4): force is a policed key on image remove and untag */
+	{ D, "DELETE", "/v1.41/images/x?Force=1", "denied-query", "Force is not the canonical spelling of force" },
+	{ P, "DELETE", "/v4.3.1/libpod/images/x?force=false&force=true", "denied-query",
+	  "force appears more than once" },
+	{ P, "POST", "/v4.3.1/libpod/images/x/untag?FORCE=true", "denied-query", NULL },
+	{ P, "DELETE", "/v4.3.1/libpod/images/remove?images=a&force=0&force=1", "denied-query",
+	  "force appears more than once" },
 	/* §4.1 query parsing */
 	{ D, "GET", "/v1.41/containers/json?a=%zz", "malformed", NULL },
 	{ D, "GET", "/v1.41/containers/json?a=%4", "malformed", NULL },
@@ -527,6 +551,11 @@ static const struct no_case no_cases[] = {
 	  "dockerfile /etc/passwd must be a relative path inside the build context" },
 	{ D, "POST", "/v1.41/build?dockerfile=a%2F..%2F..%2Fx", "denied-build-parameter", NULL },
 	{ P, "POST", "/v4.3.1/libpod/build?dockerfile=%5B%22ok%22%2C%22%2Fetc%2Fx%22%5D", "denied-build-parameter", NULL },
+	/* hardening (F6): podman concatenates a dockerfile list, following symlinks */
+	{ P, "POST", "/v4.3.1/libpod/build?dockerfile=%5B%22Dockerfile%22%2C%22leak%22%5D&t=x", "denied-build-parameter",
+	  "only one dockerfile is accepted" },
+	{ D, "POST", "/v1.41/build?dockerfile=%5B%22a%22%2C%22b%22%2C%22c%22%5D", "denied-build-parameter",
+	  "only one dockerfile is accepted" },
 	{ D, "POST", "/v1.41/build?ignorefile=http%3A%2F%2Fx", "denied-build-parameter", NULL },
 	{ P, "POST", "/v4.3.1/libpod/build?idmappingoptions=%7B%22AutoUserNsOpts%22%3A%7B%22PasswdFile%22%3A%22%2Fetc%2Fpasswd%22%7D%7D",
 	  "denied-build-parameter", "PasswdFile is refused" },
@@ -800,7 +829,7 @@ test_filters(void **state)
 	/* every filtered family */
 	check_filters(D, "GET", "/v1.41/events?filters=%7B%22type%22%3A%5B%22container%22%5D%7D",
 	    "{\"type\":[\"container\"],\"label\":[\"" LBL "\"]}");
-	check_filters(P, "POST", "/v4.3.1/libpod/pods/prune", "{\"label\":[\"" LBL "\"]}");
+	check_filters(P, "GET", "/v4.3.1/libpod/pods/json", "{\"label\":[\"" LBL "\"]}");
 	check_filters(P, "POST", "/v4.3.1/libpod/networks/prune", "{\"label\":[\"" LBL "\"]}");
 	check_filters(D, "POST", "/v1.41/volumes/prune", "{\"label\":[\"" LBL "\"]}");
 }
@@ -906,6 +935,12 @@ test_build(void **state)
 	policy_request_free(&req);
 	/* t and platform repeat */
 	assert_int_equal(route(D, "POST", "/v1.41/build?t=a&t=b&platform=x&platform=y", &req, &r), 0);
+	policy_request_free(&req);
+	/* hardening (F6): a dockerfile list of one entry (or none) passes */
+	assert_int_equal(route(P, "POST", "/v4.3.1/libpod/build?dockerfile=%5B%22sub%2FContainerfile%22%5D",
+	    &req, &r), 0);
+	policy_request_free(&req);
+	assert_int_equal(route(P, "POST", "/v4.3.1/libpod/build?dockerfile=%5B%5D", &req, &r), 0);
 	policy_request_free(&req);
 	/* networkmode podman-only values on a docker backend */
 	ctx.socket_kind = CG_DOCKER;
