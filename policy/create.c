@@ -548,13 +548,17 @@ rule_security_libpod(const cJSON *body, struct cg_refusal *r)
 	return 0;
 }
 
-/* §3.6 */
+/*
+ * §3.6, plus org.systemd.property.*: runc hands those to systemd as unit
+ * properties of the container's scope under the systemd cgroup driver
+ * (DeviceAllow= would grant host devices); hardening beyond the spec.
+ */
 static int
 rule_annotations(const cJSON *ann, struct cg_refusal *r)
 {
 	static const char *const reserved[] = {
 		"io.podman.annotations.", "run.oci.", "io.containers.",
-		"cdi.k8s.io/",
+		"cdi.k8s.io/", "org.systemd.property.",
 	};
 	const cJSON *a;
 	size_t i;
