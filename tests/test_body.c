@@ -622,7 +622,7 @@ test_compat_rules(void **state)
 		CC("annotation cdi", "{'HostConfig':{'Annotations':"
 		    "{'cdi.k8s.io/gpu':'nvidia.com/gpu=all'}}}", "annotations"),
 		CC("annotation systemd property", "{'HostConfig':{'Annotations':"
-		    "{'org.systemd.property.DeviceAllow':\"'/dev/sda rw'\"}}}",
+		    "{'org.systemd.property.DeviceAllow':'/dev/sda rw'}}}",
 		    "annotations"),
 		CCO("annotation other", "{'HostConfig':{'Annotations':"
 		    "{'io.kubernetes.cri-o.TTY':'false'}}}", "cri-o"),
