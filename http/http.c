@@ -16,6 +16,7 @@
  * always gets a definite answer.
  */
 #include "http/http.h"
+#include "ipc/util.h"
 
 #include <string.h>
 
@@ -524,18 +525,6 @@ http_chunked_init(struct http_chunked *c, int response_mode)
 	c->state = CH_SIZE;
 }
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int
 http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
     char *out, size_t *outlen, size_t *consumed)
@@ -571,7 +560,7 @@ http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
 				c->state = CH_DATA_CR;
 			continue;
 		case CH_SIZE:
-			if ((h = hexval(ch)) >= 0) {
+			if ((h = cg_hexval(ch)) >= 0) {
 				if (c->digits == maxdig)
 					goto bad;
 				c->remaining = (c->remaining << 4) | (unsigned)h;

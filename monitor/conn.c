@@ -736,6 +736,19 @@ phase_start_precreate(struct conn *c)
 		    "unreachable", kind_name(c));
 }
 
+/* Refuse after a failed internal exchange: 504 or 502 (http.md §10). */
+static void
+refuse_transport(struct conn *c, int timeout)
+{
+	if (timeout)
+		refuse_forward(c, "backend-timeout", "the %s backend did not "
+		    "answer within %us", kind_name(c),
+		    c->gw->backend_timeout_ms / 1000);
+	else
+		refuse_forward(c, "backend-unreachable", "the %s backend is "
+		    "unreachable", kind_name(c));
+}
+
 /* An internal exchange of the monitor phase finished. */
 static void
 phase_done(struct conn *c, int ok, int timeout)
@@ -747,13 +760,7 @@ phase_done(struct conn *c, int ok, int timeout)
 	enum cg_fact_result v;
 
 	if (!ok || parse_internal(c, &status, &body, &body_len) < 0) {
-		if (timeout)
-			refuse_forward(c, "backend-timeout", "the %s backend did "
-			    "not answer within %us", kind_name(c),
-			    c->gw->backend_timeout_ms / 1000);
-		else
-			refuse_forward(c, "backend-unreachable", "the %s backend "
-			    "is unreachable", kind_name(c));
+		refuse_transport(c, timeout);
 		return;
 	}
 	close_backend(c);
@@ -1064,13 +1071,7 @@ volume_name_done(struct conn *c, int ok, int timeout)
 	const char *name = c->ph_names[1][0];
 
 	if (!ok || parse_internal(c, &status, &body, &body_len) < 0) {
-		if (timeout)
-			refuse_forward(c, "backend-timeout", "the %s backend did "
-			    "not answer within %us", kind_name(c),
-			    c->gw->backend_timeout_ms / 1000);
-		else
-			refuse_forward(c, "backend-unreachable", "the %s backend "
-			    "is unreachable", kind_name(c));
+		refuse_transport(c, timeout);
 		return;
 	}
 	close_backend(c);

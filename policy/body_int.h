@@ -37,6 +37,13 @@ int commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 
 /* ---- Helpers (create.c) ---- */
 
+/* A client string quoted for a detail (http.md §11.3); buf: 260 bytes. */
+const char *q(const char *s, char buf[260]);
+/* String member of obj, or NULL when absent, null or not a string. */
+const char *jstr(const cJSON *obj, const char *key);
+/* String member of obj, "" when absent, null or not a string. */
+const char *jstr0(const cJSON *obj, const char *key);
+
 /* ASCII case-insensitive equality / prefix test. */
 int ci_eq(const char *a, const char *b);
 int ci_prefix(const char *s, const char *prefix);

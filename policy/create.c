@@ -129,15 +129,13 @@ builtin_network(const char *name, enum cg_kind backend)
 	    (backend == CG_PODMAN && ci_eq(name, "podman"));
 }
 
-/* A client string quoted for a detail (http.md §11.3). */
-static const char *
+const char *
 q(const char *s, char buf[260])
 {
 	return cg_quote(s, strlen(s), buf);
 }
 
-/* String member, or NULL when absent, null or not a string. */
-static const char *
+const char *
 jstr(const cJSON *obj, const char *key)
 {
 	const cJSON *v = json_get(obj, key);
@@ -145,8 +143,7 @@ jstr(const cJSON *obj, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* String member, "" when absent or null. */
-static const char *
+const char *
 jstr0(const cJSON *obj, const char *key)
 {
 	const char *s = jstr(obj, key);

@@ -4,6 +4,7 @@
  * truthiness. See policy/json.h for the contracts.
  */
 #include "policy/json.h"
+#include "ipc/util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -99,18 +100,6 @@ jp_ws(struct jp *j)
 	j->p = p;
 }
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Four hex digits at p (bounds checked by the caller); -1 if not hex. */
 static long
 hex4(const unsigned char *p)
@@ -119,7 +108,7 @@ hex4(const unsigned char *p)
 	int i, d;
 
 	for (i = 0; i < 4; i++) {
-		d = hexval(p[i]);
+		d = cg_hexval(p[i]);
 		if (d < 0)
 			return -1;
 		v = v * 16 + d;

@@ -7,23 +7,12 @@
  * guarantees that the daemon reads exactly the pairs the policy judged.
  */
 #include "policy/query.h"
+#include "ipc/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "ipc/xmalloc.h"
-
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /*
  * Decode s[0..len) into a new string ('+' and %XX). Returns NULL with *r
@@ -42,8 +31,8 @@ decode(const char *s, size_t len, struct cg_refusal *r)
 		if (c == '+')
 			c = ' ';
 		else if (c == '%') {
-			hi = i + 1 < len ? hexval((unsigned char)s[i + 1]) : -1;
-			lo = i + 2 < len ? hexval((unsigned char)s[i + 2]) : -1;
+			hi = i + 1 < len ? cg_hexval((unsigned char)s[i + 1]) : -1;
+			lo = i + 2 < len ? cg_hexval((unsigned char)s[i + 2]) : -1;
 			if (hi < 0 || lo < 0) {
 				free(out);
 				cg_refuse(r, "malformed",

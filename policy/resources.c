@@ -12,20 +12,6 @@
 
 #define D_DEVICES	"host devices are refused; run without --device / --gpus"
 
-static const char *
-q(const char *s, char buf[260])
-{
-	return cg_quote(s, strlen(s), buf);
-}
-
-static const char *
-jstr0(const cJSON *obj, const char *key)
-{
-	const cJSON *v = json_get(obj, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 /* ---- §7 pod create ---- */
 
 int

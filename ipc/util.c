@@ -1,0 +1,14 @@
+/* Small character helpers shared by the parsers. */
+#include "ipc/util.h"
+
+int
+cg_hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
