@@ -1385,7 +1385,12 @@ conn_on_ipc(struct conn *c)
 		rc = ipc_recv(c->ipc, buf, IPC_MSG_MAX + 1, &m, 0, MSG_DONTWAIT);
 		if (rc == IPC_EAGAIN)
 			return 0;
-		if (rc == IPC_EOF) {
+		/*
+		 * End-of-file, or a reset because the child exited with
+		 * messages of ours still unread (its client went away): the
+		 * child is gone, which is no violation.
+		 */
+		if (rc == IPC_EOF || (rc == IPC_ESYS && errno == ECONNRESET)) {
 			c->dead = 1;
 			return -1;
 		}

@@ -7,9 +7,10 @@
 #                 (runc named so that crun, unusable here, stays out; catatonit for pods)
 #   test tools:   python3 curl procps util-linux
 #   compose flow: docker-compose python3-docker
-#   docker CLI:   only when no `docker` is on PATH: docker.io, used for its client
-#                 /usr/bin/docker alone. Its dockerd/containerd are never started by
-#                 us, and the install must not start them either: when the machine has
+#   dockerd:      docker.io (dockerd 20.10, containerd, and the docker client when no
+#                 other `docker` is on PATH). tests/integration/dockerd.sh starts a
+#                 private dockerd + containerd with scripts/dockerd-up.sh; nothing else
+#                 starts them, and the install must not start them either: when the machine has
 #                 no /usr/sbin/policy-rc.d, one answering 101 ("action forbidden") is
 #                 put in place for the duration of the install and removed afterwards
 #                 (docker.io's postinst runs `invoke-rc.d docker start || exit 1` on a
@@ -35,8 +36,7 @@ done
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
       python3 curl procps util-linux gdb
-      docker-compose python3-docker)
-command -v docker >/dev/null 2>&1 || PKGS+=(docker.io)
+      docker-compose python3-docker docker.io containerd)
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then

@@ -1,7 +1,9 @@
 #!/bin/bash
 # tests/run-all.sh — what `make check` runs after building:
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
-#   2. the real-CLI integration suite tests/integration/cli.sh (one suite; exit 77 = skipped);
+#   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
+#      tests/integration/cli.sh and tools.sh against a private podman service,
+#      tests/integration/dockerd.sh (both again) against a private dockerd;
 #   3. the operations suite tests/ops/run.sh (one suite);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
 #      a plain clone has no ../shared: then it says so and goes on.
@@ -35,6 +37,10 @@ done
 
 # 2. real-CLI integration tests against a private podman service
 run_suite tests/integration/cli.sh ./tests/integration/cli.sh
+# docker-compose, the Python SDK, builds, volume/network/seccomp refusals (issue 3)
+run_suite tests/integration/tools.sh ./tests/integration/tools.sh
+# the same CLI suites with Debian's dockerd behind docker.sock
+run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 
 # 3. operations: run directory, pid lock, stop/status, daemon, logs, hook, man page
 run_suite tests/ops/run.sh ./tests/ops/run.sh

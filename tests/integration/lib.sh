@@ -2,7 +2,8 @@
 # tests/integration/lib.sh — helpers for the real-CLI integration suites.
 # Source it from a bash script (set -u friendly; do not use set -e in suites).
 #
-#   cg_backend_up                 start the private podman service (once per run)
+#   cg_backend_up                 start the private backend (once per run): podman, or
+#                                 dockerd when CG_BACKEND=docker; sets CG_BACKEND_SOCK
 #   cg_project NAME               make a project dir P and run dir R under the run's tmp dir
 #   cg_gateway_start P R          start `container-gateway serve` for P/R in the background;
 #                                 sets CG_GW_PID; waits until both sockets answer _ping
@@ -23,6 +24,11 @@
 #
 # Environment:
 #   CG_GATEWAY      gateway binary (default: <repo>/container-gateway)
+#   CG_BACKEND      podman (default) or docker: which daemon is behind the gateways.
+#                   docker: a private dockerd (scripts/dockerd-up.sh); each gateway then
+#                   runs with --backend docker and serves docker.sock only
+#   CG_DOCKER_DIR   with CG_BACKEND=docker: reuse a dockerd started with
+#                   scripts/dockerd-up.sh DIR (left running at the end)
 #   CG_PODMAN_DIR   reuse a podman service started with scripts/podman-up.sh DIR
 #                   (left running at the end); default: a fresh one in the tmp dir
 #   CG_DIRECT=1     debugging only: no gateway; R/docker.sock and R/podman.sock are
@@ -34,6 +40,8 @@ CG_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CG_GATEWAY=${CG_GATEWAY:-$CG_REPO/container-gateway}
 CG_TIMEOUT=${CG_TIMEOUT:-60}
 CG_DIRECT=${CG_DIRECT:-0}
+CG_BACKEND=${CG_BACKEND:-podman}
+case $CG_BACKEND in podman|docker) ;; *) echo "integration: CG_BACKEND must be podman or docker" >&2; exit 2 ;; esac
 CG_PASSED=0
 CG_FAILED=0
 CG_GW_PIDS=()
@@ -56,6 +64,9 @@ mkdir -p "$DOCKER_CONFIG"
 echo '{}' > "$DOCKER_CONFIG/config.json"   # podman too reads DOCKER_CONFIG and fails without this file
 CG_PM_OWN=1
 CG_PM_DIR=$CG_TMP/pm
+CG_DD_OWN=0
+CG_DD_DIR=$CG_TMP/dd
+CG_BACKEND_SOCK=
 
 _cg_ms() { echo $(( ($(date +%s%N) - CG_T0) / 1000000 )); }
 
@@ -131,8 +142,9 @@ cg_require() {
   fi
 }
 
-# ---- podman backend ------------------------------------------------------------
+# ---- backend (podman, or dockerd with CG_BACKEND=docker) -------------------------
 cg_backend_up() {
+  if [ "$CG_BACKEND" = docker ]; then _cg_dockerd_up; return; fi
   if [ -n "${CG_PODMAN_DIR:-}" ]; then
     CG_PM_DIR=$(realpath -m "$CG_PODMAN_DIR"); CG_PM_OWN=0
   fi
@@ -142,7 +154,21 @@ cg_backend_up() {
     return 1
   fi
   CG_PODMAN_SOCK=$CG_PM_DIR/podman.sock
+  CG_BACKEND_SOCK=$CG_PODMAN_SOCK
   echo "# podman backend ready in $(( $(_cg_ms) - t0 )) ms: $CG_PODMAN_SOCK"
+}
+_cg_dockerd_up() {
+  CG_PM_OWN=0   # no podman service in this run
+  if [ -n "${CG_DOCKER_DIR:-}" ]; then CG_DD_DIR=$(realpath -m "$CG_DOCKER_DIR"); CG_DD_OWN=0
+  else CG_DD_OWN=1; fi
+  local t0; t0=$(_cg_ms)
+  if ! "$CG_REPO/scripts/dockerd-up.sh" "$CG_DD_DIR" >"$CG_TMP/dockerd-up.log" 2>&1; then
+    echo "integration: dockerd-up failed:" >&2; sed 's/^/    /' "$CG_TMP/dockerd-up.log" >&2
+    return 1
+  fi
+  CG_DOCKER_SOCK=$CG_DD_DIR/docker.sock
+  CG_BACKEND_SOCK=$CG_DOCKER_SOCK
+  echo "# docker backend ready in $(( $(_cg_ms) - t0 )) ms: $CG_DOCKER_SOCK"
 }
 
 # ---- projects and gateways -----------------------------------------------------
@@ -163,17 +189,21 @@ cg_gateway_start() {
   CG_GW_PID=
   if [ "$CG_DIRECT" = 1 ]; then
     mkdir -p "$r"; chmod 700 "$r"
-    ln -sf "$CG_PODMAN_SOCK" "$r/docker.sock"; ln -sf "$CG_PODMAN_SOCK" "$r/podman.sock"
+    ln -sf "$CG_BACKEND_SOCK" "$r/docker.sock"
+    [ "$CG_BACKEND" = docker ] || ln -sf "$CG_PODMAN_SOCK" "$r/podman.sock"
     return 0
   fi
   if [ ! -x "$CG_GATEWAY" ]; then echo "integration: no gateway binary at $CG_GATEWAY" >&2; return 1; fi
-  "$CG_GATEWAY" serve --project "$p" --run-dir "$r" --podman-socket "$CG_PODMAN_SOCK" \
-      --backend podman --egress off --log-level debug --idle-timeout 900 \
+  local be
+  if [ "$CG_BACKEND" = docker ]; then be=(--docker-socket "$CG_DOCKER_SOCK" --backend docker)
+  else be=(--podman-socket "$CG_PODMAN_SOCK" --backend podman); fi
+  "$CG_GATEWAY" serve --project "$p" --run-dir "$r" "${be[@]}" \
+      --egress off --log-level debug --idle-timeout 900 \
       </dev/null >"$log" 2>&1 &
   CG_GW_PID=$!
   CG_GW_PIDS+=("$CG_GW_PID")
   for _ in $(seq 1 500); do
-    if _cg_ping "$r/docker.sock" && _cg_ping "$r/podman.sock"; then return 0; fi
+    if _cg_ping "$r/docker.sock" && { [ "$CG_BACKEND" = docker ] || _cg_ping "$r/podman.sock"; }; then return 0; fi
     if ! kill -0 "$CG_GW_PID" 2>/dev/null; then
       wait "$CG_GW_PID" 2>/dev/null; local rc=$?
       echo "integration: gateway exited with $rc before answering; log tail:" >&2
@@ -219,6 +249,10 @@ cg_teardown() {
   for p in "${CG_GW_PIDS[@]}"; do cg_gateway_stop "$p"; done
   if [ "$CG_PM_OWN" = 1 ] && [ -e "$CG_PM_DIR" ]; then
     "$CG_REPO/scripts/podman-down.sh" "$CG_PM_DIR" || echo "integration: podman-down failed" >&2
+  fi
+  if [ "$CG_DD_OWN" = 1 ] && [ -e "$CG_DD_DIR" ]; then
+    if [ "${CG_KEEP:-0}" = 1 ] && [ -f "$CG_DD_DIR/dockerd.log" ]; then cp "$CG_DD_DIR/dockerd.log" "$CG_TMP/dockerd.log"; fi
+    "$CG_REPO/scripts/dockerd-down.sh" "$CG_DD_DIR" || echo "integration: dockerd-down failed" >&2
   fi
   if [ "${CG_KEEP:-0}" = 1 ]; then echo "# kept $CG_TMP" >&2; else rm -rf "$CG_TMP"; fi
   exit "$rc"

@@ -1,0 +1,128 @@
+#!/bin/bash
+# dockerd-down.sh DIR
+#
+# Undoes dockerd-up.sh DIR:
+#   1. while the daemon answers: removes every container (forced) and every user
+#      network, remembering the Linux bridges (br-<id12>) of those networks;
+#   2. SIGKILLs the init process of every container still running (a daemon that was
+#      killed could not remove them; their pid namespaces die with the init, and
+#      with them the containers' veth ends), known from containerd's state in DIR;
+#   3. stops dockerd, then containerd, by their pids (SIGTERM, then SIGKILL);
+#   4. SIGKILLs every process whose command line names DIR/ (containerd shims,
+#      left-over clients), then removes the cgroups of the containers of step 2;
+#   5. deletes the remembered bridges (and any br-<id12> of a network whose state
+#      is still in DIR) that a killed daemon left behind;
+#   6. unmounts every mount under DIR (deepest first: overlay2 layers, shm, netns
+#      bind mounts) and removes DIR.
+# dockerd-up.sh never enables iptables or the default bridge, so there is no
+# docker0 or iptables rule to remove; a docker0 is removed only when DIR/docker0
+# says this DIR created it (never the case with the flags of dockerd-up.sh).
+# Safe to run twice, on a half-started DIR, or on a DIR that no longer exists.
+# Refuses a directory that dockerd-up.sh did not make (no DIR/.cg-dockerd).
+set -uo pipefail
+[ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
+T=$(realpath -m -- "$1")
+[ -e "$T" ] || exit 0
+if [ ! -f "$T/.cg-dockerd" ]; then
+  echo "$0: $T was not made by dockerd-up.sh (no .cg-dockerd); refusing to remove it" >&2
+  exit 1
+fi
+SOCK=$T/docker.sock
+unset DOCKER_HOST DOCKER_CONTEXT DOCKER_TLS_VERIFY DOCKER_CERT_PATH
+export DOCKER_CONFIG=$T/client
+mkdir -p "$DOCKER_CONFIG" 2>/dev/null; [ -f "$DOCKER_CONFIG/config.json" ] || echo '{}' > "$DOCKER_CONFIG/config.json" 2>/dev/null
+dk() { DOCKER_HOST=unix://$SOCK timeout 30 docker "$@"; }
+
+ancestors=" $$ "
+p=$$
+while [ "$p" -gt 1 ] 2>/dev/null; do
+  p=$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null) || break
+  [ -n "$p" ] || break
+  ancestors="$ancestors$p "
+done
+pids_of_T() {  # processes whose command line names this private dir
+  local d p
+  for d in /proc/[0-9]*; do
+    p=${d#/proc/}
+    case $ancestors in *" $p "*) continue;; esac
+    { tr '\0' ' ' < "$d/cmdline"; } 2>/dev/null | grep -qF -- "$T/" && echo "$p"
+  done
+  return 0
+}
+stop_pid() {  # FILE NEEDLE: stop the process named in FILE if its command line has NEEDLE
+  local pid
+  pid=$(cat "$1" 2>/dev/null || true)
+  case $pid in ''|*[!0-9]*) return 0 ;; esac
+  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2" || return 0
+  kill "$pid" 2>/dev/null
+  for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.05; done
+  kill -9 "$pid" 2>/dev/null
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.05; done
+}
+
+# 1. containers and user networks, through the daemon while it answers
+bridges=()
+if curl -sf -m 2 --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1; then
+  ids=$(dk ps -aq 2>/dev/null)
+  [ -z "$ids" ] || dk rm -f $ids >/dev/null 2>&1
+  for n in $(dk network ls -q --filter driver=bridge 2>/dev/null); do
+    bridges+=("br-${n:0:12}")
+  done
+  dk network prune -f >/dev/null 2>&1
+fi
+# networks whose state survives in DIR (a killed daemon): their ids name the bridges
+if [ -d "$T/data/network/files" ]; then
+  for n in $(ip -o link show type bridge 2>/dev/null | awk -F': ' '{print $2}' | grep -E '^br-[0-9a-f]{12}$'); do
+    grep -qa -- "${n#br-}" "$T/data/network/files/local-kv.db" 2>/dev/null && bridges+=("$n")
+  done
+fi
+
+# 2. containers still running: containerd's task state names each init pid. A pid is
+#    killed only while its cgroup names the container id (never a reused pid).
+ctr_ids=()
+for f in "$T"/containerd/state/io.containerd.runtime.v2.task/*/*/init.pid; do
+  [ -f "$f" ] || continue
+  id=$(basename "$(dirname "$f")")
+  ctr_ids+=("$id")
+  pid=$(cat "$f" 2>/dev/null)
+  case $pid in ''|*[!0-9]*) continue ;; esac
+  grep -qF -- "$id" "/proc/$pid/cgroup" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+done
+
+# 3. the daemons, by pid
+stop_pid "$T/dockerd.pid" "unix://$SOCK"
+stop_pid "$T/containerd.pid" "$T/containerd.toml"
+
+# 4. leftovers naming DIR/ (shims, clients), then the killed containers' cgroups
+for _ in $(seq 50); do
+  left=$(pids_of_T)
+  [ -z "$left" ] && break
+  kill -9 $left 2>/dev/null
+  sleep 0.1
+done
+for id in "${ctr_ids[@]}"; do
+  case $id in *[!0-9a-f]*|'') continue ;; esac   # a container id, nothing else
+  find /sys/fs/cgroup -mindepth 2 -maxdepth 4 -type d -name "$id" 2>/dev/null | sort -r |
+    while read -r c; do rmdir "$c" 2>/dev/null; done
+done
+
+# 5. bridges left by a daemon that did not get to remove its networks
+for b in "${bridges[@]}"; do
+  ip link show "$b" >/dev/null 2>&1 && ip link del "$b" 2>/dev/null
+done
+if [ -f "$T/docker0" ] && ip link show docker0 >/dev/null 2>&1; then ip link del docker0 2>/dev/null; fi
+
+# 6. mounts, then the directory
+re=$(printf '%s' "$T" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+for i in 1 2 3 4 5; do
+  findmnt -rn -o TARGET | grep -E "^$re(/|$)" | sort -r |
+    while read -r m; do umount "$m" 2>/dev/null || { [ "$i" -ge 3 ] && umount -l "$m" 2>/dev/null; }; done
+  rm -rf "$T" 2>/dev/null && break
+  sleep 0.2
+done
+if [ -e "$T" ]; then
+  echo "$0: could not remove $T:" >&2
+  findmnt -rn -o TARGET | grep -F "$T" >&2
+  exit 1
+fi
+exit 0

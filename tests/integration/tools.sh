@@ -1,0 +1,279 @@
+#!/bin/bash
+# tests/integration/tools.sh — the everyday tools through the gateway (issue 3):
+# docker-compose 1.29, the Python Docker SDK, the classic builder of the docker CLI and
+# `podman --remote build`, and three refusals (volume driver options, network connect of
+# another project's container, an inline seccomp profile), against a private rootful
+# podman service, or with CG_BACKEND=docker against a private dockerd (podman-only
+# checks are skipped then: the gateway serves docker.sock alone).
+#
+#   tests/integration/tools.sh             all scenarios
+#   tests/integration/tools.sh t_compose   only the named scenario functions
+#   CG_BACKEND=docker tests/integration/tools.sh
+#
+# Needs root, the docker CLI, docker-compose, python3-docker, curl (and podman for the
+# podman backend). Exit status 77 = skipped (not root); otherwise non-zero when any
+# check failed. Last line: "N passed, M failed". See lib.sh for the environment.
+set -u
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP integration: needs root (rootful backend)"
+  exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+
+KEY=org.apache.magpie.project
+IMG=localhost/busybox
+NOTFOUND='[Nn]o such (container|object)|not-found'
+
+dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
+dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
+pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
+bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
+bk_q() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
+podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
+
+# ---- docker-compose 1.29 ------------------------------------------------------------
+t_compose() {
+  local d=$P1/compose cp=cgtc
+  mkdir -p "$d"
+  cat > "$d/docker-compose.yml" <<YML
+version: "3.7"
+services:
+  web:
+    image: $IMG
+    command: sleep 300
+    volumes:
+      - data:/data
+    networks:
+      - net
+  worker:
+    image: $IMG
+    command: sleep 300
+    volumes:
+      - data:/shared
+    networks:
+      - net
+    depends_on:
+      - web
+volumes:
+  data: {}
+networks:
+  net: {}
+YML
+  dc() { ( cd "$d" && DOCKER_HOST="unix://$R1/docker.sock" COMPOSE_HTTP_TIMEOUT=60 cg_timeout docker-compose -p $cp "$@" ); }
+  expect_ok "compose up -d" dc up -d
+  cg_run dc ps
+  if [ $CG_RC -ne 0 ]; then fail "compose ps" "exit $CG_RC"
+  elif [ "$(grep -cE "^${cp}_(web|worker)_1 .* Up" <<<"$CG_OUT")" -ne 2 ]; then fail "compose ps lists both services Up" "$(echo $CG_OUT)" quiet
+  else pass "compose ps lists both services Up"; fi
+  # compose's objects are the project's: labelled, and on the backend
+  expect_output "compose network carries the project label" "$P1" \
+    bk network inspect -f "{{index .Labels \"$KEY\"}}" ${cp}_net
+  expect_output "compose volume carries the project label" "$P1" \
+    bk volume inspect -f "{{index .Labels \"$KEY\"}}" ${cp}_data
+  expect_output "compose container carries the project label" "$P1" \
+    bk inspect -f "{{index .Config.Labels \"$KEY\"}}" ${cp}_web_1
+  # the two services share the volume and the network
+  expect_output "compose exec (docker-py exec body)" compose-exec dc exec -T web echo compose-exec
+  expect_ok "compose: write to the shared volume" dk exec ${cp}_web_1 sh -c 'echo vol-ok > /data/f'
+  expect_output "compose: the other service reads it" vol-ok dk exec ${cp}_worker_1 cat /shared/f
+  expect_output "compose: service on the project network" "${cp}_net" \
+    dk inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' ${cp}_worker_1
+  # another project sees none of it
+  cg_run dk2 ps -a --format '{{.Names}}'
+  if [ $CG_RC -eq 0 ] && [[ $CG_OUT != *${cp}_* ]]; then pass "compose: second project does not see the services"
+  else fail "compose: second project does not see the services" "exit $CG_RC: $(echo $CG_OUT)" quiet; fi
+  expect_ok "compose down -v" dc down -v -t 1
+  cg_run bk ps -aq --filter "label=com.docker.compose.project=$cp"
+  local left=$CG_OUT
+  cg_run bk network ls -q --filter "name=${cp}_net"
+  left="$left$CG_OUT"
+  cg_run bk volume ls -q --filter "name=${cp}_data"
+  left="$left$CG_OUT"
+  if [ -z "$left" ]; then pass "compose down -v left no container, network or volume"
+  else fail "compose down -v left no container, network or volume" "backend has: $(echo $left)" quiet; fi
+  bk_q rm -f ${cp}_web_1 ${cp}_worker_1; bk_q network rm ${cp}_net; bk_q volume rm ${cp}_data
+}
+
+# ---- Python Docker SDK ----------------------------------------------------------------
+t_sdk() {
+  local out
+  out=$(cg_timeout "$PY3" - "$R1/docker.sock" "$IMG" "$KEY" "$P1" <<'PY' 2>&1
+import sys, docker
+sock, img, key, root = sys.argv[1:5]
+c = docker.DockerClient(base_url="unix://" + sock, timeout=60)
+def say(ok, name, why=""):
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + why), flush=True)
+print("# docker SDK " + docker.__version__ + " from " + docker.__file__, flush=True)
+try:
+    ctr = c.containers.create(img, ["sleep", "300"], name="sdk1", network_mode="none")
+    say(True, "sdk: containers.create")
+except Exception as e:
+    say(False, "sdk: containers.create", repr(e)); sys.exit(0)
+try:
+    ctr.start(); ctr.reload()
+    say(ctr.status == "running", "sdk: start", "status " + ctr.status)
+    ids = [x.id for x in c.containers.list(all=True)]
+    say(ctr.id in ids, "sdk: containers.list has it", str(ids))
+    say(ctr.labels.get(key) == root, "sdk: container carries the project label", str(ctr.labels))
+    r = ctr.exec_run(["echo", "sdk-exec"])
+    say(r.exit_code == 0 and b"sdk-exec" in r.output, "sdk: exec_run", repr(r))
+    out = c.containers.run(img, ["echo", "sdk-run"], network_mode="none", remove=True)
+    say(b"sdk-run" in out, "sdk: containers.run(remove=True)", repr(out))
+    try:
+        c.containers.run(img, "true", privileged=True, network_mode="none", remove=True)
+        say(False, "sdk: privileged refused", "succeeded")
+    except docker.errors.APIError as e:
+        say(e.status_code == 403 and "container-gateway: privileged" in str(e), "sdk: privileged refused", str(e))
+finally:
+    try:
+        ctr.remove(force=True)
+        say(True, "sdk: remove")
+    except Exception as e:
+        say(False, "sdk: remove", repr(e))
+try:
+    c.containers.get("sdk1")
+    say(False, "sdk: gone after remove", "still there")
+except docker.errors.NotFound:
+    say(True, "sdk: gone after remove")
+PY
+)
+  local rc=$? l
+  while IFS= read -r l; do
+    case $l in
+      "PASS "*) pass "${l#PASS }" ;;
+      "FAIL "*) fail "${l#FAIL }" "" quiet ;;
+      "# "*) echo "$l" ;;
+      *) [ -n "$l" ] && echo "    | $l" ;;
+    esac
+  done <<<"$out"
+  [ $rc -eq 0 ] || fail "sdk: python exits 0" "exit $rc" quiet
+  bk_q rm -f sdk1
+}
+
+# ---- builds ---------------------------------------------------------------------------
+t_build() {
+  local d=$P1/build
+  mkdir -p "$d"
+  printf 'FROM %s\nRUN echo hi > /x\nLABEL a=b\n' "$IMG" > "$d/Dockerfile"
+  expect_ok "DOCKER_BUILDKIT=0 docker build" \
+    env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" timeout -k 5 "$CG_TIMEOUT" docker build -q -t localhost/cgt-dbuild:1 "$d"
+  expect_output "docker build: the image has the project label" "$P1" \
+    dk image inspect -f "{{index .Config.Labels \"$KEY\"}}" localhost/cgt-dbuild:1
+  expect_output "docker build: the image has LABEL a=b" "b" \
+    dk image inspect -f '{{index .Config.Labels "a"}}' localhost/cgt-dbuild:1
+  expect_output "docker build: RUN ran" hi dk run --rm --network none localhost/cgt-dbuild:1 cat /x
+  # (docker CLI 28 with DOCKER_BUILDKIT=1 stops by itself when buildx is missing, so the
+  # request BuildKit would send is made with curl)
+  cg_run curl -s -m 10 --unix-socket "$R1/docker.sock" -X POST -H 'Content-Type: application/x-tar' \
+    --data-binary '' 'http://d/v1.41/build?t=localhost%2Fcgt-bk%3A1&version=2'
+  if [[ $CG_OUT == *"container-gateway: denied-endpoint: "*"DOCKER_BUILDKIT=0"* ]]; then pass "BuildKit build (version=2) refused with the DOCKER_BUILDKIT=0 hint"
+  else fail "BuildKit build (version=2) refused with the DOCKER_BUILDKIT=0 hint" "got: $CG_OUT" quiet; fi
+  expect_ok "docker rmi of the built image" dk rmi localhost/cgt-dbuild:1
+  bk_q rmi -f localhost/cgt-dbuild:1
+  if podman_only "podman --remote build"; then
+    local pid
+    expect_ok "podman --remote build" pm build -q -t localhost/cgt-pbuild:1 "$d"
+    pid=$(tail -n 1 <<<"$CG_OUT")
+    # by id: podman-remote sends a name with a slash as images/localhost%2F…/json, and
+    # the gateway refuses any percent-encoding in a path (routes.md §2, B04)
+    expect_output "podman build: the image has the project label" "$P1" \
+      pm image inspect -f "{{index .Config.Labels \"$KEY\"}}" "$pid"
+    expect_output "podman build: the image has LABEL a=b" "b" \
+      pm image inspect -f '{{index .Config.Labels "a"}}' "$pid"
+    expect_output "podman build: docker CLI sees the project label" "$P1" \
+      dk image inspect -f "{{index .Config.Labels \"$KEY\"}}" localhost/cgt-pbuild:1
+    expect_output "podman build: RUN ran" hi pm run --rm --network none localhost/cgt-pbuild:1 cat /x
+    expect_ok "podman rmi of the built image" pm rmi localhost/cgt-pbuild:1
+    bk_q rmi -f localhost/cgt-pbuild:1
+  fi
+}
+
+# ---- refusals -------------------------------------------------------------------------
+t_volume_driver() {
+  expect_fail_with "volume create -o type=none -o o=bind -o device=/ refused" "container-gateway: volume-driver" \
+    dk volume create -o type=none -o o=bind -o device=/ cgtv
+  cg_run bk volume ls -q --filter name=cgtv
+  if [ $CG_RC -eq 0 ] && [ -z "$CG_OUT" ]; then pass "refused volume create left no volume"
+  else fail "refused volume create left no volume" "backend has: $(echo $CG_OUT)" quiet; bk_q volume rm -f cgtv; fi
+  expect_ok "plain volume create" dk volume create cgtv2
+  expect_output "plain volume carries the project label" "$P1" \
+    bk volume inspect -f "{{index .Labels \"$KEY\"}}" cgtv2
+  expect_ok "volume rm" dk volume rm cgtv2
+  bk_q volume rm -f cgtv2
+}
+
+t_network_connect() {
+  cg_run dk2 create --name cgt-other --network none $IMG sleep 300
+  if [ $CG_RC -ne 0 ]; then fail "network connect: setup (project 2 container)" "exit $CG_RC"; return; fi
+  local other=$CG_OUT
+  if ! cg_run dk network create cgtn1; then fail "network connect: setup (network create)" "exit $CG_RC"; bk_q rm -f cgt-other; return; fi
+  pass "network create"
+  expect_output "network carries the project label" "$P1" \
+    bk network inspect -f "{{index .Labels \"$KEY\"}}" cgtn1
+  expect_fail_match "network connect of another project's container refused (404)" "$NOTFOUND" \
+    dk network connect cgtn1 cgt-other
+  expect_fail_match "network connect of another project's container by id refused (404)" "$NOTFOUND" \
+    dk network connect cgtn1 "${other:0:12}"
+  cg_run bk inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' cgt-other
+  if [[ $CG_OUT != *cgtn1* ]]; then pass "refused connect changed nothing"
+  else fail "refused connect changed nothing" "cgt-other is on cgtn1" quiet; fi
+  # the own container may be connected and disconnected
+  if cg_run dk create --name cgt-own $IMG sleep 300; then
+    expect_ok "network connect of an own container" dk network connect cgtn1 cgt-own
+    expect_ok "network disconnect of an own container" dk network disconnect cgtn1 cgt-own
+  else fail "network connect: setup (own container)" "exit $CG_RC"; fi
+  expect_fail_match "other project: network connect to our network is 404" '[Nn]o such network|not-found|not found' \
+    dk2 network connect cgtn1 cgt-other
+  dk rm -f cgt-own >/dev/null 2>&1
+  expect_ok "network rm" dk network rm cgtn1
+  bk_q rm -f cgt-own cgt-other; bk_q network rm cgtn1
+}
+
+t_seccomp() {
+  local prof=$CG_TMP/allow-all.json
+  echo '{"defaultAction":"SCMP_ACT_ALLOW"}' > "$prof"
+  expect_fail_with "run --security-opt seccomp=<allow-all profile> refused" "container-gateway: security-opt" \
+    dk run --rm --network none --security-opt "seccomp=$prof" $IMG true
+  expect_fail_with "run --security-opt seccomp=unconfined refused" "container-gateway: security-opt" \
+    dk run --rm --network none --security-opt seccomp=unconfined $IMG true
+  cg_run bk ps -aq --filter "label=$KEY=$P1"
+  if [ $CG_RC -eq 0 ] && [ -z "$CG_OUT" ]; then pass "refused runs left no container"
+  else fail "refused runs left no container" "backend has: $(echo $CG_OUT)" quiet; [ -z "$CG_OUT" ] || bk_q rm -f $CG_OUT; fi
+}
+
+ALL=(t_compose t_sdk t_build t_volume_driver t_network_connect t_seccomp)
+
+# ---- main -------------------------------------------------------------------------
+# the Python SDK under test is Debian's python3-docker: /usr/bin/python3, not whatever
+# python3 comes first on PATH (it may carry another docker SDK)
+PY3=${CG_PYTHON:-/usr/bin/python3}
+need=(docker docker-compose "$PY3" curl timeout)
+if [ "$CG_BACKEND" = docker ]; then need+=(dockerd containerd); else need+=(podman); fi
+if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+if ! "$PY3" -c 'import docker' 2>/dev/null; then fail "prerequisites" "python3-docker is not installed"; cg_summary; exit; fi
+if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
+  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
+fi
+if ! cg_backend_up; then fail "$CG_BACKEND backend" "backend start-up failed"; cg_summary; exit; fi
+cg_project p1; P1=$P; R1=$R
+cg_project p2; P2=$P; R2=$R
+if ! cg_gateway_start "$P1" "$R1"; then fail "gateway for project 1 starts" "see above"; cg_summary; exit; fi
+GW1=$CG_GW_PID
+if ! cg_gateway_start "$P2" "$R2"; then fail "gateway for project 2 starts" "see above"; cg_summary; exit; fi
+GW2=$CG_GW_PID
+echo "# gateways ready ($CG_BACKEND): p1 pid ${GW1:-direct} ($R1), p2 pid ${GW2:-direct} ($R2)"
+
+if [ $# -gt 0 ]; then SEL=("$@"); else SEL=("${ALL[@]}"); fi
+for s in "${SEL[@]}"; do
+  t0=$(_cg_ms)
+  "$s"
+  echo "# $s: $(( $(_cg_ms) - t0 )) ms"
+done
+if [ "$CG_FAILED" -gt 0 ] && [ "$CG_DIRECT" != 1 ]; then
+  for l in "$R1.log" "$R2.log"; do
+    [ -f "$l" ] || continue
+    echo "# $l: last warnings/errors/denials"
+    grep -E ' (ERROR|WARNING) |decision=(deny|error)' "$l" | tail -n 15 | sed 's/^/#   /'
+  done
+fi
+cg_summary
