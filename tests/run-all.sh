@@ -42,6 +42,16 @@ run_suite tests/integration/tools.sh ./tests/integration/tools.sh
 # the same CLI suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 
+# 2b. a short libFuzzer run of the HTTP, JSON and IPC parsers (make fuzz), when clang
+#     can build fuzzers here (clang with its sanitizer runtime); longer: make fuzz FUZZ_SECONDS=300
+if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
+   clang -x c -fsanitize=fuzzer,address - -o "${TMPDIR:-/tmp}/cg-fuzz-probe" >/dev/null 2>&1; then
+  rm -f "${TMPDIR:-/tmp}/cg-fuzz-probe"
+  run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5
+else
+  echo "== make fuzz: clang cannot build libFuzzer targets here (no clang or no sanitizer runtime); not run"
+fi
+
 # 3. operations: run directory, pid lock, stop/status, daemon, logs, hook, man page
 run_suite tests/ops/run.sh ./tests/ops/run.sh
 
