@@ -118,7 +118,7 @@ cat <<EOF
   podman --url unix://$RUN_DIR/podman.sock ps -a         # podman (remote)
 
 stop:
-  kill $GW                                        # the gateway ($GW_LOG)
+  $REPO/container-gateway stop --run-dir $RUN_DIR     # the gateway (log: $GW_LOG)
 EOF
 if [ "$PODMAN_SOCK" = "$PM_DIR/podman.sock" ]; then
   echo "  $REPO/scripts/podman-down.sh $PM_DIR     # the private podman service"

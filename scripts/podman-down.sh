@@ -26,11 +26,14 @@ while [ "$p" -gt 1 ] 2>/dev/null; do
   ancestors="$ancestors$p "
 done
 pids_of_T() {  # processes whose command line names this private dir
-  local d p
+  local d p cmd
   for d in /proc/[0-9]*; do
     p=${d#/proc/}
     case $ancestors in *" $p "*) continue;; esac
-    { tr '\0' ' ' < "$d/cmdline"; } 2>/dev/null | grep -qF -- "$T/" && echo "$p"
+    cmd=$({ tr '\0' ' ' < "$d/cmdline"; } 2>/dev/null) || continue
+    # a gateway in front of this service is a client, not ours to kill
+    case ${cmd%% *} in */container-gateway|container-gateway) continue ;; esac
+    case $cmd in *"$T/"*) echo "$p" ;; esac
   done
   return 0
 }
