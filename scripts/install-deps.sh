@@ -35,7 +35,7 @@ done
 
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
-      python3 curl procps util-linux gdb
+      python3 curl procps util-linux gdb clang libclang-rt-14-dev
       docker-compose python3-docker docker.io containerd)
 
 SUDO=

@@ -201,21 +201,21 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 
 	for (i = 0; i < NELEM(fcntl_cmds); i++) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
-		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)fcntl_cmds[i]));
+		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)fcntl_cmds[i], 0));
 		if (rc < 0)
 			goto fail;
 	}
 
 	for (i = 0; i < NELEM(madvise_advice); i++) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(madvise),
-		    1, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)madvise_advice[i]));
+		    1, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)madvise_advice[i], 0));
 		if (rc < 0)
 			goto fail;
 	}
 
 	/* tgkill(self, any tid of ours, sig): abort(), raise(). */
 	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self_pid));
+	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self_pid, 0));
 	if (rc < 0)
 		goto fail;
 

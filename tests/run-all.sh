@@ -42,6 +42,15 @@ run_suite tests/integration/tools.sh ./tests/integration/tools.sh
 # the same CLI suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 
+# 2a. the same tree built with clang, -Werror (the project is gcc- and clang-clean)
+if command -v clang >/dev/null; then
+  cb=$(mktemp -d /tmp/cg-clang.XXXXXX)
+  run_suite "clang -Werror build" sh -c "git ls-files -z | xargs -0 cp --parents -t '$cb' && make -s -C '$cb' CC=clang all >/dev/null"
+  rm -rf "$cb"
+else
+  echo "== clang -Werror build: clang is not installed; not run"
+fi
+
 # 2b. a short libFuzzer run of the HTTP, JSON and IPC parsers (make fuzz), when clang
 #     can build fuzzers here (clang with its sanitizer runtime); longer: make fuzz FUZZ_SECONDS=300
 if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
