@@ -2,10 +2,11 @@
  * Unit tests of the body policies (policy/body.c, schema.c, create.c,
  * resources.c): one refused and one allowed example per rule of policy.md
  * §1-§13, the body rows of the bypass table (§14: B07-B26, B34, B36,
- * B37), and the real client bodies of cli-traffic (docker CLI 28,
- * docker-compose 1.29, podman-remote 4.3.1). Every allowed body is run a
- * second time on the policy's own output: it must pass again and come out
- * byte-identical (the fixpoint of §0.6).
+ * B37, B46 libpod mounts; test_bypass has a refused case and an allowed
+ * neighbour for each), and the real client bodies of cli-traffic (docker
+ * CLI 28, docker-compose 1.29, podman-remote 4.3.1). Every allowed body is
+ * run a second time on the policy's own output: it must pass again and come
+ * out byte-identical (the fixpoint of §0.6).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1595,6 +1596,13 @@ test_bypass(void **state)
 		    NULL),
 		EXC("B21 exec /proc working dir", "{'WorkingDir':'/proc/1/cwd'}",
 		    "host-path", NULL),
+		EXC("B21 exec /proc after lexical clean-up",
+		    "{'WorkingDir':'//tmp/../proc/./1/cwd'}", "host-path", NULL),
+		EXC("B21 exec relative proc", "{'WorkingDir':'proc/1/cwd'}",
+		    "host-path", NULL),
+		RT(CG_API_LIBPOD, "containers", "exec-create",
+		    "B21 libpod exec Privileged", "{'Cmd':['sh'],"
+		    "'Privileged':true}", "privileged", NULL, NULL),
 		EXC("B21 exec root user allowed", "{'User':'root'}", NULL, NULL),
 		CC("B21 create /proc working dir", "{'WorkingDir':"
 		    "'/proc/self/fd/7'}", "host-path"),
@@ -1661,17 +1669,128 @@ test_bypass(void **state)
 		LCO("B37 privileged forced false", "{'image':'a'}",
 		    "'privileged':false"),
 		LC("B37 rootfs", "{'rootfs':'/'}", "rootfs"),
+		LC("B37 libpod privileged true", "{'image':'a',"
+		    "'privileged':true}", "privileged"),
+		LC("B46 libpod mounts are checked", "{'mounts':[{'destination':"
+		    "'/h','type':'bind','source':'/'}]}", "bind-mount"),
+		LC("B46 libpod mounts propagation", "{'mounts':[{'destination':"
+		    "'/h','type':'bind','source':'" ROOT "/b','options':"
+		    "['rshared']}]}", "bind-mount"),
 		LC("B37 unknown specgen field", "{'image':'a','hooks':{}}",
 		    "unknown-field"),
+	};
+	/*
+	 * The allowed neighbour of each row: the same field with a value the
+	 * rule lets through, so a rule that refused everything would fail
+	 * here and a rule that was removed fails the refused case above.
+	 */
+	static const struct bcase allowed[] = {
+		VOL(CG_API_COMPAT, "B07 local driver without options",
+		    "{'Name':'v1','Driver':'local','DriverOpts':{}}", NULL, NULL,
+		    "'Driver':'local'"),
+		VOL(CG_API_LIBPOD, "B07 podman local driver, empty Options",
+		    "{'Name':'pv1','Driver':'local','Options':{}}", NULL, NULL,
+		    "'Name':'pv1'"),
+		CCO("B08 volume mount without DriverConfig", "{'HostConfig':"
+		    "{'Mounts':[{'Type':'volume','Target':'/v','VolumeOptions':"
+		    "{'NoCopy':true,'DriverConfig':null}}]}}", "'NoCopy':true"),
+		CCO("B09 VolumesFrom empty (compose sends it)",
+		    "{'HostConfig':{'VolumesFrom':[]}}", "'VolumesFrom':[]"),
+		LCO("B09 libpod volumes_from null", "{'volumes_from':null}",
+		    "'volumes_from':null"),
+		CCO("B10 Binds with the right type", "{'HostConfig':{'Binds':"
+		    "['" ROOT "/b:/host']}}", "'" ROOT "/b:/host'"),
+		CCO("B11 Binds inside HostConfig", "{'Image':'a','HostConfig':"
+		    "{'Binds':['" ROOT "/b:/b']}}", "'" ROOT "/b:/b'"),
+		CCO("B12 canonical spelling, falsy", "{'HostConfig':"
+		    "{'Privileged':false}}", "'Privileged':false"),
+		LCO("B12 libpod canonical spelling, falsy", "{'privileged':false}",
+		    "'privileged':false"),
+		CCO("B12 escaped key decoded, falsy value passes",
+		    "{'HostConfig':{'Privil\\u0065ged':false}}",
+		    "'Privileged':false"),
+		CCO("B13 NetworkMode spelled canonically",
+		    "{'HostConfig':{'NetworkMode':'bridge'}}",
+		    "'NetworkMode':'bridge'"),
+		CCO("B14 one HostConfig, one Privileged", "{'HostConfig':"
+		    "{'Privileged':false},'Image':'a'}", "'Privileged':false"),
+		CCX("B15 one label map: KEY set once, canonical output",
+		    "{'Labels':{'a':'b'}}", "{'Labels':{'a':'b','" KEY "':'"
+		    ROOT "'},'HostConfig':{}}"),
+		CCO("B17 Capabilities null", "{'HostConfig':{'Capabilities':"
+		    "null}}", "'Capabilities':null"),
+		CCO("B17 Capabilities empty", "{'HostConfig':{'Capabilities':"
+		    "[]}}", "'Capabilities':[]"),
+		CCO("B18 allowed security options", "{'HostConfig':"
+		    "{'SecurityOpt':['seccomp=default','no-new-privileges',"
+		    "'apparmor=docker-default','label=type:container_t',"
+		    "'label=level:s0:c1','no-new-privileges:true']}}",
+		    "'seccomp=default'"),
+		CCO("B19 MaskedPaths and ReadonlyPaths null", "{'HostConfig':"
+		    "{'MaskedPaths':null,'ReadonlyPaths':null}}",
+		    "'MaskedPaths':null"),
+		LCO("B19 libpod mask null", "{'mask':null}", "'mask':null"),
+		EXC("B21 exec not privileged, ordinary working dir",
+		    "{'Privileged':false,'WorkingDir':'/work','Cmd':['sh']}",
+		    NULL, NULL),
+		EXC("B21 exec working dir /procfs is not /proc",
+		    "{'WorkingDir':'/procfs'}", NULL, NULL),
+		CCO("B22 allowed namespace modes", "{'HostConfig':{'PidMode':"
+		    "'private','IpcMode':'shareable','UsernsMode':'','UTSMode':"
+		    "'','CgroupnsMode':'private'}}", "'IpcMode':'shareable'"),
+		CCO("B22 NetworkMode bridge", "{'HostConfig':{'NetworkMode':"
+		    "'bridge'}}", "'NetworkMode':'bridge'"),
+		LCO("B22 libpod netns private", "{'netns':{'nsmode':'private'}}",
+		    "'nsmode':'private'"),
+		LCO("B22 libpod userns keep-id with a value", "{'userns':"
+		    "{'nsmode':'keep-id','value':'uid=1000'}}", "'keep-id'"),
+		CCO("B23 no devices", "{'HostConfig':{'Devices':[],"
+		    "'DeviceCgroupRules':null,'DeviceRequests':[]}}",
+		    "'Devices':[]"),
+		LCO("B23 libpod empty resource_limits.devices",
+		    "{'resource_limits':{'devices':[]}}", "'devices':[]"),
+		CCO("B24 zero values and allowed settings", "{'HostConfig':"
+		    "{'Runtime':'','CgroupParent':'','OomScoreAdj':500,"
+		    "'Sysctls':{},'Annotations':{'org.example.a':'b'},"
+		    "'LogConfig':{'Type':'json-file','Config':{'max-size':"
+		    "'10m'}}}}", "'OomScoreAdj':500"),
+		CCO("B25 Binds rprivate", "{'HostConfig':{'Binds':['" ROOT
+		    "/b:/m:ro,rprivate']}}", "'" ROOT "/b:/m:ro,rprivate'"),
+		CCO("B25 Mounts rslave, tmpfs and volume types", "{'HostConfig':"
+		    "{'Mounts':[{'Type':'bind','Source':'" ROOT "/b','Target':"
+		    "'/m','BindOptions':{'Propagation':'rslave'}},{'Type':'tmpfs',"
+		    "'Target':'/t'},{'Type':'volume','Target':'/v'}]}}",
+		    "'Propagation':'rslave'"),
+		CCO("B26 plain source inside ROOT", "{'HostConfig':{'Binds':['"
+		    ROOT "/data:/d']}}", "'" ROOT "/data:/d'"),
+		CCO("B34 EndpointsConfig bridge", "{'NetworkingConfig':"
+		    "{'EndpointsConfig':{'bridge':{}}}}", "'bridge':{}"),
+		CON(CG_API_COMPAT, "connect", "B34 connect an owned container",
+		    "{'Container':'own1'}", NULL, NULL,
+		    "'Container':'" OWN1_ID "'"),
+		UPD(CG_API_COMPAT, "B36 update limits, Devices null",
+		    "{'Memory':268435456,'Devices':null}", NULL, NULL),
+		UPD(CG_API_LIBPOD, "B36 libpod update devices empty",
+		    "{'memory':{'limit':1},'devices':[]}", NULL, NULL),
+		LCO("B37 rootfs empty", "{'image':'a','rootfs':''}",
+		    "'privileged':false"),
+		LCO("B46 libpod bind mount inside ROOT, resolved",
+		    "{'mounts':[{'destination':'/d','type':'bind','source':'"
+		    ROOT "/link','options':['ro']}]}", "'source':'" ROOT "/real'"),
 	};
 	char err[64];
 	cJSON *tree;
 
 	(void)state;
 	TABLE(t);
+	TABLE(allowed);
 	/* B16: trailing data never reaches the body policy (policy.md §0.1) */
 	tree = json_parse("{\"Image\":\"a\"} {}", 16, err, sizeof(err));
 	assert_null(tree);
+	/* B16 allowed neighbour: trailing JSON whitespace is not data */
+	tree = json_parse("{\"Image\":\"a\"} \r\n", 15, err, sizeof(err));
+	assert_non_null(tree);
+	cJSON_Delete(tree);
 	/* B20: a body on a route of kind none (http.md §4.1) */
 	assert_false(policy_empty_body_ok("{\"Binds\":[\"/:/host\"]}", 21));
 	assert_true(policy_empty_body_ok("{}", 2));

@@ -14,7 +14,9 @@
  * limit, BODY framing limits, CLIENT_DATA before a protocol switch,
  * FORWARD verification (canonical target, route tables, owned ids,
  * headers, Upgrade), crafted datagrams, descriptors attached to a
- * message, the start-up messages and end-of-file.
+ * message, the start-up messages and end-of-file; the bypass rows of
+ * policy.md §14 decided by the monitor (B27/B28 relay switch, B34 named
+ * networks; tests/BYPASSES.md).
  *
  * The monitor's log goes to a memory file; violation reasons are checked
  * against it (CG_TEST_VERBOSE=1 copies it to stderr).
@@ -1327,6 +1329,94 @@ test_client_data(void **state)
 	assert_log("second CLIENT_EOF");
 }
 
+/*
+ * §14 B27, B28 (http.md §9.1): the monitor switches to a raw relay only on
+ * attach / exec start (the route's hijack flag) and only on the backend's
+ * 101 or a length-less 200 raw/multiplexed stream. Anything else stays an
+ * HTTP response, and client bytes after the request are a violation.
+ */
+#define RAW_CT	"Content-Type: application/vnd.docker.raw-stream\r\n"
+#define MUX_CT	"Content-Type: application/vnd.docker.multiplexed-stream\r\n"
+
+static void
+relay_case(const char *what, const char *method, const char *target,
+    int owned, const char *resp, int want_switch)
+{
+	struct t t;
+	struct ipc_msg m;
+
+	t_open(&t, sock_up);
+	if (owned)	/* the path names c1id: the monitor must have said so */
+		ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "c1",
+		    http_resp(200, OWNED_BODY("c1id")), IPC_FACT_OWNED, "c1id");
+	fb_queue(resp, 0);
+	m = m_forward(1, method, target, IPC_API_COMPAT, IPC_BODY_NONE, 0);
+	if (strstr(target, "/attach") != NULL)
+		m_header(&m, "Upgrade", "tcp");
+	assert_int_equal(t_send_run(&t, &m), 0);
+	if (want_switch) {
+		if (!drive_until(t.c, RS_SWITCHED))
+			fail_msg("%s: not switched (state %d)", what, t.c->rs);
+		m = m_data(IPC_CLIENT_DATA, 1, "stdin", 5);
+		assert_int_equal(t_send_run(&t, &m), 0);
+		pump(t.c);
+		if (strstr(fb_read(owned), "\r\n\r\nstdin") == NULL)
+			fail_msg("%s: client bytes not relayed", what);
+		m = m_simple(IPC_CLIENT_EOF, 1);
+		assert_int_equal(t_send_run(&t, &m), 0);
+		t_close(&t, HANDLED);
+		return;
+	}
+	/* the head arrives and is relayed, but the connection stays HTTP */
+	(void)drive(t.c, -1, 200);
+	if (!t.c->head_done || t.c->rs == RS_SWITCHED)
+		fail_msg("%s: head_done %d state %d", what, t.c->head_done,
+		    t.c->rs);
+	m = m_data(IPC_CLIENT_DATA, 1, "GET /x HTTP/1.1\r\n\r\n", 19);
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+}
+
+static void
+test_bypass_relay(void **state)
+{
+	(void)state;
+	/* B27: a backend "upgrade" on a route that does not hijack */
+	relay_case("B27 101 on info", "GET", "/v1.41/info", 0,
+	    "HTTP/1.1 101 UPGRADED\r\nConnection: Upgrade\r\nUpgrade: tcp"
+	    "\r\n\r\n", 0);
+	/* B28 shape on a route that does not hijack */
+	relay_case("B27 raw 200 on info", "GET", "/v1.41/info", 0,
+	    "HTTP/1.1 200 OK\r\n" RAW_CT "\r\n", 0);
+	relay_case("B27 multiplexed 200 on start", "POST",
+	    "/v1.41/containers/c1id/start", 1,
+	    "HTTP/1.1 200 OK\r\n" MUX_CT "\r\n", 0);
+	/* B27 on attach: an ordinary response (framed, or not a stream type) */
+	relay_case("B27 attach 404 JSON", "POST",
+	    "/v1.41/containers/c1id/attach?stream=1", 1,
+	    http_resp(404, "{\"message\":\"no such container\"}"), 0);
+	relay_case("B27 attach raw with a length", "POST",
+	    "/v1.41/containers/c1id/attach?stream=1", 1,
+	    "HTTP/1.1 200 OK\r\n" RAW_CT "Content-Length: 3\r\n\r\nabc", 0);
+	relay_case("B27 attach mux chunked", "POST",
+	    "/v1.41/containers/c1id/attach?stream=1", 1,
+	    "HTTP/1.1 200 OK\r\n" MUX_CT "Transfer-Encoding: chunked\r\n\r\n",
+	    0);
+	relay_case("B27 attach 200 JSON without a length", "POST",
+	    "/v1.41/containers/c1id/attach?stream=1", 1,
+	    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n", 0);
+	/* allowed: the real switches on attach (B28: 200 raw stream, and 101) */
+	relay_case("B28 attach raw 200", "POST",
+	    "/v1.41/containers/c1id/attach?stream=1", 1,
+	    "HTTP/1.1 200 OK\r\n" RAW_CT "\r\n", 1);
+	relay_case("B28 attach multiplexed 200", "POST",
+	    "/v1.41/containers/c1id/attach?stream=1", 1,
+	    "HTTP/1.1 200 OK\r\n" MUX_CT "\r\n", 1);
+	relay_case("B27 attach 101", "POST",
+	    "/v1.41/containers/c1id/attach?stream=1", 1,
+	    "HTTP/1.1 101 UPGRADED\r\n" RAW_CT "Connection: Upgrade\r\n"
+	    "Upgrade: tcp\r\n\r\n", 1);
+}
+
 /* ---------------------------------------------------------------- forward */
 
 /* A FORWARD that passes verification: with no backend, VERDICT 502. */
@@ -1766,6 +1856,56 @@ test_phase_checks_before_creating(void **state)
 	t_close(&t, HANDLED);
 }
 
+/*
+ * §14 B34 (policy.md §5.1): a create naming a network is forwarded only
+ * when the monitor's inspect says the network is this project's; another
+ * project's network or a missing one is 403 network, before anything is
+ * forwarded. The allowed neighbour reaches the backend with the body.
+ */
+static void
+test_bypass_b34_named_networks(void **state)
+{
+	static const char *const not_ours[] = {
+		"{\"Name\":\"n\",\"Id\":\"n9\",\"Labels\":{\"" KEY "\":"
+		    "\"/srv/other\"}}",
+		"{\"Name\":\"n\",\"Id\":\"n9\",\"Labels\":{}}",
+		NULL,	/* 404: missing networks are never created */
+	};
+	static const char body[] = "{\"Image\":\"a\",\"HostConfig\":"
+	    "{\"NetworkMode\":\"n\"},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}";
+	struct ipc_msg m;
+	struct t t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(not_ours) / sizeof(not_ours[0]); i++) {
+		t_open(&t, sock_up);
+		fb_queue(not_ours[i] != NULL ? http_resp(200, not_ours[i]) :
+		    http_resp(404, "{\"message\":\"no such network\"}"), 1);
+		assert_int_equal(forward_json(&t, "/v1.41/containers/create",
+		    IPC_API_COMPAT, body), 0);
+		assert_true(drive_until(t.c, RS_WAIT_DONE));
+		t_expect_msg(&t, IPC_VERDICT, &m);
+		assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
+		assert_int_equal(m.u.verdict.status, 403);
+		assert_true(str_is(&m.u.verdict.code, "network"));
+		assert_int_equal(fb.nfds, 1);	/* the inspect only */
+		assert_true(strncmp(fb_read(0), "GET /v1.41/networks/n ", 22) == 0);
+		t_close(&t, HANDLED);
+	}
+	/* allowed: an owned network; the create reaches the backend */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, "{\"Name\":\"n\",\"Id\":\"n1\",\"Labels\":"
+	    "{\"" KEY "\":\"" ROOT "\"}}"), 1);
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 0);
+	assert_int_equal(forward_json(&t, "/v1.41/containers/create",
+	    IPC_API_COMPAT, body), 0);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_int_equal(fb.nfds, 2);
+	assert_true(strstr(fb_read(1), body) != NULL);
+	t_close(&t, HANDLED);
+}
+
 /* ---------------------------------------------------------------- raw */
 
 static void
@@ -1971,12 +2111,14 @@ main(void)
 		cmocka_unit_test(test_question_limits),
 		cmocka_unit_test(test_body_limits),
 		cmocka_unit_test(test_client_data),
+		cmocka_unit_test(test_bypass_relay),
 		cmocka_unit_test(test_forward_target),
 		cmocka_unit_test(test_forward_headers),
 		cmocka_unit_test(test_forward_owned),
 		cmocka_unit_test(test_forward_backend),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_phase_checks_before_creating),
+		cmocka_unit_test(test_bypass_b34_named_networks),
 		cmocka_unit_test(test_raw_datagrams),
 		cmocka_unit_test(test_fd_attached),
 		cmocka_unit_test(test_startup),

@@ -179,11 +179,11 @@ static const struct req_case req_cases[] = {
 	    "Transfer-Encoding: chunked\r\n\r\n"), 400, NULL },
 	{ S("POST /x HTTP/1.1\r\n" H "Transfer-Encoding : chunked\r\n\r\n"),
 	    400, NULL },
-	/* obs-fold */
+	/* obs-fold (B45) */
 	{ S(RL H "X: a\r\n b\r\n\r\n"), 400, NULL },
 	{ S(RL H "X: a\r\n\tb\r\n\r\n"), 400, NULL },
 	{ S(RL " Host: docker\r\n\r\n"), 400, NULL },
-	/* bare LF / bare CR / NUL */
+	/* bare LF / bare CR / NUL (B45) */
 	{ S("GET / HTTP/1.1\nHost: a\n\n"), 400, NULL },
 	{ S(RL "Host: a\n\r\n"), 400, NULL },
 	{ S(RL H "\n"), 400, NULL },
@@ -444,6 +444,87 @@ test_request_values(void **state)
 	assert_int_equal(req.content_length, 999999999999999999ULL);
 }
 
+/*
+ * §14 bypass rows at the parser (policy.md §14). B01: a body hidden behind
+ * "Content-Length: 0" is not part of the request; the hidden bytes are the
+ * start of the next request and are refused as such (never forwarded as a
+ * body). B03, B40, B46: the flags the router gets from the head; only a
+ * gRPC media type sets grpc (refused at routing, test_routes test_grpc),
+ * other Content-Types set nothing (the route decides inspection,
+ * test_policy_driver test_bypass_b03_b46_headers), and Upgrade is only
+ * reported, never acted on here (http.md §3.7).
+ */
+static void
+test_bypass_heads(void **state)
+{
+	static const char smuggle[] = "POST /v1.41/containers/create?x=/auth "
+	    "HTTP/1.1\r\nHost: d\r\nContent-Length: 0\r\n\r\n"
+	    "{\"HostConfig\":{\"Privileged\":true}}";
+	static const char head2[] = "POST /v1.41/containers/create HTTP/1.1\r\n"
+	    "Host: d\r\nContent-Length: 0\r\n\r\n";
+	struct http_request req;
+	struct cg_refusal err;
+	size_t headlen = sizeof(head2) - 1 + strlen("?x=/auth");
+	char next[sizeof(smuggle) + 2];
+	int n;
+
+	(void)state;
+	/* B01: the head ends at the blank line; Content-Length 0 */
+	n = greq(S(smuggle), &req, &err);
+	assert_int_equal(n, (int)headlen);
+	assert_true(req.has_content_length);
+	assert_int_equal(req.content_length, 0);
+	assert_false(req.chunked);
+	/* ... the hidden body is read as the next request head: incomplete
+	   until a line ends, then malformed */
+	assert_int_equal(greq(smuggle + headlen, sizeof(smuggle) - 1 - headlen,
+	    &req, &err), -2);
+	memcpy(next, smuggle + headlen, sizeof(smuggle) - 1 - headlen);
+	memcpy(next + sizeof(smuggle) - 1 - headlen, "\r\n", 2);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(greq(next, sizeof(smuggle) + 1 - headlen, &req, &err),
+	    -1);
+	assert_int_equal(err.status, 400);
+	assert_string_equal(err.code, "malformed");
+	/* B01 allowed neighbour: a chunked body is announced as such */
+	assert_true(greq(S("POST /v1.41/containers/create HTTP/1.1\r\nHost: d"
+	    "\r\nTransfer-Encoding: chunked\r\n\r\n"), &req, &err) > 0);
+	assert_true(req.chunked);
+	assert_false(req.has_content_length);
+	/* B01c / B45 refused: both framings (also in the request table) */
+	assert_int_equal(greq(S("POST /x HTTP/1.1\r\nHost: d\r\nContent-Length: 0"
+	    "\r\nTransfer-Encoding: chunked\r\n\r\n"), &req, &err), -1);
+	assert_string_equal(err.detail, CLTE);
+
+	/* B03: non-JSON types are recorded, not acted on; grpc stays 0 */
+	assert_true(greq(S("POST /x HTTP/1.1\r\nHost: d\r\nContent-Type: "
+	    "text/plain; charset=utf-8\r\n\r\n"), &req, &err) > 0);
+	assert_false(req.grpc);
+	assert_true(greq(S("POST /x HTTP/1.1\r\nHost: d\r\nContent-Type: "
+	    "multipart/form-data; boundary=application/grpc\r\n\r\n"), &req,
+	    &err) > 0);
+	assert_false(req.grpc);
+	/* B40: every spelling of a gRPC media type sets grpc */
+	assert_true(greq(S("POST /x HTTP/1.1\r\nHost: d\r\nContent-Type: "
+	    "APPLICATION/GRPC-WEB+PROTO\r\n\r\n"), &req, &err) > 0);
+	assert_true(req.grpc);
+	assert_true(greq(S("POST /x HTTP/1.1\r\nHost: d\r\nContent-Type: "
+	    "application/json\r\nContent-Type: application/grpc\r\n\r\n"),
+	    &req, &err) > 0);
+	assert_true(req.grpc);
+
+	/* B46 / B27: Upgrade is reported only with Connection: upgrade */
+	assert_true(greq(S("POST /v1.41/containers/create HTTP/1.1\r\nHost: d"
+	    "\r\nUpgrade: tcp\r\n\r\n"), &req, &err) > 0);
+	assert_true(req.upgrade_tcp);
+	assert_false(req.conn_upgrade);
+	assert_true(greq(S("POST /v1.41/containers/create HTTP/1.1\r\nHost: d"
+	    "\r\nConnection: upgrade\r\nUpgrade: h2c\r\n\r\n"), &req,
+	    &err) > 0);
+	assert_true(req.conn_upgrade);
+	assert_false(req.upgrade_tcp);
+}
+
 /* Build "GET / HTTP/1.1\r\nHost: d\r\n" + filler fields to total head size. */
 static char *
 big_head(size_t total, size_t *len)
@@ -557,6 +638,12 @@ struct resp_case {
 #define RAW	"Content-Type: application/vnd.docker.raw-stream\r\n"
 #define MUX	"Content-Type: application/vnd.docker.multiplexed-stream\r\n"
 
+/*
+ * switches: http.md §9.1, the B27 / B28 relay decision (the monitor also
+ * requires an attach or exec-start route: test_dispatch test_bypass_relay).
+ * A real 101 or a length-less 200 raw/multiplexed stream switches (B28);
+ * a framed or non-stream 200, 201, or a raw-streamx type does not (B27).
+ */
 static const struct resp_case resp_cases[] = {
 	{ S("HTTP/1.1 200 OK\r\n\r\n"), OK, 200, 0 },
 	{ S("HTTP/1.0 404 Not Found\r\nContent-Length: 3\r\n\r\n"), OK, 404, 0 },
@@ -1241,6 +1328,7 @@ main(void)
 		cmocka_unit_test(test_request_table),
 		cmocka_unit_test(test_request_prefixes_and_suffix),
 		cmocka_unit_test(test_request_values),
+		cmocka_unit_test(test_bypass_heads),
 		cmocka_unit_test(test_request_size_limits),
 		cmocka_unit_test(test_response_table),
 		cmocka_unit_test(test_response_values),

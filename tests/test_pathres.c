@@ -7,6 +7,14 @@
  * a symlinked socket path), and the check order of steps 3-5: excluded
  * before socket before roots.
  *
+ * Bypass row B26 (policy.md §14: `..`, sibling prefix, symlinks in bind
+ * sources) is covered here with both sides: test_dots (`..` out / back in),
+ * test_symlinks_inside / test_symlinks_outside, test_boundary (p/a allowed,
+ * sibling p/ab refused); test_body forwards the resolved path. The
+ * residual (policy.md §4.4: a process writing inside ROOT swaps a checked
+ * directory for a symlink between the check and the daemon's mount) is
+ * documented as not closed, so no test claims it.
+ *
  * Layout under B = realpath(mkdtemp(...)):
  *   B/root/                    ROOT
  *   B/root/dir/sub/            directories
