@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,36 @@ test_parse_pid(void **state)
 	assert_true(rundir_parse_pid("4\0002", 3) == -1);
 }
 
+static int saved_stderr = -1;
+
+/*
+ * Usage errors print one line each on stderr: silence them during the
+ * tests, and give stderr back before cmocka prints its summary there.
+ */
+static int
+quiet_stderr(void **state)
+{
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	(void)state;
+	fflush(stderr);
+	saved_stderr = dup(2);
+	if (devnull < 0 || saved_stderr < 0 || dup2(devnull, 2) < 0)
+		return -1;
+	close(devnull);
+	return 0;
+}
+
+static int
+restore_stderr(void **state)
+{
+	(void)state;
+	fflush(stderr);
+	if (saved_stderr >= 0 && dup2(saved_stderr, 2) >= 0)
+		close(saved_stderr);
+	return 0;
+}
+
 int
 main(void)
 {
@@ -195,8 +226,5 @@ main(void)
 		cmocka_unit_test(test_parse_pid),
 	};
 
-	/* usage errors print one line each on stderr: keep the output readable */
-	if (freopen("/dev/null", "w", stderr) == NULL)
-		return 1;
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, quiet_stderr, restore_stderr);
 }
