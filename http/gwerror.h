@@ -17,23 +17,26 @@ struct cg_refusal {
 };
 
 /*
- * Status of a reason code (http.md §11.1); -1 for a code outside the
- * vocabulary.
+ * Status of a reason code (http.md §11.1; code NUL-terminated); -1 for a
+ * code outside the vocabulary.
  */
 int cg_code_status(const char *code);
 
 /*
  * Fill r with code, its status and a printf-formatted detail (truncated to
- * CG_DETAIL_MAX - 1 bytes). Always returns -1 so rule code can write
- * "return cg_refuse(r, ...)". Aborts on a code outside the vocabulary
+ * CG_DETAIL_MAX - 1 bytes). r->code then points to the static vocabulary
+ * entry, not to the argument. Always returns -1 so rule code can write
+ * "return cg_refuse(r, ...)". abort()s on a code outside the vocabulary
  * (a programming error, not an input error).
  */
 int cg_refuse(struct cg_refusal *r, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
- * Quote a client-supplied string for a detail: at most 256 bytes, "..."
- * appended when cut (http.md §11.3 [S]). out must hold 260 bytes; returns out.
+ * Quote a client-supplied string s[0..len) (NUL not required) for a
+ * detail: the first 256 bytes, "..." appended when cut (http.md §11.3
+ * [S]); no escaping (cg_json_escape does that later). out must hold 260
+ * bytes; the result is NUL-terminated; returns out.
  */
 const char *cg_quote(const char *s, size_t len, char out[260]);
 
@@ -41,18 +44,23 @@ const char *cg_quote(const char *s, size_t len, char out[260]);
 const char *cg_reason_phrase(int status);
 
 /*
- * Render the complete gateway error response for r (http.md §11.1):
+ * Render the complete gateway error response for r (http.md §11 item 1):
  * status line, Content-Type, Content-Length, Connection: close, blank
- * line, then the JSON body unless head_only. Returns a malloc'd buffer
- * and its length in *len (bytes); aborts on allocation failure.
+ * line, then the body {"message":"container-gateway: <code>: <detail>"}
+ * unless head_only (HEAD: same Content-Length, no body). Returns a
+ * malloc'd NUL-terminated buffer (the caller frees it) and its length in
+ * *len (bytes, without the NUL); exits through xoom() on allocation
+ * failure.
  */
 char *cg_error_response(const struct cg_refusal *r, int head_only,
     size_t *len);
 
 /*
- * JSON-escape s[0..len) into a malloc'd NUL-terminated string per
- * http.md §11.3: '"' and '\\' escaped, bytes < 0x20 and 0x7f as \u00xx
- * (lower-case hex), valid UTF-8 copied, invalid bytes as \ufffd.
+ * JSON-escape s[0..len) per http.md §11.3: '"' and '\\' escaped, bytes
+ * < 0x20 and 0x7f as \u00xx (lower-case hex), valid UTF-8 copied, each
+ * invalid byte as \ufffd, '/' unescaped. Returns a malloc'd NUL-terminated
+ * string (the caller frees it; at most 6 * len + 1 bytes); exits through
+ * xoom() on allocation failure.
  */
 char *cg_json_escape(const char *s, size_t len);
 

@@ -50,19 +50,24 @@ struct http_request {
 };
 
 /*
- * Parse a request head from buf[0..len). Applies http.md §2 and §3
- * (request line, field syntax, Host, Content-Length, Transfer-Encoding,
+ * Parse a request head from buf[0..len) (http.md §2, §3: request line,
+ * field syntax, Host required and unique, Content-Length, Transfer-Encoding,
  * their combination, Expect, Connection, Upgrade, Content-Type grpc flag).
- * Returns the head length in bytes (through the blank line) when complete,
- * -2 when more bytes are needed (len < HTTP_HEAD_MAX and no error seen so
- * far), -1 on error with *err filled: 400 malformed, or 431
- * header-too-large (head > HTTP_HEAD_MAX or > HTTP_FIELDS_MAX fields,
- * reported as soon as it is certain).
+ * *req is cleared first; its pointers point into buf, which must outlive it.
+ * Returns the head length in bytes (through the blank line) when complete;
+ * -2 when more bytes are needed (len < HTTP_HEAD_MAX, no error so far);
+ * -1 with *err filled (cg_refuse) on error: 400 malformed, or 431
+ * header-too-large (head > HTTP_HEAD_MAX or > HTTP_FIELDS_MAX fields),
+ * reported as soon as it is certain. *err is untouched unless -1. Bytes
+ * at or beyond HTTP_HEAD_MAX are never read.
  */
 int http_parse_request(const char *buf, size_t len, struct http_request *req,
     struct cg_refusal *err);
 
-/* Value of the first field named name (case-insensitive), or NULL. */
+/*
+ * First of fields[0..nfields) named name (NUL-terminated; compared
+ * ASCII case-insensitively), or NULL.
+ */
 const struct http_field *http_find_field(const struct http_field *fields,
     size_t nfields, const char *name);
 
@@ -80,9 +85,11 @@ struct http_response {
 };
 
 /*
- * Parse a response head from buf[0..len) (http.md §8.1: status line, field
- * rules of §2.4, §3.2–3.4). Returns the head length, -2 if incomplete, -1
- * if invalid or larger than HTTP_HEAD_MAX / HTTP_FIELDS_MAX.
+ * Parse a backend response head from buf[0..len) (http.md §8.1: status
+ * line HTTP/1.0 or HTTP/1.1 with status 100-599, field rules of §2.4,
+ * §3.2-3.4). *resp is cleared first; its pointers point into buf.
+ * Returns the head length in bytes, -2 if incomplete, -1 if invalid or
+ * larger than HTTP_HEAD_MAX bytes / HTTP_FIELDS_MAX fields (no detail).
  */
 int http_parse_response(const char *buf, size_t len,
     struct http_response *resp);
@@ -91,37 +98,43 @@ int http_parse_response(const char *buf, size_t len,
  * 1 when the response (to an attach or exec-start request) switches the
  * connection to a raw stream (http.md §9.1): status 101, or 200 with a
  * Content-Type media type application/vnd.docker.raw-stream or
- * application/vnd.docker.multiplexed-stream and neither Content-Length
- * nor Transfer-Encoding.
+ * application/vnd.docker.multiplexed-stream (case-insensitive) and neither
+ * Content-Length nor Transfer-Encoding; else 0. The caller checks the
+ * route.
  */
 int http_response_switches(const struct http_response *resp);
 
 /*
  * Incremental chunked decoder (http.md §5.1). Request mode: chunk-size of
- * 1-8 hex digits, trailers <= HTTP_TRAILER_MAX; response mode: up to 16
- * hex digits. The decoder keeps its state in the struct; zero it (or call
- * http_chunked_init) before the first call.
+ * 1-8 hex digits; response mode (§8.4): up to 16. In both modes the trailer
+ * section (including the final CRLF) is limited to HTTP_TRAILER_MAX bytes;
+ * chunk extensions and trailers are checked, never copied to out. The
+ * decoder keeps its state in the struct; zero it (= request mode) or call
+ * http_chunked_init before the first call.
  */
 struct http_chunked {
 	int response_mode;
 	int state;
 	uint64_t remaining;	/* data bytes left in the current chunk */
 	unsigned digits;
-	size_t line_len;	/* bytes in the current ext/trailer line */
+	size_t line_len;	/* XXX unused: no per-line limit is kept */
 	size_t trailer_len;
 	int done;
 };
 
+/* Reset c; response_mode != 0 selects response mode. */
 void http_chunked_init(struct http_chunked *c, int response_mode);
 
 /*
  * Feed in[0..inlen). Decoded data bytes are written to out (capacity
  * *outlen bytes; on return *outlen = bytes written); *consumed = input
- * bytes used. Stops early when out is full or the body ended (c->done set,
- * bytes after the final CRLF are not consumed). Returns 0 on progress or
- * completion, -1 on a grammar violation. out may be NULL with *outlen 0
- * only in validate-only use: then data bytes are skipped, not copied (the
- * monitor relays response chunks verbatim and only validates).
+ * bytes used (both set on every return). Stops early when out is full or
+ * the body ended (c->done set; bytes after the final CRLF are not
+ * consumed). Returns 0 on progress or completion, -1 on a grammar
+ * violation; the error is sticky (every later call returns -1). out may
+ * be NULL only in validate-only use: then data bytes are skipped, not
+ * copied, and *outlen stays 0 (the monitor relays response chunks
+ * verbatim and only validates).
  */
 int http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
     char *out, size_t *outlen, size_t *consumed);

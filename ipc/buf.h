@@ -34,6 +34,10 @@ struct ipc_rbuf {
 #define IPC_STR_NONUL	0x1	/* no NUL byte (every str field) */
 #define IPC_STR_UTF8	0x2	/* valid UTF-8 (catalogue "UTF-8") */
 
+/*
+ * Start a writer over p[0..max) / a reader over p[0..len) (caller memory,
+ * not copied, must outlive b). Cannot fail.
+ */
 void ipc_wbuf_init(struct ipc_wbuf *b, unsigned char *p, size_t max);
 void ipc_rbuf_init(struct ipc_rbuf *b, const unsigned char *p, size_t len);
 
@@ -76,7 +80,7 @@ int ipc_get_str(struct ipc_rbuf *b, struct ipc_str *out, size_t maxlen,
 /*
  * Check p[0..len) against flags (IPC_STR_NONUL, IPC_STR_UTF8). UTF-8 is
  * strict (RFC 3629): no overlong forms, no surrogates, nothing above
- * U+10FFFF. Returns IPC_OK or IPC_ESTR.
+ * U+10FFFF. p may be NULL only when len is 0. Returns IPC_OK or IPC_ESTR.
  */
 int ipc_str_check(const void *p, size_t len, unsigned flags);
 

@@ -33,12 +33,16 @@ struct cg_config {
 /*
  * Parse argv and the CONTAINER_GATEWAY_* environment (cli.md §1-§2):
  * flags win, empty variables are unset, only variables of the subcommand
- * are read. On a usage problem writes "container-gateway: usage: <why>"
- * (one line) to stderr and returns 2; else fills cfg and returns 0.
+ * are read; --run-dir, --pid-file and extra roots are made absolute
+ * against the cwd, not resolved. On a usage problem writes
+ * "container-gateway: usage: <why>" (one line) to stderr and returns 2;
+ * else fills cfg (defaults, then flags and environment; version and help
+ * take neither) and returns 0. The strings in cfg are malloc'd and live
+ * as long as the process.
  */
 int cli_parse(int argc, char **argv, struct cg_config *cfg);
 
-/* Print the usage text to stdout. */
+/* Print the usage text to stdout (the help subcommand). */
 void cli_usage(void);
 
 #endif

@@ -5,8 +5,8 @@
 /*
  * Detach after the lock probe (cli.md §7 step 5, §10). Opens
  * <run_dir>/container-gateway.log O_WRONLY|O_CREAT|O_APPEND|O_NOFOLLOW|
- * O_CLOEXEC 0600 (a regular file owned by the effective uid), then double
- * forks with setsid.
+ * O_CLOEXEC|O_NONBLOCK 0600 (must be a regular file owned by the
+ * effective uid), then double forks with setsid.
  * In the original process: waits on a pipe until the daemon reports
  * readiness (daemon_ready) or exits, and returns the exit code the
  * original process must end with: 0 when ready or when the daemon ended

@@ -11,43 +11,59 @@
 enum log_level { LOG_ERROR = 0, LOG_WARNING, LOG_INFO, LOG_DEBUG };
 enum log_format { LOG_TEXT = 0, LOG_JSON };
 
-/* Set the threshold and format; lines above the level are dropped. */
+/*
+ * Set the threshold (lines of a higher, more verbose level are dropped),
+ * the format and the descriptor lines are written to (2 in the
+ * foreground). Defaults before the call: LOG_INFO, LOG_TEXT, fd 2.
+ */
 void log_init(enum log_level level, enum log_format format, int fd);
 
 /* 1 when lines of this level are written. */
 int log_enabled(enum log_level level);
 
 /*
- * A typed field of an event line: text values are escaped; in JSON
- * numbers (is_num) are written bare, NULL text as null.
+ * A typed field of an event line, written in JSON format only (text lines
+ * carry only msg): name as is, text JSON-escaped, numbers (is_num) bare,
+ * NULL text as null. A name starting with '{' marks raw JSON: the member
+ * is named without the '{' and text is written unescaped (callers pass
+ * true/false or a number).
  */
 struct log_field {
 	const char *name;
-	const char *text;	/* NULL with is_num 0: JSON null, omitted in text */
+	const char *text;	/* NULL with is_num 0: JSON null */
 	long long num;
 	int is_num;
-	int hidden_in_text;	/* JSON-only field (already part of msg) */
+	int hidden_in_text;	/* XXX never read: every field is JSON-only */
 };
 
 #define LF_STR(n, v)	{ (n), (v), 0, 0, 1 }
 #define LF_NUM(n, v)	{ (n), NULL, (long long)(v), 1, 1 }
 
 /*
- * Write one line: event name, human message msg (already composed, used
- * verbatim in text format: callers escape untrusted parts with
- * log_quote), then fields for JSON. nfields may be 0.
+ * Write one line (cli.md §14.1) if level is enabled: event name (a plain
+ * token, not escaped), human message msg (NUL-terminated, used verbatim in
+ * text format: callers escape untrusted parts with log_quote), then
+ * fields[0..nfields) in JSON format. One write(2) per line; write and
+ * memory-stream failures drop the line silently; exits through xoom() on
+ * allocation failure in the escaper.
  */
 void log_event(enum log_level level, const char *event, const char *msg,
     const struct log_field *fields, size_t nfields);
 
-/* printf-style shorthand without JSON fields. */
+/*
+ * printf-style shorthand for log_event without JSON fields. The formatted
+ * text is used verbatim: escape untrusted values with log_quote first.
+ */
 void log_msg(enum log_level level, const char *event, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
- * Escape s[0..len) for a text-format message (cli.md §14.1): returned as
- * is when it has only bytes 0x21-0x7e other than '"' and '\\', else
- * quoted "..." with \" \\ and \xHH. Returns a malloc'd string.
+ * Escape s[0..len) for a text-format message (cli.md §14.1): a copy of s
+ * when it is non-empty and has only bytes 0x21-0x7e other than '"' and
+ * '\\', else "..." with \" \\ and \xhh (lower-case hex) for bytes
+ * outside 0x20-0x7e. Returns a malloc'd NUL-terminated string (the caller
+ * frees it; at most 4 * len + 3 bytes); exits through xoom() on
+ * allocation failure.
  */
 char *log_quote(const char *s, size_t len);
 
@@ -74,7 +90,10 @@ void log_egress(const char *socket_kind, const char *kind, const char *mode,
 /* idle-exit: "idle for <text>s; exiting", field seconds (a JSON number). */
 void log_idle_exit(const char *text, double seconds);
 
-/* Current UTC time as YYYY-MM-DDTHH:MM:SS.mmmZ into out (64-byte buffer). */
+/*
+ * Current UTC time as YYYY-MM-DDTHH:MM:SS.mmmZ (cli.md §14.1) into out
+ * (64 bytes, NUL-terminated). XXX only used inside log.c.
+ */
 void log_timestamp(char out[64]);
 
 #endif

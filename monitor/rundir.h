@@ -6,7 +6,11 @@
 
 #include "monitor/gateway.h"
 
-/* Results of rundir_locate() and rundir_prepare() besides 0 and 2. */
+/*
+ * Results of the rundir_* functions (serve_main maps RD_BUSY to exit 0,
+ * RD_REFUSED is exit 2). rundir_discover() returns RD_BUSY (as the
+ * literal 3) for "no backend", which is not about the lock.
+ */
 #define RD_OK		0	/* located (and created/checked) */
 #define RD_REFUSED	2	/* a refusal was printed on stderr (exit 2) */
 #define RD_BUSY		3	/* another instance holds the pid lock */
@@ -29,25 +33,35 @@
 int rundir_locate(struct gateway *gw, int create);
 
 /*
- * serve steps 2-4 (cli.md §7): rundir_locate(gw, 1), extra bind roots
- * (§4.4), excluded roots (policy.md §4.4), the sandbox directory, and a
- * probe of the pid lock. Returns 0, RD_REFUSED after printing a refusal,
- * or RD_BUSY when another instance holds the lock (exit 0 silently).
+ * serve steps 2-4 (cli.md §7): ROOT, run directory and socket lengths
+ * (as rundir_locate(gw, 1)), then the extra bind roots (§4 item 4:
+ * realpath, must be directories; fills gw->bind_roots and
+ * gw->bind_roots_text), then the run-directory chain created and checked,
+ * the excluded roots (policy.md §4.4), the sandbox directory (euid 0:
+ * <run-dir>/.sandbox, root-owned, not writable) and a probe of the pid
+ * lock (retried for 200 ms). Returns 0, RD_REFUSED after printing a
+ * refusal on stderr, or RD_BUSY when another instance holds the lock
+ * (exit 0 silently).
  */
 int rundir_prepare(struct gateway *gw);
 
 /*
  * Take the pid lock and write the pid (cli.md §6): opens gw->pid_file
- * O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC 0600 without O_TRUNC, flock
- * LOCK_EX|LOCK_NB, checks the locked inode is still the one at the path,
- * truncates, writes "<pid>\n", fsyncs; keeps the descriptor in gw->pid_fd.
- * Returns 0; RD_BUSY when the lock is held by another process (INFO
- * lock-lost logged); 1 on an I/O failure; RD_REFUSED for a pid file that
- * is a symlink, not a regular file or not owned by the effective uid.
+ * O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK 0600 without O_TRUNC,
+ * flock LOCK_EX|LOCK_NB (retried for 200 ms), checks the locked inode is
+ * still the one at the path (up to 5 attempts), sets mode 0600, truncates,
+ * writes "<pid>\n", fsyncs; keeps the descriptor in gw->pid_fd. Returns 0;
+ * RD_BUSY when another process holds the lock (INFO lock-lost logged); 1
+ * on an I/O failure or a path that keeps changing (message on stderr);
+ * RD_REFUSED for a pid file that is a symlink, not a regular file or not
+ * owned by the effective uid.
  */
 int rundir_take_pid(struct gateway *gw);
 
-/* Unlink the pid file, then close the lock descriptor (cli.md §9.3). */
+/*
+ * Unlink the pid file, then close the lock descriptor (cli.md §9.3); no-op
+ * when gw->pid_fd < 0.
+ */
 void rundir_release_pid(struct gateway *gw);
 
 /*
@@ -58,9 +72,13 @@ void rundir_release_pid(struct gateway *gw);
 long long rundir_parse_pid(const char *buf, size_t len);
 
 /*
- * Discover the backends and map sockets (cli.md §8). Returns 0; RD_BUSY
- * when there is nothing to serve (WARNING no-backend logged); RD_REFUSED
- * on a refused explicit socket (message printed).
+ * Discover the backends (cli.md §8.1: explicit sockets, else
+ * $XDG_RUNTIME_DIR/podman/podman.sock, /run/podman/podman.sock, a unix://
+ * DOCKER_HOST, /var/run/docker.sock; never the gateway's own sockets) and
+ * map them to the listeners (§8.2: podman.sock only with podman,
+ * docker.sock to docker, else to podman). Returns 0; RD_BUSY (3) when
+ * there is nothing to serve (WARNING no-backend logged); RD_REFUSED on a
+ * refused explicit socket (message printed on stderr).
  */
 int rundir_discover(struct gateway *gw);
 

@@ -12,12 +12,14 @@
 #include "policy/policy.h"
 
 /*
- * Run the body policy of req's route on *tree (the parsed body; never
- * NULL here; the top-level type is not yet checked). Routes without a
- * body policy of their own only get the common rules (policy.md §0.2).
- * May replace *tree (e.g. a null HostConfig becomes {}). Asks
- * ctx->facts where the spec says (bind sources, pod, dependency
- * containers, connect/disconnect Container). Returns 0 or -1 with *r set.
+ * Run the body policy of req's route on *tree (the parsed body, never
+ * NULL; 400 malformed unless it is an object, policy.md §3 step 2).
+ * Routes without a body policy of their own only get the common rules
+ * (policy.md §0.2). Rewrites the tree in place (members may be replaced,
+ * e.g. a null HostConfig becomes {}); *tree itself is never replaced
+ * today. Asks ctx->facts where the spec says (bind sources, pod,
+ * dependency containers, connect/disconnect Container). Returns 0 or -1
+ * with *r set.
  */
 int body_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON **tree, struct cg_refusal *r);
@@ -26,8 +28,11 @@ int body_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
  * Named networks and volumes of a container or pod create body, for the
  * monitor-side phase (policy.md §3.3.4, §5; privsep.md §9.1 item 7).
  * tree is a body that body_policy() already accepted (the forwarded one).
- * Fills up to max names each (pointers into tree), deduplicated, in
- * document order; returns 0, or -1 if more than max.
+ * Fills networks[] and volumes[] with up to max names each, deduplicated,
+ * in document order, and sets *nnetworks / *nvolumes. The names point into
+ * tree and live as long as it: despite the const, a volume name taken
+ * from a compat Binds entry is stored in that entry's node (body.c).
+ * Returns 0, or -1 if either list has more than max names.
  */
 int body_named_resources(enum cg_api api, enum cg_kind backend_kind,
     int pod_create, const cJSON *tree, const char **networks,

@@ -37,18 +37,28 @@ int commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 
 /* ---- Helpers (create.c) ---- */
 
-/* A client string quoted for a detail (http.md §11.3); buf: 260 bytes. */
+/*
+ * A client string quoted for a detail (http.md §11.3, cg_quote); s is
+ * NUL-terminated, buf 260 bytes; returns buf. XXX a one-letter global name
+ * in a library.
+ */
 const char *q(const char *s, char buf[260]);
 /* String member of obj, or NULL when absent, null or not a string. */
 const char *jstr(const cJSON *obj, const char *key);
 /* String member of obj, "" when absent, null or not a string. */
 const char *jstr0(const cJSON *obj, const char *key);
 
-/* ASCII case-insensitive equality / prefix test. */
+/*
+ * 1 when a equals b / s starts with prefix, ignoring ASCII case (all
+ * NUL-terminated). XXX ci_eq repeats ascii_caseeq() of query.h.
+ */
 int ci_eq(const char *a, const char *b);
 int ci_prefix(const char *s, const char *prefix);
 
-/* [A-Za-z0-9][A-Za-z0-9_.-]{0,254}: volume and network names (§3.3, §4). */
+/*
+ * 1 when s[0..len) matches [A-Za-z0-9][A-Za-z0-9_.-]{0,254}: volume and
+ * network names (§3.3, §4).
+ */
 int is_resource_name(const char *s, size_t len);
 
 /*
@@ -64,13 +74,21 @@ int builtin_network(const char *name, enum cg_kind backend);
 
 /*
  * Map a failed ownership question to its refusal (routes.md §9.3):
- * unreachable → 502, timeout → 504, unexpected → 502. kind names the
- * resource kind ("pod", "container"). Always returns -1.
+ * timeout -> 504 backend-timeout (without the T of http.md §10),
+ * unexpected -> 502 "unexpected <kind> inspect response", anything else
+ * -> 502 backend-unreachable. kind names the resource kind ("pod",
+ * "container"). Always returns -1. XXX duplicates check_ref() in
+ * policy.c, whose 504 detail names T.
  */
 int fact_failure(const struct cg_policy_ctx *ctx, enum cg_fact_result res,
     const char *kind, struct cg_refusal *r);
 
-/* ctx->facts->owned, or CG_UNREACHABLE when there are no facts. */
+/*
+ * Ask ctx->facts->owned about ref (kind, req's API and version prefix).
+ * CG_UNREACHABLE when there are no facts (fail closed); CG_OWNED with an
+ * empty id becomes CG_UNEXPECTED. id_out (CG_ID_MAX + 1 bytes) is always
+ * NUL-terminated and holds the id only on CG_OWNED.
+ */
 enum cg_fact_result ask_owned(const struct cg_policy_ctx *ctx,
     const struct cg_request *req, enum cg_fact_kind kind, const char *ref,
     char id_out[CG_ID_MAX + 1]);
@@ -103,7 +121,7 @@ void warn_publish_libpod(const struct cg_policy_ctx *ctx, const cJSON *body);
 void replace_member(cJSON *obj, cJSON *item, cJSON *repl);
 /* Set obj[key] to value (in place if present, else appended). */
 void set_member(cJSON *obj, const char *key, cJSON *value);
-/* New nodes; abort on allocation failure. */
+/* New nodes; exit through xoom() on allocation failure (create.c only). */
 cJSON *xj_string(const char *s);
 cJSON *xj_object(void);
 cJSON *xj_array(void);

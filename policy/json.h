@@ -21,56 +21,75 @@
 #define JSON_MAX_TEXT	(8u << 20)	/* bytes (http.md §4.2) */
 
 /*
- * Parse text[0..len) (len <= JSON_MAX_TEXT) per RFC 8259 and policy.md
- * §0.1: invalid syntax, invalid UTF-8, \u0000 or a raw NUL, a lone or
- * mis-paired surrogate escape, nesting deeper than JSON_MAX_DEPTH, or any
- * non-whitespace byte after the value fail.
- * Returns the tree (free with cJSON_Delete) or NULL with a short English
- * reason in err (errlen bytes, NUL-terminated), e.g. "unexpected end of
- * input at byte 12". Any top-level value is accepted (callers check type).
+ * Parse text[0..len) per RFC 8259 and policy.md §0.1: invalid syntax,
+ * invalid UTF-8, \u0000 or a raw NUL, a lone or mis-paired surrogate
+ * escape, nesting deeper than JSON_MAX_DEPTH, len > JSON_MAX_TEXT, empty
+ * input or any non-whitespace byte after the value fail. text may be NULL
+ * when len is 0. Returns the tree (the caller frees it with cJSON_Delete)
+ * or NULL with a short English reason in err (errlen bytes, always
+ * NUL-terminated when errlen > 0; err may be NULL), e.g. "unexpected end
+ * of input at byte 12". Any top-level value is accepted (callers check
+ * the type). Exits through xoom() on allocation failure.
  */
 cJSON *json_parse(const char *text, size_t len, char *err, size_t errlen);
 
 /*
- * Serialise compactly (policy.md §0.6): members in tree order, strings
- * escaped minimally ('"', '\\', bytes < 0x20 as \u00xx lower-case hex,
- * 0x7f and all else raw), numbers as their lexeme. Returns a malloc'd
- * NUL-terminated string and its length (bytes) in *len; aborts on OOM.
+ * Serialise node compactly (policy.md §0.6): members in tree order,
+ * strings escaped minimally ('"', '\\', bytes < 0x20 as \u00xx lower-case
+ * hex, 0x7f and all else raw), numbers as their lexeme. Returns a
+ * malloc'd NUL-terminated string (the caller frees it) and its length in
+ * bytes in *len (len may be NULL); exits through xoom() on allocation
+ * failure.
  */
 char *json_serialize(const cJSON *node, size_t *len);
 
 /*
  * Go-compatible key fold (policy.md §0.2): ASCII lower-case, U+017F -> 's',
- * U+212A -> 'k', other bytes unchanged. Writes a NUL-terminated fold of key
- * into out (outsz bytes; the fold is never longer than the key) and
- * returns its length.
+ * U+212A -> 'k', other bytes unchanged; key NUL-terminated. Like snprintf:
+ * writes at most outsz - 1 bytes plus a NUL into out (when outsz > 0) and
+ * returns the full fold length, which is never more than strlen(key).
  */
 size_t json_fold(const char *key, char *out, size_t outsz);
 
-/* 1 when the folds of a and b are equal. */
+/* 1 when the folds (json_fold) of a and b are equal, else 0. */
 int json_fold_eq(const char *a, const char *b);
 
 /*
  * Find a colliding pair of members in object obj (policy.md §0.2):
- * identical keys always; with fold != 0 also keys with equal folds.
- * Returns 1 and sets *a, *b to the two keys sorted bytewise, else 0.
+ * identical keys always; with fold != 0 also keys with equal folds. Of
+ * several pairs, the one whose later member comes first in the input.
+ * Returns 1 and sets *a, *b to the two keys sorted bytewise (pointers into
+ * obj), else 0 (also for NULL or a non-object obj).
  */
 int json_find_collision(const cJSON *obj, int fold, const char **a,
     const char **b);
 
-/* Truthiness (policy.md §0.4). NULL (absent) is falsy. */
+/*
+ * Truthiness (policy.md §0.4): true, a non-zero number, a non-empty
+ * string, array or object. NULL (absent), null and false are falsy.
+ */
 int json_truthy(const cJSON *v);
 
-/* 1 for a number node (cJSON_Raw holding a lexeme). */
+/*
+ * 1 for a number node: a cJSON_Raw holding a lexeme (from json_parse) or
+ * a cJSON_Number; 0 for anything else or NULL.
+ */
 int json_is_number(const cJSON *v);
 
-/* 1 for a number whose value is negative and non-zero. */
+/* 1 for a number whose value is negative and non-zero ("-0" is not). */
 int json_number_negative(const cJSON *v);
 
-/* Member of obj whose key equals key exactly (first one), or NULL. */
+/*
+ * First member of obj whose key equals key exactly, or NULL (also when
+ * obj is NULL or not an object).
+ */
 cJSON *json_get(const cJSON *obj, const char *key);
 
-/* New number node from a lexeme (must be a valid JSON number). */
+/*
+ * New number node from a lexeme; abort()s when lexeme is not a valid JSON
+ * number (a programming error), exits through xoom() on allocation
+ * failure. XXX only used by tests/test_json.c.
+ */
 cJSON *json_new_number(const char *lexeme);
 
 #endif

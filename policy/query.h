@@ -32,10 +32,14 @@ struct cg_query {
  * case). Returns a new query (free with query_free; an empty one for
  * len 0), or NULL with *r set to 400 malformed on a '%' not followed by
  * two hex digits or a decoded byte < 0x20 or 0x7f in a key or value.
+ * Exits through xoom() on allocation failure.
  */
 struct cg_query *query_parse(const char *s, size_t len, struct cg_refusal *r);
 
-/* An empty query. Never NULL (aborts on OOM). */
+/*
+ * An empty query (free with query_free). Never NULL: exits through xoom()
+ * on allocation failure. XXX only used inside query.c.
+ */
 struct cg_query *query_new(void);
 
 /* Release q and its strings; NULL is a no-op. */
@@ -43,13 +47,17 @@ void query_free(struct cg_query *q);
 
 /*
  * Canonical encoding (routes.md §4.2): "key=value" pairs joined by '&' in
- * order, every byte outside A-Z a-z 0-9 - . _ ~ written as %XX with
- * upper-case hex, keys too. Returns a malloc'd NUL-terminated string ("" for
- * an empty query), its length in *len (len may be NULL).
+ * order ('=' even for a pair that had none), every byte outside A-Z a-z
+ * 0-9 - . _ ~ written as %XX with upper-case hex, keys too. Returns a
+ * malloc'd NUL-terminated string ("" for an empty query; the caller frees
+ * it), its length in *len (len may be NULL).
  */
 char *query_encode(const struct cg_query *q, size_t *len);
 
-/* Index of the first pair at or after from whose key equals key exactly. */
+/*
+ * Index of the first pair at or after from whose key equals key exactly,
+ * or QUERY_NONE.
+ */
 size_t query_find(const struct cg_query *q, const char *key, size_t from);
 
 /* Value of the first pair named key exactly, or NULL. */
@@ -58,10 +66,10 @@ const char *query_get(const struct cg_query *q, const char *key);
 /* Number of pairs named key exactly. */
 size_t query_count(const struct cg_query *q, const char *key);
 
-/* Append a pair (copies key and value). */
+/* Append a pair (copies key and value; exits through xoom() on OOM). */
 void query_append(struct cg_query *q, const char *key, const char *value);
 
-/* Replace the value of pair i (copies value). i < q->n. */
+/* Replace the value of pair i (copies value). Requires i < q->n. */
 void query_set_at(struct cg_query *q, size_t i, const char *value);
 
 /*

@@ -100,9 +100,11 @@ struct route_match {
 int route_path_valid(const char *path, size_t len);
 
 /*
- * §3 canonical version segment s[0..len): returns 2 for the compat form
- * v<MAJ>.<MIN>, 3 for the libpod form v<MAJ>.<MIN>.<PATCH>[-suffix], 0
- * for anything else. For the compat form *maj / *min are set.
+ * §3 canonical version segment s[0..len) (without the leading '/'; at
+ * most VERSION_SEG_MAX bytes; numbers 0 or 1-4 digits without a leading
+ * zero): returns 2 for the compat form v<MAJ>.<MIN> with *maj / *min set,
+ * 3 for the libpod form v<MAJ>.<MIN>.<PATCH>[-<alnum suffix>] (*maj, *min
+ * untouched), 0 for anything else.
  */
 int route_version(const char *s, size_t len, unsigned *maj, unsigned *min);
 
@@ -118,7 +120,10 @@ int route_classify(enum cg_kind socket_kind, const char *method,
     const char *path, size_t len, int grpc, struct route_match *m,
     struct cg_refusal *r);
 
-/* The policed keys and query refs of a query policy (never NULL). */
+/*
+ * The policed keys and query refs of a query policy; an out-of-range qp
+ * gets QP_NONE's. Never NULL; points to a const table.
+ */
 const struct route_qspec *route_qspec(enum route_qpolicy qp);
 
 /*
@@ -131,9 +136,10 @@ int route_query_keys(const struct cg_route *rt, const struct cg_query *q,
     struct cg_refusal *r);
 
 /*
- * "Empty" query value (policy.md §10): after trimming spaces and tabs and
- * ASCII lower-casing, "", "0", "false", "null", "[]" or "{}". Query
- * values that are not empty are truthy.
+ * 1 when query value v (NUL-terminated) is "empty" (policy.md §10): after
+ * trimming spaces and tabs and ASCII lower-casing, "", "0", "false",
+ * "null", "[]" or "{}"; else 0. Query values that are not empty are
+ * truthy.
  */
 int query_value_empty(const char *v);
 

@@ -9,10 +9,12 @@
 
 /*
  * Run a child on its IPC socket (already moved to CHILD_IPC_FD; every
- * other descriptor but 0-2 closed by the caller). Enters the sandbox
- * (chroot_dir: see sandbox_enter), sends CHILD_READY or SANDBOX_FAILED,
- * waits for CONN_START and serves that one connection. Never returns:
- * exits 0 after BYE, 1 on a sandbox failure or protocol error.
+ * other descriptor but 0-2 closed by the caller, privsep.md §4 step 0).
+ * Enters the sandbox (chroot_dir: see sandbox_enter), sends CHILD_READY,
+ * or SANDBOX_FAILED with the failed step and errno, waits for CONN_START
+ * (which brings the client socket) and serves that one connection
+ * (privsep.md §8). Never returns: exits 0 after BYE or when the monitor
+ * closes the socket, 1 on a sandbox failure or a protocol error.
  */
 void child_main(const char *chroot_dir) __attribute__((noreturn));
 

@@ -13,18 +13,23 @@ struct sandbox_result {
 };
 
 /*
- * Enter the sandbox, in this order (privsep.md §4 steps 1-6): rlimits
- * (NOFILE = nofile, NPROC/FSIZE/CORE/MEMLOCK 0, AS 512 MiB unless built
- * with CG_SANITIZE), then when euid is 0: chroot(chroot_dir), chdir("/"),
- * setgroups(0), setresgid/setresuid 65534 and a check that uid 0 cannot
- * be regained; when not root: unshare user+mount+net+ipc+uts namespaces
- * if available (skipped, not fatal, when the kernel refuses); capabilities
- * cleared with libcap (all sets, ambient, bounding where permitted);
- * PR_SET_NO_NEW_PRIVS; PR_SET_DUMPABLE 0; the seccomp allow-list of
- * seccomp/filter.h loaded last.
+ * Enter the sandbox (privsep.md §4 steps 1-6; order and reasons in
+ * sandbox.c): rlimits, soft = hard, never raised (NOFILE = nofile >= 1,
+ * NPROC/FSIZE/CORE/MEMLOCK 0, AS 512 MiB unless built with CG_SANITIZE);
+ * euid 0: chroot(chroot_dir) refusing a writable root, bounding set
+ * emptied and securebits locked, setgroups(0), setresgid/setresuid 65534,
+ * verified irreversible; not root: user+mount+net+ipc+uts namespaces and
+ * an empty read-only root (a tmpfs on chroot_dir, else /tmp) when the
+ * kernel allows it (skipped, not fatal, when refused); a caller's
+ * PR_SET_PDEATHSIG re-armed; every capability set cleared with libcap and
+ * verified; PR_SET_NO_NEW_PRIVS; PR_SET_DUMPABLE 0; the seccomp filter of
+ * seccomp/filter.h last.
  * The caller has already closed every descriptor it must not keep.
- * chroot_dir: an empty root-owned directory (mode 0500) when euid is 0;
- * may be NULL otherwise. Returns 0, or -1 with res->step / res->err set.
+ * chroot_dir: an empty root-owned directory (mode 0500), required when
+ * euid is 0, optional otherwise. res may be NULL. Returns 0 with
+ * res->namespaces / res->chroot set, or -1 with res->step (static name:
+ * "rlimit", "chroot", "setresuid", "seccomp", ...) and res->err (errno,
+ * never 0); on -1 the process is half-demoted and must exit.
  */
 int sandbox_enter(const char *chroot_dir, int nofile,
     struct sandbox_result *res);
