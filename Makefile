@@ -63,7 +63,7 @@ FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -I. $(shell pkg-config --cflags libc
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_http = http/http.c http/gwerror.c ipc/xmalloc.c ipc/util.c
 FUZZ_json = policy/json.c http/gwerror.c ipc/xmalloc.c ipc/util.c
-FUZZ_ipc  = ipc/proto.c ipc/buf.c ipc/msg.c ipc/xmalloc.c
+FUZZ_ipc  = ipc/proto.c ipc/buf.c ipc/msg.c ipc/xmalloc.c http/gwerror.c
 FUZZERS   = tests/fuzz/fuzz_http tests/fuzz/fuzz_json tests/fuzz/fuzz_ipc
 
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c

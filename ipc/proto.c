@@ -14,9 +14,11 @@
  * exactly (privsep.md §6.3).
  */
 #include "ipc/proto.h"
+#include "http/gwerror.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ipc/buf.h"
@@ -437,6 +439,8 @@ struct out {
 	size_t sz;		/* capacity including the NUL */
 	size_t len;
 	int full;		/* something did not fit: write nothing more */
+	int json;		/* JSON members instead of name=value */
+	int nfields;		/* members written so far (JSON commas) */
 };
 
 /* Append s[0..n) whole or not at all, so a cut never splits a unit. */
@@ -464,7 +468,9 @@ static void
 out_name(struct out *o, const char *name, const char *suffix)
 {
 	char tmp[64];
-	int n = snprintf(tmp, sizeof(tmp), " %s%s=", name, suffix);
+	int n = o->json ? snprintf(tmp, sizeof(tmp), "%s\"%s%s\":",
+	    o->nfields++ > 0 ? "," : "", name, suffix) :
+	    snprintf(tmp, sizeof(tmp), " %s%s=", name, suffix);
 
 	if (n > 0 && (size_t)n < sizeof(tmp))
 		out_raw(o, tmp, (size_t)n);
@@ -500,7 +506,16 @@ out_escaped(struct out *o, const struct ipc_str *s)
 	uint32_t i;
 
 	if (p == NULL && s->len > 0) {	/* invalid message: say so, safely */
-		out_raw(o, "<null>", 6);
+		out_raw(o, o->json ? "null" : "<null>", o->json ? 4 : 6);
+		return;
+	}
+	if (o->json) {			/* a JSON string (cli.md §14.1) */
+		char *e = cg_json_escape(s->p != NULL ? s->p : "", s->len);
+
+		out_raw(o, "\"", 1);
+		out_cstr(o, e);
+		out_raw(o, "\"", 1);
+		free(e);
 		return;
 	}
 	for (i = 0; i < s->len && !quote; i++)
@@ -538,10 +553,15 @@ out_field(struct out *o, const struct ipc_msg *m, const struct field *f)
 		break;
 	case F_ENUM:
 		out_name(o, f->name, "");
-		if (*p < f->max)
+		if (*p < f->max) {
+			if (o->json)
+				out_raw(o, "\"", 1);
 			out_cstr(o, f->names[*p]);
-		else
+			if (o->json)
+				out_raw(o, "\"", 1);
+		} else {
 			out_u64(o, *p);
+		}
 		break;
 	case F_U16:
 		out_name(o, f->name, "");
@@ -575,10 +595,31 @@ out_field(struct out *o, const struct ipc_msg *m, const struct field *f)
 }
 
 int
+ipc_format_fields_json(const struct ipc_msg *m, char *out, size_t outsz)
+{
+	const struct msgdesc *d = lookup(m->type);
+	struct out o = { out, outsz, 0, 0, 1, 0 };
+	size_t i;
+
+	if (outsz < 3)
+		return -1;
+	out[0] = '\0';
+	out_raw(&o, "{", 1);
+	for (i = 0; d != NULL && i < d->nf && !o.full; i++)
+		out_field(&o, m, &d->f[i]);
+	if (o.full) {		/* keep it valid JSON: drop the fields */
+		snprintf(out, outsz, "{}");
+		return 2;
+	}
+	out_raw(&o, "}", 1);
+	return o.full ? -1 : (int)o.len;
+}
+
+int
 ipc_format_fields(const struct ipc_msg *m, char *out, size_t outsz)
 {
 	const struct msgdesc *d = lookup(m->type);
-	struct out o = { out, outsz, 0, 0 };
+	struct out o = { out, outsz, 0, 0, 0, 0 };
 	size_t i;
 
 	if (outsz == 0)

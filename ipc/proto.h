@@ -17,7 +17,7 @@
 #define IPC_HDR_LEN		16
 #define IPC_MSG_MAX		262144		/* bytes per datagram */
 #define IPC_DATA_MAX		65000		/* BODY/BACKEND_DATA/CLIENT_DATA */
-#define IPC_SOCKBUF		(512 * 1024)	/* SO_SNDBUF/SO_RCVBUF minimum */
+#define IPC_SOCKBUF		(512 * 1024)	/* SO_SNDBUF/SO_RCVBUF asked for */
 #define IPC_FORWARD_HDRS_MAX	32
 #define IPC_FACT_QUERIES_MAX	64		/* per request */
 #define IPC_PATH_QUERIES_MAX	64		/* per request */
@@ -165,48 +165,73 @@ struct ipc_msg {
 #define IPC_ETRUNC	-10	/* MSG_TRUNC / MSG_CTRUNC */
 #define IPC_EAGAIN	-11	/* non-blocking socket would block */
 
-/* Human text for an IPC_E* code. */
+/*
+ * Static human text for an IPC_E* code (or IPC_OK); "unknown error"
+ * otherwise.
+ */
 const char *ipc_strerror(int err);
 
-/* Name of a message type ("FORWARD"), or "UNKNOWN". */
+/* Static name of a message type ("FORWARD"), or "UNKNOWN". */
 const char *ipc_type_name(unsigned type);
 
 /*
- * Encode m into buf (capacity cap bytes, at least IPC_MSG_MAX). Checks
- * every field's limit. Returns the datagram length (> 0) or an IPC_E* code.
+ * Encode m into buf (capacity cap bytes; the datagram never exceeds
+ * min(cap, IPC_MSG_MAX), so pass IPC_MSG_MAX to encode every legal
+ * message). Applies every field limit the decoder applies (privsep.md
+ * §6.3, §7). m->fd is ignored. Returns the datagram length (> 0), or
+ * IPC_ETYPE (unknown type), IPC_ERANGE (enum/bool out of range, or req != 0
+ * on a connection-level type), IPC_ETOOBIG (field over its limit, or the
+ * message does not fit), IPC_ESTR (NUL or bad UTF-8 in a str field, NULL
+ * data with a length). buf holds garbage after an error.
  */
 int ipc_encode(const struct ipc_msg *m, unsigned char *buf, size_t cap);
 
 /*
- * Decode the datagram buf[0..len) into m. String fields point into buf
- * (which must outlive m). Exactly len bytes must be consumed. Does not
- * look at descriptors. Returns IPC_OK or an IPC_E* code.
+ * Decode the datagram buf[0..len) into m (cleared first; m->fd = -1).
+ * String fields point into buf (which must outlive m). Header checked
+ * first, then every field against its limit; exactly len bytes must be
+ * consumed (privsep.md §6.3). Does not look at descriptors. Returns
+ * IPC_OK, or IPC_ESHORT (shorter than header or fields), IPC_ETYPE (bad
+ * magic, flags != 0, unknown type), IPC_ELONG (header len != payload, or
+ * trailing bytes), IPC_ETOOBIG (len > IPC_MSG_MAX or a field over its
+ * limit), IPC_ERANGE (enum/bool out of range, or req != 0 on a
+ * connection-level type), IPC_ESTR.
  */
 int ipc_decode(const unsigned char *buf, size_t len, struct ipc_msg *m);
 
 /*
- * Create the per-child socket pair: socketpair(AF_UNIX, SOCK_SEQPACKET |
- * SOCK_CLOEXEC) with SO_SNDBUF/SO_RCVBUF of at least IPC_SOCKBUF.
- * Returns 0 or -1 with errno.
+ * Create the per-child socket pair (privsep.md §6.1): socketpair(AF_UNIX,
+ * SOCK_SEQPACKET | SOCK_CLOEXEC), both ends blocking. Asks for IPC_SOCKBUF
+ * send/receive buffers (SO_*BUFFORCE, else SO_*BUF) and accepts what the
+ * kernel grants down to one IPC_MSG_MAX datagram plus 4 KiB (see msg.c).
+ * Returns 0 with sv[0], sv[1] set (the caller owns them), or -1 with
+ * errno (ENOBUFS when the buffers are smaller); after a buffer failure
+ * both ends are closed and sv[] = -1.
  */
 int ipc_socketpair(int sv[2]);
 
 /*
- * Encode and send m as one datagram on fd; m->fd (>= 0) is attached with
- * SCM_RIGHTS when m->type is IPC_CONN_START (it must be, and only then).
- * flags are sendmsg flags (MSG_DONTWAIT for a non-blocking send).
- * Returns IPC_OK, IPC_EAGAIN, or an IPC_E* code.
+ * Encode m (ipc_encode) and send it as one datagram on fd with
+ * MSG_NOSIGNAL | flags (MSG_DONTWAIT for a non-blocking send). For
+ * IPC_CONN_START, m->fd (>= 0, still owned by the caller) travels in the
+ * same sendmsg with SCM_RIGHTS; for every other type m->fd is ignored.
+ * Not reentrant: one static IPC_MSG_MAX buffer (single-threaded processes,
+ * never from a signal handler). Returns IPC_OK, IPC_EAGAIN, IPC_EFD
+ * (CONN_START without a descriptor), IPC_ESYS (errno set), or an encode
+ * error.
  */
 int ipc_send(int fd, const struct ipc_msg *m, int flags);
 
 /*
- * Receive one datagram into buf (capacity cap >= IPC_MSG_MAX + 1) and
- * decode it into m (strings point into buf). Uses MSG_CMSG_CLOEXEC;
- * MSG_TRUNC/MSG_CTRUNC -> IPC_ETRUNC. A received descriptor is stored in
- * m->fd only for CONN_START when accept_fd is set; any other descriptor
- * is closed and the call returns IPC_EFD; CONN_START without exactly one
- * descriptor (when accept_fd) -> IPC_EFD. Returns IPC_OK, IPC_EOF on
- * end-of-file, IPC_EAGAIN, or an IPC_E* code.
+ * Receive one datagram on fd into buf (capacity cap >= IPC_MSG_MAX + 1,
+ * else IPC_ESYS with EINVAL) and decode it into m (strings point into buf;
+ * m->fd = -1 unless stated). Uses MSG_CMSG_CLOEXEC | flags; MSG_TRUNC or
+ * MSG_CTRUNC -> IPC_ETRUNC. A descriptor is accepted only with CONN_START
+ * when accept_fd is set: then exactly one is required and stored in m->fd
+ * (the caller owns it). Any other descriptor, or control data other than
+ * SCM_RIGHTS, is closed and gives IPC_EFD. Every received descriptor is
+ * closed on every error. Returns IPC_OK, IPC_EOF (end-of-file), IPC_EAGAIN,
+ * IPC_ESYS (errno set), IPC_EFD, IPC_ETRUNC or an ipc_decode code.
  */
 int ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
     int accept_fd, int flags);
@@ -220,13 +245,22 @@ int ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
  * "body_kind=stream-chunked"; an out-of-range value as its number);
  * str fields escaped: a value that is empty or contains a space, '"',
  * '\\' or a byte outside 0x21-0x7E is written as "..." with \" \\ and
- * \xHH (bytes outside 0x20-0x7E); bytes fields as "<name>_len=<n>";
- * FORWARD's header list as "headers_n=<n>" only (no names or values:
- * they can carry credentials). type and req are not included (the
- * caller prints them). Output that does not fit is cut at a unit
- * boundary (never inside an escape). Returns the number of bytes
+ * \xHH (upper-case hex; bytes outside 0x20-0x7E); bytes fields as
+ * "<name>_len=<n>"; FORWARD's header list as "headers_n=<n>" only (no
+ * names or values: they can carry credentials). type and req are not
+ * included (the caller prints them). Output that does not fit is cut at
+ * a unit boundary (never inside an escape). Returns the number of bytes
  * written, excluding the NUL; 0 for an unknown type.
  */
 int ipc_format_fields(const struct ipc_msg *m, char *out, size_t outsz);
+
+/*
+ * The same fields as one JSON object for the JSON log (cli.md §14.4
+ * "fields"): numbers bare, enumerations and strings as JSON strings
+ * (http.md §11.3 escaping), blobs as <name>_len. Writes at most
+ * outsz bytes with the NUL; when the fields do not fit, writes "{}".
+ * Returns the length, or -1 when outsz < 3.
+ */
+int ipc_format_fields_json(const struct ipc_msg *m, char *out, size_t outsz);
 
 #endif

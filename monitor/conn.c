@@ -44,6 +44,10 @@ violation(struct conn *c, const char *fmt, ...)
 	log_msg(LOG_ERROR, "child-exit", "protocol violation from request parser "
 	    "for connection %llu (pid %d): %s", (unsigned long long)c->id,
 	    (int)c->pid, what);
+	if (c->fwd_pending) {
+		c->fwd_pending = 0;
+		ipc_audit_verdict(c, "violation", NULL);
+	}
 	if (c->pid > 0)
 		kill(c->pid, SIGKILL);
 	return -1;
@@ -120,11 +124,9 @@ send_verdict(struct conn *c, int refused, const char *code, int status,
 	m.u.verdict.status = (uint16_t)(refused ? status : 0);
 	m.u.verdict.detail = S(refused ? detail : "");
 	send_child(c, &m);
-	if (log_enabled(LOG_DEBUG))
-		log_msg(LOG_DEBUG, "ipc", "ipc conn=%llu dir=monitor type=VERDICT "
-		    "req=%u verdict=%s%s%s", (unsigned long long)c->id, c->req,
-		    refused ? "refused" : "forwarded", refused ? " code=" : "",
-		    refused ? code : "");
+	c->fwd_pending = 0;
+	ipc_audit_verdict(c, refused ? "refused" : "forwarded",
+	    refused ? code : NULL);
 }
 
 static void
@@ -1096,6 +1098,7 @@ volume_name_done(struct conn *c, int ok, int timeout)
 static int
 on_forward(struct conn *c, const struct ipc_msg *m)
 {
+	c->fwd_pending = 1;
 	if (verify_forward(c, m) < 0)
 		return -1;
 	free(c->target);
@@ -1240,6 +1243,10 @@ on_access(struct conn *c, const struct ipc_msg *m)
 
 	memcpy(method, m->u.access.method.p, m->u.access.method.len);
 	method[m->u.access.method.len] = '\0';
+	/* the method is logged unquoted: 1-16 upper-case letters or "-" */
+	if (strcmp(method, "-") != 0 && (method[0] == '\0' ||
+	    strspn(method, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(method)))
+		return violation(c, "ACCESS method is not a method");
 	memcpy(code, m->u.access.code.p, m->u.access.code.len);
 	code[m->u.access.code.len] = '\0';
 	if (cg_code_status(code) != st)
@@ -1303,10 +1310,8 @@ static const struct dispatch {
 
 /* Per-request bookkeeping shared by every request-level message. */
 static int
-check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m,
-    int *opened)
+check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m)
 {
-	*opened = 0;
 	if (d->type == IPC_LOG || d->type == IPC_BYE)
 		return 0;
 	if (m->req == c->req && c->rs != RS_IDLE)
@@ -1321,7 +1326,6 @@ check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m,
 			c->req = m->req;
 			c->nfacts = c->nfact_q = c->npath_q = 0;
 		}
-		*opened = 1;
 		return 0;
 	}
 	if (d->type == IPC_DONE && m->req == c->req)
@@ -1334,7 +1338,6 @@ static int
 dispatch_msg(struct conn *c, const struct ipc_msg *m)
 {
 	size_t i;
-	int opened;
 
 	for (i = 0; i < sizeof(dispatch) / sizeof(dispatch[0]); i++)
 		if (dispatch[i].type == m->type)
@@ -1343,7 +1346,7 @@ dispatch_msg(struct conn *c, const struct ipc_msg *m)
 		return violation(c, "unexpected %s", ipc_type_name(m->type));
 	if (!(dispatch[i].states & ST(c->rs)))
 		return violation(c, "%s not allowed now", ipc_type_name(m->type));
-	if (check_req(c, &dispatch[i], m, &opened) < 0)
+	if (check_req(c, &dispatch[i], m) < 0)
 		return -1;
 	return dispatch[i].handler(c, m);
 }
@@ -1355,9 +1358,11 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 	static int logged;
 
 	if (m->type == IPC_SANDBOX_FAILED) {
-		log_msg(LOG_ERROR, "sandbox", "cannot sandbox the request parser "
-		    "(%.*s: %s)", (int)m->u.sandbox_failed.step.len,
+		snprintf(c->gw->sandbox_failure, sizeof(c->gw->sandbox_failure),
+		    "%.*s: %s", (int)m->u.sandbox_failed.step.len,
 		    m->u.sandbox_failed.step.p, strerror(m->u.sandbox_failed.err));
+		log_msg(LOG_ERROR, "sandbox", "cannot sandbox the request parser "
+		    "(%s)", c->gw->sandbox_failure);
 		c->dead = 1;
 		return -1;
 	}

@@ -54,6 +54,7 @@ struct gateway {
 	struct conn *spare;		/* a sandboxed child waiting for work */
 	long long idle_since;		/* ms; -1 while a client is connected */
 	volatile int stop_signal;
+	char sandbox_failure[160];	/* "<step>: <error>" of a failed child */
 	int stopping;			/* graceful exit: children are told to go */
 };
 
@@ -143,6 +144,7 @@ struct conn {
 	int ph_step;
 	void *ph_tree;
 	int replay_unknown_fact;	/* the replay asked an unanswered fact */
+	int fwd_pending;		/* a FORWARD awaits its VERDICT line */
 
 	struct bcall bc;		/* the backend exchange */
 	int stream_done;		/* BODY_END seen */
@@ -159,34 +161,82 @@ struct conn {
 
 /* ---- monitor/conn.c */
 
-/* Handle readable IPC on c; returns 0, or -1 when c must be dropped. */
+/*
+ * Read up to 16 pending datagrams from c's child (non-blocking) and
+ * dispatch them by state (privsep.md §7-§10). Returns 0, or -1 when c
+ * must be dropped: the child ended (EOF, BYE, SANDBOX_FAILED; c->dead
+ * set) or broke the protocol (logged, child SIGKILLed; the caller sets
+ * c->dead).
+ */
 int conn_on_ipc(struct conn *c);
-/* Drive the backend side of c after poll; -1 when c must be dropped. */
+/*
+ * Drive c's backend exchange after poll() returned revents on c->bc.fd:
+ * write queued bytes, read the answer, relay it to the child. Failures
+ * are answered to the child (VERDICT, BACKEND_END). Always returns 0
+ * (XXX: c is never dropped from here).
+ */
 int conn_on_backend(struct conn *c, short revents);
-/* Flush queued messages to the child; -1 on a broken socket. */
+/*
+ * Send c's queued datagrams without blocking; stops at EAGAIN. Returns 0,
+ * or -1 on any other send error (the socket is broken).
+ */
 int conn_flush(struct conn *c);
-/* Check deadlines at now (ms); -1 when c must be dropped. */
+/*
+ * Apply c's backend deadline at now (monotonic ms, now_ms()): 504 or a
+ * TIMEOUT answer to the child when it passed. Always returns 0 (XXX: the
+ * int is kept for a future "drop c").
+ */
 int conn_on_timer(struct conn *c, long long now);
-/* Events to poll for on the backend fd (0 when none). */
+/* poll() events wanted on c->bc.fd: POLLOUT/POLLIN, 0 when none. */
 short conn_backend_events(const struct conn *c);
-/* Close every descriptor of c and free it (does not kill the child). */
+/*
+ * Close every descriptor of c and free c and everything it owns. Does not
+ * kill or reap the child, and does not unlink c from gw->conns (the
+ * caller does both first).
+ */
 void conn_free(struct conn *c);
 
 /* ---- monitor/serve.c */
+
+/* CLOCK_MONOTONIC in milliseconds. */
 long long now_ms(void);
-/* Write the INFO access line (cli.md §14.3). */
+/*
+ * Write the INFO access line (cli.md §14.3) for c. Strings are
+ * NUL-terminated; path ("-" when unknown) and detail are escaped for the
+ * text format (log_quote), method, decision ("allow", "deny", "error")
+ * and code are written as given, so they must be plain tokens; code NULL
+ * prints "-" (JSON null); detail NULL omits the field, else it is always
+ * in quotes.
+ */
 void access_line(struct conn *c, const char *method, const char *path,
     const char *decision, const char *code, int status, unsigned duration_ms,
     const char *detail);
-/* Debug IPC audit line (cli.md §14.4). */
+/*
+ * DEBUG IPC audit line (cli.md §14.4) for m; dir is "to-child" or
+ * "to-monitor". No-op below debug level. Fields are cut at 2 KiB
+ * (ipc_format_fields). XXX the JSON format gets no conn/dir/type/req/
+ * fields members, which §14.4 asks for.
+ */
 void ipc_audit(const struct conn *c, const char *dir, const struct ipc_msg *m);
+/*
+ * Debug line after a FORWARD (cli.md §14.4): verdict "forwarded",
+ * "refused" (code: its reason code) or "violation" (code NULL); code is
+ * one of the closed vocabulary, so it needs no escaping.
+ */
+void ipc_audit_verdict(const struct conn *c, const char *verdict,
+    const char *code);
 
 /* ---- monitor/facts.c */
 
 /*
- * Verdict of an inspect response (routes.md §9.3): status and body of
- * the inspect, ROOT. Returns CG_OWNED with the id in id_out, CG_NOT_OWNED
- * (2xx not owned, or 404) or CG_UNEXPECTED.
+ * Verdict of an inspect response (routes.md §9.3): status and body
+ * body[0..body_len) of the inspect, ROOT as root. Returns CG_OWNED with
+ * the id in id_out, CG_NOT_OWNED (404, or a 2xx without the project label
+ * = root) or CG_UNEXPECTED (other status, invalid JSON, key collisions
+ * (policy.md §0.2), missing or invalid id, label key spelling variant).
+ * For CG_FACT_EXEC, CG_OWNED means only "exec found" with its
+ * ContainerID in id_out; the caller must check that container next
+ * (routes.md §9.4). id_out is written only on CG_OWNED.
  */
 enum cg_fact_result facts_verdict(enum cg_fact_kind kind, enum cg_api api,
     int status, const char *body, size_t body_len, const char *root,
@@ -194,7 +244,11 @@ enum cg_fact_result facts_verdict(enum cg_fact_kind kind, enum cg_api api,
 
 /*
  * The internal inspect request for kind/api/prefix/ref (routes.md §9.2,
- * http.md §7.5). Returns a malloc'd request, its length in *len.
+ * http.md §7.5): "GET <prefix><inspect path> HTTP/1.1", Host: docker,
+ * Connection: close. prefix and ref are spliced verbatim: the caller must
+ * have validated them (no CR, LF, space, '?', '#', '%'). Pods always use
+ * the libpod path. Returns a malloc'd request (the caller frees it), its
+ * length in *len; exits through xoom() on allocation failure.
  */
 char *facts_inspect_request(enum cg_fact_kind kind, enum cg_api api,
     const char *prefix, const char *ref, size_t *len);
@@ -202,24 +256,33 @@ char *facts_inspect_request(enum cg_fact_kind kind, enum cg_api api,
 /* ---- monitor/pathres.c */
 
 /*
- * Resolve an absolute bind source (policy.md §4.4) against gw's roots,
- * excluded roots and protected sockets. out: CG_PATH_MAX + 1 bytes, the
- * resolved path when allowed, the roots text when outside.
+ * Resolve an absolute bind source (policy.md §4.4) against gw's roots.
+ * Checked in order: unresolvable (pathres_walk), under an excluded root,
+ * equal to or above a backend socket, under a bind root. out
+ * (CG_PATH_MAX + 1 bytes) receives the resolved path for CG_PATH_ALLOWED,
+ * the bind roots joined by ", " for CG_PATH_OUTSIDE, "" otherwise.
  */
 enum cg_path_verdict pathres_resolve(const struct gateway *gw,
     const char *path, char out[CG_PATH_MAX + 1]);
 
 /*
- * Resolve path with the algorithm of policy.md §4.4 step 1 only. Returns 0
- * with the result in out (CG_PATH_MAX + 1 bytes) or -1 (unresolvable).
+ * Resolve path with the algorithm of policy.md §4.4 step 1 only: path
+ * absolute and at most CG_PATH_MAX bytes; symlinks followed (at most 40),
+ * components below the first missing one appended lexically, ".." popped
+ * (never above "/"). Returns 0 with the result in out (CG_PATH_MAX + 1
+ * bytes), or -1 (unresolvable: relative or too long, a lookup error other
+ * than ENOENT, a non-directory with components below, too many symlinks,
+ * more than 256 lookups or 128 components); out is undefined then.
  */
 int pathres_walk(const char *path, char out[CG_PATH_MAX + 1]);
 
-/* ---- monitor/backend.c */
+/* ---- monitor/serve.c (there is no monitor/backend.c) */
 
 /*
- * Start a non-blocking connection to the backend socket path. Returns the
- * fd, or -1 (unreachable).
+ * Start a non-blocking connection (SOCK_CLOEXEC) to the backend socket at
+ * path (NUL-terminated). Returns the fd, possibly still connecting
+ * (EINPROGRESS: the caller polls for POLLOUT and checks SO_ERROR), or -1
+ * (path longer than sun_path, or socket/connect failed with errno).
  */
 int backend_connect(const char *path);
 

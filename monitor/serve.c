@@ -97,16 +97,41 @@ access_line(struct conn *c, const char *method, const char *path,
 void
 ipc_audit(const struct conn *c, const char *dir, const struct ipc_msg *m)
 {
-	char fields[2048], *msg;
+	char fields[2048], json[4096], *msg;
 
 	if (!log_enabled(LOG_DEBUG))
 		return;
 	ipc_format_fields(m, fields, sizeof(fields));
+	ipc_format_fields_json(m, json, sizeof(json));
 	if (asprintf(&msg, "ipc conn=%llu dir=%s type=%s req=%u%s",
 	    (unsigned long long)c->id, dir, ipc_type_name(m->type), m->req,
 	    fields) < 0)
 		xoom();
-	log_event(LOG_DEBUG, "ipc", msg, NULL, 0);
+	log_event(LOG_DEBUG, "ipc", msg, (struct log_field[]){
+	    LF_NUM("conn", c->id), LF_STR("dir", dir),
+	    LF_STR("type", ipc_type_name(m->type)), LF_NUM("req", m->req),
+	    LF_STR("{fields", json) }, 5);
+	free(msg);
+}
+
+void
+ipc_audit_verdict(const struct conn *c, const char *verdict, const char *code)
+{
+	char *msg, json[128];
+
+	if (!log_enabled(LOG_DEBUG))
+		return;
+	if (asprintf(&msg, "ipc conn=%llu dir=monitor type=VERDICT req=%u "
+	    "verdict=%s%s%s", (unsigned long long)c->id, c->req, verdict,
+	    code != NULL ? " code=" : "", code != NULL ? code : "") < 0)
+		xoom();
+	snprintf(json, sizeof(json), "{\"verdict\":\"%s\"%s%s%s}", verdict,
+	    code != NULL ? ",\"code\":\"" : "", code != NULL ? code : "",
+	    code != NULL ? "\"" : "");
+	log_event(LOG_DEBUG, "ipc", msg, (struct log_field[]){
+	    LF_NUM("conn", c->id), LF_STR("dir", "monitor"),
+	    LF_STR("type", "VERDICT"), LF_NUM("req", c->req),
+	    LF_STR("{fields", json) }, 5);
 	free(msg);
 }
 
@@ -195,7 +220,6 @@ start_conn(struct gateway *gw, struct conn *c)
 {
 	const struct listener *l = &gw->lis[c->lis];
 	struct ipc_msg m = { .type = IPC_CONN_START };
-	unsigned char *buf = xmalloc(IPC_MSG_MAX);
 	int rc;
 
 	c->id = ++gw->next_conn_id;
@@ -216,7 +240,6 @@ start_conn(struct gateway *gw, struct conn *c)
 	m.u.conn_start.backend_timeout_ms = gw->backend_timeout_ms;
 	ipc_audit(c, "to-child", &m);
 	rc = ipc_send(c->ipc, &m, 0);
-	free(buf);
 	/* the monitor keeps no copy of the client (privsep.md §3) */
 	close(c->client);
 	c->client = -1;
@@ -229,9 +252,6 @@ start_conn(struct gateway *gw, struct conn *c)
 		c->dead = 1;
 	}
 }
-
-static const char canned_503_fmt[] = "container-gateway: too-many-connections: "
-    "more than %u connections are open";
 
 static void
 accept_client(struct gateway *gw, int li)
@@ -256,7 +276,6 @@ accept_client(struct gateway *gw, int li)
 		free(resp);
 		close(fd);
 		access_line(&tmp, "-", "-", "error", r.code, r.status, 0, r.detail);
-		(void)canned_503_fmt;
 		return;
 	}
 	c = gw->spare;
@@ -395,7 +414,8 @@ sandbox_selftest(struct gateway *gw)
 	}
 	if (!c->ready) {
 		fprintf(stderr, "container-gateway: cannot sandbox the request "
-		    "parser (see the log)\n");
+		    "parser (%s)\n", gw->sandbox_failure[0] != '\0' ?
+		    gw->sandbox_failure : "no answer within 5 s");
 		drop_conn(gw, c);
 		return -1;
 	}

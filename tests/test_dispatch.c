@@ -938,6 +938,13 @@ test_req_numbers(void **state)
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 	assert_log("ACCESS code and status disagree");
 
+	/* the method is logged unquoted: a forged log line is a violation */
+	t_open(&t, sock_missing);
+	m = m_access(1, "denied-endpoint", 403);
+	m.u.access.method = S("GET\nINFO forged");
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+	assert_log("ACCESS method is not a method");
+
 	t_open(&t, sock_missing);
 	m = m_access(1, "no-such-code", 403);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);

@@ -59,6 +59,36 @@ else fail "max-connections: one access line for the refused connection" "$(grep 
 check "max-connections: the gateway keeps running" alive "$GWPID"
 stop_gw
 
+# ---- the IPC audit in JSON (cli.md §14.4) ----------------------------------------------
+ops_git_project js
+start "$OPS_TMP/js.log" --backend podman --podman-socket "$FAKE" --egress off --log-level debug --log-format json
+run python3 - "$R/docker.sock" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"GET /v1.41/version HTTP/1.1\r\nHost: d\r\n\r\n")
+time.sleep(0.5)
+PY
+stop_gw
+if python3 - "$OPS_TMP/js.log" <<'PY'
+import json, sys
+fwd = verdict = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)                    # every line is one JSON object
+    assert list(e)[:4] == ["ts", "level", "event", "msg"], list(e)
+    if e["event"] == "ipc":
+        assert isinstance(e["conn"], int) and isinstance(e["req"], int) and e["dir"], e
+        assert isinstance(e["fields"], dict), e
+        if e["type"] == "FORWARD" and e["fields"].get("method") == "GET":
+            fwd += 1
+            assert e["fields"]["target"] == "/v1.41/version", e
+        if e["type"] == "VERDICT" and e["dir"] == "monitor":
+            verdict += 1
+            assert e["fields"]["verdict"] == "forwarded", e
+assert fwd == 1 and verdict == 1, (fwd, verdict)
+PY
+then pass "json log: ipc lines carry conn, dir, type, req and a fields object; VERDICT after FORWARD"
+else fail "json log: ipc lines carry conn, dir, type, req and a fields object; VERDICT after FORWARD" "$(tail -n 5 "$OPS_TMP/js.log")"; fi
+
 # ---- egress probe ---------------------------------------------------------------------
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 ops_bg python3 -c 'import socket,sys,time
