@@ -129,6 +129,15 @@ send_verdict(struct conn *c, int refused, const char *code, int status,
 	    refused ? code : NULL);
 }
 
+/* The body tree of the named-resource phase, if one is kept. */
+static void
+free_phase_tree(struct conn *c)
+{
+	if (c->ph_tree != NULL)
+		cJSON_Delete(c->ph_tree);
+	c->ph_tree = NULL;
+}
+
 static void
 close_backend(struct conn *c)
 {
@@ -161,6 +170,7 @@ refuse_forward(struct conn *c, const char *code, const char *fmt, ...)
 	    r.code, r.status, c->elapsed_ms + (unsigned)(now_ms() - c->fwd_ms),
 	    r.detail);
 	close_backend(c);
+	free_phase_tree(c);
 	send_verdict(c, 1, r.code, r.status, r.detail);
 	c->rs = RS_WAIT_DONE;
 }
@@ -925,6 +935,9 @@ replay_resolve(void *arg, const char *path, char out[CG_PATH_MAX + 1])
 {
 	struct conn *c = arg;
 
+	/* the child could ask no more than this either (privsep.md §6.6) */
+	if (++c->replay_paths > IPC_PATH_QUERIES_MAX)
+		return CG_PATH_UNRESOLVABLE;
 	return pathres_resolve(c->gw, path, out);
 }
 
@@ -963,6 +976,7 @@ replay_policy(struct conn *c)
 	ctx.facts = &facts;
 	ctx.backend_timeout_s = c->gw->backend_timeout_ms / 1000;
 	c->replay_unknown_fact = 0;
+	c->replay_paths = 0;
 	memset(&req, 0, sizeof(req));
 	if (policy_route(&ctx, c->method, c->target, c->target_len, 0, &req,
 	    &r) < 0 || policy_finish(&ctx, &req, c->json,
@@ -1218,6 +1232,7 @@ static void
 end_request(struct conn *c)
 {
 	close_backend(c);
+	free_phase_tree(c);
 	free(c->json);
 	free(c->head);
 	free(c->rhead);
@@ -1418,6 +1433,19 @@ conn_on_ipc(struct conn *c)
 
 /* ---------------------------------------------------------------- response */
 
+/*
+ * A framed response is complete: tell the child, and close the backend so
+ * that bytes after the declared end (a HEAD answer with a body, extra
+ * bytes past Content-Length) are never relayed (http.md §8.4).
+ */
+static void
+finish_framed(struct conn *c)
+{
+	send_backend_end(c, IPC_END_EOF);
+	close_backend(c);
+	c->rs = RS_WAIT_DONE;
+}
+
 /* Handle backend bytes of a forwarded exchange (http.md §8, §9). */
 static void
 response_bytes(struct conn *c, const char *p, size_t len)
@@ -1444,8 +1472,24 @@ response_bytes(struct conn *c, const char *p, size_t len)
 				c->rs = RS_WAIT_DONE;
 				return;
 			}
+			if (resp.status == 101 && !c->hijack)
+				n = -1;	/* a protocol switch nobody asked for */
+			if (n < 0) {
+				access_line(c, c->method, c->log_path, "error",
+				    "backend-unreachable", 502, c->elapsed_ms +
+				    (unsigned)(now_ms() - c->fwd_ms),
+				    "the backend sent an invalid response");
+				send_backend_end(c, IPC_END_ERROR);
+				close_backend(c);
+				c->rs = RS_WAIT_DONE;
+				return;
+			}
 			if (resp.status < 200 && resp.status != 101) {
 				if (++c->interim > HTTP_INTERIM_MAX) {
+					access_line(c, c->method, c->log_path, "error",
+					    "backend-unreachable", 502, c->elapsed_ms +
+					    (unsigned)(now_ms() - c->fwd_ms),
+					    "the backend sent too many interim responses");
 					send_backend_end(c, IPC_END_ERROR);
 					close_backend(c);
 					c->rs = RS_WAIT_DONE;
@@ -1480,9 +1524,7 @@ response_bytes(struct conn *c, const char *p, size_t len)
 		p = c->rhead + n;
 		len = c->rheadlen - (size_t)n;
 		if (c->framing == 0) {
-			send_backend_end(c, IPC_END_EOF);
-			if (c->rs != RS_SWITCHED)
-				c->rs = RS_WAIT_DONE;
+			finish_framed(c);
 			return;
 		}
 	}
@@ -1491,10 +1533,8 @@ response_bytes(struct conn *c, const char *p, size_t len)
 		take = len < c->remaining ? len : (size_t)c->remaining;
 		send_backend_data(c, p, take);
 		c->remaining -= take;
-		if (c->remaining == 0) {
-			send_backend_end(c, IPC_END_EOF);
-			c->rs = RS_WAIT_DONE;
-		}
+		if (c->remaining == 0)
+			finish_framed(c);
 		break;
 	case 2:
 		wrote = 0;
@@ -1507,10 +1547,8 @@ response_bytes(struct conn *c, const char *p, size_t len)
 			return;
 		}
 		send_backend_data(c, p, used);
-		if (c->chunk.done) {
-			send_backend_end(c, IPC_END_EOF);
-			c->rs = RS_WAIT_DONE;
-		}
+		if (c->chunk.done)
+			finish_framed(c);
 		break;
 	default:
 		send_backend_data(c, p, len);
@@ -1593,6 +1631,10 @@ conn_on_backend(struct conn *c, short revents)
 		n = send(c->bc.fd, c->bc.out + c->bc.outoff, c->bc.outlen - c->bc.outoff,
 		    MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			/* nothing more can be written: do not retry it */
+			free(c->bc.out);
+			c->bc.out = NULL;
+			c->bc.outlen = c->bc.outoff = 0;
 			if (c->bc.internal) {
 				internal_done(c, 0, 0);
 			} else if (c->rs == RS_SENDING) {

@@ -39,6 +39,7 @@ struct gateway {
 	char sandbox_dir[CG_PATH_MAX + 1];	/* <run-dir>/.sandbox when root */
 	char pid_file[CG_PATH_MAX + 1];
 	int pid_fd;
+	int exe_fd;			/* this binary, for fexecve of children */
 	/* bind roots: ROOT then --extra-bind-root (policy.md §4.4) */
 	char *bind_roots[1 + CG_EXTRA_ROOTS_MAX];
 	int nbind_roots;
@@ -53,6 +54,7 @@ struct gateway {
 	uint64_t next_conn_id;
 	struct conn *spare;		/* a sandboxed child waiting for work */
 	long long idle_since;		/* ms; -1 while a client is connected */
+	long long accept_paused_until;	/* ms; after EMFILE */
 	volatile int stop_signal;
 	char sandbox_failure[160];	/* "<step>: <error>" of a failed child */
 	int stopping;			/* graceful exit: children are told to go */
@@ -144,6 +146,7 @@ struct conn {
 	int ph_step;
 	void *ph_tree;
 	int replay_unknown_fact;	/* the replay asked an unanswered fact */
+	unsigned replay_paths;		/* bind sources the replay resolved */
 	int fwd_pending;		/* a FORWARD awaits its VERDICT line */
 
 	struct bcall bc;		/* the backend exchange */

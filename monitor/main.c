@@ -1,15 +1,21 @@
 /* container-gateway: entry point (cli.md §1). */
 #include <stdio.h>
+#include <string.h>
 
 #include "monitor/config.h"
 #include "monitor/serve.h"
 #include "monitor/status.h"
+#include "unpriv/child.h"
 
 int
 main(int argc, char **argv)
 {
 	struct cg_config cfg;
 	int rc;
+
+	/* a request parser started by the monitor (monitor/serve.c) */
+	if (argc == 2 && strcmp(argv[0], CHILD_ARGV0) == 0)
+		child_main(strcmp(argv[1], "-") != 0 ? argv[1] : NULL);
 
 	rc = cli_parse(argc, argv, &cfg);
 	if (rc != 0)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -191,14 +192,29 @@ spawn_child(struct gateway *gw)
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGCHLD, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		if (dup2(sv[1], CHILD_IPC_FD) < 0)
+		if (sv[1] == CHILD_IPC_FD ? fcntl(sv[1], F_SETFD, 0) < 0 :
+		    dup2(sv[1], CHILD_IPC_FD) < 0)
 			_exit(1);
 		devnull = open("/dev/null", O_RDWR);
 		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
 		    dup2(devnull, 2) < 0)
 			_exit(1);
-		closefrom(CHILD_IPC_FD + 1);
-		child_main(geteuid() == 0 ? gw->sandbox_dir : NULL);
+		if (dup3(gw->exe_fd, CHILD_EXE_FD, O_CLOEXEC) < 0)
+			_exit(1);
+		closefrom(CHILD_EXE_FD + 1);
+		/*
+		 * A fresh image (style.md §8): the child must not carry the
+		 * monitor's heap — other connections' heads and bodies, inspect
+		 * answers about foreign resources — nor its address layout.
+		 */
+		{
+			char *argv[] = { CHILD_ARGV0, geteuid() == 0 ?
+			    gw->sandbox_dir : "-", NULL };
+			char *envp[] = { NULL };
+
+			fexecve(CHILD_EXE_FD, argv, envp);
+		}
+		_exit(1);
 	}
 	close(sv[1]);
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
@@ -263,8 +279,15 @@ accept_client(struct gateway *gw, int li)
 	int fd;
 
 	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		/* out of descriptors: the listener stays readable; wait a bit */
+		if (errno == EMFILE || errno == ENFILE) {
+			gw->accept_paused_until = now_ms() + 100;
+			log_msg(LOG_WARNING, "listen", "accept: %s; pausing new "
+			    "connections for 100 ms", strerror(errno));
+		}
 		return;
+	}
 	if (gw->nclients >= gw->cfg->max_connections) {
 		/* the only bytes the monitor writes to a client (privsep.md §3) */
 		struct conn tmp = { .gw = gw, .lis = li, .id = ++gw->next_conn_id };
@@ -518,8 +541,17 @@ event_loop(struct gateway *gw)
 			pfd[n] = (struct pollfd){ .fd = gw->lis[i].fd, .events = POLLIN };
 			who[n++] = NULL;
 		}
+		if (now < gw->accept_paused_until)	/* out of descriptors */
+			for (i = 0; i < CG_SOCKETS; i++)
+				pfd[i].events = 0;
+		/*
+		 * Only descriptors with something to wait for: a hung-up
+		 * backend the monitor does not read any more would otherwise
+		 * report POLLHUP (which cannot be masked) in a busy loop, and
+		 * poll() refuses more entries than RLIMIT_NOFILE.
+		 */
 		TAILQ_FOREACH(c, &gw->conns, entry) {
-			short ev = 0;
+			short ev = 0, bev = conn_backend_events(c);
 
 			if (c->rs != RS_FACT && c->rs != RS_PHASE && c->rs != RS_SENDING &&
 			    c->bc.outlen - c->bc.outoff < (1u << 20))
@@ -528,9 +560,10 @@ event_loop(struct gateway *gw)
 				ev |= POLLOUT;
 			pfd[n] = (struct pollfd){ .fd = c->ipc, .events = ev };
 			who[n++] = c;
-			pfd[n] = (struct pollfd){ .fd = c->bc.fd,
-			    .events = conn_backend_events(c) };
-			who[n++] = c;
+			if (c->bc.fd >= 0 && bev != 0) {
+				pfd[n] = (struct pollfd){ .fd = c->bc.fd, .events = bev };
+				who[n++] = c;
+			}
 		}
 		timeout = 1000;
 		TAILQ_FOREACH(c, &gw->conns, entry)
@@ -679,6 +712,36 @@ egress_probe(struct gateway *gw, struct listener *l)
 	    l->proxy);
 }
 
+/*
+ * The monitor holds two descriptors per connection (its child's IPC end
+ * and a backend connection) plus a few of its own: raise the soft
+ * RLIMIT_NOFILE to the hard limit, and lower --max-connections with a
+ * WARNING when even that is too small (beyond http.md §1.2: a limit the
+ * process cannot honour would make accept() or poll() fail for everyone).
+ */
+static void
+fit_max_connections(struct gateway *gw)
+{
+	struct rlimit rl;
+	rlim_t need = 2 * (rlim_t)gw->cfg->max_connections + 32;
+	unsigned fit;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+		(void)getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return;
+	fit = rl.rlim_cur > 40 ? (unsigned)((rl.rlim_cur - 32) / 2) : 4;
+	log_msg(LOG_WARNING, "listen", "RLIMIT_NOFILE %llu is too small for "
+	    "--max-connections %u; serving at most %u connections",
+	    (unsigned long long)rl.rlim_cur, gw->cfg->max_connections, fit);
+	gw->cfg->max_connections = fit;
+}
+
 int
 serve_main(struct cg_config *cfg)
 {
@@ -716,6 +779,20 @@ serve_main(struct cg_config *cfg)
 	prctl(PR_SET_DUMPABLE, 0);
 
 	log_start(CG_VERSION, gw.root, gw.run_dir);
+	/* the binary the request parsers are started from (fexecve) */
+	gw.exe_fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (gw.exe_fd >= 0 && gw.exe_fd < 10) {
+		int high = fcntl(gw.exe_fd, F_DUPFD_CLOEXEC, 10);
+
+		close(gw.exe_fd);
+		gw.exe_fd = high;
+	}
+	if (gw.exe_fd < 0) {
+		fprintf(stderr, "container-gateway: cannot open /proc/self/exe: "
+		    "%s\n", strerror(errno));
+		rundir_release_pid(&gw);
+		return 1;
+	}
 	/* step 7: the sandbox self-test */
 	if (sandbox_selftest(&gw) < 0) {
 		rundir_release_pid(&gw);
@@ -744,6 +821,7 @@ serve_main(struct cg_config *cfg)
 	}
 	daemon_ready();		/* step 12: readiness (cli.md §10) */
 	gw.idle_since = now_ms();
+	fit_max_connections(&gw);
 	rc = event_loop(&gw);
 	return rc;
 }

@@ -1374,9 +1374,12 @@ relay_case(const char *what, const char *method, const char *target,
 		t_close(&t, HANDLED);
 		return;
 	}
-	/* the head arrives and is relayed, but the connection stays HTTP */
+	/*
+	 * The head is relayed (or, for a 101 nobody asked for, answered as an
+	 * invalid response: 502), and the connection stays HTTP.
+	 */
 	(void)drive(t.c, -1, 200);
-	if (!t.c->head_done || t.c->rs == RS_SWITCHED)
+	if (t.c->rs == RS_SWITCHED || (!t.c->head_done && t.c->rs != RS_WAIT_DONE))
 		fail_msg("%s: head_done %d state %d", what, t.c->head_done,
 		    t.c->rs);
 	m = m_data(IPC_CLIENT_DATA, 1, "GET /x HTTP/1.1\r\n\r\n", 19);

@@ -52,6 +52,15 @@ struct child {
 
 static void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
 
+static long long
+mono_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec * 1000LL + now.tv_nsec / 1000000;
+}
+
 static uint32_t
 ms_since(const struct timespec *t0)
 {
@@ -741,15 +750,24 @@ serve_request(struct child *c)
 	const char *path;
 	size_t pathlen, bodylen = 0;
 	char *body = NULL, method[HTTP_METHOD_MAX + 1];
+	long long head_start;
 	int n, ended = 0;
 	ssize_t got;
 
-	/* 1. the head (http.md §1.3, §2) */
+	/*
+	 * 1. the head (http.md §1.3, §2): 120 s for its first byte, then 30 s
+	 * for all of it, counted from that byte, not per read.
+	 */
+	head_start = c->inlen > 0 ? mono_ms() : -1;
 	for (;;) {
 		n = c->inlen > 0 ? http_parse_request(c->in, c->inlen, &hr, &r) : -2;
 		if (n != -2)
 			break;
-		got = read_client(c, c->inlen == 0 ? IDLE_MS : HEAD_MS);
+		if (c->inlen > 0 && head_start < 0)
+			head_start = mono_ms();
+		got = read_client(c, c->inlen == 0 ? IDLE_MS :
+		    (int)(HEAD_MS - (mono_ms() - head_start) > 0 ?
+		    HEAD_MS - (mono_ms() - head_start) : 0));
 		if (got < 0)
 			child_exit(c, IPC_BYE_TIMEOUT);
 		if (got == 0)

@@ -19,5 +19,12 @@
 void child_main(const char *chroot_dir) __attribute__((noreturn));
 
 #define CHILD_IPC_FD	3
+#define CHILD_EXE_FD	4	/* the binary, during the exec only */
+
+/*
+ * argv[0] a request parser is executed with; argv[1] is the chroot
+ * directory, or "-" when not running as root (monitor/serve.c).
+ */
+#define CHILD_ARGV0	"container-gateway-request-parser"
 
 #endif

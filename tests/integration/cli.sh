@@ -188,6 +188,15 @@ s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
     fi
   done
   if [ $ok -gt 0 ] && [ $bad -eq 0 ]; then pass "sandbox: children have Seccomp 2, NoNewPrivs 1, CapEff/CapPrm 0"; fi
+  # fresh images (fexecve), not forks carrying the monitor's heap: own argv, empty environment
+  local fresh=1
+  for k in $kids; do
+    [ -r /proc/$k/cmdline ] || continue
+    case $(tr '\0' ' ' < /proc/$k/cmdline) in container-gateway-request-parser\ *) ;; *) fresh=0 ;; esac
+    [ -s /proc/$k/environ ] && fresh=0
+  done
+  if [ $fresh = 1 ]; then pass "sandbox: children are fresh images (argv container-gateway-request-parser, no environment)"
+  else fail "sandbox: children are fresh images" "$(for k in $kids; do tr '\0' ' ' < /proc/$k/cmdline; echo; done)" quiet; fi
   # SIGKILL every child: the held connection must close, the gateway must keep serving
   kill -KILL $kids 2>/dev/null
   for _ in $(seq 50); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
