@@ -1446,6 +1446,20 @@ finish_framed(struct conn *c)
 	c->rs = RS_WAIT_DONE;
 }
 
+/*
+ * No usable response head (http.md §8.1-8.2): 502 to the child, its
+ * access line, and the backend closed.
+ */
+static void
+fail_head(struct conn *c, const char *detail)
+{
+	access_line(c, c->method, c->log_path, "error", "backend-unreachable",
+	    502, c->elapsed_ms + (unsigned)(now_ms() - c->fwd_ms), detail);
+	send_backend_end(c, IPC_END_ERROR);
+	close_backend(c);
+	c->rs = RS_WAIT_DONE;
+}
+
 /* Handle backend bytes of a forwarded exchange (http.md §8, §9). */
 static void
 response_bytes(struct conn *c, const char *p, size_t len)
@@ -1462,37 +1476,15 @@ response_bytes(struct conn *c, const char *p, size_t len)
 			n = http_parse_response(c->rhead, c->rheadlen, &resp);
 			if (n == -2 && c->rheadlen <= HTTP_HEAD_MAX)
 				return;
-			if (n < 0) {
-				access_line(c, c->method, c->log_path, "error",
-				    "backend-unreachable", 502, c->elapsed_ms +
-				    (unsigned)(now_ms() - c->fwd_ms),
-				    "the backend sent an invalid response");
-				send_backend_end(c, IPC_END_ERROR);
-				close_backend(c);
-				c->rs = RS_WAIT_DONE;
-				return;
-			}
-			if (resp.status == 101 && !c->hijack)
-				n = -1;	/* a protocol switch nobody asked for */
-			if (n < 0) {
-				access_line(c, c->method, c->log_path, "error",
-				    "backend-unreachable", 502, c->elapsed_ms +
-				    (unsigned)(now_ms() - c->fwd_ms),
-				    "the backend sent an invalid response");
-				send_backend_end(c, IPC_END_ERROR);
-				close_backend(c);
-				c->rs = RS_WAIT_DONE;
+			/* a protocol switch nobody asked for is no valid answer */
+			if (n < 0 || (resp.status == 101 && !c->hijack)) {
+				fail_head(c, "the backend sent an invalid response");
 				return;
 			}
 			if (resp.status < 200 && resp.status != 101) {
 				if (++c->interim > HTTP_INTERIM_MAX) {
-					access_line(c, c->method, c->log_path, "error",
-					    "backend-unreachable", 502, c->elapsed_ms +
-					    (unsigned)(now_ms() - c->fwd_ms),
-					    "the backend sent too many interim responses");
-					send_backend_end(c, IPC_END_ERROR);
-					close_backend(c);
-					c->rs = RS_WAIT_DONE;
+					fail_head(c, "the backend sent too many "
+					    "interim responses");
 					return;
 				}
 				memmove(c->rhead, c->rhead + n, c->rheadlen - (size_t)n);
