@@ -690,8 +690,11 @@ start_forward(struct conn *c)
 		return;
 	}
 	bc_append(&c->bc, c->head, c->head_len);
-	if (c->json != NULL)
+	if (c->json != NULL) {
 		bc_append(&c->bc, c->json, (size_t)c->body_len);
+		free(c->json);	/* replayed and queued: one copy is enough */
+		c->json = NULL;
+	}
 	c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	c->rs = RS_SENDING;
 }
@@ -1239,7 +1242,7 @@ end_request(struct conn *c)
 	c->json = c->head = c->rhead = NULL;
 	c->rheadlen = 0;
 	c->rs = RS_IDLE;
-	c->nfacts = c->nfact_q = c->npath_q = 0;
+	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
 }
 
 static int
@@ -1276,9 +1279,13 @@ on_access(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+#define LOG_LINES_MAX	32	/* per request: a child cannot flood the log */
+
 static int
 on_log(struct conn *c, const struct ipc_msg *m)
 {
+	if (++c->nlogs > LOG_LINES_MAX)
+		return violation(c, "more than %d LOG lines", LOG_LINES_MAX);
 	char *text = log_quote(m->u.log.text.p, m->u.log.text.len);
 	enum log_level lv = (enum log_level)m->u.log.level;
 

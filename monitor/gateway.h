@@ -115,7 +115,7 @@ struct conn {
 	uint32_t req;
 	enum req_state rs;
 	struct fact facts[CG_FACTS_MAX];
-	unsigned nfacts, nfact_q, npath_q;
+	unsigned nfacts, nfact_q, npath_q, nlogs;
 	/* running fact question */
 	uint32_t qid;
 	uint8_t q_kind, q_api;

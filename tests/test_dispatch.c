@@ -871,6 +871,7 @@ test_req_numbers(void **state)
 {
 	struct t t;
 	struct ipc_msg m;
+	int i;
 
 	(void)state;
 	/* the first request is 1: 2 and 0 are refused */
@@ -967,6 +968,20 @@ test_req_numbers(void **state)
 	m = m_simple(IPC_LOG, 0);
 	m.u.log.text = S("x");
 	t_expect(&t, t_send_req_run(&t, &m, 1), KILLED, __LINE__);
+
+	/* 32 LOG lines per request are logged; the 33rd is a flood */
+	t_open(&t, sock_missing);
+	for (i = 0; i < 32; i++) {
+		m = m_simple(IPC_LOG, 0);
+		m.u.log.level = IPC_LOG_INFO;
+		m.u.log.text = S("line");
+		assert_int_equal(t_send_run(&t, &m), 0);
+	}
+	m = m_simple(IPC_LOG, 0);
+	m.u.log.level = IPC_LOG_INFO;
+	m.u.log.text = S("line");
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+	assert_log("more than 32 LOG lines");
 }
 
 /* ---------------------------------------------------------------- facts */
