@@ -68,6 +68,13 @@ cg_refuse(struct cg_refusal *r, const char *code, const char *fmt, ...)
 	return -1;
 }
 
+int
+cg_refuse_timeout(struct cg_refusal *r, const char *kind, unsigned timeout_ms)
+{
+	return cg_refuse(r, "backend-timeout", "the %s backend did not answer "
+	    "within %gs", kind, timeout_ms / 1000.0);
+}
+
 const char *
 cg_quote(const char *s, size_t len, char out[260])
 {

@@ -40,6 +40,14 @@ int cg_refuse(struct cg_refusal *r, const char *code, const char *fmt, ...)
  */
 const char *cg_quote(const char *s, size_t len, char out[260]);
 
+/*
+ * The 504 refusal of http.md §10, §11.1: "the <kind> backend did not
+ * answer within <T>s" with T = timeout_ms as configured (e.g. 60, 0.5).
+ * kind is "podman" or "docker". Returns -1 like cg_refuse.
+ */
+int cg_refuse_timeout(struct cg_refusal *r, const char *kind,
+    unsigned timeout_ms);
+
 /* Reason phrase for a gateway status (http.md §11.4); "Error" otherwise. */
 const char *cg_reason_phrase(int status);
 

@@ -529,7 +529,7 @@ verify_forward(struct conn *c, const struct ipc_msg *m)
 	ctx.proxy_available = l->proxy_available;
 	ctx.proxy = l->proxy;
 	ctx.noproxy = l->noproxy;
-	ctx.backend_timeout_s = c->gw->backend_timeout_ms / 1000;
+	ctx.backend_timeout_ms = c->gw->backend_timeout_ms;
 	memcpy(c->method, m->u.forward.method.p, m->u.forward.method.len);
 	c->method[m->u.forward.method.len] = '\0';
 	target = xstrndup(m->u.forward.target.p, m->u.forward.target.len);
@@ -751,14 +751,22 @@ phase_start_precreate(struct conn *c)
 		    "unreachable", kind_name(c));
 }
 
+/* Refuse with the 504 of http.md §10 (same detail as the child's). */
+static void
+refuse_timeout(struct conn *c)
+{
+	struct cg_refusal r;
+
+	cg_refuse_timeout(&r, kind_name(c), c->gw->backend_timeout_ms);
+	refuse_forward(c, "backend-timeout", "%s", r.detail);
+}
+
 /* Refuse after a failed internal exchange: 504 or 502 (http.md §10). */
 static void
 refuse_transport(struct conn *c, int timeout)
 {
 	if (timeout)
-		refuse_forward(c, "backend-timeout", "the %s backend did not "
-		    "answer within %us", kind_name(c),
-		    c->gw->backend_timeout_ms / 1000);
+		refuse_timeout(c);
 	else
 		refuse_forward(c, "backend-unreachable", "the %s backend is "
 		    "unreachable", kind_name(c));
@@ -977,7 +985,7 @@ replay_policy(struct conn *c)
 	ctx.proxy = l->proxy;
 	ctx.noproxy = l->noproxy;
 	ctx.facts = &facts;
-	ctx.backend_timeout_s = c->gw->backend_timeout_ms / 1000;
+	ctx.backend_timeout_ms = c->gw->backend_timeout_ms;
 	c->replay_unknown_fact = 0;
 	c->replay_paths = 0;
 	memset(&req, 0, sizeof(req));
@@ -1709,8 +1717,7 @@ conn_on_timer(struct conn *c, long long now)
 	if (c->bc.internal) {
 		internal_done(c, 0, 1);
 	} else if (c->rs == RS_SENDING) {
-		refuse_forward(c, "backend-timeout", "the %s backend did not answer "
-		    "within %us", kind_name(c), c->gw->backend_timeout_ms / 1000);
+		refuse_timeout(c);
 	} else if (!c->head_done) {
 		access_line(c, c->method, c->log_path, "error", "backend-timeout",
 		    504, c->elapsed_ms + (unsigned)(now - c->fwd_ms),

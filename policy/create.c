@@ -242,9 +242,8 @@ fact_failure(const struct cg_policy_ctx *ctx, enum cg_fact_result res,
 {
 	switch (res) {
 	case CG_TIMEOUT:
-		/* XXX the backend timeout T is not in cg_policy_ctx. */
-		return cg_refuse(r, "backend-timeout",
-		    "the %s backend did not answer in time", backend_name(ctx));
+		return cg_refuse_timeout(r, backend_name(ctx),
+		    ctx->backend_timeout_ms ? ctx->backend_timeout_ms : 60000);
 	case CG_UNEXPECTED:
 		return cg_refuse(r, "backend-unreachable",
 		    "unexpected %s inspect response", kind);

@@ -20,7 +20,7 @@
 #include "policy/query.h"
 #include "policy/routes.h"
 
-#define DEFAULT_BACKEND_TIMEOUT	60	/* seconds (http.md §10) */
+#define DEFAULT_BACKEND_TIMEOUT	60000	/* ms (http.md §10) */
 
 /* ---- commit and import changes (policy.md §13.2) -------------------- */
 
@@ -482,10 +482,9 @@ check_ref(struct asker *a, int kind, const char *ref, char *id,
 		return cg_refuse(r, "backend-unreachable",
 		    "the %s backend is unreachable", backend_name(a->ctx));
 	case CG_TIMEOUT:
-		return cg_refuse(r, "backend-timeout",
-		    "the %s backend did not answer within %us",
-		    backend_name(a->ctx), a->ctx->backend_timeout_s ?
-		    a->ctx->backend_timeout_s : DEFAULT_BACKEND_TIMEOUT);
+		return cg_refuse_timeout(r, backend_name(a->ctx),
+		    a->ctx->backend_timeout_ms ? a->ctx->backend_timeout_ms :
+		    DEFAULT_BACKEND_TIMEOUT);
 	case CG_UNEXPECTED:
 	default:
 		break;

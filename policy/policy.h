@@ -74,7 +74,7 @@ struct cg_policy_ctx {
 	const char *proxy;		/* "http://alias:port" */
 	const char *noproxy;		/* "localhost,127.0.0.1,alias" */
 	const struct cg_facts *facts;	/* NULL: every question fails closed */
-	unsigned backend_timeout_s;	/* --backend-timeout, for 504 details */
+	unsigned backend_timeout_ms;	/* --backend-timeout for 504 details; 0 = 60 s */
 };
 
 struct cg_route;	/* a row of the route tables (policy/routes.c) */

@@ -430,6 +430,23 @@ test_quote(void **state)
 	assert_int_equal(strlen(out), 259);
 }
 
+/* One 504 detail for child and monitor, T as configured (http.md §10). */
+static void
+test_refuse_timeout(void **state)
+{
+	struct cg_refusal r;
+
+	(void)state;
+	assert_int_equal(cg_refuse_timeout(&r, "podman", 60000), -1);
+	assert_string_equal(r.code, "backend-timeout");
+	assert_int_equal(r.status, 504);
+	assert_string_equal(r.detail, "the podman backend did not answer within 60s");
+	cg_refuse_timeout(&r, "docker", 500);
+	assert_string_equal(r.detail, "the docker backend did not answer within 0.5s");
+	cg_refuse_timeout(&r, "podman", 1500);
+	assert_string_equal(r.detail, "the podman backend did not answer within 1.5s");
+}
+
 int
 main(void)
 {
@@ -445,6 +462,7 @@ main(void)
 		cmocka_unit_test(test_reason_phrases),
 		cmocka_unit_test(test_refuse_unknown_code_aborts),
 		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_refuse_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,7 +111,7 @@ make_ctx(enum cg_kind sock)
 	c.socket_kind = sock;
 	c.backend_kind = CG_PODMAN;
 	c.facts = &facts;
-	c.backend_timeout_s = 60;
+	c.backend_timeout_ms = 60000;
 	return c;
 }
 
@@ -277,7 +277,7 @@ test_verdicts(void **state)
 	    "backend-unreachable", "unexpected container inspect response");
 
 	ctx.backend_kind = CG_DOCKER;
-	ctx.backend_timeout_s = 7;
+	ctx.backend_timeout_ms = 7000;
 	assert_int_equal(run_ctx(&ctx, "POST", "/v1.41/containers/slow/stop",
 	    NULL, &req, &r), -1);
 	assert_string_equal(r.detail, "the docker backend did not answer within 7s");

@@ -45,7 +45,7 @@ make_ctx(enum cg_kind sock)
 	c.socket_kind = sock;
 	c.backend_kind = CG_PODMAN;
 	c.egress = CG_EGRESS_OFF;
-	c.backend_timeout_s = 60;
+	c.backend_timeout_ms = 60000;
 	return c;
 }
 

@@ -577,8 +577,7 @@ finish_response(struct child *c, struct relay *rl)
 	if (!rl->got_bytes && rl->end_reason != IPC_END_EOF) {
 		/* the monitor logged the access line (privsep.md §8 step 3) */
 		if (rl->end_reason == IPC_END_TIMEOUT)
-			cg_refuse(&r, "backend-timeout", "the %s backend did not "
-			    "answer within %us", kind, c->backend_timeout_ms / 1000);
+			cg_refuse_timeout(&r, kind, c->backend_timeout_ms);
 		else
 			cg_refuse(&r, "backend-unreachable", "the %s backend "
 			    "sent an invalid response or closed without one", kind);
@@ -977,7 +976,7 @@ child_main(const char *chroot_dir)
 	c.ctx.proxy = c.proxy;
 	c.ctx.noproxy = c.noproxy;
 	c.ctx.facts = &c.facts;
-	c.ctx.backend_timeout_s = (c.backend_timeout_ms + 999) / 1000;
+	c.ctx.backend_timeout_ms = c.backend_timeout_ms;
 
 	while (serve_request(&c))
 		;
