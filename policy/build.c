@@ -17,24 +17,6 @@
 #define BUILDKIT_DETAIL	"BuildKit is not available through the gateway; " \
 	"build with DOCKER_BUILDKIT=0"
 
-/* §10.2 accepted keys. */
-static const char *const accepted[] = {
-	"allplatforms", "annotations", "buildargs", "buildid", "buildkit",
-	"cachefrom", "cachettl", "compressionFormat", "createdannotation",
-	"cpuperiod", "cpuquota", "cpusetcpus", "cpusetmems", "cpushares",
-	"dnsoptions", "dnssearch", "dnsservers", "dockerfile", "dropcaps",
-	"excludes", "forceCompressionFormat", "forcerm", "from", "httpproxy",
-	"identitylabel", "idmappingoptions", "ignorefile",
-	"inheritannotations", "isolation", "jobs", "labelannotations",
-	"labels", "layerlabels", "layers", "manifest", "memory", "memswap",
-	"networkmode", "nocache", "nohosts", "nsoptions", "omithistory",
-	"output", "outputformat", "outputs", "platform", "pull",
-	"pullpolicy", "q", "quiet", "retry", "retry-delay",
-	"rewritetimestamp", "rm", "seccomp", "shmsize", "skipunusedstages",
-	"squash", "squashlayers", "t", "tag", "target", "timestamp",
-	"unsetlabel", "version", NULL
-};
-
 /* §10.2 keys refused when not empty, with what they would do. */
 static const struct {
 	const char *key;
@@ -68,7 +50,11 @@ static const struct {
 };
 #define NREFUSED	(sizeof(refused) / sizeof(refused[0]))
 
-/* accepted + refused: the policed keys of the build route (§4.5). */
+/*
+ * Every key the build route polices (routes.md §4.5): the accepted keys of
+ * policy.md §10.2, then the refused ones of the table above. A key that is
+ * here and not in refused[] is accepted.
+ */
 const char *const build_keys[] = {
 	"allplatforms", "annotations", "buildargs", "buildid", "buildkit",
 	"cachefrom", "cachettl", "compressionFormat", "createdannotation",
@@ -259,15 +245,16 @@ check_keys(const struct cg_query *q, struct cg_refusal *r)
 	for (i = 0; i < q->n; i++) {
 		const struct cg_qpair *p = &q->v[i];
 
-		if (in_list(p->key, accepted))
-			continue;
 		for (j = 0; j < NREFUSED; j++)
 			if (strcmp(p->key, refused[j].key) == 0)
 				break;
-		if (j == NREFUSED)
+		if (j == NREFUSED) {
+			if (in_list(p->key, build_keys))
+				continue;
 			return cg_refuse(r, "denied-build-parameter",
 			    "%s is not accepted by the gateway",
 			    quote(p->key, qk));
+		}
 		if (!query_value_empty(p->value))
 			return cg_refuse(r, "denied-build-parameter",
 			    "%s (%s) is refused", refused[j].what,

@@ -297,32 +297,6 @@ if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summ
 if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
   fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
 fi
-if ! cg_backend_up; then fail "$CG_BACKEND backend" "backend start-up failed"; cg_summary; exit; fi
-cg_project p1; P1=$P; R1=$R
-cg_project p2; P2=$P; R2=$R
-if ! cg_gateway_start "$P1" "$R1"; then fail "gateway for project 1 starts" "see above"; cg_summary; exit; fi
-GW1=$CG_GW_PID
-if ! cg_gateway_start "$P2" "$R2"; then fail "gateway for project 2 starts" "see above"; cg_summary; exit; fi
-GW2=$CG_GW_PID
-echo "# gateways ready: p1 pid ${GW1:-direct} ($R1), p2 pid ${GW2:-direct} ($R2)"
-
-if [ $# -gt 0 ]; then SEL=("$@"); else SEL=("${ALL[@]}"); fi
-for s in "${SEL[@]}"; do
-  t0=$(_cg_ms)
-  "$s"
-  echo "# $s: $(( $(_cg_ms) - t0 )) ms"
-done
-if [ "$CG_FAILED" -gt 0 ] && [ "$CG_DIRECT" != 1 ]; then
-  for l in "$R1.log" "$R2.log"; do
-    [ -f "$l" ] || continue
-    echo "# $l: last warnings/errors/denials"
-    grep -E ' (ERROR|WARNING) |decision=(deny|error)' "$l" | tail -n 15 | sed 's/^/#   /'
-  done
-  # a request parser killed by seccomp: the kernel's audit line names the syscall
-  if cat "$R1.log" "$R2.log" 2>/dev/null | grep -q 'died: SIGSYS'; then
-    echo "# seccomp kills of this binary in the kernel log (count, native syscall number, arch $(uname -m)):"
-    dmesg 2>/dev/null | grep 'type=1326' | grep -F "exe=\"$(realpath "$CG_GATEWAY")\"" |
-      grep -oE 'syscall=[0-9]+' | sort | uniq -c | sed 's/^/#   /'
-  fi
-fi
+cg_two_gateways || exit
+cg_run_scenarios "$@"
 cg_summary

@@ -260,3 +260,42 @@ cg_teardown() {
 trap cg_teardown EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# cg_two_gateways: the backend, projects p1 and p2, a gateway for each.
+# Sets P1 R1 GW1 and P2 R2 GW2; on failure reports it, prints the summary and
+# returns 1 (the caller exits).
+cg_two_gateways() {
+  if ! cg_backend_up; then fail "$CG_BACKEND backend" "backend start-up failed"; cg_summary; return 1; fi
+  cg_project p1; P1=$P; R1=$R
+  cg_project p2; P2=$P; R2=$R
+  if ! cg_gateway_start "$P1" "$R1"; then fail "gateway for project 1 starts" "see above"; cg_summary; return 1; fi
+  GW1=$CG_GW_PID
+  if ! cg_gateway_start "$P2" "$R2"; then fail "gateway for project 2 starts" "see above"; cg_summary; return 1; fi
+  GW2=$CG_GW_PID
+  echo "# gateways ready ($CG_BACKEND): p1 pid ${GW1:-direct} ($R1), p2 pid ${GW2:-direct} ($R2)"
+}
+
+# cg_run_scenarios [NAME...]: run the named scenario functions (default: ${ALL[@]}),
+# timing each; after a failure, show the gateways' errors and denials and any
+# seccomp kill of this binary the kernel logged.
+cg_run_scenarios() {
+  local s t0 l
+  if [ $# -gt 0 ]; then SEL=("$@"); else SEL=("${ALL[@]}"); fi
+  for s in "${SEL[@]}"; do
+    t0=$(_cg_ms)
+    "$s"
+    echo "# $s: $(( $(_cg_ms) - t0 )) ms"
+  done
+  [ "$CG_FAILED" -gt 0 ] && [ "$CG_DIRECT" != 1 ] || return 0
+  for l in "$R1.log" "$R2.log"; do
+    [ -f "$l" ] || continue
+    echo "# $l: last warnings/errors/denials"
+    grep -E ' (ERROR|WARNING) |decision=(deny|error)' "$l" | tail -n 15 | sed 's/^/#   /'
+  done
+  # a request parser killed by seccomp: the kernel's audit line names the syscall
+  if cat "$R1.log" "$R2.log" 2>/dev/null | grep -q 'died: SIGSYS'; then
+    echo "# seccomp kills of this binary in the kernel log (count, native syscall number, arch $(uname -m)):"
+    dmesg 2>/dev/null | grep 'type=1326' | grep -F "exe=\"$(realpath "$CG_GATEWAY")\"" |
+      grep -oE 'syscall=[0-9]+' | sort | uniq -c | sed 's/^/#   /'
+  fi
+}
