@@ -1385,8 +1385,6 @@ dispatch_msg(struct conn *c, const struct ipc_msg *m)
 static int
 on_startup_msg(struct conn *c, const struct ipc_msg *m)
 {
-	static int logged;
-
 	if (m->type == IPC_SANDBOX_FAILED) {
 		snprintf(c->gw->sandbox_failure, sizeof(c->gw->sandbox_failure),
 		    "%.*s: %s", (int)m->u.sandbox_failed.step.len,
@@ -1400,8 +1398,8 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 	    m->u.child_ready.pid != (uint32_t)c->pid)
 		return violation(c, "expected CHILD_READY");
 	c->ready = 1;
-	if (!logged) {
-		logged = 1;
+	if (!c->gw->sandbox_logged) {	/* once: every child is alike */
+		c->gw->sandbox_logged = 1;
 		log_sandbox(m->u.child_ready.namespaces, m->u.child_ready.chroot);
 	}
 	return 0;

@@ -57,6 +57,7 @@ struct gateway {
 	long long accept_paused_until;	/* ms; after EMFILE */
 	volatile int stop_signal;
 	char sandbox_failure[160];	/* "<step>: <error>" of a failed child */
+	int sandbox_logged;		/* the sandbox INFO line was written */
 	int stopping;			/* graceful exit: children are told to go */
 };
 
