@@ -25,7 +25,7 @@ LIBS      = $(shell pkg-config --libs $(PKGS))
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 # Library modules: every .c of these folders except the program entry point.
-MODULES   = ipc http policy seccomp unpriv monitor
+MODULES   = base ipc http policy seccomp unpriv monitor
 LIB_SRCS  = $(filter-out monitor/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
@@ -61,9 +61,9 @@ check:
 FUZZ_SECONDS ?= 10
 FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -I. $(shell pkg-config --cflags libcjson) \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_http = http/http.c http/gwerror.c ipc/xmalloc.c ipc/util.c
-FUZZ_json = policy/json.c http/gwerror.c ipc/xmalloc.c ipc/util.c
-FUZZ_ipc  = ipc/proto.c ipc/buf.c ipc/msg.c ipc/xmalloc.c http/gwerror.c
+FUZZ_http = http/http.c base/gwerror.c base/xmalloc.c base/util.c
+FUZZ_json = policy/json.c base/gwerror.c base/xmalloc.c base/util.c
+FUZZ_ipc  = ipc/proto.c ipc/buf.c ipc/msg.c base/xmalloc.c base/gwerror.c
 FUZZERS   = tests/fuzz/fuzz_http tests/fuzz/fuzz_json tests/fuzz/fuzz_ipc
 
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c

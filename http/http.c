@@ -16,7 +16,7 @@
  * always gets a definite answer.
  */
 #include "http/http.h"
-#include "ipc/util.h"
+#include "base/util.h"
 
 #include <string.h>
 

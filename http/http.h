@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 
 #define HTTP_HEAD_MAX		65536	/* bytes incl. final CRLF (§2.1) */
 #define HTTP_FIELDS_MAX		100	/* header fields (§2.1) */

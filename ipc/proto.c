@@ -14,7 +14,7 @@
  * exactly (privsep.md §6.3).
  */
 #include "ipc/proto.h"
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 
 enum opt_id {
 	O_PROJECT, O_RUN_DIR, O_PID_FILE, O_BACKEND, O_PODMAN_SOCKET,

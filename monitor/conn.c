@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "monitor/log.h"
 #include "policy/body.h"
 #include "policy/json.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "policy/json.h"
 
 /* Inspect paths per kind (routes.md §9.2); NULL where none exists. */

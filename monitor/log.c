@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http/gwerror.h"
-#include "ipc/xmalloc.h"
+#include "base/gwerror.h"
+#include "base/xmalloc.h"
 
 static enum log_level log_level = LOG_INFO;
 static enum log_format log_format = LOG_TEXT;

@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "monitor/log.h"
 
 #define SOCK_PATH_MAX	103	/* cli.md §5.4 */

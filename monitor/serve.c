@@ -25,22 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "monitor/daemon.h"
 #include "monitor/log.h"
 #include "monitor/rundir.h"
 #include "unpriv/child.h"
 
 static struct gateway *the_gw;	/* for the signal handler only */
-
-long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 static void
 on_signal(int sig)

@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "http/gwerror.h"
-#include "ipc/xmalloc.h"
+#include "base/gwerror.h"
+#include "base/xmalloc.h"
 #include "monitor/gateway.h"
 #include "monitor/rundir.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 
 #include "policy/body_int.h"
 #include "policy/json.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "policy/json.h"
 
 #define BUILDKIT_DETAIL	"BuildKit is not available through the gateway; " \

@@ -4,7 +4,7 @@
  * truthiness. See policy/json.h for the contracts.
  */
 #include "policy/json.h"
-#include "ipc/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 
 /* ------------------------------------------------------------------ */
 /* Parser                                                              */

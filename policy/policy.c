@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "policy/body.h"
 #include "policy/json.h"
 #include "policy/query.h"

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 
 #define CG_LABEL_KEY	"org.apache.magpie.project"
 #define CG_ID_MAX	255	/* bytes of a resource id (privsep.md §7.2) */

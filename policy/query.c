@@ -7,12 +7,12 @@
  * guarantees that the daemon reads exactly the pairs the policy judged.
  */
 #include "policy/query.h"
-#include "ipc/util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 
 /*
  * Decode s[0..len) into a new string ('+' and %XX). Returns NULL with *r

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 
 #define QUERY_NONE	((size_t)-1)	/* "no such pair" index */
 

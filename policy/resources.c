@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "policy/body_int.h"
 #include "policy/json.h"
 #include "policy/schema.h"

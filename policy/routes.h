@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 #include "policy/policy.h"
 #include "policy/query.h"
 

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 
 /* Type guards (policy.md §0.5); SC_ANY: no guard. null always passes. */
 enum sc_type {

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "policy/body.h"
 #include "policy/json.h"
 #include "policy/policy.h"

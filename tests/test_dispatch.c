@@ -46,7 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "monitor/gateway.h"
 #include "monitor/log.h"
 

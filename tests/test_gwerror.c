@@ -1,5 +1,5 @@
 /*
- * Tests for http/gwerror.c: the exact gateway error response (http.md §11),
+ * Tests for base/gwerror.c: the exact gateway error response (http.md §11),
  * its HEAD variant, JSON escaping (§11.3), the code -> status table
  * (§11.1) and reason phrases (§11.4).
  */
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <cJSON.h>
 
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 #include "http/http.h"
 
 #define S(lit)	lit, sizeof(lit) - 1

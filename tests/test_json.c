@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "policy/json.h"
 
 #define S(lit)	lit, sizeof(lit) - 1	/* literal with its exact length */

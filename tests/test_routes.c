@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 #include "policy/policy.h"
 #include "policy/query.h"
 #include "policy/routes.h"

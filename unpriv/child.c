@@ -16,10 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http/gwerror.h"
+#include "base/gwerror.h"
+#include "base/util.h"
+#include "base/xmalloc.h"
 #include "http/http.h"
 #include "ipc/proto.h"
-#include "ipc/xmalloc.h"
 #include "policy/policy.h"
 #include "unpriv/sandbox.h"
 
@@ -51,15 +52,6 @@ struct child {
 };
 
 static void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
-
-static long long
-mono_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec * 1000LL + now.tv_nsec / 1000000;
-}
 
 static uint32_t
 ms_since(const struct timespec *t0)
@@ -757,16 +749,16 @@ serve_request(struct child *c)
 	 * 1. the head (http.md §1.3, §2): 120 s for its first byte, then 30 s
 	 * for all of it, counted from that byte, not per read.
 	 */
-	head_start = c->inlen > 0 ? mono_ms() : -1;
+	head_start = c->inlen > 0 ? now_ms() : -1;
 	for (;;) {
 		n = c->inlen > 0 ? http_parse_request(c->in, c->inlen, &hr, &r) : -2;
 		if (n != -2)
 			break;
 		if (c->inlen > 0 && head_start < 0)
-			head_start = mono_ms();
+			head_start = now_ms();
 		got = read_client(c, c->inlen == 0 ? IDLE_MS :
-		    (int)(HEAD_MS - (mono_ms() - head_start) > 0 ?
-		    HEAD_MS - (mono_ms() - head_start) : 0));
+		    (int)(HEAD_MS - (now_ms() - head_start) > 0 ?
+		    HEAD_MS - (now_ms() - head_start) : 0));
 		if (got < 0)
 			child_exit(c, IPC_BYE_TIMEOUT);
 		if (got == 0)

@@ -1,5 +1,5 @@
 /* Allocation wrappers (style.md §13: allocation failure is fatal). */
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

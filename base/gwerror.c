@@ -1,12 +1,12 @@
 /* Gateway-made error responses (http.md §11). */
-#include "http/gwerror.h"
+#include "base/gwerror.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipc/xmalloc.h"
+#include "base/xmalloc.h"
 
 static const struct {
 	const char *code;
