@@ -208,6 +208,14 @@ lookup(unsigned type)
 	return &msgs[type];
 }
 
+struct ipc_str
+ipc_cstr(const char *s)
+{
+	struct ipc_str v = { s != NULL ? s : "", s != NULL ? (uint32_t)strlen(s) : 0 };
+
+	return v;
+}
+
 const char *
 ipc_type_name(unsigned type)
 {

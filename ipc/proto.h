@@ -78,6 +78,9 @@ struct ipc_header_pair {
 	struct ipc_str value;	/* str(8192) */
 };
 
+/* An ipc_str over the NUL-terminated s; NULL gives the empty string. */
+struct ipc_str ipc_cstr(const char *s);
+
 /* One decoded or to-be-encoded message. Only the member for type is used. */
 struct ipc_msg {
 	uint16_t type;

@@ -31,6 +31,7 @@
 
 #include "ipc/buf.h"
 #include "ipc/proto.h"
+#include "ipc/queue.h"
 
 /* Test-side catalogue (privsep.md §7) */
 
@@ -1408,6 +1409,66 @@ t_sp_eagain_eof(void **state)
 	assert_int_equal(errno, EPIPE);
 }
 
+/*
+ * The write queue (ipc/queue.h): what the socket does not take waits, in
+ * order, and goes out as the peer reads; a broken socket is reported.
+ */
+static void
+t_sp_queue(void **state)
+{
+	struct ipc_queue q;
+	struct ipc_msg m, d;
+	size_t one;
+	int i, got = 0, n = 16;
+
+	(void)state;
+	ipc_queue_init(&q);
+	assert_true(ipc_queue_empty(&q));
+	assert_int_equal(ipc_queue_flush(&q, sv[0]), IPC_OK);
+	/* an invalid message is not queued */
+	sample(IPC_LOG, &m);
+	m.u.log.level = 9;
+	assert_int_equal(ipc_queue_add(&q, &m), IPC_ERANGE);
+	assert_true(ipc_queue_empty(&q));
+	/* 16 maximal FORWARDs (4 MiB): more than the socket takes */
+	forward_of_size(&m, IPC_MSG_MAX);
+	for (i = 0; i < n; i++) {
+		m.req = (uint32_t)i + 1;
+		assert_int_equal(ipc_queue_add(&q, &m), IPC_OK);
+	}
+	one = q.bytes / (size_t)n;
+	assert_int_equal(one, IPC_MSG_MAX);
+	assert_int_equal(ipc_queue_flush(&q, sv[0]), IPC_OK);
+	assert_false(ipc_queue_empty(&q));
+	assert_true(q.bytes < (size_t)n * one);
+	/* the reader drains; each flush sends more; the order is kept */
+	while (got < n) {
+		int r = ipc_recv(sv[1], rbuf, sizeof(rbuf), &d, 0, MSG_DONTWAIT);
+
+		if (r == IPC_EAGAIN) {
+			assert_false(ipc_queue_empty(&q));
+			assert_int_equal(ipc_queue_flush(&q, sv[0]), IPC_OK);
+			continue;
+		}
+		assert_int_equal(r, IPC_OK);
+		assert_int_equal(d.type, IPC_FORWARD);
+		assert_int_equal(d.req, (uint32_t)++got);
+	}
+	assert_true(ipc_queue_empty(&q));
+	assert_int_equal(q.bytes, 0);
+	/* a broken socket: the message stays queued, the error is reported */
+	sample(IPC_DONE, &m);
+	assert_int_equal(ipc_queue_add(&q, &m), IPC_OK);
+	close(sv[1]);
+	sv[1] = -1;
+	assert_int_equal(ipc_queue_flush(&q, sv[0]), IPC_ESYS);
+	assert_int_equal(errno, EPIPE);
+	assert_false(ipc_queue_empty(&q));
+	ipc_queue_clear(&q);
+	assert_true(ipc_queue_empty(&q));
+	assert_int_equal(q.bytes, 0);
+}
+
 /* Mutation loop (style.md §16) */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
@@ -1494,7 +1555,7 @@ t_mutate(void **state)
 }
 
 #define PER_TYPE	8
-#define OTHER		16
+#define OTHER		17
 
 int
 main(void)
@@ -1534,6 +1595,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(t_sp_all_types, sp_setup,
 		    sp_teardown),
 		cmocka_unit_test_setup_teardown(t_sp_eagain_eof, sp_setup,
+		    sp_teardown),
+		cmocka_unit_test_setup_teardown(t_sp_queue, sp_setup,
 		    sp_teardown),
 		cmocka_unit_test(t_mutate),
 	};

@@ -66,14 +66,6 @@ ms_since(const struct timespec *t0)
 }
 
 static struct ipc_str
-S(const char *s)
-{
-	struct ipc_str v = { s, s != NULL ? (uint32_t)strlen(s) : 0 };
-
-	return v;
-}
-
-static struct ipc_str
 SN(const char *s, size_t n)
 {
 	struct ipc_str v = { s, (uint32_t)n };
@@ -213,8 +205,8 @@ fact_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
 	m.u.fact_query.qid = qid;
 	m.u.fact_query.kind = (uint8_t)kind;
 	m.u.fact_query.api = (uint8_t)api;
-	m.u.fact_query.prefix = S(prefix);
-	m.u.fact_query.ref = S(ref);
+	m.u.fact_query.prefix = ipc_cstr(prefix);
+	m.u.fact_query.ref = ipc_cstr(ref);
 	send_msg(c, &m);
 	recv_msg(c, &m);
 	if (m.type != IPC_FACT_ANSWER || m.req != c->req ||
@@ -240,7 +232,7 @@ fact_resolve(void *arg, const char *path, char out[CG_PATH_MAX + 1])
 	qid = ++c->qid;
 	m.req = c->req;
 	m.u.path_query.qid = qid;
-	m.u.path_query.path = S(path);
+	m.u.path_query.path = ipc_cstr(path);
 	send_msg(c, &m);
 	recv_msg(c, &m);
 	if (m.type != IPC_PATH_ANSWER || m.req != c->req ||
@@ -281,10 +273,10 @@ refuse(struct child *c, const char *method, size_t method_len,
 	write_client(c, resp, len);
 	free(resp);
 	m.req = c->req;
-	m.u.access.method = method_len ? SN(method, method_len) : S("-");
+	m.u.access.method = method_len ? SN(method, method_len) : ipc_cstr("-");
 	m.u.access.path = path_len ? SN(path, path_len > 8192 ? 8192 :
-	    path_len) : S("-");
-	m.u.access.code = S(r->code);
+	    path_len) : ipc_cstr("-");
+	m.u.access.code = ipc_cstr(r->code);
 	m.u.access.status = (uint16_t)r->status;
 	m.u.access.duration_ms = ms_since(&c->head_end);
 	m.u.access.detail = SN(r->detail, strlen(r->detail));
@@ -393,21 +385,21 @@ forward_headers(const struct http_request *hr, const struct cg_request *req,
 		f = http_find_field(hr->fields, hr->nfields, forwarded_fields[i]);
 		if (f == NULL || f->value_len > 8192)
 			continue;
-		m->u.forward.headers[n].name = S(forwarded_fields[i]);
+		m->u.forward.headers[n].name = ipc_cstr(forwarded_fields[i]);
 		m->u.forward.headers[n].value = SN(f->value, f->value_len);
 		n++;
 	}
 	if (req->body_kind == CG_BODY_STREAM && hr->content_type != NULL &&
 	    hr->content_type_len <= 8192 &&
 	    media_type_ok(hr->content_type, hr->content_type_len)) {
-		m->u.forward.headers[n].name = S("Content-Type");
+		m->u.forward.headers[n].name = ipc_cstr("Content-Type");
 		m->u.forward.headers[n].value = SN(hr->content_type,
 		    hr->content_type_len);
 		n++;
 	}
 	if (req->hijack && hr->upgrade_tcp && hr->conn_upgrade) {
-		m->u.forward.headers[n].name = S("Upgrade");
-		m->u.forward.headers[n].value = S("tcp");
+		m->u.forward.headers[n].name = ipc_cstr("Upgrade");
+		m->u.forward.headers[n].value = ipc_cstr("tcp");
 		n++;
 	}
 	m->u.forward.nheaders = n;
@@ -828,7 +820,7 @@ serve_request(struct child *c)
 	m.u.forward.method = SN(hr.method, hr.method_len);
 	m.u.forward.target = SN(req.target, req.target_len);
 	m.u.forward.api = (uint8_t)req.api;
-	m.u.forward.action = S(req.action);
+	m.u.forward.action = ipc_cstr(req.action);
 	m.u.forward.log_path = SN(path, pathlen > 8192 ? 8192 : pathlen);
 	m.u.forward.elapsed_ms = ms_since(&c->head_end);
 	forward_headers(&hr, &req, &m);
@@ -934,7 +926,7 @@ child_main(const char *chroot_dir)
 	memset(&sr, 0, sizeof(sr));
 	if (sandbox_enter(chroot_dir, CHILD_NOFILE, &sr) < 0) {
 		m.type = IPC_SANDBOX_FAILED;
-		m.u.sandbox_failed.step = S(sr.step != NULL ? sr.step : "unknown");
+		m.u.sandbox_failed.step = ipc_cstr(sr.step != NULL ? sr.step : "unknown");
 		m.u.sandbox_failed.err = sr.err;
 		(void)ipc_send(c.ipc, &m, 0);
 		_exit(1);
