@@ -1,4 +1,7 @@
-/* Ownership inspects and their verdicts (routes.md §9.2-§9.4). */
+/*
+ * Ownership questions (routes.md §9.2-§9.4, privsep.md §7.2): the child's
+ * FACT_QUERY checked, the monitor's own inspect, its verdict, the answer.
+ */
 #include "monitor/gateway.h"
 
 #include <stdio.h>
@@ -7,6 +10,7 @@
 
 #include "base/xmalloc.h"
 #include "policy/json.h"
+#include "policy/routes.h"
 
 /* Inspect paths per kind (routes.md §9.2); NULL where none exists. */
 static const struct {
@@ -168,4 +172,132 @@ facts_verdict(enum cg_fact_kind kind, enum cg_api api, int status,
 	}
 	cJSON_Delete(tree);
 	return res;
+}
+
+/* ---------------------------------------------------------------- questions */
+
+static void
+answer_fact(struct conn *c, uint8_t result, const char *id)
+{
+	struct ipc_msg m = { .type = IPC_FACT_ANSWER, .req = c->req };
+
+	m.u.fact_answer.qid = c->qid;
+	m.u.fact_answer.result = result;
+	m.u.fact_answer.id = ipc_cstr(result == IPC_FACT_OWNED ? id : "");
+	if (result == IPC_FACT_OWNED && c->nfacts < CG_FACTS_MAX) {
+		c->facts[c->nfacts].kind = c->q_kind;
+		snprintf(c->facts[c->nfacts].id, sizeof(c->facts[0].id), "%.255s",
+		    c->q_kind == CG_FACT_EXEC ? c->q_ref : id);
+		snprintf(c->facts[c->nfacts].ref, sizeof(c->facts[0].ref), "%s",
+		    c->q_ref);
+		c->nfacts++;
+	}
+	c->q_stage = FS_NONE;
+	c->rs = RS_IDLE;
+	conn_send(c, &m);
+}
+
+static void
+start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
+{
+	char *req;
+	size_t len;
+
+	req = facts_inspect_request(kind, (enum cg_api)c->q_api, c->q_prefix,
+	    ref, &len);
+	if (backend_internal(c, req, len) < 0) {
+		conn_close_backend(c);
+		answer_fact(c, IPC_FACT_UNREACHABLE, NULL);
+	}
+}
+
+void
+facts_done(struct conn *c, int ok, int timeout)
+{
+	char id[CG_ID_MAX + 1], *body = NULL;
+	size_t body_len;
+	int status;
+	enum cg_fact_result v;
+	enum cg_fact_kind kind = c->q_stage == FS_EXEC_CONTAINER ?
+	    CG_FACT_CONTAINER : (enum cg_fact_kind)c->q_kind;
+
+	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+		conn_close_backend(c);
+		answer_fact(c, timeout ? IPC_FACT_TIMEOUT : IPC_FACT_UNREACHABLE,
+		    NULL);
+		return;
+	}
+	conn_close_backend(c);
+	v = facts_verdict(kind, (enum cg_api)c->q_api, status, body, body_len,
+	    c->gw->root, id);
+	free(body);
+	if (v == CG_OWNED && c->q_stage == FS_INSPECT && c->q_kind == CG_FACT_EXEC) {
+		/* the exec's container must be owned (routes.md §9.4) */
+		snprintf(c->q_exec_container, sizeof(c->q_exec_container), "%s", id);
+		c->q_stage = FS_EXEC_CONTAINER;
+		start_fact(c, CG_FACT_CONTAINER, c->q_exec_container);
+		return;
+	}
+	answer_fact(c, (uint8_t)v, id);
+}
+
+/*
+ * A ref the monitor splices into an inspect path: one segment (images:
+ * one or more, routes.md §10.1) of bytes 0x21-0x7e without '%', '?',
+ * '#', '\\', and no empty, "." or ".." segment.
+ */
+static int
+ref_is_path_safe(const struct ipc_str *ref, int multi)
+{
+	size_t i, seg = 0;
+
+	if (ref->len == 0)
+		return 0;
+	for (i = 0; i <= ref->len; i++) {
+		unsigned char ch = i < ref->len ? (unsigned char)ref->p[i] : '/';
+
+		if (ch == '/') {
+			if ((i > 0 && !multi && i < ref->len) || i == seg ||
+			    (i - seg == 1 && ref->p[seg] == '.') ||
+			    (i - seg == 2 && ref->p[seg] == '.' && ref->p[seg + 1] == '.'))
+				return 0;
+			seg = i + 1;
+			continue;
+		}
+		if (ch < 0x21 || ch > 0x7e || strchr("%?#\\", ch) != NULL)
+			return 0;
+	}
+	return 1;
+}
+
+int
+facts_on_query(struct conn *c, const struct ipc_msg *m)
+{
+	const struct ipc_str *pfx = &m->u.fact_query.prefix, *ref = &m->u.fact_query.ref;
+	unsigned vmaj, vmin;
+
+	if (++c->nfact_q > IPC_FACT_QUERIES_MAX)
+		return conn_violation(c, "more than %d FACT_QUERY", IPC_FACT_QUERIES_MAX);
+	if (m->u.fact_query.kind == CG_FACT_POD && m->u.fact_query.api != IPC_API_LIBPOD)
+		return conn_violation(c, "pod question on the compat API");
+	if (!ref_is_path_safe(ref, m->u.fact_query.kind == CG_FACT_IMAGE))
+		return conn_violation(c, "FACT_QUERY ref is not a valid path segment");
+	/*
+	 * the prefix is "" or a canonical version segment (routes.md §3): it
+	 * is spliced into the inspect request head, so no CR, LF or space
+	 */
+	if (pfx->len > 0 && (pfx->len < 2 || pfx->p[0] != '/' ||
+	    route_version(pfx->p + 1, pfx->len - 1, &vmaj, &vmin) == 0))
+		return conn_violation(c, "FACT_QUERY prefix is not a version prefix");
+	c->qid = m->u.fact_query.qid;
+	c->q_kind = m->u.fact_query.kind;
+	c->q_api = m->u.fact_query.api;
+	memcpy(c->q_prefix, pfx->p, pfx->len);
+	c->q_prefix[pfx->len] = '\0';
+	memcpy(c->q_ref, ref->p, ref->len);
+	c->q_ref[ref->len] = '\0';
+	c->q_stage = FS_INSPECT;
+	c->rs = RS_FACT;
+	start_fact(c, (enum cg_fact_kind)c->q_kind, c->q_ref);
+	return 0;
 }

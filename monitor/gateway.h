@@ -11,6 +11,7 @@
 
 #include "http/http.h"
 #include "ipc/proto.h"
+#include "ipc/queue.h"
 #include "monitor/config.h"
 #include "policy/policy.h"
 
@@ -61,13 +62,6 @@ struct gateway {
 	int stopping;			/* graceful exit: children are told to go */
 };
 
-/* A datagram queued for a child whose socket is full. */
-struct outmsg {
-	TAILQ_ENTRY(outmsg) entry;
-	size_t len;
-	unsigned char data[];
-};
-
 /* An internal or forwarded exchange with the backend. */
 struct bcall {
 	int fd;
@@ -110,7 +104,7 @@ struct conn {
 	int started;			/* CONN_START sent */
 	int dead;
 	long long accepted_ms;
-	TAILQ_HEAD(, outmsg) outq;
+	struct ipc_queue outq;		/* messages for the child */
 
 	/* the current request */
 	uint32_t req;
@@ -163,7 +157,24 @@ struct conn {
 	int status;
 };
 
-/* ---- monitor/conn.c */
+
+/*
+ * The monitor's files, from the event loop down (no file calls a file
+ * above it):
+ *   serve.c     start-up, the poll loop, accepting, children, reaping
+ *   dispatch.c  the child's messages: state table, handlers, answers;
+ *               routes backend events to the stage they belong to
+ *   verify.c    FORWARD verification and the policy replay (§9)
+ *   phase.c     the named-resource phase (policy.md §5, §11)
+ *   facts.c     ownership questions: inspects and their verdicts
+ *   relay.c     the backend's response, relayed towards the client
+ *   backend.c   backend connections, the forwarded head, VERDICT
+ *   conn.c      one connection: sending to its child, violations, freeing
+ *   audit.c     access lines and the IPC audit
+ *   pathres.c   bind-source resolution
+ */
+
+/* ---- monitor/dispatch.c */
 
 /*
  * Read up to 16 pending datagrams from c's child (non-blocking) and
@@ -181,54 +192,48 @@ int conn_on_ipc(struct conn *c);
  */
 int conn_on_backend(struct conn *c, short revents);
 /*
- * Send c's queued datagrams without blocking; stops at EAGAIN. Returns 0,
- * or -1 on any other send error (the socket is broken).
- */
-int conn_flush(struct conn *c);
-/*
  * Apply c's backend deadline at now (monotonic ms, now_ms()): 504 or a
  * TIMEOUT answer to the child when it passed. Always returns 0 (XXX: the
  * int is kept for a future "drop c").
  */
 int conn_on_timer(struct conn *c, long long now);
-/* poll() events wanted on c->bc.fd: POLLOUT/POLLIN, 0 when none. */
-short conn_backend_events(const struct conn *c);
-/*
- * Close every descriptor of c and free c and everything it owns. Does not
- * kill or reap the child, and does not unlink c from gw->conns (the
- * caller does both first).
- */
-void conn_free(struct conn *c);
 
-/* ---- monitor/serve.c */
+/* ---- monitor/verify.c */
 
-/* CLOCK_MONOTONIC in milliseconds. */
-long long now_ms(void);
 /*
- * Write the INFO access line (cli.md §14.3) for c. Strings are
- * NUL-terminated; path ("-" when unknown) and detail are escaped for the
- * text format (log_quote), method, decision ("allow", "deny", "error")
- * and code are written as given, so they must be plain tokens; code NULL
- * prints "-" (JSON null); detail NULL omits the field, else it is always
- * in quotes.
+ * Verify a FORWARD m from c's child (privsep.md §9.1): method, canonical
+ * target classified by the monitor's own route tables, body kind, path and
+ * query refs answered owned in this request, headers. On success sets
+ * c->method, c->hijack, c->no_head_timeout and c->action and returns 0;
+ * otherwise -1 after conn_violation().
  */
-void access_line(struct conn *c, const char *method, const char *path,
-    const char *decision, const char *code, int status, unsigned duration_ms,
-    const char *detail);
+int verify_forward(struct conn *c, const struct ipc_msg *m);
 /*
- * DEBUG IPC audit line (cli.md §14.4) for m; dir is "to-child" or
- * "to-monitor". No-op below debug level. Fields are cut at 2 KiB
- * (ipc_format_fields). XXX the JSON format gets no conn/dir/type/req/
- * fields members, which §14.4 asks for.
+ * Replay the whole policy on c's FORWARD (privsep.md §9.2): it must allow
+ * c->method/c->target with c->json and reproduce target and body byte for
+ * byte (policy.md §0.6). Facts: refs answered owned in this request; bind
+ * paths resolved afresh (at most IPC_PATH_QUERIES_MAX). Returns 0, or -1
+ * after conn_violation() (c->dead set).
  */
-void ipc_audit(const struct conn *c, const char *dir, const struct ipc_msg *m);
+int verify_replay(struct conn *c);
+
+/* ---- monitor/phase.c */
+
 /*
- * Debug line after a FORWARD (cli.md §14.4): verdict "forwarded",
- * "refused" (code: its reason code) or "violation" (code NULL); code is
- * one of the closed vocabulary, so it needs no escaping.
+ * Start the monitor-side named-resource phase of c's verified, replayed
+ * FORWARD (policy.md §5, §11; privsep.md §9.1 item 7), its inputs taken
+ * from c->json: network and volume inspects, volume pre-creates, the
+ * volume-create name check; then the forward itself (backend_forward).
+ * Refusals go to the child as VERDICT (backend_refuse). Sets c->rs to
+ * RS_PHASE while an inspect runs; c->dead after a violation (a body that
+ * does not parse).
  */
-void ipc_audit_verdict(const struct conn *c, const char *verdict,
-    const char *code);
+void phase_start(struct conn *c);
+/*
+ * The internal exchange of c's phase ended: ok = a complete response was
+ * read, timeout = the backend deadline passed. Goes on to the next step.
+ */
+void phase_done(struct conn *c, int ok, int timeout);
 
 /* ---- monitor/facts.c */
 
@@ -257,6 +262,186 @@ enum cg_fact_result facts_verdict(enum cg_fact_kind kind, enum cg_api api,
 char *facts_inspect_request(enum cg_fact_kind kind, enum cg_api api,
     const char *prefix, const char *ref, size_t *len);
 
+/*
+ * Handle a FACT_QUERY m (privsep.md §7.2, §6.6): at most
+ * IPC_FACT_QUERIES_MAX per request, a ref that is a path segment (images:
+ * segments), a prefix that is "" or a canonical version. Starts the
+ * inspect (c->rs = RS_FACT) or answers unreachable at once. Returns 0, or
+ * -1 after conn_violation().
+ */
+int facts_on_query(struct conn *c, const struct ipc_msg *m);
+/*
+ * The inspect of c's running FACT_QUERY ended (ok: a complete response;
+ * timeout: the deadline passed): answer FACT_ANSWER, or first inspect the
+ * container of an exec session (routes.md §9.4). Owned answers are kept in
+ * c->facts for the FORWARD's verification.
+ */
+void facts_done(struct conn *c, int ok, int timeout);
+
+/* ---- monitor/relay.c */
+
+/*
+ * Backend bytes p[0..len) of c's forwarded exchange (http.md §8, §9):
+ * interim responses skipped, the final head validated (502 when unusable)
+ * and logged, the framing followed so that nothing past the response's
+ * end is relayed; a switch (101, raw 200 on hijack routes) enters
+ * RS_SWITCHED. Bytes go to the child as BACKEND_DATA, the end as
+ * BACKEND_END.
+ */
+void relay_response(struct conn *c, const char *p, size_t len);
+/* The backend closed (or failed) during c's forwarded exchange. */
+void relay_backend_eof(struct conn *c);
+/*
+ * c's deadline for the response head passed: 504 (BACKEND_END timeout)
+ * and its access line, the backend closed.
+ */
+void relay_head_timeout(struct conn *c, long long now);
+
+/* ---- monitor/backend.c */
+
+/*
+ * The client fields a FORWARD may carry (http.md §7.3, privsep.md §9.1
+ * item 5), in the order the forwarded head lists them.
+ */
+#define BACKEND_NFIELDS	7
+extern const char *const backend_fields[BACKEND_NFIELDS];
+
+/*
+ * Start a non-blocking connection (SOCK_CLOEXEC) to the backend socket at
+ * path (NUL-terminated). Returns the fd, possibly still connecting
+ * (EINPROGRESS: the caller polls for POLLOUT and checks SO_ERROR), or -1
+ * (path longer than sun_path, or socket/connect failed with errno).
+ */
+int backend_connect(const char *path);
+/* Append p[0..len) to b's bytes to write (exits through xoom()). */
+void backend_append(struct bcall *b, const char *p, size_t len);
+/*
+ * Start an internal exchange for c (routes.md §9, policy.md §5): connect
+ * and queue request[0..len) (malloc'd; c->bc takes it), deadline
+ * --backend-timeout. Returns 0, or -1 when the connection failed at once
+ * (the request is freed with c->bc by the caller's conn_close_backend()).
+ */
+int backend_internal(struct conn *c, char *request, size_t len);
+/*
+ * Parse the complete internal response in c->bc.in (http.md §10.2):
+ * interim responses skipped, status in *status, decoded body in *body
+ * (malloc'd, NUL-terminated; the caller frees it) and *body_len. Returns
+ * 0, or -1 when it is not a valid HTTP response.
+ */
+int backend_parse_internal(struct conn *c, int *status, char **body,
+    size_t *body_len);
+/*
+ * Serialise the forwarded head of c's FORWARD m (http.md §7.2-§7.4) into
+ * c->head/c->head_len (malloc'd): request line, Host, the client fields in
+ * the order of §7.3, framing, Connection/Upgrade.
+ */
+void backend_build_head(struct conn *c, const struct ipc_msg *m);
+/*
+ * Connect for c's verified FORWARD and queue the head (and JSON body, then
+ * freed); c->rs = RS_SENDING. A failed connect is refused (502).
+ */
+void backend_forward(struct conn *c);
+/*
+ * Write queued bytes to c's backend without blocking. Returns 1 when
+ * everything queued is written (the buffer is freed), 0 when some is left,
+ * -1 when the connection is broken (the buffer is dropped).
+ */
+int backend_write(struct conn *c);
+/*
+ * Read what c's backend sent for an internal exchange into c->bc.in.
+ * Returns 0 (more to come), 1 (end-of-file: complete) or -1 (error, or
+ * more than 8 MiB + a head: http.md §10.2).
+ */
+int backend_read_internal(struct conn *c);
+/* poll() events wanted on c->bc.fd: POLLOUT/POLLIN, 0 when none. */
+short conn_backend_events(const struct conn *c);
+/*
+ * Answer c's FORWARD: VERDICT forwarding (refused = 0), or refused with
+ * code, status and detail; the debug VERDICT audit line.
+ */
+void backend_verdict(struct conn *c, int refused, const char *code,
+    int status, const char *detail);
+/*
+ * Refuse c's FORWARD from the monitor side (phase, 502, 504): access line
+ * (deny, or error for a 5xx), backend closed, phase tree freed, VERDICT
+ * refused; c->rs = RS_WAIT_DONE. code is of the closed vocabulary.
+ */
+void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/*
+ * Refuse after a failed internal exchange: 504 when timeout (http.md §10,
+ * same detail as the child's), else 502 backend-unreachable.
+ */
+void backend_refuse_transport(struct conn *c, int timeout);
+
+/* ---- monitor/conn.c */
+
+/*
+ * A connection record for a freshly forked child pid with IPC socket ipc
+ * (non-blocking), in state RS_IDLE, not yet linked into gw->conns.
+ * Exits through xoom() when out of memory.
+ */
+struct conn *conn_new(struct gateway *gw, pid_t pid, int ipc);
+/*
+ * Close every descriptor of c and free c and everything it owns. Does not
+ * kill or reap the child, and does not unlink c from gw->conns (the
+ * caller does both first).
+ */
+void conn_free(struct conn *c);
+/* Close c's backend connection and free its buffers (c->bc reset). */
+void conn_close_backend(struct conn *c);
+/*
+ * Audit m (to-child), queue it for c's child and send what the socket
+ * takes now. m->fd is ignored. An m the encoder refuses is a broken
+ * invariant of the monitor: logged, abort().
+ */
+void conn_send(struct conn *c, struct ipc_msg *m);
+/*
+ * Send c's queued datagrams without blocking; stops at EAGAIN. Returns 0,
+ * or -1 on any other send error (the socket is broken).
+ */
+int conn_flush(struct conn *c);
+/*
+ * c's child broke the protocol (privsep.md §10): ERROR line with the
+ * printf-formatted reason, a pending FORWARD's VERDICT audit line, the
+ * child SIGKILLed. Always returns -1 (the caller drops c).
+ */
+int conn_violation(struct conn *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "docker" or "podman": the kind of c's backend (error details). */
+const char *conn_backend_name(const struct conn *c);
+/* Free the body tree kept by c's named-resource phase, if any. */
+void conn_free_phase_tree(struct conn *c);
+/* Milliseconds since the end of c's request head (the access line's). */
+unsigned conn_duration_ms(const struct conn *c);
+
+/* ---- monitor/audit.c */
+
+/*
+ * Write the INFO access line (cli.md §14.3) for c. Strings are
+ * NUL-terminated; path ("-" when unknown) and detail are escaped for the
+ * text format (log_quote), method, decision ("allow", "deny", "error")
+ * and code are written as given, so they must be plain tokens; code NULL
+ * prints "-" (JSON null); detail NULL omits the field, else it is always
+ * in quotes.
+ */
+void access_line(struct conn *c, const char *method, const char *path,
+    const char *decision, const char *code, int status, unsigned duration_ms,
+    const char *detail);
+/*
+ * DEBUG IPC audit line (cli.md §14.4) for m; dir is "to-child" or
+ * "to-monitor". No-op below debug level. Fields are cut at 2 KiB
+ * (ipc_format_fields).
+ */
+void ipc_audit(const struct conn *c, const char *dir, const struct ipc_msg *m);
+/*
+ * Debug line after a FORWARD (cli.md §14.4): verdict "forwarded",
+ * "refused" (code: its reason code) or "violation" (code NULL); code is
+ * one of the closed vocabulary, so it needs no escaping.
+ */
+void ipc_audit_verdict(const struct conn *c, const char *verdict,
+    const char *code);
+
 /* ---- monitor/pathres.c */
 
 /*
@@ -279,15 +464,5 @@ enum cg_path_verdict pathres_resolve(const struct gateway *gw,
  * more than 256 lookups or 128 components); out is undefined then.
  */
 int pathres_walk(const char *path, char out[CG_PATH_MAX + 1]);
-
-/* ---- monitor/serve.c (there is no monitor/backend.c) */
-
-/*
- * Start a non-blocking connection (SOCK_CLOEXEC) to the backend socket at
- * path (NUL-terminated). Returns the fd, possibly still connecting
- * (EINPROGRESS: the caller polls for POLLOUT and checks SO_ERROR), or -1
- * (path longer than sun_path, or socket/connect failed with errno).
- */
-int backend_connect(const char *path);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * The monitor's IPC state machine (privsep.md §6-§10, style.md §16
- * "state-machine matrix", monitor/conn.c).
+ * "state-machine matrix", monitor/dispatch.c and the stages below it).
  *
  * The test plays the request-parser child on one end of an
  * ipc_socketpair; the other end is a hand-built struct conn. c->pid is a
@@ -259,18 +259,11 @@ t_open(struct t *t, const char *backend)
 	}
 	assert_int_equal(ipc_socketpair(sv), 0);
 	assert_int_equal(fcntl(sv[0], F_SETFL, O_NONBLOCK), 0);
-	t->c = xcalloc(1, sizeof(*t->c));
-	t->c->gw = &gw;
+	t->c = conn_new(&gw, t->pid, sv[0]);
 	t->c->id = ++gw.next_conn_id;
-	t->c->pid = t->pid;
-	t->c->ipc = sv[0];
-	t->c->client = -1;
 	t->c->lis = 0;
 	t->c->ready = 1;
 	t->c->started = 1;
-	t->c->bc.fd = -1;
-	t->c->rs = RS_IDLE;
-	TAILQ_INIT(&t->c->outq);
 	t->ch = sv[1];
 	log_reset();
 }
@@ -381,13 +374,7 @@ str_is(const struct ipc_str *s, const char *lit)
 
 /* ---------------------------------------------------------------- messages */
 
-static struct ipc_str
-S(const char *s)
-{
-	struct ipc_str v = { s, (uint32_t)strlen(s) };
-
-	return v;
-}
+#define S(s)	ipc_cstr(s)
 
 static struct ipc_msg
 m_fact(uint32_t req, uint32_t qid, uint8_t kind, uint8_t api,

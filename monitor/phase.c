@@ -1,0 +1,304 @@
+/*
+ * The monitor-side named-resource phase (policy.md §5, §11; privsep.md
+ * §9.1 item 7): the networks and volumes a create names, and the name of a
+ * volume create, are taken from the forwarded body itself, checked with
+ * the monitor's own inspects, and missing volumes pre-created; only then
+ * is the request forwarded.
+ */
+#include "monitor/gateway.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xmalloc.h"
+#include "monitor/log.h"
+#include "policy/body.h"
+#include "policy/json.h"
+
+static void phase_next(struct conn *c);
+
+/* The name the phase is at: networks in stage 0, volumes in stages 1-2. */
+#define PH_NAME(c)	((c)->ph_names[(c)->ph_kind == 0 ? 0 : 1][(c)->ph_i])
+
+static void
+phase_start_inspect(struct conn *c)
+{
+	char *req;
+	size_t len;
+
+	req = facts_inspect_request(c->ph_kind == 0 ? CG_FACT_NETWORK : CG_FACT_VOLUME,
+	    (enum cg_api)c->api, c->q_prefix, PH_NAME(c), &len);
+	c->ph_step = 0;
+	if (backend_internal(c, req, len) < 0)
+		backend_refuse_transport(c, 0);
+}
+
+static void
+phase_start_precreate(struct conn *c)
+{
+	const char *name = PH_NAME(c);
+	char *body, *req, *ename, *eroot;
+	size_t len;
+	int n;
+
+	ename = cg_json_escape(name, strlen(name));
+	eroot = cg_json_escape(c->gw->root, strlen(c->gw->root));
+	n = asprintf(&body, "{\"Name\":\"%s\",\"Labels\":{\"%s\":\"%s\"}}", ename,
+	    CG_LABEL_KEY, eroot);
+	free(ename);
+	free(eroot);
+	if (n < 0)
+		xoom();
+	n = asprintf(&req, "POST %s%s/volumes/create HTTP/1.1\r\nHost: docker\r\n"
+	    "Content-Type: application/json\r\nContent-Length: %zu\r\n"
+	    "Connection: close\r\n\r\n%s", c->q_prefix,
+	    c->api == IPC_API_LIBPOD ? "/libpod" : "", strlen(body), body);
+	free(body);
+	if (n < 0)
+		xoom();
+	len = (size_t)n;
+	c->ph_step = 1;
+	if (backend_internal(c, req, len) < 0)
+		backend_refuse_transport(c, 0);
+}
+
+/* An inspect or pre-create of the networks-and-volumes steps finished. */
+static void
+named_done(struct conn *c, int ok, int timeout)
+{
+	char id[CG_ID_MAX + 1], *body = NULL;
+	size_t body_len;
+	int status;
+	const char *name = PH_NAME(c);
+	enum cg_fact_result v;
+
+	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+		backend_refuse_transport(c, timeout);
+		return;
+	}
+	conn_close_backend(c);
+	if (c->ph_kind == 0) {		/* network: must be owned (§5.1) */
+		v = facts_verdict(CG_FACT_NETWORK, (enum cg_api)c->api, status,
+		    body, body_len, c->gw->root, id);
+		free(body);
+		if (v == CG_UNEXPECTED)
+			backend_refuse(c, "backend-unreachable", "unexpected "
+			    "network inspect response");
+		else if (v != CG_OWNED)
+			backend_refuse(c, "network", "network %s is not a network "
+			    "of this project", name);
+		else {
+			c->ph_i++;
+			phase_next(c);
+		}
+		return;
+	}
+	if (c->ph_step == 0) {		/* volume inspect (§5.2) */
+		v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status,
+		    body, body_len, c->gw->root, id);
+		free(body);
+		if (v == CG_OWNED || status == 404) {
+			/* missing ones are created once all are checked (F9) */
+			c->ph_missing[c->ph_i] = status == 404;
+			c->ph_i++;
+			phase_next(c);
+		} else if (v == CG_NOT_OWNED) {
+			backend_refuse(c, "bind-mount", "volume %s is not a volume "
+			    "of this project", name);
+		} else {
+			backend_refuse(c, "backend-unreachable", "unexpected "
+			    "volume inspect response");
+		}
+		return;
+	}
+	if (c->ph_step == 1) {		/* pre-create answer */
+		if (status == 409) {
+			log_msg(LOG_INFO, "volume-precreate", "volume %s was created "
+			    "concurrently; re-checking its ownership", name);
+		} else if (status < 200 || status > 299) {
+			log_msg(LOG_WARNING, "volume-precreate", "pre-creating volume "
+			    "%s returned %d; refusing the request", name, status);
+			free(body);
+			backend_refuse(c, "bind-mount", "volume %s could not be "
+			    "prepared", name);
+			return;
+		} else {
+			v = facts_verdict(CG_FACT_VOLUME, CG_API_COMPAT, status,
+			    body, body_len, c->gw->root, id);
+			if (v == CG_OWNED) {
+				free(body);
+				log_msg(LOG_INFO, "volume-precreate", "pre-created "
+				    "volume %s for this project", name);
+				c->ph_i++;
+				phase_next(c);
+				return;
+			}
+		}
+		free(body);
+		/* re-inspect: must be owned now */
+		phase_start_inspect(c);
+		c->ph_step = 2;
+		return;
+	}
+	v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status, body,
+	    body_len, c->gw->root, id);
+	free(body);
+	if (v != CG_OWNED) {
+		backend_refuse(c, "bind-mount", "volume %s is not a volume of "
+		    "this project", name);
+		return;
+	}
+	c->ph_i++;
+	phase_next(c);
+}
+
+/*
+ * Next step of the phase: every named network, then every named volume is
+ * inspected; only when all passed are the missing volumes pre-created, so
+ * a create refused for one volume creates none (tool.md guarantee 3; the
+ * spec's step order of policy.md §5.2 would leave earlier ones behind).
+ */
+static void
+phase_next(struct conn *c)
+{
+	for (; c->ph_kind < 3; c->ph_kind++, c->ph_i = 0) {
+		if (c->ph_kind < 2 && c->ph_i < c->ph_n[c->ph_kind]) {
+			phase_start_inspect(c);
+			return;
+		}
+		if (c->ph_kind == 2) {
+			while (c->ph_i < c->ph_n[1] && !c->ph_missing[c->ph_i])
+				c->ph_i++;
+			if (c->ph_i < c->ph_n[1]) {
+				phase_start_precreate(c);
+				return;
+			}
+		}
+	}
+	conn_free_phase_tree(c);
+	backend_forward(c);
+}
+
+/* Version prefix of the target (the first segment if it is v<digit>...). */
+static void
+target_prefix(const struct conn *c, char out[33])
+{
+	size_t n = 1;
+
+	out[0] = '\0';
+	if (c->target_len < 3 || c->target[1] != 'v' || c->target[2] < '0' ||
+	    c->target[2] > '9')
+		return;
+	while (n < c->target_len && c->target[n] != '/' && c->target[n] != '?')
+		n++;
+	if (n > 32)
+		return;
+	memcpy(out, c->target, n);
+	out[n] = '\0';
+}
+
+void
+phase_start(struct conn *c)
+{
+	char err[128];
+	cJSON *tree = NULL;
+	const cJSON *name;
+	int pod = strcmp(c->action, "pod-create") == 0 ||
+	    (c->api == IPC_API_LIBPOD && strcmp(c->action, "create") == 0 &&
+	    strstr(c->target, "/pods/create") != NULL);
+	int ctr = strcmp(c->action, "create") == 0 &&
+	    strstr(c->target, "/containers/create") != NULL;
+	int vol = strcmp(c->action, "create") == 0 &&
+	    strstr(c->target, "/volumes/create") != NULL;
+
+	target_prefix(c, c->q_prefix);
+	c->ph_n[0] = c->ph_n[1] = 0;
+	memset(c->ph_missing, 0, sizeof(c->ph_missing));
+	c->ph_i = 0;
+	c->ph_kind = 0;
+	if ((ctr || pod || vol) && c->json != NULL) {
+		tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
+		if (tree == NULL) {
+			conn_violation(c, "forwarded JSON body does not parse");
+			c->dead = 1;
+			return;
+		}
+	}
+	if (tree != NULL && (ctr || pod)) {
+		if (body_named_resources((enum cg_api)c->api,
+		    c->gw->lis[c->lis].backend_kind, pod, tree, c->ph_names[0],
+		    &c->ph_n[0], c->ph_names[1], &c->ph_n[1], 64) < 0) {
+			cJSON_Delete(tree);
+			backend_refuse(c, "bind-mount", "too many named volumes "
+			    "or networks");
+			return;
+		}
+	} else if (tree != NULL && vol) {
+		/* volume create name check (policy.md §11) */
+		name = json_get(tree, "Name");
+		if (cJSON_IsString(name) && name->valuestring[0] != '\0') {
+			c->ph_names[1][0] = name->valuestring;
+			c->ph_n[1] = 1;
+			c->ph_kind = 1;
+			c->ph_tree = tree;
+			c->rs = RS_PHASE;
+			c->ph_step = 3;	/* name check only */
+			{
+				char *req;
+				size_t len;
+
+				req = facts_inspect_request(CG_FACT_VOLUME,
+				    (enum cg_api)c->api, c->q_prefix,
+				    name->valuestring, &len);
+				if (backend_internal(c, req, len) < 0)
+					backend_refuse_transport(c, 0);
+			}
+			return;
+		}
+	}
+	c->ph_tree = tree;
+	c->rs = RS_PHASE;
+	phase_next(c);
+}
+
+/* Volume create name check answer (policy.md §11). */
+static void
+volume_name_done(struct conn *c, int ok, int timeout)
+{
+	char id[CG_ID_MAX + 1], *body = NULL;
+	size_t body_len;
+	int status;
+	enum cg_fact_result v;
+	const char *name = c->ph_names[1][0];
+
+	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+		backend_refuse_transport(c, timeout);
+		return;
+	}
+	conn_close_backend(c);
+	v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status, body,
+	    body_len, c->gw->root, id);
+	free(body);
+	if (status != 404 && v == CG_NOT_OWNED) {
+		backend_refuse(c, "volume-driver", "volume %s exists and is not a "
+		    "volume of this project", name);
+		return;
+	}
+	if (v == CG_UNEXPECTED && status != 404) {
+		backend_refuse(c, "backend-unreachable", "unexpected volume "
+		    "inspect response");
+		return;
+	}
+	conn_free_phase_tree(c);
+	backend_forward(c);
+}
+
+void
+phase_done(struct conn *c, int ok, int timeout)
+{
+	if (c->ph_step == 3)
+		volume_name_done(c, ok, timeout);
+	else
+		named_done(c, ok, timeout);
+}

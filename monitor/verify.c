@@ -1,0 +1,281 @@
+/*
+ * What the monitor checks in a FORWARD before anything reaches the
+ * backend (privsep.md §9): the request as the monitor classifies it
+ * itself (method, canonical target, body kind, owned references,
+ * headers), then the whole policy replayed on it, which must reproduce
+ * it byte for byte. The monitor compares with what it knows, never with
+ * what it is told.
+ */
+#include "monitor/gateway.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xmalloc.h"
+#include "monitor/log.h"
+#include "policy/routes.h"
+
+/* The policy context of c's connection, without facts (the child's too). */
+static void
+policy_ctx(const struct conn *c, struct cg_policy_ctx *ctx)
+{
+	const struct listener *l = &c->gw->lis[c->lis];
+
+	ctx->root = c->gw->root;
+	ctx->socket_kind = l->socket_kind;
+	ctx->backend_kind = l->backend_kind;
+	ctx->egress = c->gw->cfg->egress;
+	ctx->proxy_available = l->proxy_available;
+	ctx->proxy = l->proxy;
+	ctx->noproxy = l->noproxy;
+	ctx->backend_timeout_ms = c->gw->backend_timeout_ms;
+}
+
+/*
+ * 1 when this request's facts hold an owned answer of kind whose id (when
+ * the route rewrites to the id) or ref as asked (when it does not)
+ * equals s[0..len).
+ */
+static int
+owned_id(const struct conn *c, uint8_t kind, int by_id, const char *s,
+    size_t len)
+{
+	const char *v;
+	unsigned i;
+
+	for (i = 0; i < c->nfacts; i++) {
+		v = by_id ? c->facts[i].id : c->facts[i].ref;
+		if (c->facts[i].kind == kind && strlen(v) == len &&
+		    memcmp(v, s, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The query refs of a routed FORWARD (privsep.md §9.1 item 4, routes.md
+ * §9.5) must be values this monitor answered owned in this request: ids
+ * for commit `container` and stats `containers`/`namesOrIDs`, the refs as
+ * asked for bulk image remove `images`. Returns 0 or -1 (violation).
+ */
+static int
+verify_query_refs(struct conn *c, const struct cg_request *req)
+{
+	const char *key = NULL;
+	uint8_t kind = CG_FACT_CONTAINER;
+	int by_id = 1;
+	size_t i;
+
+	if (strcmp(req->action, "commit") == 0) {
+		key = "container";
+	} else if (strcmp(req->action, "stats-all") == 0) {
+		if (strcmp(req->family, "pods") == 0) {
+			key = "namesOrIDs";
+			kind = CG_FACT_POD;
+		} else {
+			key = "containers";
+		}
+	} else if (strcmp(req->action, "remove-bulk") == 0) {
+		key = "images";
+		kind = CG_FACT_IMAGE;
+		by_id = 0;
+	}
+	if (key == NULL || req->query == NULL)
+		return 0;
+	for (i = 0; i < req->query->n; i++) {
+		const char *v = req->query->v[i].value;
+
+		if (strcmp(req->query->v[i].key, key) == 0 &&
+		    !owned_id(c, kind, by_id, v, strlen(v)))
+			return conn_violation(c, "FORWARD query %s=%s was not answered "
+			    "owned", key, v);
+	}
+	return 0;
+}
+
+int
+verify_forward(struct conn *c, const struct ipc_msg *m)
+{
+	struct cg_policy_ctx ctx = { 0 };
+	struct cg_request req;
+	struct cg_refusal r;
+	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT", "DELETE" };
+	const char *seg;
+	char *canon, *target;
+	size_t canon_len, i, j, start;
+	int ok_method = 0, want_body, rc = 0;
+
+	for (i = 0; i < 5; i++)
+		if (m->u.forward.method.len == strlen(methods[i]) &&
+		    memcmp(m->u.forward.method.p, methods[i], m->u.forward.method.len) == 0)
+			ok_method = 1;
+	if (!ok_method)
+		return conn_violation(c, "FORWARD method is not allowed");
+	policy_ctx(c, &ctx);
+	memcpy(c->method, m->u.forward.method.p, m->u.forward.method.len);
+	c->method[m->u.forward.method.len] = '\0';
+	target = xstrndup(m->u.forward.target.p, m->u.forward.target.len);
+	memset(&req, 0, sizeof(req));
+	if (policy_route(&ctx, c->method, target, m->u.forward.target.len, 0,
+	    &req, &r) < 0) {
+		free(target);
+		return conn_violation(c, "FORWARD target refused by the route tables "
+		    "(%s: %s)", r.code, r.detail);
+	}
+	canon = policy_route_target(&req, &canon_len);
+	if (canon_len != m->u.forward.target.len ||
+	    memcmp(canon, target, canon_len) != 0)
+		rc = conn_violation(c, "FORWARD target is not canonical");
+	free(canon);
+	want_body = req.body_kind == CG_BODY_NONE ? IPC_BODY_NONE :
+	    req.body_kind == CG_BODY_STREAM ? -1 : IPC_BODY_JSON;
+	if (rc == 0 && !(want_body == m->u.forward.body_kind || (want_body == -1 &&
+	    (m->u.forward.body_kind == IPC_BODY_STREAM_LENGTH ||
+	    m->u.forward.body_kind == IPC_BODY_STREAM_CHUNKED))))
+		rc = conn_violation(c, "FORWARD body kind does not match the route");
+	if (rc == 0 && m->u.forward.body_kind == IPC_BODY_JSON &&
+	    m->u.forward.body_len > HTTP_BODY_JSON_MAX)
+		rc = conn_violation(c, "FORWARD JSON body over 8 MiB");
+	/* the path ref must be an id this monitor answered owned (item 4) */
+	if (rc == 0 && req.path_ref_kind >= 0 &&
+	    (req.path_ref_rewrite || req.path_ref_kind == CG_FACT_EXEC ||
+	    req.path_ref_kind == CG_FACT_IMAGE || req.path_ref_kind == CG_FACT_VOLUME)) {
+		seg = target + 1;
+		for (i = 0; i < req.path_ref_seg && seg != NULL; i++) {
+			seg = strchr(seg, '/');
+			if (seg != NULL)
+				seg++;
+		}
+		start = seg != NULL ? (size_t)(seg - target) : 0;
+		/* the ref spans path_ref_nseg segments */
+		for (j = start, i = 0; seg != NULL && j < m->u.forward.target.len &&
+		    target[j] != '?'; j++)
+			if (target[j] == '/' && ++i == req.path_ref_nseg)
+				break;
+		if (seg == NULL || !owned_id(c, (uint8_t)req.path_ref_kind,
+		    req.path_ref_rewrite, seg, j - start))
+			rc = conn_violation(c, "FORWARD names a %s the monitor did not "
+			    "answer owned", req.path_ref_kind == CG_FACT_EXEC ?
+			    "exec session" : "resource");
+	}
+	/* policed query refs (item 4): commit, stats, bulk image remove */
+	if (rc == 0)
+		rc = verify_query_refs(c, &req);
+	/* headers (item 5) */
+	for (i = 0; rc == 0 && i < m->u.forward.nheaders; i++) {
+		const struct ipc_header_pair *h = &m->u.forward.headers[i];
+		int known = 0;
+
+		for (j = 0; j < BACKEND_NFIELDS; j++)
+			if (h->name.len == strlen(backend_fields[j]) &&
+			    memcmp(h->name.p, backend_fields[j], h->name.len) == 0)
+				known = 1;
+		for (j = 0; known && j < h->value.len; j++) {
+			unsigned char ch = (unsigned char)h->value.p[j];
+
+			if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+				known = 0;
+		}
+		if (!known)
+			rc = conn_violation(c, "FORWARD header is not forwardable");
+		else if (h->name.len == 7 && memcmp(h->name.p, "Upgrade", 7) == 0 &&
+		    (!req.hijack || h->value.len != 3 || memcmp(h->value.p, "tcp", 3) != 0))
+			rc = conn_violation(c, "Upgrade on a route that does not hijack");
+		else if (h->name.len == 12 && memcmp(h->name.p, "Content-Type", 12) == 0 &&
+		    req.body_kind != CG_BODY_STREAM)
+			rc = conn_violation(c, "Content-Type on a non-stream route");
+	}
+	if (rc == 0) {
+		c->hijack = req.hijack;
+		c->no_head_timeout = req.no_head_timeout;
+		snprintf(c->action, sizeof(c->action), "%s", req.action);
+	}
+	policy_request_free(&req);
+	free(target);
+	return rc;
+}
+
+/*
+ * Facts for the replay (privsep.md §9.2): a ref equal to an id or ref the
+ * monitor answered owned in this request is owned with that id. Anything
+ * else is a fact the honest child never needs (its FORWARD carries only
+ * answered refs), so it is refused here rather than looked up again.
+ */
+static enum cg_fact_result
+replay_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
+    const char *prefix, const char *ref, char id_out[CG_ID_MAX + 1])
+{
+	struct conn *c = arg;
+	unsigned i;
+
+	(void)api;
+	(void)prefix;
+	for (i = 0; i < c->nfacts; i++) {
+		if (c->facts[i].kind != (uint8_t)kind)
+			continue;
+		if (strcmp(c->facts[i].id, ref) == 0 ||
+		    strcmp(c->facts[i].ref, ref) == 0) {
+			snprintf(id_out, CG_ID_MAX + 1, "%s", c->facts[i].id);
+			return CG_OWNED;
+		}
+	}
+	c->replay_unknown_fact = 1;
+	return CG_NOT_OWNED;
+}
+
+/* Paths are resolved afresh: the monitor's own resolution is cheap. */
+static enum cg_path_verdict
+replay_resolve(void *arg, const char *path, char out[CG_PATH_MAX + 1])
+{
+	struct conn *c = arg;
+
+	/* the child could ask no more than this either (privsep.md §6.6) */
+	if (++c->replay_paths > IPC_PATH_QUERIES_MAX)
+		return CG_PATH_UNRESOLVABLE;
+	return pathres_resolve(c->gw, path, out);
+}
+
+/* Publishing WARNINGs come from the replay, the monitor's own view. */
+static void
+replay_warn(void *arg, const char *msg)
+{
+	struct conn *c = arg;
+
+	log_msg(LOG_WARNING, "publish-warning", "%s (conn %llu)", msg,
+	    (unsigned long long)c->id);
+}
+
+int
+verify_replay(struct conn *c)
+{
+	struct cg_facts facts = { replay_owned, replay_resolve, replay_warn, c };
+	struct cg_policy_ctx ctx = { 0 };
+	struct cg_request req;
+	struct cg_refusal r;
+	int rc = 0;
+
+	policy_ctx(c, &ctx);
+	ctx.facts = &facts;
+	c->replay_unknown_fact = 0;
+	c->replay_paths = 0;
+	memset(&req, 0, sizeof(req));
+	if (policy_route(&ctx, c->method, c->target, c->target_len, 0, &req,
+	    &r) < 0 || policy_finish(&ctx, &req, c->json,
+	    c->json != NULL ? (size_t)c->body_len : 0, &r) < 0) {
+		rc = conn_violation(c, "the policy refuses the forwarded request "
+		    "(%s: %s)%s", r.code, r.detail, c->replay_unknown_fact ?
+		    " with a reference the monitor did not answer owned" : "");
+	} else if (req.target_len != c->target_len ||
+	    memcmp(req.target, c->target, c->target_len) != 0) {
+		rc = conn_violation(c, "the policy rewrites the forwarded target");
+	} else if ((req.body != NULL ? req.body_len : 0) !=
+	    (c->json != NULL ? c->body_len : 0) || (req.body != NULL &&
+	    memcmp(req.body, c->json, req.body_len) != 0)) {
+		rc = conn_violation(c, "the policy rewrites the forwarded body");
+	}
+	policy_request_free(&req);
+	if (rc < 0)
+		c->dead = 1;
+	return rc;
+}
