@@ -73,6 +73,14 @@ fuzz: $(FUZZERS)
 	@set -e; for f in $(FUZZERS); do mkdir -p $$f.corpus; echo "== $$f ($(FUZZ_SECONDS) s)"; \
 	  ./$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=0 $$f.corpus 2>&1 | tail -n 2; done
 
+# make bench: the gateway side by side with direct podman (issue 9); writes
+# doc/performance.md. BENCH_ARGS=--quick for a short run. Needs root.
+bench/loadgen: bench/loadgen.o libcg.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
+
+bench: container-gateway bench/loadgen
+	python3 bench/bench.py $(BENCH_ARGS)
+
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; ./$$t; done
 
@@ -84,9 +92,9 @@ install: container-gateway
 
 clean:
 	rm -rf $(FUZZERS) tests/fuzz/*.corpus
-	rm -f container-gateway libcg.a $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers,$(m)/*.o $(m)/*.d)
+	rm -f container-gateway libcg.a bench/loadgen bench/*.o bench/*.d $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers,$(m)/*.o $(m)/*.d)
 
-.PHONY: all check unit fuzz install clean
+.PHONY: all check unit fuzz bench install clean
 .SECONDARY:
 
--include $(wildcard $(foreach m,$(MODULES) tests tests/helpers,$(m)/*.d))
+-include $(wildcard $(foreach m,$(MODULES) tests tests/helpers bench,$(m)/*.d))
