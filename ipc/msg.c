@@ -97,8 +97,8 @@ ipc_send(int fd, const struct ipc_msg *m, int flags)
 	ssize_t n;
 	int len;
 
-	/* The fd travels with CONN_START and only with it (§6.5). */
-	if (m->type == IPC_CONN_START && m->fd < 0)
+	/* The fd travels with CONN_START (and ZYGOTE_SPAWN) only (§6.5). */
+	if (ipc_type_carries_fd(m->type) && m->fd < 0)
 		return IPC_EFD;
 	if ((len = ipc_encode(m, buf, sizeof(buf))) < 0)
 		return len;
@@ -108,7 +108,7 @@ ipc_send(int fd, const struct ipc_msg *m, int flags)
 	iov.iov_len = (size_t)len;
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
-	if (m->type == IPC_CONN_START) {
+	if (ipc_type_carries_fd(m->type)) {
 		memset(&cm, 0, sizeof(cm));
 		mh.msg_control = cm.b;
 		mh.msg_controllen = sizeof(cm.b);
@@ -219,7 +219,7 @@ ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
 		r = IPC_EFD;
 		goto fail;
 	}
-	if (m->type == IPC_CONN_START && accept_fd) {
+	if (ipc_type_carries_fd(m->type) && accept_fd) {
 		if (nfds != 1) {
 			r = IPC_EFD;
 			goto fail;

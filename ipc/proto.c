@@ -112,6 +112,10 @@ static const struct field f_log[] = {
 static const struct field f_bye[] = {
 	ENUM("reason", bye.reason, n_bye),
 };
+static const struct field f_zygote_spawned[] = {
+	U32("pid", zygote_spawned.pid),
+	I32("errno", zygote_spawned.err),
+};
 
 /* 7.2 Per request */
 static const struct field f_access[] = {
@@ -198,7 +202,15 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	MSG(CLIENT_DATA, 0, f_client_data),
 	MSG0(CLIENT_EOF),
 	MSG0(DONE),
+	[IPC_ZYGOTE_SPAWN] = { "ZYGOTE_SPAWN", 1, NULL, 0 },
+	MSG(ZYGOTE_SPAWNED, 1, f_zygote_spawned),
 };
+
+int
+ipc_type_carries_fd(unsigned type)
+{
+	return type == IPC_CONN_START || type == IPC_ZYGOTE_SPAWN;
+}
 
 static const struct msgdesc *
 lookup(unsigned type)

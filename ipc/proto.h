@@ -43,7 +43,10 @@ enum ipc_type {
 	IPC_CLIENT_DATA,
 	IPC_CLIENT_EOF,
 	IPC_DONE,
-	IPC_TYPE_MAX = IPC_DONE,
+	/* monitor <-> zygote (the template children are forked from) */
+	IPC_ZYGOTE_SPAWN,	/* M->Z + fd: fork a child on this IPC socket */
+	IPC_ZYGOTE_SPAWNED,	/* Z->M: its pid, or the errno of the fork */
+	IPC_TYPE_MAX = IPC_ZYGOTE_SPAWNED,
 };
 
 /* Enumerations (u8 on the wire). */
@@ -85,7 +88,7 @@ struct ipc_str ipc_cstr(const char *s);
 struct ipc_msg {
 	uint16_t type;
 	uint32_t req;
-	int fd;			/* CONN_START only; -1 otherwise */
+	int fd;			/* CONN_START, ZYGOTE_SPAWN only; -1 otherwise */
 	union {
 		struct { uint32_t pid; uint8_t namespaces, chroot; } child_ready;
 		struct { struct ipc_str step; int32_t err; } sandbox_failed;	/* step str(32) */
@@ -101,6 +104,7 @@ struct ipc_msg {
 		} conn_start;
 		struct { uint8_t level; struct ipc_str text; } log;	/* text str(1024, UTF-8) */
 		struct { uint8_t reason; } bye;
+		struct { uint32_t pid; int32_t err; } zygote_spawned;
 		struct {
 			struct ipc_str method;		/* str(16) */
 			struct ipc_str path;		/* str(8192) */
@@ -190,6 +194,12 @@ const char *ipc_type_name(unsigned type);
 int ipc_encode(const struct ipc_msg *m, unsigned char *buf, size_t cap);
 
 /*
+ * 1 for the message types that carry exactly one descriptor with
+ * SCM_RIGHTS (CONN_START, ZYGOTE_SPAWN), 0 for every other type.
+ */
+int ipc_type_carries_fd(unsigned type);
+
+/*
  * Decode the datagram buf[0..len) into m (cleared first; m->fd = -1).
  * String fields point into buf (which must outlive m). Header checked
  * first, then every field against its limit; exactly len bytes must be
@@ -216,11 +226,12 @@ int ipc_socketpair(int sv[2]);
 /*
  * Encode m (ipc_encode) and send it as one datagram on fd with
  * MSG_NOSIGNAL | flags (MSG_DONTWAIT for a non-blocking send). For
- * IPC_CONN_START, m->fd (>= 0, still owned by the caller) travels in the
- * same sendmsg with SCM_RIGHTS; for every other type m->fd is ignored.
+ * IPC_CONN_START and IPC_ZYGOTE_SPAWN, m->fd (>= 0, still owned by the
+ * caller) travels in the same sendmsg with SCM_RIGHTS; for every other
+ * type m->fd is ignored.
  * Not reentrant: one static IPC_MSG_MAX buffer (single-threaded processes,
  * never from a signal handler). Returns IPC_OK, IPC_EAGAIN, IPC_EFD
- * (CONN_START without a descriptor), IPC_ESYS (errno set), or an encode
+ * (CONN_START or ZYGOTE_SPAWN without a descriptor), IPC_ESYS (errno set), or an encode
  * error.
  */
 int ipc_send(int fd, const struct ipc_msg *m, int flags);
@@ -230,6 +241,7 @@ int ipc_send(int fd, const struct ipc_msg *m, int flags);
  * else IPC_ESYS with EINVAL) and decode it into m (strings point into buf;
  * m->fd = -1 unless stated). Uses MSG_CMSG_CLOEXEC | flags; MSG_TRUNC or
  * MSG_CTRUNC -> IPC_ETRUNC. A descriptor is accepted only with CONN_START
+ * or ZYGOTE_SPAWN (ipc_type_carries_fd)
  * when accept_fd is set: then exactly one is required and stored in m->fd
  * (the caller owns it). Any other descriptor, or control data other than
  * SCM_RIGHTS, is closed and gives IPC_EFD. Every received descriptor is

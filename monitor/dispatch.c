@@ -325,9 +325,17 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 		c->dead = 1;
 		return -1;
 	}
-	if (m->type != IPC_CHILD_READY || c->ready ||
-	    m->u.child_ready.pid != (uint32_t)c->pid)
+	if (m->type != IPC_CHILD_READY || c->ready)
 		return conn_violation(c, "expected CHILD_READY");
+	/* the zygote's ZYGOTE_SPAWNED may still be on its way */
+	if (c->zpending)
+		zygote_on_event(c->gw);
+	if (c->zpending) {
+		/* not read a client byte yet: its word is good until then */
+		c->pid = (pid_t)m->u.child_ready.pid;
+	} else if (m->u.child_ready.pid != (uint32_t)c->pid) {
+		return conn_violation(c, "expected CHILD_READY");
+	}
 	c->ready = 1;
 	if (!c->gw->sandbox_logged) {	/* once: every child is alike */
 		c->gw->sandbox_logged = 1;

@@ -51,6 +51,16 @@ struct gateway {
 	unsigned backend_timeout_ms;
 
 	TAILQ_HEAD(, conn) conns;
+	/* children whose connection ended, not yet reaped (serve.c) */
+	TAILQ_HEAD(, exiting) exiting;
+	/* the zygote children are forked from (monitor/zygote.c) */
+	struct {
+		pid_t pid;		/* -1 when none runs */
+		int fd;			/* its control socket; -1 */
+		int ready;		/* its CHILD_READY seen */
+		long long started_ms;	/* for the restart back-off */
+		TAILQ_HEAD(, conn) pending;	/* spawns awaiting a pid */
+	} zyg;
 	unsigned nclients;		/* connections with a client (§1.2) */
 	uint64_t next_conn_id;
 	struct conn *spare;		/* a sandboxed child waiting for work */
@@ -86,6 +96,18 @@ enum req_state {
 	RS_WAIT_DONE,		/* backend finished; waiting for DONE */
 };
 
+/*
+ * A request parser whose connection record is gone but which has not
+ * been reaped yet: its exit is logged with its connection when it comes,
+ * and one still running at kill_ms is killed.
+ */
+struct exiting {
+	TAILQ_ENTRY(exiting) entry;
+	pid_t pid;
+	uint64_t conn;
+	long long kill_ms;
+};
+
 struct fact {
 	uint8_t kind;
 	char id[CG_ID_MAX + 1];		/* owned id (exec: the exec id) */
@@ -94,6 +116,8 @@ struct fact {
 
 struct conn {
 	TAILQ_ENTRY(conn) entry;
+	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
+	int zpending;			/* spawned, pid not yet reported */
 	struct gateway *gw;
 	uint64_t id;			/* 0 until CONN_START */
 	pid_t pid;
@@ -373,6 +397,37 @@ void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
  * same detail as the child's), else 502 backend-unreachable.
  */
 void backend_refuse_transport(struct conn *c, int timeout);
+
+/* ---- monitor/zygote.c */
+
+/*
+ * Start the zygote (privsep.md, amended: children forked from a
+ * pre-sandboxed template): fork, keep only a control socket (fd 3) and
+ * /dev/null on 0-2, fexecve gw->exe_fd as CHILD_ARGV0 with the sandbox
+ * directory and an empty environment. The zygote sandboxes itself and
+ * reports CHILD_READY on gw->zyg.fd (zygote_on_event). Returns 0 or -1
+ * (socketpair or fork failed; logged).
+ */
+int zygote_start(struct gateway *gw);
+/*
+ * A new request parser: a socket pair, one end sent to the zygote with
+ * ZYGOTE_SPAWN (it forks a child on it with CLONE_PARENT, so the child is
+ * the monitor's), the other end in a new conn record linked into
+ * gw->conns and, until the zygote reports its pid, into gw->zyg.pending.
+ * Returns the record, or NULL (no zygote, its socket full or broken;
+ * logged).
+ */
+struct conn *zygote_spawn(struct gateway *gw);
+/*
+ * Read the zygote's messages without blocking: CHILD_READY (ready),
+ * SANDBOX_FAILED (its step in gw->sandbox_failure), ZYGOTE_SPAWNED (the
+ * pid of the oldest pending spawn, or its fork errno: that record dies).
+ * On end-of-file or a malformed message the zygote is stopped
+ * (zygote_stop) and the pending records die; the event loop restarts it.
+ */
+void zygote_on_event(struct gateway *gw);
+/* Kill and reap the zygote, close its socket, fail pending spawns. */
+void zygote_stop(struct gateway *gw);
 
 /* ---- monitor/conn.c */
 

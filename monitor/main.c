@@ -15,7 +15,7 @@ main(int argc, char **argv)
 
 	/* a request parser started by the monitor (monitor/serve.c) */
 	if (argc == 2 && strcmp(argv[0], CHILD_ARGV0) == 0)
-		child_main(strcmp(argv[1], "-") != 0 ? argv[1] : NULL);
+		zygote_main(strcmp(argv[1], "-") != 0 ? argv[1] : NULL);
 
 	rc = cli_parse(argc, argv, &cfg);
 	if (rc != 0)

@@ -44,66 +44,13 @@ on_signal(int sig)
 /* ---------------------------------------------------------------- children */
 
 /*
- * Fork a request parser (privsep.md §4 step 0): the child keeps only its
- * IPC socket (as fd 3) and /dev/null on 0-2, then enters the sandbox.
+ * A new request parser, forked by the zygote (monitor/zygote.c); NULL
+ * when the zygote is not running or cannot take the request now.
  */
 static struct conn *
 spawn_child(struct gateway *gw)
 {
-	struct conn *c;
-	int sv[2], devnull;
-	pid_t pid;
-
-	if (ipc_socketpair(sv) < 0) {
-		log_msg(LOG_ERROR, "child-exit", "socketpair: %s", strerror(errno));
-		return NULL;
-	}
-	pid = fork();
-	if (pid < 0) {
-		log_msg(LOG_ERROR, "child-exit", "fork: %s", strerror(errno));
-		close(sv[0]);
-		close(sv[1]);
-		return NULL;
-	}
-	if (pid == 0) {
-		/* the pid-file lock goes first (cli.md §6) */
-		if (gw->pid_fd >= 0)
-			close(gw->pid_fd);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGPIPE, SIG_IGN);
-		signal(SIGCHLD, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		if (sv[1] == CHILD_IPC_FD ? fcntl(sv[1], F_SETFD, 0) < 0 :
-		    dup2(sv[1], CHILD_IPC_FD) < 0)
-			_exit(1);
-		devnull = open("/dev/null", O_RDWR);
-		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
-		    dup2(devnull, 2) < 0)
-			_exit(1);
-		if (dup3(gw->exe_fd, CHILD_EXE_FD, O_CLOEXEC) < 0)
-			_exit(1);
-		closefrom(CHILD_EXE_FD + 1);
-		/*
-		 * A fresh image (style.md §8): the child must not carry the
-		 * monitor's heap — other connections' heads and bodies, inspect
-		 * answers about foreign resources — nor its address layout.
-		 */
-		{
-			char *argv[] = { CHILD_ARGV0, geteuid() == 0 ?
-			    gw->sandbox_dir : "-", NULL };
-			char *envp[] = { NULL };
-
-			fexecve(CHILD_EXE_FD, argv, envp);
-		}
-		_exit(1);
-	}
-	close(sv[1]);
-	fcntl(sv[0], F_SETFL, O_NONBLOCK);
-	c = conn_new(gw, pid, sv[0]);
-	TAILQ_INSERT_TAIL(&gw->conns, c, entry);
-	return c;
+	return zygote_spawn(gw);
 }
 
 /* Hand the client to a ready child (privsep.md §8 step 1). */
@@ -242,6 +189,10 @@ drop_conn(struct gateway *gw, struct conn *c)
 
 	if (c == gw->spare)
 		gw->spare = NULL;
+	if (c->zpending) {
+		TAILQ_REMOVE(&gw->zyg.pending, c, zentry);
+		c->zpending = 0;
+	}
 	if (c->started || c->client >= 0) {
 		gw->nclients--;
 		if (gw->nclients == 0)
@@ -250,20 +201,21 @@ drop_conn(struct gateway *gw, struct conn *c)
 	if (c->pid > 0) {
 		/*
 		 * It is exiting (BYE, end-of-file) or was killed for a
-		 * violation: reap it here so the exit is logged with its
-		 * connection; one that lingers for a second is killed.
+		 * violation. Never wait for it here (that cost every new
+		 * connection a millisecond, issue 9): reap() logs its exit
+		 * with its connection when it comes, and one that lingers for
+		 * a second is killed from the event loop.
 		 */
-		long long until = now_ms() + 1000;
-		pid_t w;
-
-		while ((w = waitpid(c->pid, &st, WNOHANG)) == 0 && now_ms() < until)
-			usleep(1000);
-		if (w == 0) {
-			kill(c->pid, SIGKILL);
-			w = waitpid(c->pid, &st, 0);
-		}
-		if (w == c->pid)
+		if (waitpid(c->pid, &st, WNOHANG) == c->pid) {
 			log_child_exit(c->id, c->pid, st, gw->stopping);
+		} else {
+			struct exiting *x = xcalloc(1, sizeof(*x));
+
+			x->pid = c->pid;
+			x->conn = c->id;
+			x->kill_ms = now_ms() + 1000;
+			TAILQ_INSERT_TAIL(&gw->exiting, x, entry);
+		}
 		c->pid = -1;
 	}
 	TAILQ_REMOVE(&gw->conns, c, entry);
@@ -274,11 +226,32 @@ drop_conn(struct gateway *gw, struct conn *c)
 static void
 reap(struct gateway *gw)
 {
+	struct exiting *x;
 	struct conn *c;
 	pid_t pid;
 	int st;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (pid == gw->zyg.pid) {
+			/* the zygote never exits on its own while we run */
+			if (!gw->stopping)
+				log_msg(LOG_ERROR, "child-exit", "the zygote (pid %d) "
+				    "died: %s%d; starting a new one", (int)pid,
+				    WIFSIGNALED(st) ? "signal " : "exit status ",
+				    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			gw->zyg.pid = -1;
+			zygote_stop(gw);
+			continue;
+		}
+		TAILQ_FOREACH(x, &gw->exiting, entry)
+			if (x->pid == pid)
+				break;
+		if (x != NULL) {
+			log_child_exit(x->conn, pid, st, gw->stopping);
+			TAILQ_REMOVE(&gw->exiting, x, entry);
+			free(x);
+			continue;
+		}
 		TAILQ_FOREACH(c, &gw->conns, entry)
 			if (c->pid == pid)
 				break;
@@ -290,32 +263,66 @@ reap(struct gateway *gw)
 	}
 }
 
+/* SIGKILL the exiting children that outstayed their second. */
+static void
+kill_lingering(struct gateway *gw, long long now)
+{
+	struct exiting *x;
+
+	TAILQ_FOREACH(x, &gw->exiting, entry)
+		if (now >= x->kill_ms) {
+			kill(x->pid, SIGKILL);
+			x->kill_ms = now + 1000;
+		}
+}
+
 /* ---------------------------------------------------------------- start-up */
 
 /*
- * Spawn the first child and wait up to 5 s for CHILD_READY (privsep.md
- * §4, cli.md §7 step 7). Returns 0, or -1 with the reason printed.
+ * Start the zygote, spawn the first child from it and wait up to 5 s in
+ * all for both CHILD_READY messages (privsep.md §4, cli.md §7 step 7).
+ * Returns 0, or -1 with the reason printed.
  */
 static int
 sandbox_selftest(struct gateway *gw)
 {
-	struct conn *c = spawn_child(gw);
-	struct pollfd p;
+	struct conn *c = NULL;
+	struct pollfd p[2];
 	long long deadline = now_ms() + 5000;
 
-	if (c == NULL)
+	if (zygote_start(gw) < 0)
 		return -1;
-	while (!c->ready && !c->dead && now_ms() < deadline) {
-		p.fd = c->ipc;
-		p.events = POLLIN;
-		if (poll(&p, 1, 100) > 0)
-			(void)conn_on_ipc(c);
+	while (gw->zyg.fd >= 0 && !gw->zyg.ready && now_ms() < deadline) {
+		p[0] = (struct pollfd){ .fd = gw->zyg.fd, .events = POLLIN };
+		if (poll(p, 1, 100) > 0)
+			zygote_on_event(gw);
 	}
-	if (!c->ready) {
+	if (gw->zyg.ready)
+		c = spawn_child(gw);
+	while (c != NULL && !c->ready && !c->dead && now_ms() < deadline) {
+		p[0] = (struct pollfd){ .fd = c->ipc, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = gw->zyg.fd, .events = POLLIN };
+		if (poll(p, 2, 100) > 0) {
+			if (p[1].revents)
+				zygote_on_event(gw);
+			if (p[0].revents)
+				(void)conn_on_ipc(c);
+		}
+	}
+	if (c == NULL || !c->ready) {
+		if (c == NULL) {
+			fprintf(stderr, "container-gateway: cannot sandbox the "
+			    "request parser (%s)\n", gw->sandbox_failure[0] != '\0' ?
+			    gw->sandbox_failure : "the zygote did not answer "
+			    "within 5 s");
+			zygote_stop(gw);
+			return -1;
+		}
 		fprintf(stderr, "container-gateway: cannot sandbox the request "
 		    "parser (%s)\n", gw->sandbox_failure[0] != '\0' ?
 		    gw->sandbox_failure : "no answer within 5 s");
 		drop_conn(gw, c);
+		zygote_stop(gw);
 		return -1;
 	}
 	gw->spare = c;
@@ -327,6 +334,7 @@ sandbox_selftest(struct gateway *gw)
 static void
 graceful_exit(struct gateway *gw)
 {
+	struct exiting *x;
 	struct conn *c;
 	struct stat st;
 	long long deadline;
@@ -352,13 +360,20 @@ graceful_exit(struct gateway *gw)
 		TAILQ_FOREACH(c, &gw->conns, entry)
 			if (c->pid > 0)
 				alive = 1;
-		if (!alive)
+		if (!alive && TAILQ_EMPTY(&gw->exiting))
 			break;
 		usleep(20000);
 	}
 	TAILQ_FOREACH(c, &gw->conns, entry)
 		if (c->pid > 0)
 			kill(c->pid, SIGKILL);
+	while ((x = TAILQ_FIRST(&gw->exiting)) != NULL) {
+		kill(x->pid, SIGKILL);
+		(void)waitpid(x->pid, NULL, 0);
+		TAILQ_REMOVE(&gw->exiting, x, entry);
+		free(x);
+	}
+	zygote_stop(gw);
 	while ((c = TAILQ_FIRST(&gw->conns)) != NULL) {
 		TAILQ_REMOVE(&gw->conns, c, entry);
 		conn_free(c);
@@ -394,19 +409,23 @@ event_loop(struct gateway *gw)
 			return 0;
 		}
 		reap(gw);
+		kill_lingering(gw, now);
 		/* drop finished connections, keep a spare ready */
 		for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = next) {
 			next = TAILQ_NEXT(c, entry);
 			if (c->dead)
 				drop_conn(gw, c);
 		}
+		/* a zygote that died is started again, at most once a second */
+		if (gw->zyg.pid < 0 && now - gw->zyg.started_ms >= 1000)
+			(void)zygote_start(gw);
 		if (gw->spare == NULL)
 			gw->spare = spawn_child(gw);
 
 		n = 0;
 		TAILQ_FOREACH(c, &gw->conns, entry)
 			n += 2;
-		n += CG_SOCKETS;
+		n += CG_SOCKETS + 1;
 		if (n > cap) {
 			cap = n * 2;
 			pfd = xrealloc(pfd, cap * sizeof(*pfd));
@@ -420,6 +439,8 @@ event_loop(struct gateway *gw)
 		if (now < gw->accept_paused_until)	/* out of descriptors */
 			for (i = 0; i < CG_SOCKETS; i++)
 				pfd[i].events = 0;
+		pfd[n] = (struct pollfd){ .fd = gw->zyg.fd, .events = POLLIN };
+		who[n++] = NULL;
 		/*
 		 * Only descriptors with something to wait for: a hung-up
 		 * backend the monitor does not read any more would otherwise
@@ -458,7 +479,10 @@ event_loop(struct gateway *gw)
 			if (pfd[i].revents == 0 || pfd[i].fd < 0)
 				continue;
 			if (who[i] == NULL) {
-				accept_client(gw, (int)i);
+				if (i < CG_SOCKETS)
+					accept_client(gw, (int)i);
+				else
+					zygote_on_event(gw);
 				continue;
 			}
 			c = who[i];
@@ -629,6 +653,10 @@ serve_main(struct cg_config *cfg)
 	gw.cfg = cfg;
 	gw.pid_fd = -1;
 	TAILQ_INIT(&gw.conns);
+	TAILQ_INIT(&gw.zyg.pending);
+	TAILQ_INIT(&gw.exiting);
+	gw.zyg.pid = -1;
+	gw.zyg.fd = -1;
 	gw.backend_timeout_ms = (unsigned)(cfg->backend_timeout * 1000);
 	for (i = 0; i < CG_SOCKETS; i++)
 		gw.lis[i].fd = -1;

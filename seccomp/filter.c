@@ -31,6 +31,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
 #include <seccomp.h>
 
 #include "seccomp/filter.h"
@@ -162,6 +172,9 @@ static const struct {
  * only allowed towards that thread group, so a compromised child cannot
  * signal its siblings (all run as uid 65534) or the monitor (same uid in
  * the non-root case); abort() and raise() only ever target themselves.
+ * self_pid < 0: no tgkill rule at all (the final filter of a child forked
+ * from the zygote, prepared before its pid exists: abort() then dies of
+ * SIGSYS instead of SIGABRT, which ends the process all the same).
  */
 static int
 build_child(scmp_filter_ctx *out, pid_t self_pid)
@@ -214,10 +227,12 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 	}
 
 	/* tgkill(self, any tid of ours, sig): abort(), raise(). */
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self_pid, 0));
-	if (rc < 0)
-		goto fail;
+	if (self_pid >= 0) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self_pid, 0));
+		if (rc < 0)
+			goto fail;
+	}
 
 	for (i = 0; i < NELEM(denied); i++) {
 		if (denied[i].nr < 0)
@@ -235,26 +250,7 @@ fail:
 	return rc;
 }
 
-int
-cg_seccomp_load_child(void)
-{
-	scmp_filter_ctx ctx;
-	int rc;
-
-	rc = build_child(&ctx, getpid());
-	if (rc < 0)
-		return rc;
-	rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return rc;
-}
-
-/*
- * The exported text uses pid 0 in the tgkill rule instead of the caller's
- * pid so that the golden file is reproducible. 0 is never a valid tgid
- * (tgkill(0, ...) is EINVAL), so the placeholder cannot be mistaken for
- * a real rule; the loaded filter compares with getpid() of the child.
- */
+/* The final filter of a request parser, as text (tests/golden/child.pfc). */
 int
 cg_seccomp_export_child(FILE *f)
 {
@@ -269,10 +265,161 @@ cg_seccomp_export_child(FILE *f)
 	if (fflush(f) != 0)
 		return -errno;
 
-	rc = build_child(&ctx, 0);
+	rc = build_child(&ctx, -1);
 	if (rc < 0)
 		return rc;
 	rc = seccomp_export_pfc(ctx, fd);
 	seccomp_release(ctx);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- zygote */
+
+/*
+ * The zygote's filter (privsep.md §2 as amended: children forked from a
+ * pre-sandboxed template; the tgkill rule exported with pid 0, never a
+ * valid tgid, so that the golden file is reproducible): the request
+ * parser's allow-list plus exactly what forking a child and finishing
+ * that child's sandbox take. Each rule is argument-checked, so the
+ * template can do nothing else with these calls:
+ *   clone: only CLONE_PARENT | SIGCHLD (a plain process, the monitor's
+ *     child; no threads, no namespaces, no CLONE_PIDFD);
+ *   dup3(fd, CHILD_IPC_FD, 0): the new child moves its IPC socket to 3;
+ *   prlimit64(0, RLIMIT_NPROC, new, old): the child lowers its limit to 0
+ *     (raising needs CAP_SYS_RESOURCE, which nobody here has);
+ *   prctl(PR_SET_PDEATHSIG, SIGKILL): a fork does not inherit it;
+ *   prctl(PR_SET_NAME, ...): the child's name in ps ("cg-conn");
+ *   getppid: the child checks the monitor did not die meanwhile;
+ *   seccomp(SECCOMP_SET_MODE_FILTER, 0, prog): the child's final filter.
+ * The final filter (build_child without tgkill) is stacked on top of this
+ * one and allows none of these, so a child can neither fork nor filter.
+ */
+static int
+build_zygote(scmp_filter_ctx *out, pid_t self_pid)
+{
+	scmp_filter_ctx ctx;
+	int rc;
+
+	rc = build_child(&ctx, self_pid);
+	if (rc < 0)
+		return rc;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)(CLONE_PARENT | SIGCHLD), 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(dup3), 2,
+		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)CG_CHILD_IPC_FD, 0),
+		    SCMP_A2(SCMP_CMP_EQ, 0, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2,
+		    SCMP_A0(SCMP_CMP_EQ, 0, 0),
+		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)RLIMIT_NPROC, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 2,
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)PR_SET_PDEATHSIG, 0),
+		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)SIGKILL, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)PR_SET_NAME, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(getppid), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 2,
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)SECCOMP_SET_MODE_FILTER, 0),
+		    SCMP_A1(SCMP_CMP_EQ, 0, 0));
+	if (rc < 0) {
+		seccomp_release(ctx);
+		return rc;
+	}
+	*out = ctx;
+	return 0;
+}
+
+int
+cg_seccomp_load_zygote(void)
+{
+	scmp_filter_ctx ctx;
+	int rc;
+
+	rc = build_zygote(&ctx, getpid());
+	if (rc < 0)
+		return rc;
+	rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return rc;
+}
+
+int
+cg_seccomp_export_zygote(FILE *f)
+{
+	scmp_filter_ctx ctx;
+	int fd, rc;
+
+	if (f == NULL)
+		return -EINVAL;
+	fd = fileno(f);
+	if (fd < 0)
+		return -EBADF;
+	if (fflush(f) != 0)
+		return -errno;
+	rc = build_zygote(&ctx, 0);
+	if (rc < 0)
+		return rc;
+	rc = seccomp_export_pfc(ctx, fd);
+	seccomp_release(ctx);
+	return rc;
+}
+
+int
+cg_seccomp_final_prog(struct sock_fprog *prog)
+{
+	scmp_filter_ctx ctx;
+	struct stat st;
+	void *buf = NULL;
+	ssize_t n;
+	int fd, rc;
+
+	rc = build_child(&ctx, -1);
+	if (rc < 0)
+		return rc;
+	fd = memfd_create("cg-final-filter", MFD_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	rc = seccomp_export_bpf(ctx, fd);
+	if (rc < 0)
+		goto out;
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
+	    st.st_size % (off_t)sizeof(struct sock_filter) != 0 ||
+	    st.st_size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS) {
+		rc = -EINVAL;
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size);
+	if (buf == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	n = pread(fd, buf, (size_t)st.st_size, 0);
+	if (n != (ssize_t)st.st_size) {
+		rc = n < 0 ? -errno : -EIO;
+		free(buf);
+		goto out;
+	}
+	prog->len = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
+	prog->filter = buf;
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return rc;
+}
+
+int
+cg_seccomp_load_prog(const struct sock_fprog *prog)
+{
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog) != 0)
+		return -errno;
+	return 0;
 }

@@ -7,24 +7,59 @@
 
 #include <stdio.h>
 
-/*
- * Load the request parser's filter on the calling process (privsep.md §4
- * step 6): default action KILL_PROCESS, bad architecture KILL_PROCESS,
- * only the syscalls of step 6, with argument limits: mmap/mprotect never
- * with PROT_EXEC, fcntl F_GETFL F_SETFL F_GETFD F_SETFD only, madvise with
- * the advice malloc uses only, tgkill towards the caller's own pid only;
- * fstat/newfstatat fail with EACCES instead of killing (style.md §10).
- * Irreversible. Returns 0 or a negative errno (libseccomp's codes).
- */
-int cg_seccomp_load_child(void);
+#include <linux/filter.h>
+
+/* The descriptor a request parser holds its IPC socket on (unpriv/child.h). */
+#define CG_CHILD_IPC_FD	3
 
 /*
- * Write the child filter as libseccomp PFC text to f (the golden-file
- * test, tests/golden/child.pfc); the tgkill rule shows pid 0 instead of a
- * real pid so the text is reproducible. f must have a descriptor (fileno);
- * it is flushed first. Returns 0, -EINVAL (f NULL), -EBADF (no descriptor,
- * e.g. a memory stream) or a negative errno from libseccomp.
+ * Write the request parser's final filter (cg_seccomp_final_prog) as
+ * libseccomp PFC text to f (the golden-file test, tests/golden/child.pfc).
+ * f must have a descriptor (fileno); it is flushed first. Returns 0,
+ * -EINVAL (f NULL), -EBADF (no descriptor, e.g. a memory stream) or a
+ * negative errno from libseccomp.
  */
 int cg_seccomp_export_child(FILE *f);
+
+/*
+ * Load the zygote's filter on the calling process (privsep.md, amended:
+ * children forked from a pre-sandboxed template): the child filter with
+ * tgkill towards the caller, plus clone(CLONE_PARENT | SIGCHLD) only,
+ * dup3(fd, CG_CHILD_IPC_FD, 0), prlimit64(0, RLIMIT_NPROC, ...),
+ * prctl(PR_SET_PDEATHSIG, SIGKILL), prctl(PR_SET_NAME), getppid and
+ * seccomp(SECCOMP_SET_MODE_FILTER, 0, ...). Irreversible. Returns 0 or a
+ * negative errno.
+ */
+int cg_seccomp_load_zygote(void);
+
+/*
+ * Compile the final filter of a request parser forked from the zygote
+ * (privsep.md §4 step 6): default action KILL_PROCESS, bad architecture
+ * KILL_PROCESS, only the syscalls of step 6, with argument limits:
+ * mmap/mprotect never with PROT_EXEC, fcntl F_GETFL F_SETFL F_GETFD
+ * F_SETFD only, madvise with the advice malloc uses only; fstat and
+ * newfstatat fail with EACCES instead of killing (style.md §10); no tgkill
+ * at all (the child's pid is not known when the program is compiled, and
+ * tgkill(any) would let a child signal its siblings: abort() dies of
+ * SIGSYS instead of SIGABRT). Compiled into
+ * a BPF program; prog->filter is malloc'd (the caller frees it; it is
+ * never freed in the zygote, which keeps it for every child). Uses a
+ * memfd, so call it before the zygote's own filter. Returns 0 or a
+ * negative errno.
+ */
+int cg_seccomp_final_prog(struct sock_fprog *prog);
+
+/*
+ * Install prog on the calling thread with seccomp(SECCOMP_SET_MODE_FILTER)
+ * (needs PR_SET_NO_NEW_PRIVS). Stacks on top of any filter already loaded.
+ * Returns 0 or a negative errno.
+ */
+int cg_seccomp_load_prog(const struct sock_fprog *prog);
+
+/*
+ * Write the zygote's filter (tgkill shown with pid 0) as PFC text to f
+ * (tests/golden/zygote.pfc). Same errors as cg_seccomp_export_child().
+ */
+int cg_seccomp_export_zygote(FILE *f);
 
 #endif

@@ -129,6 +129,10 @@ static const struct tmsg cat[] = {
 		{ "data", T_BYTES, O(client_data.data), 65000 } } },
 	{ IPC_CLIENT_EOF, "CLIENT_EOF", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
 	{ IPC_DONE, "DONE", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
+	{ IPC_ZYGOTE_SPAWN, "ZYGOTE_SPAWN", 1, 0, { { NULL, T_BOOL, 0, 0 } } },
+	{ IPC_ZYGOTE_SPAWNED, "ZYGOTE_SPAWNED", 1, 2, {
+		{ "pid", T_U32, O(zygote_spawned.pid), 0 },
+		{ "errno", T_I32, O(zygote_spawned.err), 0 } } },
 };
 #define NCAT	(sizeof(cat) / sizeof(cat[0]))
 
@@ -183,6 +187,14 @@ sample(uint16_t type, struct ipc_msg *m)
 		m->u.child_ready.pid = 4242;
 		m->u.child_ready.namespaces = 1;
 		m->u.child_ready.chroot = 1;
+		break;
+	case IPC_ZYGOTE_SPAWN:
+		m->req = 0;
+		break;
+	case IPC_ZYGOTE_SPAWNED:
+		m->req = 0;
+		m->u.zygote_spawned.pid = 4242;
+		m->u.zygote_spawned.err = 11;
 		break;
 	case IPC_SANDBOX_FAILED:
 		m->req = 0;
@@ -829,7 +841,7 @@ t_unknown_type_encode(void **state)
 	m.type = IPC_TYPE_MAX + 1;
 	assert_int_equal(ipc_encode(&m, ebuf, IPC_MSG_MAX), IPC_ETYPE);
 	assert_string_equal(ipc_type_name(0), "UNKNOWN");
-	assert_string_equal(ipc_type_name(20), "UNKNOWN");
+	assert_string_equal(ipc_type_name(IPC_TYPE_MAX + 1), "UNKNOWN");
 	assert_string_equal(ipc_type_name(IPC_FORWARD), "FORWARD");
 }
 
@@ -1229,7 +1241,7 @@ t_sp_fd_on_other(void **state)
 
 	(void)state;
 	assert_int_equal(pipe(p), 0);
-	/* ipc_send never attaches m->fd to anything but CONN_START. */
+	/* ipc_send never attaches m->fd but to CONN_START, ZYGOTE_SPAWN. */
 	sample(IPC_LOG, &m);
 	m.fd = p[1];
 	before = count_fds();
@@ -1254,7 +1266,7 @@ t_sp_fd_on_other(void **state)
 	for (i = 0; i < (int)NCAT; i++) {
 		size_t n;
 
-		if (cat[i].type == IPC_CONN_START)
+		if (ipc_type_carries_fd(cat[i].type))
 			continue;
 		encode_sample(&cat[i], &n);
 		raw_send(sv[0], ebuf, n, &p[0], 1);
@@ -1363,13 +1375,13 @@ t_sp_all_types(void **state)
 	assert_int_equal(pipe(p), 0);
 	for (i = 0; i < NCAT; i++) {
 		sample(cat[i].type, &m);
-		if (cat[i].type == IPC_CONN_START)
+		if (ipc_type_carries_fd(cat[i].type))
 			m.fd = p[0];
 		assert_int_equal(ipc_send(sv[i & 1], &m, 0), IPC_OK);
 		assert_int_equal(ipc_recv(sv[!(i & 1)], rbuf, sizeof(rbuf), &d,
 		    1, 0), IPC_OK);
 		compare(&cat[i], &m, &d);
-		if (cat[i].type == IPC_CONN_START) {
+		if (ipc_type_carries_fd(cat[i].type)) {
 			assert_true(d.fd >= 0);
 			close(d.fd);
 		} else

@@ -1,16 +1,24 @@
 /*
- * The request parser's sandbox (privsep.md §4, §12; style.md §16):
+ * The request parser's sandbox (privsep.md §4, §12; style.md §16), as
+ * shipped: a zygote sandboxed once (sandbox_enter_zygote) and each
+ * request parser cloned from it with CLONE_PARENT, then finished with the
+ * final filter (sandbox_finish_child; issue 9).
  *
  * - syscall tests: tests/helpers/try_syscall enters the real sandbox and
- *   makes one call (bubblewrap's try-syscall); forbidden calls must die
- *   of SIGSYS, allowed calls must exit 0;
- * - the observable result in /proc/<pid>/status of a sandboxed child
- *   (Seccomp 2, NoNewPrivs 1, no capabilities, uid/gid 65534 as root);
- * - the non-root path (user namespaces) and the failure reports;
- * - the golden filter: cg_seccomp_export_child() must match
- *   tests/golden/child.pfc. After an intended policy change regenerate
- *   it and review the diff:
- *	./tests/helpers/try_syscall --export-pfc > tests/golden/child.pfc
+ *   makes one call (bubblewrap's try-syscall), in a child cloned from the
+ *   zygote (the request parser) and, with --zygote, in the zygote itself;
+ *   forbidden calls must die of SIGSYS, allowed calls must exit 0;
+ * - the observable result in /proc/<pid>/status of the zygote and of a
+ *   child (Seccomp 2, NoNewPrivs 1, no capabilities, uid/gid 65534 as
+ *   root) and their rlimits;
+ * - the non-root path (user namespaces), the parent-death signal of both,
+ *   and the failure reports;
+ * - the golden filters: cg_seccomp_export_child() (the final filter of a
+ *   request parser) must match tests/golden/child.pfc, and
+ *   cg_seccomp_export_zygote() tests/golden/zygote.pfc. After an intended
+ *   policy change regenerate them and review the diff:
+ *	./tests/helpers/try_syscall --export-pfc child > tests/golden/child.pfc
+ *	./tests/helpers/try_syscall --export-pfc zygote > tests/golden/zygote.pfc
  *
  * Run from the repository root (paths are relative to it), e.g.
  *	make tests/helpers/try_syscall tests/test_sandbox && ./tests/test_sandbox
@@ -30,6 +38,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -44,6 +53,7 @@
 
 #define HELPER		"tests/helpers/try_syscall"
 #define GOLDEN		"tests/golden/child.pfc"
+#define GOLDEN_ZYGOTE	"tests/golden/zygote.pfc"
 
 /* The empty root-owned 0500 directory the monitor would create. */
 #define CHROOT_TEMPLATE	"/tmp/cg-test-sandbox-XXXXXX"
@@ -161,7 +171,6 @@ static const struct syscall_case allowed[] = {
 	{ "gettimeofday", EXITS_0 },
 	{ "getrandom", EXITS_0 },
 	{ "rt_sigprocmask", EXITS_0 },
-	{ "tgkill_self", EXITS_0 },
 #ifdef __NR_fstat
 	{ "fstat", EXITS_0 },
 #endif
@@ -169,9 +178,51 @@ static const struct syscall_case allowed[] = {
 	{ "newfstatat", EXITS_0 },
 #endif
 	{ "stdio", EXITS_0 },
-	{ "abort", DIES_SIGABRT },	/* abort() works: it is not SIGSYS */
 	{ "exit", EXITS_0 },
 };
+
+/*
+ * A request parser's final filter also kills what only the zygote may
+ * do, and any tgkill: its pid was not known when the filter was compiled
+ * (seccomp/filter.h), so abort() ends it with SIGSYS.
+ */
+static const struct syscall_case child_only[] = {
+	{ "tgkill_self", DIES_SIGSYS },
+	{ "abort", DIES_SIGSYS },
+	{ "clone_parent", DIES_SIGSYS },
+	{ "dup3_ipc", DIES_SIGSYS },
+	{ "prlimit_nproc", DIES_SIGSYS },
+	{ "prctl_pdeathsig", DIES_SIGSYS },
+	{ "prctl_name", DIES_SIGSYS },
+	{ "getppid", DIES_SIGSYS },
+	{ "seccomp_filter", DIES_SIGSYS },
+};
+
+/*
+ * The zygote: everything in forbidden[] dies there too (each of its
+ * extra rules is argument-checked, so the forbidden variants still die),
+ * everything in allowed[] works, plus what forking a child takes.
+ */
+static const struct syscall_case zygote_only[] = {
+	{ "tgkill_self", EXITS_0 },
+	{ "abort", DIES_SIGABRT },	/* abort() works: it is not SIGSYS */
+	{ "clone_parent", EXITS_0 },
+	{ "dup3_ipc", EXITS_0 },
+	{ "prlimit_nproc", EXITS_0 },
+	{ "prctl_pdeathsig", EXITS_0 },
+	{ "prctl_name", EXITS_0 },
+	{ "getppid", EXITS_0 },
+	{ "seccomp_filter", EXITS_0 },
+	{ "clone_newuser", DIES_SIGSYS },
+	{ "dup3_cloexec", DIES_SIGSYS },
+	{ "prlimit_nofile", DIES_SIGSYS },
+	{ "prlimit_other_pid", DIES_SIGSYS },
+	{ "prctl_pdeathsig_other", DIES_SIGSYS },
+	{ "seccomp_tsync", DIES_SIGSYS },
+};
+
+/* Which process the syscall cases run in (set per group in main()). */
+static int in_zygote;
 
 static const char *
 expect_name(enum expect e)
@@ -189,9 +240,12 @@ expect_name(enum expect e)
 }
 
 /*
- * fork + exec HELPER NAME CHROOT_DIR with stdin/stdout on /dev/null
- * (RLIMIT_FSIZE 0 would kill a write to a regular file) and stderr on a
- * pipe, collected into err. Returns the wait status.
+ * fork + exec HELPER [--zygote] NAME CHROOT_DIR with stdin/stdout on
+ * /dev/null (RLIMIT_FSIZE 0 would kill a write to a regular file) and
+ * stderr on a pipe, collected into err until every writer is gone.
+ * Without --zygote the call runs in a child the helper cloned with
+ * CLONE_PARENT, so it is ours: the helper names it ("child-pid N") and
+ * its status is the one returned. Returns a wait status.
  */
 static int
 run_helper(const char *name, char *err, size_t errsz)
@@ -199,7 +253,8 @@ run_helper(const char *name, char *err, size_t errsz)
 	int pfd[2], status, devnull;
 	size_t used = 0;
 	ssize_t n;
-	pid_t pid;
+	pid_t pid, child;
+	const char *cp;
 
 	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
 	pid = fork();
@@ -210,8 +265,12 @@ run_helper(const char *name, char *err, size_t errsz)
 		    dup2(devnull, 1) < 0 || dup2(pfd[1], 2) < 0)
 			_exit(120);
 		closefrom(3);
-		execl(HELPER, HELPER, name,
-		    have_chroot_dir ? chroot_dir : "-", (char *)NULL);
+		if (in_zygote)
+			execl(HELPER, HELPER, "--zygote", name,
+			    have_chroot_dir ? chroot_dir : "-", (char *)NULL);
+		else
+			execl(HELPER, HELPER, name,
+			    have_chroot_dir ? chroot_dir : "-", (char *)NULL);
 		_exit(121);
 	}
 	close(pfd[1]);
@@ -221,6 +280,16 @@ run_helper(const char *name, char *err, size_t errsz)
 	err[used] = '\0';
 	close(pfd[0]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!in_zygote && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		cp = strstr(err, "child-pid ");
+		if (cp == NULL)
+			fail_msg("%s: the helper named no child: %s", name, err);
+		child = (pid_t)atoi(cp + 10);
+		assert_int_equal(waitpid(child, &status, 0), child);
+	}
+	/* what the case itself cloned (clone_parent) is ours to reap too */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 	return status;
 }
 
@@ -258,27 +327,31 @@ test_syscall(void **state)
 	}
 	if (!ok) {
 		describe(status, got, sizeof(got));
-		fail_msg("%s: expected %s, got %s; helper stderr: %s", c->name,
+		fail_msg("%s%s: expected %s, got %s; helper stderr: %s",
+		    in_zygote ? "zygote: " : "", c->name,
 		    expect_name(c->expect), got, err);
 	}
 }
 
-/* ---- a sandboxed child seen from outside (privsep.md §4 result) ---- */
+/* ---- the zygote and a request parser seen from outside (§4 result) ---- */
+
+/* Which process spawn_sandboxed() leaves for inspection. */
+enum who { ZYGOTE, CHILD };
 
 struct child {
-	pid_t pid;
-	int release;		/* write end: closing it lets the child exit */
+	pid_t pid;		/* the sandboxed process to look at */
+	int release;		/* write end: closing it lets it exit */
 	int namespaces;
 	int chroot;
 };
 
 /*
- * Report from the child after sandbox_enter: after the filter only
- * write(2) and _exit are used. Fixed layout: ok, namespaces, chroot,
- * err, step.
+ * Report from a sandboxed process: after the filter only write(2) and
+ * _exit are used. Fixed layout: ok, pid, namespaces, chroot, err, step.
  */
 struct report {
 	int ok;
+	int pid;
 	int namespaces;
 	int chroot;
 	int err;
@@ -292,6 +365,7 @@ child_report(int fd, int rc, const struct sandbox_result *res)
 
 	memset(&r, 0, sizeof(r));
 	r.ok = rc == 0;
+	r.pid = (int)getpid();
 	r.namespaces = res->namespaces;
 	r.chroot = res->chroot;
 	r.err = res->err;
@@ -302,18 +376,25 @@ child_report(int fd, int rc, const struct sandbox_result *res)
 }
 
 /*
- * Fork a child that (optionally first becomes uid 65534 itself, to take
- * the non-root path), enters the sandbox with dir and nofile, reports,
- * then blocks on a pipe read until released. Returns the report.
+ * Fork a process that (optionally first becomes uid 65534 itself, to take
+ * the non-root path) enters the zygote's sandbox with dir and nofile,
+ * exactly as unpriv/zygote.c does. who ZYGOTE: that process reports and
+ * blocks on a pipe read until released. who CHILD: it clones a request
+ * parser with CLONE_PARENT (so the parser is this test's child, as a real
+ * one is the monitor's) and exits; the parser finishes its sandbox,
+ * reports and blocks. A failure is reported by the process it happened in,
+ * which then blocks the same way. Returns the report.
  */
 static struct report
-spawn_sandboxed(const char *dir, int nofile, int as_nobody, struct child *ch)
+spawn_sandboxed(const char *dir, int nofile, int as_nobody, enum who who,
+    struct child *ch)
 {
 	struct sandbox_result res;
-	int ready[2], hold[2];
+	struct sock_fprog final;
+	int ready[2], hold[2], status;
 	struct report r;
-	char c;
-	pid_t pid;
+	pid_t pid, test = getpid(), c;
+	char b;
 
 	assert_int_equal(pipe2(ready, O_CLOEXEC), 0);
 	assert_int_equal(pipe2(hold, O_CLOEXEC), 0);
@@ -326,10 +407,25 @@ spawn_sandboxed(const char *dir, int nofile, int as_nobody, struct child *ch)
 		    setresgid(65534, 65534, 65534) != 0 ||
 		    setresuid(65534, 65534, 65534) != 0))
 			_exit(4);
+		if (cg_seccomp_final_prog(&final) != 0)
+			_exit(4);
 		memset(&res, 0, sizeof(res));
-		child_report(ready[1], sandbox_enter(dir, nofile, &res), &res);
-		/* Sandboxed: block until the parent closes hold[1]. */
-		if (read(hold[0], &c, 1) < 0)
+		if (sandbox_enter_zygote(dir, nofile, &res) != 0 ||
+		    who == ZYGOTE) {
+			child_report(ready[1], res.step == NULL ? 0 : -1, &res);
+			if (read(hold[0], &b, 1) < 0)
+				_exit(5);
+			_exit(0);
+		}
+		c = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL,
+		    NULL, 0);
+		if (c < 0)
+			_exit(6);
+		if (c > 0)
+			_exit(0);
+		child_report(ready[1], sandbox_finish_child(&final, test, &res),
+		    &res);
+		if (read(hold[0], &b, 1) < 0)
 			_exit(5);
 		_exit(0);
 	}
@@ -338,14 +434,19 @@ spawn_sandboxed(const char *dir, int nofile, int as_nobody, struct child *ch)
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(read(ready[0], &r, sizeof(r)), (ssize_t)sizeof(r));
 	close(ready[0]);
-	ch->pid = pid;
+	if (r.pid != (int)pid) {
+		/* the cloned parser reported; its zygote has exited */
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	ch->pid = (pid_t)r.pid;
 	ch->release = hold[1];
 	ch->namespaces = r.namespaces;
 	ch->chroot = r.chroot;
 	return r;
 }
 
-/* Let the child exit and check that it exited 0 (or 1 after failure). */
+/* Let the process exit and check that it exited want_exit. */
 static void
 reap(struct child *ch, int want_exit)
 {
@@ -357,7 +458,7 @@ reap(struct child *ch, int want_exit)
 		char got[128];
 
 		describe(status, got, sizeof(got));
-		fail_msg("sandboxed child: expected exit %d, got %s",
+		fail_msg("sandboxed process: expected exit %d, got %s",
 		    want_exit, got);
 	}
 }
@@ -438,19 +539,20 @@ self_has_setpcap(void)
 }
 
 static void
-test_status(void **state)
+check_status(enum who who)
 {
 	struct child ch;
 	struct report r;
 	char st[8192];
 
-	(void)state;
-	r = spawn_sandboxed(have_chroot_dir ? chroot_dir : NULL, 8, 0, &ch);
+	r = spawn_sandboxed(have_chroot_dir ? chroot_dir : NULL, 8, 0, who, &ch);
 	if (!r.ok)
-		fail_msg("sandbox_enter failed at %s: %s", r.step,
-		    strerror(r.err));
+		fail_msg("%s: sandbox failed at %s: %s", who == ZYGOTE ?
+		    "zygote" : "child", r.step, strerror(r.err));
 	read_status(ch.pid, st, sizeof(st));
 	assert_common_status(st);
+	/* a request parser runs under the zygote's filter and its own */
+	assert_field(st, "Seccomp_filters", who == ZYGOTE ? "1" : "2");
 	if (geteuid() == 0) {
 		char root[PATH_MAX], link[64];
 		ssize_t n;
@@ -474,9 +576,20 @@ test_status(void **state)
 	reap(&ch, 0);
 }
 
-/* Root only: rlimits of the sandboxed child, soft = hard. */
 static void
-test_rlimits(void **state)
+test_status(void **state)
+{
+	(void)state;
+	check_status(ZYGOTE);
+	check_status(CHILD);
+}
+
+/*
+ * Rlimits of a request parser, soft = hard; the zygote has the same
+ * except RLIMIT_NPROC, which it keeps so that it can fork.
+ */
+static void
+check_rlimits(enum who who)
 {
 	static const struct {
 		const char *name;
@@ -494,11 +607,10 @@ test_rlimits(void **state)
 	char path[64], line[256], soft[32], hard[32];
 	struct child ch;
 	struct report r;
-	size_t i, found = 0;
+	size_t i, found = 0, nwant = sizeof(want) / sizeof(want[0]);
 	FILE *f;
 
-	(void)state;
-	r = spawn_sandboxed(have_chroot_dir ? chroot_dir : NULL, 8, 0, &ch);
+	r = spawn_sandboxed(have_chroot_dir ? chroot_dir : NULL, 8, 0, who, &ch);
 	assert_true(r.ok);
 	snprintf(path, sizeof(path), "/proc/%d/limits", (int)ch.pid);
 	f = fopen(path, "re");
@@ -510,6 +622,9 @@ test_rlimits(void **state)
 			if (strncmp(line, want[i].name, len) != 0 ||
 			    line[len] != ' ')
 				continue;
+			if (who == ZYGOTE &&
+			    strcmp(want[i].name, "Max processes") == 0)
+				continue;
 			assert_int_equal(sscanf(line + 26, "%31s %31s",
 			    soft, hard), 2);
 			assert_string_equal(soft, want[i].value);
@@ -518,8 +633,16 @@ test_rlimits(void **state)
 		}
 	}
 	fclose(f);
-	assert_int_equal(found, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(found, who == ZYGOTE ? nwant - 1 : nwant);
 	reap(&ch, 0);
+}
+
+static void
+test_rlimits(void **state)
+{
+	(void)state;
+	check_rlimits(ZYGOTE);
+	check_rlimits(CHILD);
 }
 
 /*
@@ -540,9 +663,9 @@ test_nonroot(void **state)
 		print_message("not root: the other tests take this path\n");
 		skip();
 	}
-	r = spawn_sandboxed(NULL, 8, 1, &ch);
+	r = spawn_sandboxed(NULL, 8, 1, CHILD, &ch);
 	if (!r.ok)
-		fail_msg("sandbox_enter failed at %s: %s", r.step,
+		fail_msg("sandbox failed at %s: %s", r.step,
 		    strerror(r.err));
 	read_status(ch.pid, st, sizeof(st));
 	assert_common_status(st);
@@ -568,16 +691,21 @@ test_nonroot(void **state)
 }
 
 /*
- * PR_SET_PDEATHSIG survives sandbox_enter(): the monitor sets it right
- * after fork, and the kernel clears it on the uid change. Grandchild B
- * (pdeathsig SIGKILL, sandboxed) must die when its parent A exits; the
- * test sees that as end-of-file on a pipe only B holds.
+ * Both die with the monitor: A plays the monitor. It forks zygote B,
+ * which sets PR_SET_PDEATHSIG SIGKILL after the fork (as monitor/zygote.c
+ * does; the kernel clears it on the uid change and the sandbox re-arms
+ * it), enters the zygote's sandbox and clones request parser C with
+ * CLONE_PARENT, so that C is A's child and sets its own parent-death
+ * signal in sandbox_finish_child (a fork does not inherit it). When A
+ * exits, B and C must die; the test sees that as end-of-file on a pipe
+ * only B and C hold.
  */
 static void
 test_pdeathsig(void **state)
 {
 	int ready[2], alive[2], hold[2], go[2], status;
 	struct sandbox_result res;
+	struct sock_fprog final;
 	struct pollfd pfd;
 	struct report r;
 	pid_t a, b;
@@ -591,7 +719,7 @@ test_pdeathsig(void **state)
 	a = fork();
 	assert_true(a >= 0);
 	if (a == 0) {
-		pid_t parent = getpid();
+		pid_t monitor = getpid();
 
 		b = fork();
 		if (b < 0)
@@ -603,20 +731,27 @@ test_pdeathsig(void **state)
 			close(go[0]);
 			close(go[1]);
 			if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
-			    getppid() != parent)
-				_exit(3);
-			b = getpid();
-			if (write(ready[1], &b, sizeof(b)) != sizeof(b))
+			    getppid() != monitor ||
+			    cg_seccomp_final_prog(&final) != 0)
 				_exit(3);
 			memset(&res, 0, sizeof(res));
-			child_report(ready[1], sandbox_enter(
-			    have_chroot_dir ? chroot_dir : NULL, 8, &res),
-			    &res);
+			if (sandbox_enter_zygote(have_chroot_dir ? chroot_dir :
+			    NULL, 8, &res) != 0) {
+				child_report(ready[1], -1, &res);
+				_exit(3);
+			}
+			child_report(ready[1], 0, &res);
+			if (syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL,
+			    NULL, 0) == 0) {
+				child_report(ready[1], sandbox_finish_child(
+				    &final, monitor, &res), &res);
+			}
+			/* B and C: wait here until killed */
 			if (read(hold[0], &c, 1) < 0)
 				_exit(5);
 			_exit(0);
 		}
-		/* A: exit when the test says so. */
+		/* A: exit when the test says so (B and C are its children) */
 		close(go[1]);
 		close(hold[1]);
 		close(alive[1]);
@@ -628,12 +763,15 @@ test_pdeathsig(void **state)
 	close(alive[1]);
 	close(hold[0]);
 	close(go[0]);
-	assert_int_equal(read(ready[0], &b, sizeof(b)), (ssize_t)sizeof(b));
 	assert_int_equal(read(ready[0], &r, sizeof(r)), (ssize_t)sizeof(r));
-	close(ready[0]);
 	if (!r.ok)
-		fail_msg("sandbox_enter failed at %s: %s", r.step,
+		fail_msg("zygote sandbox failed at %s: %s", r.step,
 		    strerror(r.err));
+	assert_int_equal(read(ready[0], &r, sizeof(r)), (ssize_t)sizeof(r));
+	if (!r.ok)
+		fail_msg("child sandbox failed at %s: %s", r.step,
+		    strerror(r.err));
+	close(ready[0]);
 
 	close(go[1]);			/* A exits */
 	assert_int_equal(waitpid(a, &status, 0), a);
@@ -641,10 +779,9 @@ test_pdeathsig(void **state)
 	pfd.events = POLLIN;
 	pfd.revents = 0;
 	if (poll(&pfd, 1, 5000) != 1 || read(alive[0], &c, 1) != 0) {
-		(void)kill(b, SIGKILL);
 		close(alive[0]);
 		close(hold[1]);
-		fail_msg("sandboxed child outlived its parent: "
+		fail_msg("zygote or request parser outlived the monitor: "
 		    "PR_SET_PDEATHSIG was lost");
 	}
 	close(alive[0]);
@@ -658,7 +795,7 @@ expect_failure(const char *dir, int nofile, const char *step, int err)
 	struct child ch;
 	struct report r;
 
-	r = spawn_sandboxed(dir, nofile, 0, &ch);
+	r = spawn_sandboxed(dir, nofile, 0, ZYGOTE, &ch);
 	assert_false(r.ok);
 	assert_string_equal(r.step, step);
 	assert_int_equal(r.err, err);
@@ -713,25 +850,24 @@ slurp(FILE *f, size_t *len)
 }
 
 static void
-test_golden(void **state)
+check_golden(int (*export)(FILE *), const char *golden, const char *which)
 {
 	char *got, *want;
 	size_t glen, wlen, line = 1, i;
 	FILE *tmp, *gf;
 
-	(void)state;
 	tmp = tmpfile();
 	assert_non_null(tmp);
-	assert_int_equal(cg_seccomp_export_child(tmp), 0);
+	assert_int_equal(export(tmp), 0);
 	rewind(tmp);
 	got = slurp(tmp, &glen);
 	fclose(tmp);
 
-	gf = fopen(GOLDEN, "re");
+	gf = fopen(golden, "re");
 	if (gf == NULL)
 		fail_msg("%s: %s (run from the repository root; regenerate "
-		    "with ./" HELPER " --export-pfc > " GOLDEN ")", GOLDEN,
-		    strerror(errno));
+		    "with ./" HELPER " --export-pfc %s > %s)", golden,
+		    strerror(errno), which, golden);
 	want = slurp(gf, &wlen);
 	fclose(gf);
 
@@ -741,11 +877,19 @@ test_golden(void **state)
 				line++;
 		fail_msg("seccomp filter differs from %s at line %zu; if the "
 		    "change is intended, regenerate with ./" HELPER
-		    " --export-pfc > " GOLDEN " and review the diff",
-		    GOLDEN, line);
+		    " --export-pfc %s > %s and review the diff", golden, line,
+		    which, golden);
 	}
 	free(got);
 	free(want);
+}
+
+static void
+test_golden(void **state)
+{
+	(void)state;
+	check_golden(cg_seccomp_export_child, GOLDEN, "child");
+	check_golden(cg_seccomp_export_zygote, GOLDEN_ZYGOTE, "zygote");
 }
 
 /* ---- setup ---- */
@@ -815,10 +959,20 @@ main(void)
 	};
 	int rc = 0;
 
-	rc += run_cases("forbidden syscalls (SIGSYS)", forbidden,
-	    sizeof(forbidden) / sizeof(forbidden[0]));
-	rc += run_cases("allowed syscalls", allowed,
+	in_zygote = 0;
+	rc += run_cases("request parser: forbidden syscalls (SIGSYS)",
+	    forbidden, sizeof(forbidden) / sizeof(forbidden[0]));
+	rc += run_cases("request parser: allowed syscalls", allowed,
 	    sizeof(allowed) / sizeof(allowed[0]));
+	rc += run_cases("request parser: the zygote's calls and tgkill",
+	    child_only, sizeof(child_only) / sizeof(child_only[0]));
+	in_zygote = 1;
+	rc += run_cases("zygote: forbidden syscalls (SIGSYS)",
+	    forbidden, sizeof(forbidden) / sizeof(forbidden[0]));
+	rc += run_cases("zygote: allowed syscalls", allowed,
+	    sizeof(allowed) / sizeof(allowed[0]));
+	rc += run_cases("zygote: its own calls", zygote_only,
+	    sizeof(zygote_only) / sizeof(zygote_only[0]));
 	rc += cmocka_run_group_tests_name("sandbox", sandbox_tests, setup,
 	    teardown);
 	return rc != 0;

@@ -1,6 +1,7 @@
 /*
  * The request parser child (privsep.md §2, §4, §8). Everything here runs
- * after sandbox_enter(): no files, no sockets, no exec. The child blocks
+ * after its sandbox is complete (forked from the zygote, unpriv/zygote.c,
+ * then sandbox_finish_child()): no files, no sockets, no exec. It blocks
  * freely: it serves exactly one client connection.
  */
 #include "unpriv/child.h"
@@ -24,7 +25,6 @@
 #include "policy/policy.h"
 #include "unpriv/sandbox.h"
 
-#define CHILD_NOFILE		8	/* privsep.md §4 step 1 */
 #define IDLE_MS			120000	/* http.md §1.3 */
 #define HEAD_MS			30000
 #define BODY_MS			120000
@@ -909,32 +909,22 @@ serve_request(struct child *c)
 }
 
 void
-child_main(const char *chroot_dir)
+child_run(const struct sandbox_result *sr)
 {
 	struct child c;
-	struct sandbox_result sr;
 	struct ipc_msg m = { .fd = -1 };
 
 	memset(&c, 0, sizeof(c));
 	c.ipc = CHILD_IPC_FD;
 	c.client = -1;
-	/* allocate before the sandbox: nothing lazy afterwards (style.md §9) */
 	c.msgbuf = xmalloc(IPC_MSG_MAX + 1);
 	c.incap = 2 * READ_CHUNK;
 	c.in = xmalloc(c.incap);
 
-	memset(&sr, 0, sizeof(sr));
-	if (sandbox_enter(chroot_dir, CHILD_NOFILE, &sr) < 0) {
-		m.type = IPC_SANDBOX_FAILED;
-		m.u.sandbox_failed.step = ipc_cstr(sr.step != NULL ? sr.step : "unknown");
-		m.u.sandbox_failed.err = sr.err;
-		(void)ipc_send(c.ipc, &m, 0);
-		_exit(1);
-	}
 	m.type = IPC_CHILD_READY;
 	m.u.child_ready.pid = (uint32_t)getpid();
-	m.u.child_ready.namespaces = (uint8_t)sr.namespaces;
-	m.u.child_ready.chroot = (uint8_t)sr.chroot;
+	m.u.child_ready.namespaces = (uint8_t)sr->namespaces;
+	m.u.child_ready.chroot = (uint8_t)sr->chroot;
 	send_msg(&c, &m);
 
 	if (ipc_recv(c.ipc, c.msgbuf, IPC_MSG_MAX + 1, &m, 1, 0) != IPC_OK ||

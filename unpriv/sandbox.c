@@ -1,14 +1,24 @@
 /*
- * The request parser's sandbox (privsep.md §4 steps 1-6): one demotion
- * function, in one file, in a fixed order, where every mandatory step is
- * fatal (style.md §9). The caller (the freshly forked child) has already
- * closed every descriptor it must not keep and reset its signals
- * (step 0); after sandbox_enter() returns 0 it may read untrusted bytes.
+ * The request parser's sandbox (privsep.md §4 steps 1-6), in two parts
+ * since children are forked from a pre-sandboxed zygote (issue 9,
+ * privsep.md §2 as amended):
+ *
+ *   sandbox_enter_zygote(): the whole demotion, once, in the zygote the
+ *   monitor exec'd: one function, in one file, in a fixed order, where
+ *   every mandatory step is fatal (style.md §9). The caller has already
+ *   closed every descriptor it must not keep and reset its signals
+ *   (step 0). The zygote never reads a client byte.
+ *
+ *   sandbox_finish_child(): in each child the zygote forks, before its
+ *   first client byte: the parent-death signal (not inherited by a fork),
+ *   RLIMIT_NPROC 0, and the final filter, which allows no fork, no
+ *   further filter, no dup and no prctl.
  *
  * Order actually used, and why it differs from the list in privsep.md §4:
  *
  *   1. rlimits (first, as privsep.md §4 step 1; lowering needs no
- *      privilege, and nothing below needs more than one descriptor).
+ *      privilege, and nothing below needs more than one descriptor);
+ *      RLIMIT_NPROC only in sandbox_finish_child (the zygote forks).
  *   2. euid 0: chroot(chroot_dir), chdir("/"), refuse a writable root;
  *      then empty the capability BOUNDING set and set/lock the
  *      securebits while still root, because PR_CAPBSET_DROP and
@@ -29,8 +39,8 @@
  *      could be dropped.
  *   4. PR_SET_NO_NEW_PRIVS.
  *   5. PR_SET_DUMPABLE 0.
- *   6. the seccomp allow-list, last: after it none of the calls above
- *      would be allowed any more.
+ *   6. the zygote's seccomp allow-list, last: after it none of the
+ *      calls above would be allowed any more.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +90,11 @@ fail(struct sandbox_result *res, const char *step, int err)
 	return -1;
 }
 
-/* Step 1: soft = hard, never above the current hard limit. */
+/*
+ * Step 1: soft = hard, never above the current hard limit. RLIMIT_NPROC
+ * is left alone: the zygote must fork; each child it forks lowers it to 0
+ * in sandbox_finish_child().
+ */
 static int
 set_rlimits(int nofile, struct sandbox_result *res)
 {
@@ -89,7 +103,6 @@ set_rlimits(int nofile, struct sandbox_result *res)
 		rlim_t value;
 	} limits[] = {
 		{ RLIMIT_NOFILE, (rlim_t)nofile },	/* stdio, IPC, client */
-		{ RLIMIT_NPROC, 0 },		/* no fork even if seccomp failed */
 		{ RLIMIT_FSIZE, 0 },		/* no file growth (SIGXFSZ) */
 		{ RLIMIT_CORE, 0 },		/* no core file of client data */
 		{ RLIMIT_MEMLOCK, 0 },		/* no locked memory */
@@ -391,7 +404,8 @@ prewarm_libc(void)
 }
 
 int
-sandbox_enter(const char *chroot_dir, int nofile, struct sandbox_result *res)
+sandbox_enter_zygote(const char *chroot_dir, int nofile,
+    struct sandbox_result *res)
 {
 	struct sandbox_result dummy;
 	int bounding_dropped = 0;
@@ -456,7 +470,27 @@ sandbox_enter(const char *chroot_dir, int nofile, struct sandbox_result *res)
 		return fail(res, "dumpable", errno);
 
 	/* 6. The allow-list, last. */
-	rc = cg_seccomp_load_child();
+	rc = cg_seccomp_load_zygote();
+	if (rc < 0)
+		return fail(res, "seccomp", -rc);
+	return 0;
+}
+
+int
+sandbox_finish_child(const struct sock_fprog *final, pid_t monitor,
+    struct sandbox_result *res)
+{
+	struct rlimit rl = { 0, 0 };
+	int rc;
+
+	/* a fork does not inherit the parent-death signal */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+		return fail(res, "pdeathsig", errno);
+	if (getppid() != monitor)	/* it died before the signal was armed */
+		return fail(res, "pdeathsig", ESRCH);
+	if (setrlimit(RLIMIT_NPROC, &rl) != 0)
+		return fail(res, "rlimit", errno);
+	rc = cg_seccomp_load_prog(final);
 	if (rc < 0)
 		return fail(res, "seccomp", -rc);
 	return 0;

@@ -5,6 +5,9 @@
 #ifndef CG_SANDBOX_H
 #define CG_SANDBOX_H
 
+#include <sys/types.h>
+#include <linux/filter.h>
+
 struct sandbox_result {
 	int namespaces;		/* 1 when new user/mount/net/ipc/uts namespaces */
 	int chroot;		/* 1 when chrooted */
@@ -13,25 +16,35 @@ struct sandbox_result {
 };
 
 /*
- * Enter the sandbox (privsep.md §4 steps 1-6; order and reasons in
- * sandbox.c): rlimits, soft = hard, never raised (NOFILE = nofile >= 1,
- * NPROC/FSIZE/CORE/MEMLOCK 0, AS 512 MiB unless built with CG_SANITIZE);
- * euid 0: chroot(chroot_dir) refusing a writable root, bounding set
- * emptied and securebits locked, setgroups(0), setresgid/setresuid 65534,
- * verified irreversible; not root: user+mount+net+ipc+uts namespaces and
- * an empty read-only root (a tmpfs on chroot_dir, else /tmp) when the
- * kernel allows it (skipped, not fatal, when refused); a caller's
- * PR_SET_PDEATHSIG re-armed; every capability set cleared with libcap and
- * verified; PR_SET_NO_NEW_PRIVS; PR_SET_DUMPABLE 0; the seccomp filter of
- * seccomp/filter.h last.
- * The caller has already closed every descriptor it must not keep.
+ * Enter the zygote's sandbox (privsep.md §4 steps 1-6; order and reasons
+ * in sandbox.c): rlimits, soft = hard, never raised (NOFILE = nofile >= 1,
+ * FSIZE/CORE/MEMLOCK 0, AS 512 MiB unless built with CG_SANITIZE; NPROC is
+ * left to sandbox_finish_child); euid 0: chroot(chroot_dir) refusing a
+ * writable root, bounding set emptied and securebits locked, setgroups(0),
+ * setresgid/setresuid 65534, verified irreversible; not root:
+ * user+mount+net+ipc+uts namespaces and an empty read-only root (a tmpfs
+ * on chroot_dir, else /tmp) when the kernel allows it (skipped, not fatal,
+ * when refused); a caller's PR_SET_PDEATHSIG re-armed; every capability
+ * set cleared with libcap and verified; PR_SET_NO_NEW_PRIVS;
+ * PR_SET_DUMPABLE 0; the zygote's filter of seccomp/filter.h last.
  * chroot_dir: an empty root-owned directory (mode 0500), required when
  * euid is 0, optional otherwise. res may be NULL. Returns 0 with
  * res->namespaces / res->chroot set, or -1 with res->step (static name:
  * "rlimit", "chroot", "setresuid", "seccomp", ...) and res->err (errno,
  * never 0); on -1 the process is half-demoted and must exit.
  */
-int sandbox_enter(const char *chroot_dir, int nofile,
+int sandbox_enter_zygote(const char *chroot_dir, int nofile,
+    struct sandbox_result *res);
+
+/*
+ * In a child just cloned from the zygote (with CLONE_PARENT, so monitor
+ * is its parent): PR_SET_PDEATHSIG SIGKILL and a check that monitor is
+ * still the parent, RLIMIT_NPROC 0, then the final filter final
+ * (cg_seccomp_final_prog) on top of the zygote's. Returns 0, or -1 with
+ * res->step ("pdeathsig", "rlimit", "seccomp") and res->err set; the
+ * process must then exit.
+ */
+int sandbox_finish_child(const struct sock_fprog *final, pid_t monitor,
     struct sandbox_result *res);
 
 #endif

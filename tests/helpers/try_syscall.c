@@ -1,21 +1,28 @@
 /*
- * try_syscall: enter the request parser's sandbox, then make one system
- * call (bubblewrap's try-syscall.c, used by tests/test_sandbox.c).
+ * try_syscall: enter the real sandbox, then make one system call
+ * (bubblewrap's try-syscall.c, used by tests/test_sandbox.c).
  *
- *   try_syscall NAME [CHROOT_DIR|-]
+ *   try_syscall [--zygote] NAME [CHROOT_DIR|-]
  *	Prepare what NAME needs (a socket pair, an epoll fd, a mapping),
- *	call sandbox_enter(CHROOT_DIR, 8) exactly as the child does, then
- *	make the call NAME with raw syscall(2) where possible, so that the
+ *	enter the zygote's sandbox exactly as unpriv/zygote.c does
+ *	(sandbox_enter_zygote with the final filter compiled first), then:
+ *	by default, fork a request parser from it the way the zygote does
+ *	(clone(CLONE_PARENT), sandbox_finish_child) and make the call NAME
+ *	in that child; with --zygote, make the call in the zygote itself.
+ *	The call is made with raw syscall(2) where possible, so that the
  *	syscall tested is the one named and not whatever the libc wrapper
  *	uses. CHROOT_DIR is required when run as root ("-" = none).
+ *	Without --zygote the child is the caller's child (CLONE_PARENT):
+ *	this process prints "child-pid <pid>" on stderr and exits 0, and
+ *	the caller waits for that pid.
  *
- *   try_syscall --export-pfc
- *	Write the child filter as PFC text to stdout; this regenerates
- *	the golden file:
- *	    ./tests/helpers/try_syscall --export-pfc > tests/golden/child.pfc
+ *   try_syscall --export-pfc child|zygote
+ *	Write the request parser's final filter or the zygote's filter as
+ *	PFC text to stdout; this regenerates the golden files, e.g.
+ *	    ./tests/helpers/try_syscall --export-pfc child > tests/golden/child.pfc
  *
  * Exit status: 0 the call returned (and, for the calls the filter allows,
- * returned what it should); 2 usage; 3 sandbox_enter failed; 4 an allowed
+ * returned what it should); 2 usage; 3 the sandbox failed; 4 an allowed
  * call returned an unexpected result; 5 the preparation failed. A call
  * the filter forbids never returns: the process dies of SIGSYS.
  * stdin and stdout should be /dev/null (RLIMIT_FSIZE is 0, so a write to
@@ -23,7 +30,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/futex.h>
+#include <linux/seccomp.h>
 #include <linux/sched.h>
 #include <poll.h>
 #include <sched.h>
@@ -36,6 +45,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -420,6 +430,75 @@ static int t_abort(struct prep *p) { (void)p; abort(); }
 /* exit of the only thread ends the process with status 0. */
 static int t_exit(struct prep *p) { (void)p; syscall(SYS_exit, 0); return 4; }
 
+/* ---- what only the zygote may do (seccomp/filter.c build_zygote) ---- */
+
+/* The one clone the zygote makes; the new process exits at once. */
+static int
+t_clone_parent(struct prep *p)
+{
+	long pid;
+
+	(void)p;
+	pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid == 0)
+		syscall(SYS_exit_group, 0);
+	return want_ok(pid);
+}
+/* Any other clone flags: a new user namespace. */
+static int t_clone_newuser(struct prep *p) { (void)p; syscall(SYS_clone, CLONE_PARENT | SIGCHLD | CLONE_NEWUSER, 0, NULL, NULL, 0); return 0; }
+/* sv[0] is fd 3 itself (dup3 refuses equal fds): move sv[1] onto it */
+static int t_dup3_ipc(struct prep *p) { return want_ok(syscall(SYS_dup3, p->sv[1], 3, 0)); }
+static int t_dup3_cloexec(struct prep *p) { syscall(SYS_dup3, p->sv[0], 3, O_CLOEXEC); return 0; }
+static int t_prlimit_nproc(struct prep *p)
+{
+	struct rlimit rl;
+
+	(void)p;
+	return want_ok(syscall(SYS_prlimit64, 0, RLIMIT_NPROC, NULL, &rl));
+}
+static int t_prlimit_nofile(struct prep *p)
+{
+	struct rlimit rl;
+
+	(void)p;
+	syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl);
+	return 0;
+}
+static int t_prlimit_other_pid(struct prep *p)
+{
+	struct rlimit rl;
+
+	(void)p;
+	syscall(SYS_prlimit64, 1, RLIMIT_NPROC, NULL, &rl);
+	return 0;
+}
+static int t_prctl_pdeathsig(struct prep *p) { (void)p; return want_ok(syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)); }
+static int t_prctl_pdeathsig_other(struct prep *p) { (void)p; syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0); return 0; }
+static int t_prctl_name(struct prep *p) { (void)p; return want_ok(syscall(SYS_prctl, PR_SET_NAME, "cg-test", 0, 0, 0)); }
+static int t_getppid(struct prep *p) { (void)p; return want_ok(syscall(SYS_getppid)); }
+/* A further filter on top: allowed (the final filter is one). */
+static int
+t_seccomp_filter(struct prep *p)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	(void)p;
+	return want_ok(syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog));
+}
+/* TSYNC or any flag, or strict mode: not the zygote's call. */
+static int
+t_seccomp_tsync(struct prep *p)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	(void)p;
+	syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
+	    &prog);
+	return 0;
+}
+
 /* glibc's qsort probes sysinfo(); the sandbox prewarms it (sandbox.c). */
 static int
 t_sysinfo(struct prep *p)
@@ -559,6 +638,20 @@ static const struct {
 	{ "stdio", t_stdio },
 	{ "abort", t_abort },
 	{ "exit", t_exit },
+
+	{ "clone_parent", t_clone_parent },
+	{ "clone_newuser", t_clone_newuser },
+	{ "dup3_ipc", t_dup3_ipc },
+	{ "dup3_cloexec", t_dup3_cloexec },
+	{ "prlimit_nproc", t_prlimit_nproc },
+	{ "prlimit_nofile", t_prlimit_nofile },
+	{ "prlimit_other_pid", t_prlimit_other_pid },
+	{ "prctl_pdeathsig", t_prctl_pdeathsig },
+	{ "prctl_pdeathsig_other", t_prctl_pdeathsig_other },
+	{ "prctl_name", t_prctl_name },
+	{ "getppid", t_getppid },
+	{ "seccomp_filter", t_seccomp_filter },
+	{ "seccomp_tsync", t_seccomp_tsync },
 };
 
 static int
@@ -578,22 +671,43 @@ prepare(struct prep *p)
 	return 0;
 }
 
+static int
+export(const char *which)
+{
+	int rc;
+
+	if (strcmp(which, "child") == 0)
+		rc = cg_seccomp_export_child(stdout);
+	else if (strcmp(which, "zygote") == 0)
+		rc = cg_seccomp_export_zygote(stdout);
+	else
+		return 2;
+	return rc != 0 || fflush(stdout) != 0 ? 5 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct sandbox_result res;
+	struct sock_fprog final;
 	struct prep p;
 	const char *dir;
+	char line[64];
+	int zygote = 0, rc;
+	pid_t parent, pid;
 	size_t i;
 
-	if (argc == 2 && strcmp(argv[1], "--export-pfc") == 0) {
-		if (cg_seccomp_export_child(stdout) != 0 || fflush(stdout) != 0)
-			return 5;
-		return 0;
+	if (argc == 3 && strcmp(argv[1], "--export-pfc") == 0)
+		return export(argv[2]);
+	if (argc >= 2 && strcmp(argv[1], "--zygote") == 0) {
+		zygote = 1;
+		argv++;
+		argc--;
 	}
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: try_syscall NAME [CHROOT_DIR|-]\n"
-		    "       try_syscall --export-pfc\n");
+		fprintf(stderr, "usage: try_syscall [--zygote] NAME "
+		    "[CHROOT_DIR|-]\n"
+		    "       try_syscall --export-pfc child|zygote\n");
 		return 2;
 	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -609,10 +723,33 @@ main(int argc, char **argv)
 		perror("try_syscall: prepare");
 		return 5;
 	}
-	if (sandbox_enter(dir, 8, &res) != 0) {
-		say("sandbox_enter failed at ", res.step);
+	/* as unpriv/zygote.c: the final filter first, then the sandbox */
+	if ((rc = cg_seccomp_final_prog(&final)) != 0) {
+		say("cg_seccomp_final_prog failed: ", strerrorname_np(-rc));
+		return 3;
+	}
+	parent = getppid();
+	if (sandbox_enter_zygote(dir, 8, &res) != 0) {
+		say("sandbox_enter_zygote failed at ", res.step);
 		say("  errno ", strerrorname_np(res.err));
 		return 3;
 	}
-	return cases[i].fn(&p);
+	if (zygote)
+		return cases[i].fn(&p);
+	pid = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid < 0) {
+		say("clone failed: ", strerrorname_np(errno));
+		return 3;
+	}
+	if (pid == 0) {
+		if (sandbox_finish_child(&final, parent, &res) != 0) {
+			say("sandbox_finish_child failed at ", res.step);
+			say("  errno ", strerrorname_np(res.err));
+			return 3;
+		}
+		return cases[i].fn(&p);
+	}
+	snprintf(line, sizeof(line), "%d", (int)pid);
+	say("child-pid ", line);
+	return 0;
 }

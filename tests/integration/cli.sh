@@ -188,16 +188,21 @@ s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
     fi
   done
   if [ $ok -gt 0 ] && [ $bad -eq 0 ]; then pass "sandbox: children have Seccomp 2, NoNewPrivs 1, CapEff/CapPrm 0"; fi
-  # fresh images (fexecve), not forks carrying the monitor's heap: own argv, empty environment
-  local fresh=1
+  # a fresh image (the zygote, fexecve'd once) and forks of it, not forks carrying the
+  # monitor's heap: its argv, an empty environment; one zygote, the rest request parsers
+  local fresh=1 nz=0
   for k in $kids; do
     [ -r /proc/$k/cmdline ] || continue
     case $(tr '\0' ' ' < /proc/$k/cmdline) in container-gateway-request-parser\ *) ;; *) fresh=0 ;; esac
     [ -s /proc/$k/environ ] && fresh=0
+    [ "$(cat /proc/$k/comm 2>/dev/null)" = cg-zygote ] && nz=$((nz + 1))
   done
-  if [ $fresh = 1 ]; then pass "sandbox: children are fresh images (argv container-gateway-request-parser, no environment)"
-  else fail "sandbox: children are fresh images" "$(for k in $kids; do tr '\0' ' ' < /proc/$k/cmdline; echo; done)" quiet; fi
-  # SIGKILL every child: the held connection must close, the gateway must keep serving
+  if [ $fresh = 1 ]; then pass "sandbox: children come from a fresh image (argv container-gateway-request-parser, no environment)"
+  else fail "sandbox: children come from a fresh image" "$(for k in $kids; do tr '\0' ' ' < /proc/$k/cmdline; echo; done)" quiet; fi
+  if [ $nz = 1 ]; then pass "sandbox: one zygote among the monitor's children"
+  else fail "sandbox: one zygote among the monitor's children" "$nz zygotes: $(for k in $kids; do cat /proc/$k/comm; done | tr '\n' ' ')" quiet; fi
+  # SIGKILL every child, the zygote too: the held connection must close, the gateway must
+  # keep serving (it starts a new zygote)
   kill -KILL $kids 2>/dev/null
   for _ in $(seq 50); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$held" 2>/dev/null; then fail "sandbox: client connection closes with its child" "still open 5 s after SIGKILL" quiet
@@ -267,7 +272,7 @@ PY
   then pass "abandoned streams: five event streams opened and closed"
   else fail "abandoned streams: five event streams opened and closed" "client failed" quiet; return; fi
   for _ in $(seq 50); do
-    n=$(cg_children "$gw" | wc -w)
+    n=$(cg_parsers "$gw" | wc -w)
     [ "$n" -le 1 ] && break; sleep 0.1
   done
   if [ "$n" -le 1 ]; then pass "abandoned streams: their request parsers exit (children left: $n)"

@@ -9,6 +9,7 @@
 #                                 sets CG_GW_PID; waits until both sockets answer _ping
 #   cg_gateway_stop PID           SIGTERM, wait up to 5 s, SIGKILL
 #   cg_bg CMD...                  run a helper in the background, killed at teardown (CG_BG_PID)
+#   cg_children PID / cg_parsers PID  a monitor's children / its request parsers (not the zygote)
 #   pass NAME / fail NAME WHY     count and print one PASS/FAIL line
 #   skip NAME WHY                 print SKIP (not counted)
 #   expect_ok NAME CMD...         PASS when CMD exits 0
@@ -240,6 +241,15 @@ cg_bg() {
 # children of a pid (direct only)
 cg_children() {
   cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9]+$' || true
+}
+
+# the request parsers among a monitor's children: all but the zygote they are
+# forked from (its name is cg-zygote; theirs cg-conn)
+cg_parsers() {
+  local k
+  for k in $(cg_children "$1"); do
+    [ "$(cat /proc/$k/comm 2>/dev/null)" = cg-zygote ] || echo "$k"
+  done
 }
 
 cg_teardown() {
