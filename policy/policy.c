@@ -18,6 +18,7 @@
 #include "policy/body.h"
 #include "policy/json.h"
 #include "policy/query.h"
+#include "policy/querykeys.h"
 #include "policy/routes.h"
 
 #define DEFAULT_BACKEND_TIMEOUT	60000	/* ms (http.md §10) */
@@ -307,6 +308,9 @@ route_stage(const struct cg_policy_ctx *ctx, const char *method,
 	fill_route(req, &m, target, plen);
 	if (route_query_keys(req->route, req->query, r) == -1)
 		return -1;
+	/* amended §4.4: keys outside the route's allow-list are not forwarded */
+	req->query_dropped = query_drop_unknown(req->route, req->api,
+	    req->query);
 	return query_policy(ctx, req, r);
 }
 
@@ -359,6 +363,7 @@ policy_request_free(struct cg_request *req)
 {
 	free(req->path);
 	query_free(req->query);
+	free(req->query_dropped);
 	free(req->target);
 	free(req->body);
 	memset(req, 0, sizeof(*req));

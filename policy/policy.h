@@ -97,6 +97,8 @@ struct cg_request {
 	int hijack;		/* attach or exec start (http.md §9) */
 	int no_head_timeout;	/* "NHT" routes (http.md §10.3) */
 	struct cg_query *query;	/* parsed, then rewritten in place */
+	char *query_dropped;	/* query keys not forwarded (routes.md §4.4,
+				   amended), ", "-joined, or NULL; malloc'd */
 	/*
 	 * The ref in the path, if the route names one (routes.md §6): its
 	 * kind (-1: none), the index of its first segment in the client path

@@ -266,6 +266,24 @@ query_remove(struct cg_query *q, const char *key)
 	return query_remove_from(q, key, 0);
 }
 
+void
+query_remove_at(struct cg_query *q, size_t i)
+{
+	free(q->v[i].key);
+	free(q->v[i].value);
+	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof(q->v[0]));
+	q->n--;
+}
+
+int
+query_key_in(const char *key, const char *const *list, int fold)
+{
+	for (; *list != NULL; list++)
+		if (fold ? ascii_caseeq(key, *list) : strcmp(key, *list) == 0)
+			return 1;
+	return 0;
+}
+
 int
 ascii_caseeq(const char *a, const char *b)
 {

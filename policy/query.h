@@ -81,6 +81,15 @@ void query_set(struct cg_query *q, const char *key, const char *value);
 /* Remove every pair named key exactly; returns how many were removed. */
 size_t query_remove(struct cg_query *q, const char *key);
 
+/* Remove pair i, keeping the order of the others. Requires i < q->n. */
+void query_remove_at(struct cg_query *q, size_t i);
+
+/*
+ * 1 when key equals an entry of the NULL-terminated list: exactly, or
+ * ignoring ASCII case when fold is non-zero; else 0.
+ */
+int query_key_in(const char *key, const char *const *list, int fold);
+
 /* 1 when a and b are equal ignoring ASCII case (other bytes exact). */
 int ascii_caseeq(const char *a, const char *b);
 

@@ -310,6 +310,13 @@ static const struct route_qspec qspecs[QP_COUNT] = {
 	[QP_BUILD] = { build_keys, build_multi_keys, NULL, 0, 0 },
 };
 
+const struct cg_route *
+route_table(size_t *n)
+{
+	*n = sizeof(routes) / sizeof(routes[0]);
+	return routes;
+}
+
 const struct route_qspec *
 route_qspec(enum route_qpolicy qp)
 {

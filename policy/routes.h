@@ -121,6 +121,13 @@ int route_classify(enum cg_kind socket_kind, const char *method,
     struct cg_refusal *r);
 
 /*
+ * The route table of §6 (every row, denied verbs included), for checks
+ * that walk it (tests, the query-key allow-lists); *n is set to its
+ * length. Never NULL.
+ */
+const struct cg_route *route_table(size_t *n);
+
+/*
  * The policed keys and query refs of a query policy; an out-of-range qp
  * gets QP_NONE's. Never NULL; points to a const table.
  */

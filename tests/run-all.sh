@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/run-all.sh — what `make check` runs after building:
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
+#      then tests/forwarded/run.py (the gateway before a fake, recording daemon);
 #   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
 #      tests/integration/cli.sh and tools.sh against a private podman service,
 #      tests/integration/dockerd.sh (both again) against a private dockerd;
@@ -34,6 +35,10 @@ for t in tests/test_*; do
   [ -f "$t" ] && [ -x "$t" ] || continue
   run_suite "$t" "./$t"
 done
+
+# 1a. what reaches the daemon: the real gateway before a fake, recording daemon
+#     (query-key allow-lists, bodies on routes that take none; issue 12)
+run_suite tests/forwarded/run.py python3 tests/forwarded/run.py
 
 # 2. real-CLI integration tests against a private podman service
 run_suite tests/integration/cli.sh ./tests/integration/cli.sh

@@ -523,7 +523,7 @@ test_refs_limit(void **state)
 /*
  * B01: the body cannot be hidden by framing. The HTTP layer refuses CL+TE
  * (test_http), the route alone decides that a body is read (the query
- * "?x=/auth" does not change the route), and the policy sees the decoded
+ * "?name=/auth" does not change the route), and the policy sees the decoded
  * bytes: here a chunked encoding of a privileged body goes through the
  * real decoder and then policy_finish. An empty body (Content-Length: 0)
  * on a json route is refused, never forwarded unparsed; the forwarded body
@@ -535,7 +535,7 @@ test_bypass_b01_framing(void **state)
 	static const char chunked[] = "5\r\n{\"Ima\r\n"
 	    "29;ext=1\r\nge\":\"a\",\"HostConfig\":{\"Privileged\":true}}\r\n"
 	    "0\r\nX-Trailer: 1\r\n\r\n";
-	static const char target[] = "/v1.41/containers/create?x=/auth";
+	static const char target[] = "/v1.41/containers/create?name=/auth";
 	struct http_chunked ch;
 	struct cg_request req;
 	struct cg_refusal r;
@@ -558,7 +558,7 @@ test_bypass_b01_framing(void **state)
 	/* allowed neighbour: a clean body, forwarded in the gateway's framing */
 	assert_int_equal(run(CG_DOCKER, "POST", target,
 	    " {\"Image\" : \"a\"}\r\n", &req, &r), 0);
-	assert_string_equal(req.target, "/v1.41/containers/create?x=%2Fauth");
+	assert_string_equal(req.target, "/v1.41/containers/create?name=%2Fauth");
 	assert_string_equal(req.body,
 	    "{\"Image\":\"a\",\"Labels\":{\"org.apache.magpie.project\":\""
 	    ROOT "\"},\"HostConfig\":{}}");

@@ -266,8 +266,8 @@ static const struct ok_case ok_cases[] = {
 	/* §14 bypass rows: the allowed neighbours of routing refusals */
 	/* B01: a query naming a denied family does not change the route; create keeps
 	   its json body kind, so the body is parsed and policed (test_policy_driver) */
-	{ D, "POST", "/v1.41/containers/create?x=/auth", "create", "containers", C, JSON, -1, 0, 0, 0, 0, 0,
-	  "/v1.41/containers/create?x=%2Fauth" },
+	{ D, "POST", "/v1.41/containers/create?name=/auth", "create", "containers", C, JSON, -1, 0, 0, 0, 0, 0,
+	  "/v1.41/containers/create?name=%2Fauth" },
 	/* B04: a percent-encoded byte in the query (not the path) is fine */
 	{ D, "POST", "/v1.41/containers/create?name=a%2Db", "create", "containers", C, JSON, -1, 0, 0, 0, 0, 0,
 	  "/v1.41/containers/create?name=a-b" },

@@ -81,6 +81,43 @@ send_msg(struct child *c, struct ipc_msg *m)
 		_exit(1);
 }
 
+/*
+ * One DEBUG line for the monitor's log: the query keys policy_route()
+ * did not forward (routes.md §4.4, amended; issue 12). keys is the
+ * ", "-joined text of cg_request.query_dropped (at most 512 bytes); bytes
+ * outside printable ASCII are written as \xNN, so the text is valid UTF-8
+ * (the LOG text must be) whatever the client sent.
+ */
+static void
+log_dropped_keys(struct child *c, const char *action, const char *keys)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct ipc_msg m = { .type = IPC_LOG, .fd = -1 };
+	char text[1024];
+	size_t n;
+	int w;
+
+	w = snprintf(text, sizeof(text), "%s: query keys not forwarded: ",
+	    action);
+	if (w < 0 || (size_t)w >= sizeof(text))
+		return;
+	for (n = (size_t)w; *keys != '\0' && n + 4 < sizeof(text); keys++) {
+		unsigned char b = (unsigned char)*keys;
+
+		if (b >= 0x20 && b < 0x7f && b != '\\') {
+			text[n++] = (char)b;
+			continue;
+		}
+		text[n++] = '\\';
+		text[n++] = 'x';
+		text[n++] = hex[b >> 4];
+		text[n++] = hex[b & 0xf];
+	}
+	m.u.log.level = IPC_LOG_DEBUG;	/* connection-level: req stays 0 */
+	m.u.log.text = SN(text, n);
+	send_msg(c, &m);
+}
+
 /* Receive one message; anything but the expected types ends the child. */
 static void
 recv_msg(struct child *c, struct ipc_msg *m)
@@ -782,6 +819,8 @@ serve_request(struct child *c)
 	if (policy_route(&c->ctx, method,
 	    hr.target, hr.target_len, hr.grpc, &req, &r) < 0)
 		refuse(c, hr.method, hr.method_len, path, pathlen, &r);
+	if (req.query_dropped != NULL)
+		log_dropped_keys(c, req.action, req.query_dropped);
 
 	/* 3. the body by route kind (http.md §4) */
 	if (req.body_kind == CG_BODY_NONE) {

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""tests/forwarded/run.py - what reaches the daemon (issue 12), conformance style.
+
+Starts the real gateway in front of a fake, recording daemon on a unix socket and
+checks, per request, the exact target (and body) the daemon receives:
+
+  * query keys outside a route's allow-list (routes.md §4.4 as amended) never reach
+    the daemon, whatever the route family and the socket; allowed and policed keys
+    do; the child logs the dropped keys at debug level;
+  * a JSON body on a `none` route other than start is read and never forwarded
+    (http.md §4.1 as amended); on start it is still refused (B20);
+  * the repeated and legacy body fields of issue 12 are forwarded normalised.
+
+The fake daemon answers the gateway's ownership inspects with objects labelled for
+the project (fixed ids below) and everything else with 200 {} / 204. Python 3
+standard library only; needs no root and no container engine.
+
+  python3 tests/forwarded/run.py [--gateway ./container-gateway] [--verbose]
+
+Prints PASS/FAIL per case and "N passed, M failed" last; exit 1 when any failed.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+KEY = "org.apache.magpie.project"
+CID = "a1" * 32
+NID = "b2" * 32
+PID = "c3" * 32
+IID = "sha256:" + "d4" * 32
+EID = "e5" * 32
+
+
+class FakeDaemon:
+    """A recording HTTP/1.1 daemon on a unix socket, one request per connection."""
+
+    def __init__(self, path, root):
+        self.path, self.root = path, root
+        self.log = []
+        self.lock = threading.Lock()
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(path)
+        self.sock.listen(64)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.handle, args=(c,), daemon=True).start()
+
+    def reset(self):
+        with self.lock:
+            self.log = []
+
+    def requests(self):
+        with self.lock:
+            return list(self.log)
+
+    def handle(self, c):
+        try:
+            c.settimeout(10)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                d = c.recv(65536)
+                if not d:
+                    return
+                data += d
+            head, rest = data.split(b"\r\n\r\n", 1)
+            lines = head.decode("latin-1").split("\r\n")
+            method, target, _ = lines[0].split(" ", 2)
+            hdrs = {}
+            for ln in lines[1:]:
+                k, v = ln.split(":", 1)
+                hdrs[k.strip().lower()] = v.strip()
+            n = int(hdrs.get("content-length", "0"))
+            while len(rest) < n:
+                d = c.recv(65536)
+                if not d:
+                    break
+                rest += d
+            with self.lock:
+                self.log.append((method, target, rest[:n]))
+            status, body = self.answer(method, target.split("?", 1)[0])
+            reason = {200: "OK", 204: "No Content", 404: "Not Found"}[status]
+            out = "HTTP/1.1 %d %s\r\nConnection: close\r\n" % (status, reason)
+            if status != 204:
+                out += "Content-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
+            c.sendall(out.encode() + b"\r\n" + (body if status != 204 else b""))
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    def answer(self, method, path):
+        labels = {KEY: self.root}
+        p = re.sub(r"^/v[0-9.]+", "", path)
+        libpod = p.startswith("/libpod/")
+        p = p[len("/libpod"):] if libpod else p
+        seg = p.strip("/").split("/")
+        obj = None
+        if method in ("GET", "HEAD"):
+            if seg[0] == "containers" and len(seg) == 3 and seg[2] in ("json", "exists"):
+                obj = {"Id": CID, "Config": {"Labels": labels}}
+            elif seg[0] == "exec" and len(seg) == 3 and seg[2] == "json":
+                obj = {"ID": seg[1], "ContainerID": CID}
+            elif seg[0] == "volumes" and ((not libpod and len(seg) == 2) or
+                                          (libpod and len(seg) == 3 and seg[2] == "json")):
+                obj = {"Name": seg[1], "Labels": labels}
+            elif seg[0] == "networks" and ((not libpod and len(seg) == 2) or
+                                           (libpod and len(seg) == 3 and seg[2] == "json")):
+                obj = {"id": NID, "labels": labels} if libpod else {"Id": NID, "Labels": labels}
+            elif seg[0] == "pods" and len(seg) == 3 and seg[2] == "json":
+                obj = {"Id": PID, "Labels": labels}
+            elif seg[0] == "images" and len(seg) >= 3 and seg[-1] == "json":
+                obj = {"Id": IID, "Labels": labels}
+        if obj is not None:
+            return 200, json.dumps(obj).encode()
+        if method == "POST" and seg[-1] in ("stop", "start", "restart", "kill", "pause",
+                                            "unpause", "rename", "resize"):
+            return 204, b""
+        return 200, b"{}"
+
+
+def http(sock_path, method, target, body=None, ctype="application/json"):
+    """One request on a new connection; returns (status, body bytes)."""
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    c.settimeout(15)
+    c.connect(sock_path)
+    head = "%s %s HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n" % (method, target)
+    if body is not None:
+        head += "Content-Type: %s\r\nContent-Length: %d\r\n" % (ctype, len(body))
+    elif method in ("POST", "PUT"):
+        head += "Content-Length: 0\r\n"
+    c.sendall(head.encode() + b"\r\n" + (body or b""))
+    data = b""
+    while True:
+        try:
+            d = c.recv(65536)
+        except socket.timeout:
+            break
+        if not d:
+            break
+        data += d
+    c.close()
+    status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1 ") else 0
+    return status, data.split(b"\r\n\r\n", 1)[-1]
+
+
+# (name, socket, method, target, body or None, expected status,
+#  forwarded target or None (nothing but lookups reaches the daemon),
+#  forwarded body or None (not checked), dropped keys in the debug log or None)
+C = "/v1.41"
+L = "/v4.3.1/libpod"
+LBL = "filters=%7B%22label%22%3A%5B%22org.apache.magpie.project%3D{ROOT}%22%5D%7D"
+CASES = [
+    # --- query allow-lists, one or more per family (routes.md §6) ---
+    ("dockerode create repeats its options in the query", "docker", "POST",
+     "/containers/create?Image=localhost%2Fbusybox&name=x1&Cmd=true"
+     "&HostConfig=%7B%22Privileged%22%3Atrue%7D&foo=bar",
+     b'{"Image":"localhost/busybox","Cmd":["true"]}', 200,
+     "/containers/create?name=x1", None, "Image, Cmd, HostConfig, foo"),
+    ("container list drops trunc_cmd", "docker", "GET",
+     C + "/containers/json?all=1&trunc_cmd=0", None, 200,
+     C + "/containers/json?all=1&" + LBL, None, "trunc_cmd"),
+    ("libpod list keeps podman-remote's keys", "podman", "GET",
+     L + "/containers/json?all=true&external=false&last=-1&namespace=false&x=1", None, 200,
+     L + "/containers/json?all=true&external=false&last=-1&namespace=false&" + LBL, None, "x"),
+    ("stop", "docker", "POST", C + "/containers/c1/stop?t=1&foo=1", None, 204,
+     C + "/containers/%s/stop?t=1" % CID, None, "foo"),
+    ("start never forwards checkpoint-dir", "docker", "POST",
+     C + "/containers/c1/start?checkpoint=c&checkpoint-dir=%2Fetc", None, 204,
+     C + "/containers/%s/start" % CID, None, "checkpoint, checkpoint-dir"),
+    ("kill never forwards all", "podman", "POST", L + "/containers/c1/kill?all=true&signal=TERM",
+     None, 204, L + "/containers/%s/kill?signal=TERM" % CID, None, "all"),
+    ("remove never forwards depend", "podman", "DELETE",
+     L + "/containers/c1?depend=true&force=true", None, 200,
+     L + "/containers/%s?force=true" % CID, None, "depend"),
+    ("logs", "docker", "GET", C + "/containers/c1/logs?stdout=1&tail=5&bogus=1", None, 200,
+     C + "/containers/%s/logs?stdout=1&tail=5" % CID, None, "bogus"),
+    ("archive put", "docker", "PUT",
+     C + "/containers/c1/archive?path=%2Ftmp&noOverwriteDirNonDir=&copyUIDGID=&evil=1",
+     b"", 200, C + "/containers/%s/archive?path=%%2Ftmp&noOverwriteDirNonDir=&copyUIDGID=" % CID,
+     None, "evil"),
+    ("exec resize", "docker", "POST", C + "/exec/%s/resize?h=4&w=5&x=1" % EID, None, 204,
+     C + "/exec/%s/resize?h=4&w=5" % EID, None, "x"),
+    ("image list", "docker", "GET", C + "/images/json?all=0&x=1", None, 200,
+     C + "/images/json?all=0", None, "x"),
+    ("image pull keeps podman-remote's keys", "podman", "POST",
+     L + "/images/pull?reference=localhost%2Fbusybox&policy=missing&quiet=false&x=1",
+     None, 200, L + "/images/pull?reference=localhost%2Fbusybox&policy=missing&quiet=false",
+     None, "x"),
+    ("image search never forwards authfile", "podman", "GET",
+     L + "/images/search?term=a&authfile=%2Froot%2Fauth.json", None, 200,
+     L + "/images/search?term=a", None, "authfile"),
+    ("volume create query from dockerode", "docker", "POST", "/volumes/create?Name=v1",
+     b'{"Name":"v1"}', 200, "/volumes/create", None, "Name"),
+    ("volume remove", "podman", "DELETE", L + "/volumes/v1?force=false&x=1", None, 200,
+     L + "/volumes/v1?force=false", None, "x"),
+    ("network inspect", "docker", "GET", C + "/networks/n1?verbose=false&x=1", None, 200,
+     C + "/networks/%s?verbose=false" % NID, None, "x"),
+    ("network prune", "podman", "POST", L + "/networks/prune?x=1", None, 200,
+     L + "/networks/prune?" + LBL, None, "x"),
+    ("pod stop", "podman", "POST", L + "/pods/p1/stop?t=1&x=1", None, 204,
+     L + "/pods/%s/stop?t=1" % PID, None, "x"),
+    ("commit", "docker", "POST", C + "/commit?container=c1&repo=r&tag=t&x=1", None, 200,
+     C + "/commit?container=%s&repo=r&tag=t" % CID, None, "x"),
+    ("events", "docker", "GET", C + "/events?since=1&x=1", None, 200,
+     C + "/events?since=1&" + LBL, None, "x"),
+    # the child writes the non-ASCII bytes as \xNN; the monitor's log quoting doubles "\"
+    ("a Unicode look-alike of a policed key is dropped", "docker", "GET",
+     C + "/containers/json?filter%C5%BF=%7B%7D", None, 200,
+     C + "/containers/json?" + LBL, None, r"filter\\xc5\\xbf"),
+    ("build still refuses unknown keys", "docker", "POST", C + "/build?t=x&foo=1",
+     b"", 403, None, None, None),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gateway", default=os.path.join(os.path.dirname(__file__),
+                                                      "..", "..", "container-gateway"))
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    gw_bin = os.path.realpath(args.gateway)
+    tmp = os.path.realpath(tempfile.mkdtemp(prefix="cgfw."))
+    root = os.path.join(tmp, "proj")
+    run = os.path.join(tmp, "run")
+    os.makedirs(os.path.join(root, "data"))
+    fake = FakeDaemon(os.path.join(tmp, "fake.sock"), root)
+    log_path = os.path.join(tmp, "gw.log")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("CONTAINER_GATEWAY_") and k not in ("DOCKER_HOST",)}
+    env["XDG_RUNTIME_DIR"] = tmp
+    logf = open(log_path, "wb")
+    gw = subprocess.Popen([gw_bin, "serve", "--project", root, "--run-dir", run,
+                           "--podman-socket", fake.path, "--backend", "podman",
+                           "--egress", "off", "--log-level", "debug"],
+                          stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT, env=env)
+    passed = failed = 0
+    try:
+        socks = {"docker": os.path.join(run, "docker.sock"),
+                 "podman": os.path.join(run, "podman.sock")}
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if all(http(s, "GET", "/_ping")[0] == 200 for s in socks.values()):
+                    break
+            except OSError:
+                pass
+            time.sleep(0.05)
+        else:
+            print("FAIL gateway start: no answer on %s within 10 s" % run)
+            return 1
+        for (name, sk, method, target, body, want_status, want_target, want_body,
+             want_dropped) in CASES:
+            root_enc = root.replace("/", "%2F")
+            want_target = want_target.replace("{ROOT}", root_enc) if want_target else None
+            fake.reset()
+            before = os.path.getsize(log_path)
+            status, resp = http(socks[sk], method, target, body)
+            seen = [r for r in fake.requests() if r[0] == method]
+            why = None
+            if status != want_status:
+                why = "status %d, wanted %d (%s)" % (status, want_status, resp[:200])
+            elif want_target is None:
+                if any(r[1].split("?")[0] == target.split("?")[0] for r in seen):
+                    why = "forwarded, but should not have been"
+            elif not seen or seen[-1][1] != want_target:
+                why = "daemon saw %s, wanted %s" % (seen[-1][1] if seen else "nothing",
+                                                     want_target)
+            elif want_body is not None and seen[-1][2] != want_body:
+                why = "daemon got body %r, wanted %r" % (seen[-1][2], want_body)
+            if why is None and want_dropped is not None:
+                time.sleep(0.05)
+                with open(log_path, "rb") as f:
+                    f.seek(before)
+                    text = f.read().decode("utf-8", "replace")
+                if ("query keys not forwarded: " + want_dropped) not in text:
+                    why = "no debug line naming the dropped keys '%s'" % want_dropped
+            if why is None:
+                passed += 1
+                print("PASS " + name)
+            else:
+                failed += 1
+                print("FAIL %s: %s" % (name, why))
+                if args.verbose:
+                    for r in fake.requests():
+                        print("    daemon: %s %s %r" % r)
+    finally:
+        gw.send_signal(signal.SIGTERM)
+        try:
+            gw.wait(10)
+        except subprocess.TimeoutExpired:
+            gw.kill()
+            gw.wait()
+        logf.close()
+        if failed and args.verbose:
+            with open(log_path, "rb") as f:
+                sys.stdout.write(f.read().decode("utf-8", "replace")[-4000:])
+        fake.sock.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
