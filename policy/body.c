@@ -53,6 +53,7 @@ body_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	} else if (action_is(req, "exec-create")) {
 		return exec_create(ctx, req, body, r);
 	} else if (action_is(req, "exec-start")) {
+		lenient_exec_start(body);
 		return schema_check(&sc_exec_start, body, r);
 	} else if (action_is(req, "exec-remove")) {
 		return schema_check(&sc_exec_remove, body, r);

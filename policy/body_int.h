@@ -35,6 +35,26 @@ int network_connect(const struct cg_policy_ctx *ctx, struct cg_request *req,
 int commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON *body, struct cg_refusal *r);			/* §13.1 */
 
+/*
+ * Lenient rules of issue 12 (lenient.c), run before the route's schema
+ * check; each rewrites body in place and is a no-op on its own output.
+ * lenient_exec_start: drops "hijack" and "stdin" (any case), renames a
+ * case variant of Detach, Tty, ConsoleSize, h, w to the canonical key when
+ * it is the only one of its fold. lenient_create_compat: a body member
+ * folding to "name" is removed when the query has the same name (403
+ * ambiguous-field when it differs); a top-level legacy VolumesFrom is
+ * removed when falsy (403 volumes-from otherwise), a falsy top-level
+ * Volumes is removed. lenient_commit: members folding to a commit query
+ * option (container repo tag comment author pause changes squash) are
+ * removed when they equal the query's values, else 403 ambiguous-field.
+ * The int ones return 0 or -1 with *r set.
+ */
+void lenient_exec_start(cJSON *body);
+int lenient_create_compat(const struct cg_request *req, cJSON *body,
+    struct cg_refusal *r);
+int lenient_commit(const struct cg_request *req, cJSON *body,
+    struct cg_refusal *r);
+
 /* ---- Helpers (create.c) ---- */
 
 /*

@@ -1368,7 +1368,8 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 {
 	cJSON *hc;
 
-	(void)req;
+	if (lenient_create_compat(req, body, r) != 0)	/* issue 12 */
+		return -1;
 	if (schema_check(&sc_compat_create, body, r) != 0)	/* steps 3-6 */
 		return -1;
 	hc = json_get(body, "HostConfig");

@@ -400,6 +400,13 @@ policy_empty_body_ok(const char *body, size_t len)
 	return skip_ws(body, i, len) == len;
 }
 
+int
+policy_none_body_discarded(const struct cg_request *req)
+{
+	return req->body_kind == CG_BODY_NONE && !req->hijack &&
+	    strcmp(req->action, "start") != 0;
+}
+
 /* ---- stage 2: ownership (routes.md §9) ------------------------------ */
 
 /* Names for "no such <kind>" (routes.md §9.3) and the inspect kind. */

@@ -324,7 +324,8 @@ commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 {
 	const cJSON *v;
 
-	(void)req;
+	if (lenient_commit(req, body, r) != 0)		/* issue 12 */
+		return -1;
 	if (schema_check(&sc_commit, body, r) != 0)
 		return -1;
 	/* decision 7 */

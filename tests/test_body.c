@@ -1282,8 +1282,11 @@ test_exec(void **state)
 		    "{'Detach':false,'Tty':false,'h':0,'w':0}", NULL),
 		EXS(CG_API_COMPAT, "exec start unknown", "{'Detach':false,"
 		    "'Privileged':true}", "unknown-field"),
-		EXS(CG_API_COMPAT, "exec start spelling", "{'detach':true}",
-		    "ambiguous-field"),
+		/* issue 12: both daemons read "detach" as Detach: renamed */
+		RTX(CG_API_COMPAT, "exec", "exec-start", "exec start spelling",
+		    "{'detach':true}", "{\"Detach\":true}"),
+		EXS(CG_API_COMPAT, "exec start two spellings",
+		    "{'detach':true,'Detach':false}", "ambiguous-field"),
 		RT(CG_API_LIBPOD, "exec", "exec-remove", "exec remove",
 		    "{'Force':true}", NULL, NULL, NULL),
 		RT(CG_API_LIBPOD, "exec", "exec-remove", "exec remove unknown",

@@ -825,10 +825,15 @@ serve_request(struct child *c)
 	/* 3. the body by route kind (http.md §4) */
 	if (req.body_kind == CG_BODY_NONE) {
 		if ((hr.has_content_length && hr.content_length > 0) || hr.chunked) {
+			/* amended §4.1: read and discarded, except on start */
+			int discard = policy_none_body_discarded(&req);
+
+			if (discard && hr.expect_continue)
+				write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);
 			if (read_body(c, &hr, HTTP_BODY_JSON_MAX, &body,
 			    &bodylen, &r) < 0)
 				refuse(c, hr.method, hr.method_len, path, pathlen, &r);
-			if (!policy_empty_body_ok(body, bodylen)) {
+			if (!discard && !policy_empty_body_ok(body, bodylen)) {
 				cg_refuse(&r, "malformed", "%s %.*s takes no "
 				    "request body", req.method, (int)pathlen, path);
 				refuse(c, hr.method, hr.method_len, path, pathlen, &r);

@@ -224,6 +224,35 @@ CASES = [
      C + "/containers/json?" + LBL, None, r"filter\\xc5\\xbf"),
     ("build still refuses unknown keys", "docker", "POST", C + "/build?t=x&foo=1",
      b"", 403, None, None, None),
+    # --- bodies on routes that take none (http.md §4.1 as amended) ---
+    ("a body on stop is read and not forwarded", "docker", "POST",
+     "/containers/c1/stop?t=1", b'{"t":1}', 204, "/containers/%s/stop?t=1" % CID, b"", None),
+    ("a body on rename is read and not forwarded", "docker", "POST",
+     "/containers/c1/rename?name=n2", b'{"name":"other"}', 204,
+     "/containers/%s/rename?name=n2" % CID, b"", None),
+    ("a body on prune is read and not forwarded", "docker", "POST",
+     "/containers/prune", b'{"filters":{}}', 200, "/containers/prune?" + LBL, b"", None),
+    ("a body on libpod pod kill is read and not forwarded", "podman", "POST",
+     L + "/pods/p1/kill?signal=KILL", b'{"signal":"KILL"}', 204,
+     L + "/pods/%s/kill?signal=KILL" % PID, b"", None),
+    ("a body on start is still refused (B20)", "docker", "POST",
+     "/containers/c1/start", b'{"HostConfig":{"Privileged":true}}', 400, None, None, None),
+    # --- repeated and legacy body fields (policy/lenient.c) ---
+    ("exec start without dockerode's hijack and stdin", "docker", "POST",
+     "/exec/%s/start" % EID, b'{"hijack":true,"stdin":true,"Detach":false,"tty":false}', 204,
+     "/exec/%s/start" % EID, b'{"Detach":false,"Tty":false}', None),
+    ("create: the name repeated in the body is dropped", "docker", "POST",
+     "/containers/create?name=x2",
+     b'{"Image":"localhost/busybox","name":"x2","Volumes":{},"VolumesFrom":[]}', 200,
+     "/containers/create?name=x2",
+     ('{"Image":"localhost/busybox","Labels":{"%s":"{ROOT_RAW}"},"HostConfig":{}}' % KEY)
+     .encode(), None),
+    ("create: a different name in the body is refused", "docker", "POST",
+     "/containers/create?name=x3", b'{"Image":"localhost/busybox","name":"x4"}', 403,
+     None, None, None),
+    ("commit: options repeated in the body are dropped", "docker", "POST",
+     "/commit?repo=r&tag=t&container=c1", b'{"repo":"r","tag":"t","container":"c1"}', 200,
+     "/commit?repo=r&tag=t&container=%s" % CID, b"{}", None),
 ]
 
 
@@ -267,6 +296,8 @@ def main():
              want_dropped) in CASES:
             root_enc = root.replace("/", "%2F")
             want_target = want_target.replace("{ROOT}", root_enc) if want_target else None
+            if want_body is not None:
+                want_body = want_body.replace(b"{ROOT_RAW}", root.encode())
             fake.reset()
             before = os.path.getsize(log_path)
             status, resp = http(socks[sk], method, target, body)
