@@ -771,7 +771,7 @@ serve_request(struct child *c)
 	size_t pathlen, bodylen = 0;
 	char *body = NULL, method[HTTP_METHOD_MAX + 1];
 	long long head_start;
-	int n, ended = 0;
+	int n, ended = 0, early_bytes = 0;
 	ssize_t got;
 
 	/*
@@ -823,7 +823,17 @@ serve_request(struct child *c)
 		log_dropped_keys(c, req.action, req.query_dropped);
 
 	/* 3. the body by route kind (http.md §4) */
-	if (req.body_kind == CG_BODY_NONE) {
+	if (req.body_kind == CG_BODY_NONE && req.hijack && !hr.chunked &&
+	    hr.has_content_length && hr.content_length > 0) {
+		/*
+		 * amended §4.1: on a hijack route, bytes sent before the
+		 * upgrade are the stream's first bytes, as podman reads them
+		 * (dockerode's attach sends its options as a body): left
+		 * unread, relayed first after the switch (relay_switched),
+		 * and the connection ends after this exchange either way.
+		 */
+		early_bytes = 1;
+	} else if (req.body_kind == CG_BODY_NONE) {
 		if ((hr.has_content_length && hr.content_length > 0) || hr.chunked) {
 			/* amended §4.1: read and discarded, except on start */
 			int discard = policy_none_body_discarded(&req);
@@ -925,7 +935,7 @@ serve_request(struct child *c)
 	memset(&rl, 0, sizeof(rl));
 	rl.is_head_method = hr.method_len == 4 && memcmp(hr.method, "HEAD", 4) == 0;
 	rl.hijack_route = req.hijack;
-	rl.client_close = hr.conn_close;
+	rl.client_close = hr.conn_close || early_bytes;
 	if (req.body_kind == CG_BODY_STREAM) {
 		if (hr.expect_continue)
 			write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);

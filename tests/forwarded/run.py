@@ -8,7 +8,8 @@ checks, per request, the exact target (and body) the daemon receives:
     the daemon, whatever the route family and the socket; allowed and policed keys
     do; the child logs the dropped keys at debug level;
   * a JSON body on a `none` route other than start is read and never forwarded
-    (http.md §4.1 as amended); on start it is still refused (B20);
+    (http.md §4.1 as amended); on start it is still refused (B20); on attach it is
+    the first bytes of the stream after the upgrade;
   * the repeated and legacy body fields of issue 12 are forwarded normalised.
 
 The fake daemon answers the gateway's ownership inspects with objects labelled for
@@ -92,6 +93,16 @@ class FakeDaemon:
                 rest += d
             with self.lock:
                 self.log.append((method, target, rest[:n]))
+            if "upgrade" in hdrs:	# attach / exec start: switch, then echo
+                c.sendall(b"HTTP/1.1 101 UPGRADED\r\nContent-Type: application/"
+                          b"vnd.docker.raw-stream\r\nConnection: Upgrade\r\n"
+                          b"Upgrade: tcp\r\n\r\n" + rest[n:])
+                while True:
+                    d = c.recv(65536)
+                    if not d:
+                        break
+                    c.sendall(d)
+                return
             status, body = self.answer(method, target.split("?", 1)[0])
             reason = {200: "OK", 204: "No Content", 404: "Not Found"}[status]
             out = "HTTP/1.1 %d %s\r\nConnection: close\r\n" % (status, reason)
@@ -133,17 +144,21 @@ class FakeDaemon:
         return 200, b"{}"
 
 
-def http(sock_path, method, target, body=None, ctype="application/json"):
-    """One request on a new connection; returns (status, body bytes)."""
+def http(sock_path, method, target, body=None, ctype="application/json", upgrade=False):
+    """One request on a new connection; returns (status, body bytes). With upgrade,
+    asks for a protocol switch and half-closes after the request."""
     c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     c.settimeout(15)
     c.connect(sock_path)
-    head = "%s %s HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n" % (method, target)
+    head = "%s %s HTTP/1.1\r\nHost: docker\r\n" % (method, target)
+    head += "Connection: Upgrade\r\nUpgrade: tcp\r\n" if upgrade else "Connection: close\r\n"
     if body is not None:
         head += "Content-Type: %s\r\nContent-Length: %d\r\n" % (ctype, len(body))
     elif method in ("POST", "PUT"):
         head += "Content-Length: 0\r\n"
     c.sendall(head.encode() + b"\r\n" + (body or b""))
+    if upgrade:
+        c.shutdown(socket.SHUT_WR)
     data = b""
     while True:
         try:
@@ -292,6 +307,18 @@ def main():
         else:
             print("FAIL gateway start: no answer on %s within 10 s" % run)
             return 1
+        # amended http.md §4.1: a body before the upgrade is the stream's first bytes
+        fake.reset()
+        status, resp = http(socks["docker"], "POST", "/containers/c1/attach?stream=1&stdin=1",
+                            b'{"stream":true}EARLY', upgrade=True)
+        seen = [r for r in fake.requests() if r[0] == "POST"]
+        if status == 101 and resp == b'{"stream":true}EARLY' and seen and seen[-1][2] == b"":
+            passed += 1
+            print("PASS attach: bytes sent before the upgrade are the stream's first bytes")
+        else:
+            failed += 1
+            print("FAIL attach: bytes sent before the upgrade are the stream's first bytes: "
+                  "status %d, stream %r, daemon saw %r" % (status, resp, seen))
         for (name, sk, method, target, body, want_status, want_target, want_body,
              want_dropped) in CASES:
             root_enc = root.replace("/", "%2F")
