@@ -53,6 +53,7 @@ tests/helpers/%: tests/helpers/%.o libcg.a
 # make check: install what is missing, build, run every test (README).
 check:
 	./scripts/install-deps.sh --if-missing
+	./scripts/install-libs.sh --if-missing
 	$(MAKE) all $(TESTS) $(HELPERS)
 	./tests/run-all.sh
 

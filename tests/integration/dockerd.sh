@@ -9,7 +9,8 @@
 #   * cli.sh with the scenarios that concern the daemon (not the podman-only ones, not the
 #     sandbox checks, which do not depend on the backend);
 #   * tools.sh (docker-compose, the Python SDK, docker build, the refusals), whose podman
-#     checks are skipped.
+#     checks are skipped;
+#   * libs.sh (dockerode and testcontainers, directly and through the gateway).
 # Then stops the dockerd (scripts/dockerd-down.sh).
 #
 #   tests/integration/dockerd.sh
@@ -59,4 +60,5 @@ run_sub() {
 
 run_sub cli "$HERE/cli.sh" "${CLI_SCENARIOS[@]}"
 run_sub tools "$HERE/tools.sh"
+run_sub libs "$HERE/libs.sh"
 cg_summary
