@@ -57,6 +57,19 @@ check:
 	$(MAKE) all $(TESTS) $(HELPERS)
 	./tests/run-all.sh
 
+# every test program and helper, without running them (tests/sanitize/*.sh)
+test-programs: $(TESTS) $(HELPERS)
+
+# Sanitizers and valgrind (issue 11 item 6; README "Sanitizers"): each builds its own
+# copy of the tree under build/, never objects of this build.
+check-asan:
+	./scripts/install-deps.sh --if-missing
+	./tests/sanitize/check-asan.sh
+
+check-valgrind:
+	./scripts/install-deps.sh --if-missing
+	./tests/sanitize/check-valgrind.sh
+
 # libFuzzer entry points (style.md §16), built with clang and ASan/UBSan
 # from the sources themselves; `make fuzz FUZZ_SECONDS=60` runs each one.
 FUZZ_SECONDS ?= 10
@@ -92,10 +105,10 @@ install: container-gateway
 	install -m 0755 contrib/hooks/container-gateway-hook $(DESTDIR)$(PREFIX)/bin/container-gateway-hook
 
 clean:
-	rm -rf $(FUZZERS) tests/fuzz/*.corpus
+	rm -rf $(FUZZERS) tests/fuzz/*.corpus build
 	rm -f container-gateway libcg.a bench/loadgen bench/*.o bench/*.d $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers,$(m)/*.o $(m)/*.d)
 
-.PHONY: all check unit fuzz bench install clean
+.PHONY: all check test-programs check-asan check-valgrind unit fuzz bench install clean
 .SECONDARY:
 
 -include $(wildcard $(foreach m,$(MODULES) tests tests/helpers bench,$(m)/*.d))

@@ -327,8 +327,23 @@ defaults(struct cg_config *c, enum cg_command cmd)
 	c->max_connections = 256;
 }
 
-int
-cli_parse(int argc, char **argv, struct cg_config *c)
+void
+cli_free(struct cg_config *c)
+{
+	free(c->project);
+	free(c->run_dir);
+	free(c->pid_file);
+	free(c->podman_socket);
+	free(c->docker_socket);
+	free(c->egress_host);
+	while (c->nextra_roots > 0)
+		free(c->extra_roots[--c->nextra_roots]);
+	free(c->idle_timeout_text);
+	memset(c, 0, sizeof(*c));
+}
+
+static int
+parse(int argc, char **argv, struct cg_config *c)
 {
 	const char *sub, *arg, *val, *eq;
 	int seen[NOPTS] = { 0 };
@@ -410,4 +425,16 @@ cli_parse(int argc, char **argv, struct cg_config *c)
 	if (c->project == NULL)
 		c->project = absolute(".");
 	return 0;
+}
+
+int
+cli_parse(int argc, char **argv, struct cg_config *c)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = parse(argc, argv, c);
+	if (rc != 0)
+		cli_free(c);	/* a usage error leaves nothing allocated */
+	return rc;
 }

@@ -59,6 +59,7 @@ struct gateway {
 		int fd;			/* its control socket; -1 */
 		int ready;		/* its CHILD_READY seen */
 		long long started_ms;	/* for the restart back-off */
+		int status;		/* wait status zygote_stop() reaped; -1 */
 		TAILQ_HEAD(, conn) pending;	/* spawns awaiting a pid */
 	} zyg;
 	unsigned nclients;		/* connections with a client (§1.2) */

@@ -23,16 +23,25 @@ main(int argc, char **argv)
 	switch (cfg.command) {
 	case CMD_VERSION:
 		printf("container-gateway %s\n", CG_VERSION);
-		return 0;
+		rc = 0;
+		break;
 	case CMD_HELP:
 		cli_usage();
-		return 0;
+		rc = 0;
+		break;
 	case CMD_SERVE:
-		return serve_main(&cfg);
+		rc = serve_main(&cfg);
+		break;
 	case CMD_STOP:
-		return stop_main(&cfg);
+		rc = stop_main(&cfg);
+		break;
 	case CMD_STATUS:
-		return status_main(&cfg);
+		rc = status_main(&cfg);
+		break;
+	default:
+		rc = 2;
+		break;
 	}
-	return 2;
+	cli_free(&cfg);
+	return rc;
 }

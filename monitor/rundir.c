@@ -612,6 +612,15 @@ rundir_take_pid(struct gateway *gw)
 }
 
 void
+rundir_free(struct gateway *gw)
+{
+	while (gw->nbind_roots > 0)
+		free(gw->bind_roots[--gw->nbind_roots]);
+	while (gw->nexcluded > 0)
+		free(gw->excluded[--gw->nexcluded]);
+}
+
+void
 rundir_release_pid(struct gateway *gw)
 {
 	if (gw->pid_fd < 0)

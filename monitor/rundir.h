@@ -46,6 +46,13 @@ int rundir_locate(struct gateway *gw, int create);
 int rundir_prepare(struct gateway *gw);
 
 /*
+ * Free what rundir_prepare allocated (gw->bind_roots, gw->excluded) and
+ * zero their counts; safe after a failed or no rundir_prepare (issue 11
+ * item 6: the leak check of make check-asan).
+ */
+void rundir_free(struct gateway *gw);
+
+/*
  * Take the pid lock and write the pid (cli.md §6): opens gw->pid_file
  * O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK 0600 without O_TRUNC,
  * flock LOCK_EX|LOCK_NB (retried for 200 ms), checks the locked inode is

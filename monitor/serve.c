@@ -31,6 +31,7 @@
 #include "monitor/log.h"
 #include "monitor/rundir.h"
 #include "unpriv/child.h"
+#include "unpriv/sanitize.h"
 
 static struct gateway *the_gw;	/* for the signal handler only */
 
@@ -279,9 +280,73 @@ kill_lingering(struct gateway *gw, long long now)
 /* ---------------------------------------------------------------- start-up */
 
 /*
+ * How a process of the sandbox self-test ended, for the start-up error
+ * (issue 11 item 6: a process that died must not read as a timeout):
+ * wait status st as "SIGSYS (a system call its seccomp filter forbids)"
+ * or "exit status 1", into buf (sz bytes, NUL-terminated).
+ */
+static void
+describe_end(int st, char *buf, size_t sz)
+{
+	const char *sig;
+
+	if (WIFSIGNALED(st)) {
+		sig = sigabbrev_np(WTERMSIG(st));
+		snprintf(buf, sz, "SIG%s%s", sig != NULL ? sig : "UNKNOWN",
+		    WTERMSIG(st) == SIGSYS ?
+		    " (a system call its seccomp filter forbids)" : "");
+	} else {
+		snprintf(buf, sz, "exit status %d", WEXITSTATUS(st));
+	}
+}
+
+/*
+ * Why the self-test gave no CHILD_READY: the failed sandbox step the
+ * zygote or child reported, how the zygote (c NULL) or the first child
+ * ended, or that it still runs. Waits up to 1 s for a dead child's exit
+ * status (reaping it). Writes a NUL-terminated reason into buf.
+ */
+static void
+selftest_reason(struct gateway *gw, struct conn *c, char *buf, size_t sz)
+{
+	long long until = now_ms() + 1000;
+	char how[96];
+	pid_t w = 0;
+	int st;
+
+	if (gw->sandbox_failure[0] != '\0') {
+		snprintf(buf, sz, "%s", gw->sandbox_failure);
+		return;
+	}
+	if (c == NULL) {
+		if (gw->zyg.fd >= 0 || gw->zyg.status == -1) {
+			snprintf(buf, sz, "the zygote did not answer within 5 s");
+			return;
+		}
+		describe_end(gw->zyg.status, how, sizeof(how));
+		snprintf(buf, sz, "the zygote ended before CHILD_READY: %s", how);
+		return;
+	}
+	while (c->pid > 0 && (w = waitpid(c->pid, &st, WNOHANG)) == 0 &&
+	    c->dead && now_ms() < until)
+		usleep(1000);
+	if (c->pid <= 0 || w != c->pid) {
+		snprintf(buf, sz, "no answer from the first request parser "
+		    "within 5 s");
+		return;
+	}
+	c->pid = -1;		/* reaped */
+	describe_end(st, how, sizeof(how));
+	snprintf(buf, sz, "the first request parser ended before CHILD_READY: "
+	    "%s", how);
+}
+
+/*
  * Start the zygote, spawn the first child from it and wait up to 5 s in
  * all for both CHILD_READY messages (privsep.md §4, cli.md §7 step 7).
- * Returns 0, or -1 with the reason printed.
+ * Returns 0, or -1 with the reason printed: the failed step and errno
+ * (SANDBOX_FAILED), how the zygote or the child ended, or that it still
+ * runs without an answer.
  */
 static int
 sandbox_selftest(struct gateway *gw)
@@ -289,6 +354,7 @@ sandbox_selftest(struct gateway *gw)
 	struct conn *c = NULL;
 	struct pollfd p[2];
 	long long deadline = now_ms() + 5000;
+	char why[160];
 
 	if (zygote_start(gw) < 0)
 		return -1;
@@ -310,22 +376,19 @@ sandbox_selftest(struct gateway *gw)
 		}
 	}
 	if (c == NULL || !c->ready) {
-		if (c == NULL) {
-			fprintf(stderr, "container-gateway: cannot sandbox the "
-			    "request parser (%s)\n", gw->sandbox_failure[0] != '\0' ?
-			    gw->sandbox_failure : "the zygote did not answer "
-			    "within 5 s");
-			zygote_stop(gw);
-			return -1;
-		}
+		selftest_reason(gw, c, why, sizeof(why));
 		fprintf(stderr, "container-gateway: cannot sandbox the request "
-		    "parser (%s)\n", gw->sandbox_failure[0] != '\0' ?
-		    gw->sandbox_failure : "no answer within 5 s");
-		drop_conn(gw, c);
+		    "parser (%s)\n", why);
+		if (c != NULL)
+			drop_conn(gw, c);
 		zygote_stop(gw);
 		return -1;
 	}
 	gw->spare = c;
+	if (CG_SANITIZE_BUILD)
+		log_msg(LOG_INFO, "sandbox", "sanitizer build (CG_SANITIZE): "
+		    "the request parser's sandbox is loosened for the "
+		    "ASan/UBSan runtime; for tests only, never deploy it");
 	return 0;
 }
 
@@ -398,7 +461,8 @@ event_loop(struct gateway *gw)
 			    (struct log_field[]){ LF_STR("signal",
 			    gw->stop_signal == SIGINT ? "SIGINT" : "SIGTERM") }, 1);
 			graceful_exit(gw);
-			return 0;
+			rc = 0;
+			break;
 		}
 		now = now_ms();
 		if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0 &&
@@ -406,7 +470,8 @@ event_loop(struct gateway *gw)
 			log_idle_exit(gw->cfg->idle_timeout_text,
 			    gw->cfg->idle_timeout);
 			graceful_exit(gw);
-			return 0;
+			rc = 0;
+			break;
 		}
 		reap(gw);
 		kill_lingering(gw, now);
@@ -472,7 +537,8 @@ event_loop(struct gateway *gw)
 		if (rc < 0 && errno != EINTR) {
 			log_msg(LOG_ERROR, "signal-exit", "poll: %s", strerror(errno));
 			graceful_exit(gw);
-			return 1;
+			rc = 1;
+			break;
 		}
 		now = now_ms();
 		for (i = 0; rc > 0 && i < n; i++) {
@@ -504,6 +570,9 @@ event_loop(struct gateway *gw)
 			if (!c->dead)
 				(void)conn_on_timer(c, now);
 	}
+	free(pfd);	/* poll arrays (LeakSanitizer, make check-asan) */
+	free(who);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- listen */
@@ -657,6 +726,7 @@ serve_main(struct cg_config *cfg)
 	TAILQ_INIT(&gw.exiting);
 	gw.zyg.pid = -1;
 	gw.zyg.fd = -1;
+	gw.zyg.status = -1;
 	gw.backend_timeout_ms = (unsigned)(cfg->backend_timeout * 1000);
 	for (i = 0; i < CG_SOCKETS; i++)
 		gw.lis[i].fd = -1;
@@ -664,15 +734,19 @@ serve_main(struct cg_config *cfg)
 
 	/* steps 2-4: root, run directory, sockets' lengths, lock probe */
 	rc = rundir_prepare(&gw);
-	if (rc != 0)
-		return rc == 3 ? 0 : rc;
+	if (rc != 0) {
+		rc = rc == 3 ? 0 : rc;
+		goto out;
+	}
 	/* step 5: detach (cli.md §10); the original process ends here */
 	if (cfg->daemon && (rc = daemon_detach(gw.run_dir)) >= 0)
-		return rc;
+		goto out;
 	/* step 6: take the lock */
 	rc = rundir_take_pid(&gw);
-	if (rc != 0)
-		return rc == 3 ? 0 : rc;
+	if (rc != 0) {
+		rc = rc == 3 ? 0 : rc;
+		goto out;
+	}
 	the_gw = &gw;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -695,18 +769,21 @@ serve_main(struct cg_config *cfg)
 		fprintf(stderr, "container-gateway: cannot open /proc/self/exe: "
 		    "%s\n", strerror(errno));
 		rundir_release_pid(&gw);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	/* step 7: the sandbox self-test */
 	if (sandbox_selftest(&gw) < 0) {
 		rundir_release_pid(&gw);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	/* step 8-9: backends */
 	rc = rundir_discover(&gw);
 	if (rc != 0) {
 		graceful_exit(&gw);
-		return rc == 3 ? 0 : rc;
+		rc = rc == 3 ? 0 : rc;
+		goto out;
 	}
 	for (i = 0; i < CG_SOCKETS; i++)
 		if (gw.lis[i].backend_path[0] != '\0')
@@ -717,7 +794,7 @@ serve_main(struct cg_config *cfg)
 		rc = bind_socket(&gw.lis[i]);
 		if (rc != 0) {
 			graceful_exit(&gw);
-			return rc;
+			goto out;
 		}
 		log_listen(gw.lis[i].socket_kind == CG_DOCKER ? "docker" : "podman",
 		    gw.lis[i].path, gw.lis[i].backend_kind == CG_DOCKER ?
@@ -727,5 +804,8 @@ serve_main(struct cg_config *cfg)
 	gw.idle_since = now_ms();
 	fit_max_connections(&gw);
 	rc = event_loop(&gw);
+out:
+	the_gw = NULL;
+	rundir_free(&gw);	/* what rundir_prepare allocated */
 	return rc;
 }

@@ -28,6 +28,7 @@
 #include "base/xmalloc.h"
 #include "monitor/log.h"
 #include "unpriv/child.h"
+#include "unpriv/sanitize.h"
 
 int
 zygote_start(struct gateway *gw)
@@ -61,8 +62,9 @@ zygote_start(struct gateway *gw)
 		    dup2(sv[1], CHILD_IPC_FD) < 0)
 			_exit(1);
 		devnull = open("/dev/null", O_RDWR);
+		/* a sanitizer build keeps stderr for the runtime's reports */
 		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
-		    dup2(devnull, 2) < 0)
+		    (!CG_SANITIZE_BUILD && dup2(devnull, 2) < 0))
 			_exit(1);
 		if (dup3(gw->exe_fd, CHILD_EXE_FD, O_CLOEXEC) < 0)
 			_exit(1);
@@ -76,9 +78,9 @@ zygote_start(struct gateway *gw)
 		{
 			char *argv[] = { CHILD_ARGV0, geteuid() == 0 ?
 			    gw->sandbox_dir : "-", NULL };
-			char *envp[] = { NULL };
 
-			fexecve(CHILD_EXE_FD, argv, envp);
+			/* empty (release builds) */
+			fexecve(CHILD_EXE_FD, argv, cg_sanitize_child_env());
 		}
 		_exit(1);
 	}
@@ -88,6 +90,7 @@ zygote_start(struct gateway *gw)
 	gw->zyg.fd = sv[0];
 	gw->zyg.ready = 0;
 	gw->zyg.started_ms = now_ms();
+	gw->zyg.status = -1;
 	return 0;
 }
 
@@ -112,8 +115,9 @@ zygote_stop(struct gateway *gw)
 		close(gw->zyg.fd);
 	gw->zyg.fd = -1;
 	if (gw->zyg.pid > 0) {
-		kill(gw->zyg.pid, SIGKILL);
-		(void)waitpid(gw->zyg.pid, &st, 0);
+		kill(gw->zyg.pid, SIGKILL);	/* no effect on a dead one */
+		gw->zyg.status = waitpid(gw->zyg.pid, &st, 0) == gw->zyg.pid ?
+		    st : -1;
 	}
 	gw->zyg.pid = -1;
 	gw->zyg.ready = 0;

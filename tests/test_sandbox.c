@@ -19,6 +19,11 @@
  *   policy change regenerate them and review the diff:
  *	./tests/helpers/try_syscall --export-pfc child > tests/golden/child.pfc
  *	./tests/helpers/try_syscall --export-pfc zygote > tests/golden/zygote.pfc
+ *   A CG_SANITIZE build (make check-asan) compares with
+ *   tests/golden/child-sanitize.pfc and zygote-sanitize.pfc instead, made
+ *   the same way in build/asan/src;
+ * - a release build grants none of the sanitizer build's allowances,
+ *   neither in its filters nor in its binary (issue 11 item 6);
  *
  * Run from the repository root (paths are relative to it), e.g.
  *	make tests/helpers/try_syscall tests/test_sandbox && ./tests/test_sandbox
@@ -50,10 +55,21 @@
 
 #include "seccomp/filter.h"
 #include "unpriv/sandbox.h"
+#include "unpriv/sanitize.h"
 
 #define HELPER		"tests/helpers/try_syscall"
-#define GOLDEN		"tests/golden/child.pfc"
-#define GOLDEN_ZYGOTE	"tests/golden/zygote.pfc"
+#define GATEWAY		"container-gateway"
+#define RELEASE_GOLDEN	"tests/golden/child.pfc"
+#define RELEASE_GOLDEN_ZYGOTE "tests/golden/zygote.pfc"
+#define SANITIZE_GOLDEN	"tests/golden/child-sanitize.pfc"
+#define SANITIZE_GOLDEN_ZYGOTE "tests/golden/zygote-sanitize.pfc"
+#ifdef CG_SANITIZE
+#define GOLDEN		SANITIZE_GOLDEN
+#define GOLDEN_ZYGOTE	SANITIZE_GOLDEN_ZYGOTE
+#else
+#define GOLDEN		RELEASE_GOLDEN
+#define GOLDEN_ZYGOTE	RELEASE_GOLDEN_ZYGOTE
+#endif
 
 /* The empty root-owned 0500 directory the monitor would create. */
 #define CHROOT_TEMPLATE	"/tmp/cg-test-sandbox-XXXXXX"
@@ -118,6 +134,12 @@ static const struct syscall_case forbidden[] = {
 	{ "fcntl_setown", DIES_SIGSYS },
 	{ "fcntl_setlk", DIES_SIGSYS },
 	{ "madvise_other", DIES_SIGSYS },
+	{ "sigaltstack_set", DIES_SIGSYS },
+#ifndef CG_SANITIZE
+	/* the sanitizer runtime's needs: killed in release builds */
+	{ "sigaltstack_query", DIES_SIGSYS },
+	{ "madvise_nohugepage", DIES_SIGSYS },
+#endif
 	{ "dup", DIES_SIGSYS },
 	{ "dup3", DIES_SIGSYS },
 	{ "pipe2", DIES_SIGSYS },
@@ -178,6 +200,11 @@ static const struct syscall_case allowed[] = {
 	{ "newfstatat", EXITS_0 },
 #endif
 	{ "stdio", EXITS_0 },
+#ifdef CG_SANITIZE
+	/* seccomp/filter.c sanitizer_rules[], CG_SANITIZE builds only */
+	{ "sigaltstack_query", EXITS_0 },
+	{ "madvise_nohugepage", EXITS_0 },
+#endif
 	{ "exit", EXITS_0 },
 };
 
@@ -597,10 +624,11 @@ check_rlimits(enum who who)
 	} want[] = {
 		{ "Max open files", "8" },
 		{ "Max processes", "0" },
-		{ "Max file size", "0" },
 		{ "Max core file size", "0" },
 		{ "Max locked memory", "0" },
 #ifndef CG_SANITIZE
+		/* lifted in sanitizer builds (unpriv/sanitize.h) */
+		{ "Max file size", "0" },
 		{ "Max address space", "536870912" },
 #endif
 	};
@@ -849,12 +877,27 @@ slurp(FILE *f, size_t *len)
 	return buf;
 }
 
+/* The whole file at path (NUL-terminated, *len bytes), or NULL. */
+static char *
+slurp_path(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+
+	if (f == NULL)
+		return NULL;
+	buf = slurp(f, len);
+	fclose(f);
+	return buf;
+}
+
 static void
 check_golden(int (*export)(FILE *), const char *golden, const char *which)
 {
 	char *got, *want;
 	size_t glen, wlen, line = 1, i;
-	FILE *tmp, *gf;
+	int same;
+	FILE *tmp;
 
 	tmp = tmpfile();
 	assert_non_null(tmp);
@@ -863,25 +906,24 @@ check_golden(int (*export)(FILE *), const char *golden, const char *which)
 	got = slurp(tmp, &glen);
 	fclose(tmp);
 
-	gf = fopen(golden, "re");
-	if (gf == NULL)
+	want = slurp_path(golden, &wlen);
+	if (want == NULL) {
+		free(got);
 		fail_msg("%s: %s (run from the repository root; regenerate "
 		    "with ./" HELPER " --export-pfc %s > %s)", golden,
 		    strerror(errno), which, golden);
-	want = slurp(gf, &wlen);
-	fclose(gf);
-
-	if (glen != wlen || memcmp(got, want, glen) != 0) {
-		for (i = 0; i < glen && i < wlen && got[i] == want[i]; i++)
-			if (got[i] == '\n')
-				line++;
+	}
+	same = glen == wlen && memcmp(got, want, glen) == 0;
+	for (i = 0; !same && i < glen && i < wlen && got[i] == want[i]; i++)
+		if (got[i] == '\n')
+			line++;
+	free(got);
+	free(want);
+	if (!same)
 		fail_msg("seccomp filter differs from %s at line %zu; if the "
 		    "change is intended, regenerate with ./" HELPER
 		    " --export-pfc %s > %s and review the diff", golden, line,
 		    which, golden);
-	}
-	free(got);
-	free(want);
 }
 
 static void
@@ -890,6 +932,128 @@ test_golden(void **state)
 	(void)state;
 	check_golden(cg_seccomp_export_child, GOLDEN, "child");
 	check_golden(cg_seccomp_export_zygote, GOLDEN_ZYGOTE, "zygote");
+}
+
+/*
+ * ---- no sanitizer allowance in a release build (issue 11 item 6) ----
+ *
+ * What seccomp/filter.c allows in CG_SANITIZE builds only, written down
+ * here independently of it: a syscall, and the argument test of its rule
+ * in libseccomp's PFC text.
+ */
+static const struct {
+	const char *syscall;
+	const char *test;	/* NULL: any rule for the syscall */
+} sanitizer_allowances[] = {
+	{ "sigaltstack", NULL },
+	{ "madvise", "$a2.lo32 == 15)" },	/* MADV_NOHUGEPAGE */
+};
+
+#define NALLOWANCES	(sizeof(sanitizer_allowances) / \
+			    sizeof(sanitizer_allowances[0]))
+
+/*
+ * How many allowances the PFC text in file path grants; their names in
+ * found (sz bytes).
+ */
+static size_t
+find_allowances(const char *path, char *found, size_t sz)
+{
+	char head[96], *pfc;
+	const char *sec, *end, *t;
+	size_t i, n = 0, len;
+
+	pfc = slurp_path(path, &len);
+	if (pfc == NULL)
+		fail_msg("%s: %s (run from the repository root)", path,
+		    strerror(errno));
+	found[0] = '\0';
+	for (i = 0; i < NALLOWANCES; i++) {
+		snprintf(head, sizeof(head), "# filter for syscall \"%s\"",
+		    sanitizer_allowances[i].syscall);
+		sec = strstr(pfc, head);
+		if (sec == NULL)
+			continue;
+		end = strstr(sec + 1, "# filter for syscall");
+		if (sanitizer_allowances[i].test != NULL) {
+			t = strstr(sec, sanitizer_allowances[i].test);
+			if (t == NULL || (end != NULL && t > end))
+				continue;
+		}
+		snprintf(found + strlen(found), sz - strlen(found), " %s%s%s",
+		    sanitizer_allowances[i].syscall,
+		    sanitizer_allowances[i].test != NULL ? " " : "",
+		    sanitizer_allowances[i].test != NULL ?
+		    sanitizer_allowances[i].test : "");
+		n++;
+	}
+	free(pfc);
+	return n;
+}
+
+/*
+ * The release filters (test_golden proves a release build exports exactly
+ * them) grant none of the sanitizer allowances; the sanitizer goldens
+ * grant every one, so the search itself is proven.
+ */
+static void
+test_release_filter_clean(void **state)
+{
+	static const char *const release[] = {
+		RELEASE_GOLDEN, RELEASE_GOLDEN_ZYGOTE,
+	};
+	static const char *const sanitize[] = {
+		SANITIZE_GOLDEN, SANITIZE_GOLDEN_ZYGOTE,
+	};
+	char found[512];
+	size_t i, got;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		got = find_allowances(release[i], found, sizeof(found));
+		if (got != 0)
+			fail_msg("%s, a release filter, grants what only "
+			    "sanitizer builds may:%s", release[i], found);
+		got = find_allowances(sanitize[i], found, sizeof(found));
+		if (got != NALLOWANCES)
+			fail_msg("%s grants only%s of the %zu sanitizer "
+			    "allowances this test knows; update one or the "
+			    "other", sanitize[i], found[0] != '\0' ? found :
+			    " none", NALLOWANCES);
+	}
+}
+
+/*
+ * The built binary: a release build links no sanitizer runtime and holds
+ * none of the CG_SANITIZE code (its start-up line); a sanitizer build
+ * holds all three, which shows the search works.
+ */
+static void
+test_binary_build_kind(void **state)
+{
+	static const char *const marks[] = {
+		"__asan_init",			/* ASan runtime */
+		"__ubsan_handle_",		/* UBSan runtime */
+		"sanitizer build (CG_SANITIZE)",	/* monitor/serve.c */
+	};
+	size_t len, i;
+	char *bin;
+	int has;
+
+	(void)state;
+	bin = slurp_path(GATEWAY, &len);
+	if (bin == NULL)
+		fail_msg("%s: %s (make all first)", GATEWAY, strerror(errno));
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		has = memmem(bin, len, marks[i], strlen(marks[i])) != NULL;
+		if (has != CG_SANITIZE_BUILD) {
+			free(bin);
+			fail_msg("%s %s \"%s\" (a %s build)", GATEWAY,
+			    has ? "contains" : "lacks", marks[i],
+			    CG_SANITIZE_BUILD ? "sanitizer" : "release");
+		}
+	}
+	free(bin);
 }
 
 /* ---- setup ---- */
@@ -956,6 +1120,8 @@ main(void)
 		cmocka_unit_test(test_fail_nofile),
 		cmocka_unit_test(test_fail_chroot),
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_release_filter_clean),
+		cmocka_unit_test(test_binary_build_kind),
 	};
 	int rc = 0;
 

@@ -62,6 +62,7 @@
 
 #include "seccomp/filter.h"
 #include "unpriv/sandbox.h"
+#include "unpriv/sanitize.h"
 
 /* The unprivileged ids of the child (privsep.md §4 step 2). */
 #define SANDBOX_UID	((uid_t)65534)
@@ -103,12 +104,13 @@ set_rlimits(int nofile, struct sandbox_result *res)
 		rlim_t value;
 	} limits[] = {
 		{ RLIMIT_NOFILE, (rlim_t)nofile },	/* stdio, IPC, client */
-		{ RLIMIT_FSIZE, 0 },		/* no file growth (SIGXFSZ) */
 		{ RLIMIT_CORE, 0 },		/* no core file of client data */
 		{ RLIMIT_MEMLOCK, 0 },		/* no locked memory */
 #ifndef CG_SANITIZE
-		/* Sanitizer shadow memory needs terabytes of address
-		 * space; release builds never define CG_SANITIZE. */
+		/* Sanitizer builds (unpriv/sanitize.h) only: shadow memory
+		 * needs terabytes of address space, and the runtime writes
+		 * its reports to a log file. Release builds keep both. */
+		{ RLIMIT_FSIZE, 0 },		/* no file growth (SIGXFSZ) */
 		{ RLIMIT_AS, SANDBOX_AS_BYTES },
 #endif
 	};
@@ -416,6 +418,7 @@ sandbox_enter_zygote(const char *chroot_dir, int nofile,
 	if (res == NULL)
 		res = &dummy;
 	prewarm_libc();
+	cg_sanitize_before_sandbox();	/* release builds: nothing */
 	res->namespaces = 0;
 	res->chroot = 0;
 	res->step = NULL;
@@ -483,6 +486,7 @@ sandbox_finish_child(const struct sock_fprog *final, pid_t monitor,
 	struct rlimit rl = { 0, 0 };
 	int rc;
 
+	cg_sanitize_after_fork();	/* release builds: nothing */
 	/* a fork does not inherit the parent-death signal */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
 		return fail(res, "pdeathsig", errno);

@@ -18,8 +18,9 @@ struct sandbox_result {
 /*
  * Enter the zygote's sandbox (privsep.md §4 steps 1-6; order and reasons
  * in sandbox.c): rlimits, soft = hard, never raised (NOFILE = nofile >= 1,
- * FSIZE/CORE/MEMLOCK 0, AS 512 MiB unless built with CG_SANITIZE; NPROC is
- * left to sandbox_finish_child); euid 0: chroot(chroot_dir) refusing a
+ * CORE/MEMLOCK 0; FSIZE 0 and AS 512 MiB unless built with CG_SANITIZE,
+ * unpriv/sanitize.h; NPROC is left to sandbox_finish_child); euid 0:
+ * chroot(chroot_dir) refusing a
  * writable root, bounding set emptied and securebits locked, setgroups(0),
  * setresgid/setresuid 65534, verified irreversible; not root:
  * user+mount+net+ipc+uts namespaces and an empty read-only root (a tmpfs

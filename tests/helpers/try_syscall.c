@@ -191,6 +191,26 @@ static int t_fcntl_setown(struct prep *p) { syscall(SYS_fcntl, p->sv[0], F_SETOW
 static int t_fcntl_setlk(struct prep *p) { struct flock fl = { 0 }; (void)p; syscall(SYS_fcntl, 1, F_SETLK, &fl); return 0; }
 /* madvise outside the allowed advice list. */
 static int t_madvise_other(struct prep *p) { syscall(SYS_madvise, p->rw, PAGE, MADV_HUGEPAGE); return 0; }
+/* The sanitizer runtime's needs (seccomp/filter.c sanitizer_rules[]):
+ * allowed in CG_SANITIZE builds only, killed in release builds. */
+static int t_madvise_nohugepage(struct prep *p) { return want_ok(syscall(SYS_madvise, p->rw, PAGE, MADV_NOHUGEPAGE)); }
+static int
+t_sigaltstack_query(struct prep *p)
+{
+	stack_t old;
+
+	(void)p;
+	return want_ok(syscall(SYS_sigaltstack, NULL, &old));
+}
+/* Setting a signal stack stays forbidden in every build. */
+static int
+t_sigaltstack_set(struct prep *p)
+{
+	stack_t ss = { .ss_sp = p->rw, .ss_size = PAGE, .ss_flags = 0 };
+
+	syscall(SYS_sigaltstack, &ss, NULL);
+	return 0;
+}
 static int t_dup(struct prep *p) { (void)p; syscall(SYS_dup, 1); return 0; }
 static int t_dup3(struct prep *p) { (void)p; syscall(SYS_dup3, 1, 7, 0); return 0; }
 static int t_pipe2(struct prep *p) { int fd[2]; (void)p; syscall(SYS_pipe2, fd, 0); return 0; }
@@ -578,6 +598,9 @@ static const struct {
 	{ "fcntl_setown", t_fcntl_setown },
 	{ "fcntl_setlk", t_fcntl_setlk },
 	{ "madvise_other", t_madvise_other },
+	{ "madvise_nohugepage", t_madvise_nohugepage },
+	{ "sigaltstack_query", t_sigaltstack_query },
+	{ "sigaltstack_set", t_sigaltstack_set },
 	{ "dup", t_dup },
 	{ "dup3", t_dup3 },
 	{ "pipe2", t_pipe2 },
