@@ -1056,6 +1056,42 @@ test_binary_build_kind(void **state)
 	free(bin);
 }
 
+#ifdef CG_SANITIZE
+/*
+ * Sanitizer builds: a heap overflow in a sandboxed request parser gives a
+ * whole report (up to its summary line) and exit status 1, not a seccomp
+ * kill half-way: what the sanitizer rules and unpriv/sanitize.c are for.
+ * The report goes to the helper's stderr here, not to log_path (it is
+ * meant, and check-asan counts every report file).
+ */
+static void
+test_sanitizer_report(void **state)
+{
+	const char *old = getenv("ASAN_OPTIONS");
+	char *saved = old != NULL ? strdup(old) : NULL, err[16384], got[128];
+	int status;
+
+	(void)state;
+	/* the options a request parser gets (unpriv/sanitize.c) */
+	setenv("ASAN_OPTIONS", "log_path=stderr:detect_leaks=0:symbolize=0:"
+	    "color=never", 1);
+	in_zygote = 0;
+	status = run_helper("asan_report", err, sizeof(err));
+	if (saved != NULL)
+		setenv("ASAN_OPTIONS", saved, 1);
+	else
+		unsetenv("ASAN_OPTIONS");
+	free(saved);
+	describe(status, got, sizeof(got));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
+		fail_msg("expected exit 1 after the report, got %s: %s", got,
+		    err);
+	if (strstr(err, "ERROR: AddressSanitizer: heap-buffer-overflow") ==
+	    NULL || strstr(err, "SUMMARY: AddressSanitizer") == NULL)
+		fail_msg("no whole report on stderr: %s", err);
+}
+#endif
+
 /* ---- setup ---- */
 
 static int
@@ -1122,6 +1158,9 @@ main(void)
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_release_filter_clean),
 		cmocka_unit_test(test_binary_build_kind),
+#ifdef CG_SANITIZE
+		cmocka_unit_test(test_sanitizer_report),
+#endif
 	};
 	int rc = 0;
 

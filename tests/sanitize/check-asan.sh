@@ -73,6 +73,22 @@ else
   echo "== conformance kit not found at ../shared/conformance; not run"
 fi
 
+# 3a. the issue's reproduction: a sanitizer build WITHOUT -DCG_SANITIZE cannot sandbox
+#     its request parsers (RLIMIT_AS stops the runtime); serve must say how the zygote
+#     ended, not that it timed out (issue 11 item 6)
+selftest_names_the_end() {
+  local d=$B/no-cg-sanitize out
+  san_copy_tree "$d/src"
+  make -s -C "$d/src" -j2 CC=clang HARDEN=-fPIE CFLAGS="$SAN_FLAGS" \
+    LDFLAGS="-fsanitize=address,undefined" container-gateway >"$d/build.log" 2>&1 || return 1
+  mkdir -p "$d/p"
+  out=$(ASAN_OPTIONS=detect_leaks=0 timeout 30 "$d/src/container-gateway" serve --project "$d/p" \
+    --run-dir "$d/r" --egress off --backend podman --podman-socket "$d/none.sock" 2>&1)
+  echo "$out" | tail -n 1
+  grep -qE 'cannot sandbox the request parser \(the zygote ended before CHILD_READY: (exit status [0-9]+|SIG[A-Z]+)' <<<"$out"
+}
+san_suite "asan self-test names how the zygote ended (no -DCG_SANITIZE)" selftest_names_the_end
+
 # 4. the reports
 find "$REPORTS" -type f -empty -delete
 mapfile -t files < <(find "$REPORTS" -type f | sort)
