@@ -65,7 +65,7 @@ m_expect() {  # NAME COND-RESULT(0/1) WHY
 }
 
 s_measure() {
-  local id src out st name t0 ms vf
+  local id src out st name vf
   id=$(m_create "$M-a"); bk -o /dev/null -X POST "http://d/v1.41/containers/$id/start"
 
   # none routes: the options are read from the query; a JSON body is ignored
@@ -102,11 +102,10 @@ s_measure() {
   m_expect "exec start ignores hijack and stdin" "$([[ $out == *exec-out* ]]; echo $?)" "output $out"
   out=$(bkj -X POST -d '{"Cmd":["sh","-c","sleep 1; echo exec-out"],"AttachStdout":true}' \
     "http://d/v1.41/containers/$id/exec" | jq_ 'd["Id"]')
-  t0=$(date +%s%N)
+  # detached, the start answers at once with no output (the 1 s later echo is not sent)
   out=$(bkj -X POST -d '{"detach":true}' "http://d/v1.41/exec/$out/start" | tr -d '\0')
-  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  m_expect "exec start reads detach as Detach" "$([[ $out != *exec-out* ]] && [ $ms -lt 900 ]; echo $?)" \
-    "waited $ms ms for output '$out'"
+  m_expect "exec start reads detach as Detach" "$([[ $out != *exec-out* ]]; echo $?)" \
+    "the exec's output came back: '$out'"
 
   # create: the query's name wins over the body's; Name alone in the body is ignored too
   bkj -o /dev/null -X POST -d "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"],\"name\":\"$M-b\"}" \
@@ -156,13 +155,17 @@ run_flows() {  # MODE SOCKET OUT [extra args]
 }
 
 s_flows() {
-  local d=$CG_TMP/flows-direct.out g=$CG_TMP/flows-gateway.out foreign name res msg dres dmsg known
+  local d=$CG_TMP/flows-direct.out g=$CG_TMP/flows-gateway.out foreign name res msg dres dmsg known st
   local nd=0 ng=0 nflows=0
   foreign=$(curl -s -m 30 --unix-socket "$R2/docker.sock" -H 'Content-Type: application/json' -X POST \
     -d "{\"Image\":\"$IMG\",\"Cmd\":[\"sleep\",\"300\"]}" "http://d/v1.41/containers/create?name=cglib-foreign$$" |
     jq_ 'd["Id"]')
   [ -n "$foreign" ] || { fail "a container of project 2" "create through gateway 2 failed"; return; }
+  # running, so that the direct run's prune leaves it: the refusal must be about ownership
+  curl -s -m 30 --unix-socket "$R2/docker.sock" -o /dev/null -X POST "http://d/v1.41/containers/$foreign/start"
   run_flows direct "$CG_BACKEND_SOCK" "$d"
+  st=$(bk -o /dev/null -w '%{http_code}' "http://d/v1.41/containers/$foreign/json")
+  [ "$st" = 200 ] || fail "project 2's container outlives the direct run" "inspect $st" quiet
   run_flows gateway "$R1/docker.sock" "$g" --foreign "$foreign"
   declare -A direct=()
   while IFS=$'\t' read -r _ name res _ msg; do direct[$name]="$res"$'\t'"$msg"; done < <(grep '^FLOW' "$d")
@@ -188,6 +191,11 @@ s_flows() {
   done < <(grep '^FLOW' "$g")
   [ "$nflows" -gt 0 ] || fail "flows ran" "no FLOW line; stderr: $(tail -n 3 "$g.err")" quiet
   echo "# library flows on $CG_BACKEND: $nd of $nflows work directly, $ng of $nflows through the gateway"
+  if [ "$(bk "http://d/v1.41/containers/$foreign/json" | jq_ 'd["State"]["Running"]')" = True ]; then
+    pass "gateway ($CG_BACKEND): the refused kill of project 2's container changed nothing"
+  else
+    fail "gateway ($CG_BACKEND): the refused kill of project 2's container changed nothing" "it is not running" quiet
+  fi
   curl -s -m 30 --unix-socket "$R2/docker.sock" -o /dev/null -X DELETE "http://d/v1.41/containers/$foreign?force=1"
   # whatever a failed flow left behind
   for name in $(bk "http://d/v1.41/containers/json?all=1" | jq_ '" ".join(c["Id"] for c in d if any(n.startswith("/cglib") for n in c["Names"]))'); do
