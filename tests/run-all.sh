@@ -75,7 +75,7 @@ run_suite tests/ops/run.sh ./tests/ops/run.sh
 KIT=../shared/conformance/run.py
 if [ -f "$KIT" ]; then
   echo "== conformance ($KIT)"
-  log=${TMPDIR:-/tmp}/cg-conformance.log
+  log=$(mktemp "${TMPDIR:-/tmp}/cg-conformance.XXXXXX")   # own file: several checkouts may run at once
   timeout -k 10 1800 python3 "$KIT" --gateway ./container-gateway >"$log" 2>&1
   rc=$?
   nfail=$(grep -c '^FAIL ' "$log")
@@ -83,7 +83,8 @@ if [ -f "$KIT" ]; then
   last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
   [ $rc -eq 124 ] && last="timed out after 1800 s"
   echo "conformance: ${last:-no output (exit $rc)}"
-  if [ $rc -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failed_names+=(conformance); fi
+  if [ $rc -eq 0 ]; then passed=$((passed + 1)); rm -f "$log"
+  else failed=$((failed + 1)); failed_names+=(conformance); echo "   full log: $log"; fi
 else
   echo "conformance kit not found at ../shared/conformance; skipped"
 fi
