@@ -5,7 +5,8 @@
 #   build:        gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
 #   backend:      podman runc catatonit netavark aardvark-dns iptables busybox-static
 #                 (runc named so that crun, unusable here, stays out; catatonit for pods)
-#   test tools:   python3 curl procps util-linux
+#   test tools:   python3 curl procps util-linux gdb; clang libclang-rt-14-dev (make fuzz,
+#                 make check-asan); valgrind (make check-valgrind)
 #   compose flow: docker-compose python3-docker
 #   dockerd:      docker.io (dockerd 20.10, containerd, and the docker client when no
 #                 other `docker` is on PATH). tests/integration/dockerd.sh starts a
@@ -35,7 +36,7 @@ done
 
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
-      python3 curl procps util-linux gdb clang libclang-rt-14-dev
+      python3 curl procps util-linux gdb clang libclang-rt-14-dev valgrind
       docker-compose python3-docker docker.io containerd)
 
 SUDO=

@@ -58,12 +58,13 @@ else
   echo "== clang -Werror build: clang is not installed; not run"
 fi
 
-# 2b. a short libFuzzer run of the HTTP, JSON and IPC parsers (make fuzz), when clang
+# 2b. a short libFuzzer run of every fuzz target (make fuzz: the HTTP, JSON and IPC
+#     parsers, the route classifier, the query policy, the build query), when clang
 #     can build fuzzers here (clang with its sanitizer runtime); longer: make fuzz FUZZ_SECONDS=300
 if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
    clang -x c -fsanitize=fuzzer,address - -o "${TMPDIR:-/tmp}/cg-fuzz-probe" >/dev/null 2>&1; then
   rm -f "${TMPDIR:-/tmp}/cg-fuzz-probe"
-  run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5
+  run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5 FUZZ_RECORD=0
 else
   echo "== make fuzz: clang cannot build libFuzzer targets here (no clang or no sanitizer runtime); not run"
 fi

@@ -14,7 +14,7 @@
 #      module+offset frames, symbolised here with llvm-symbolizer), unit tests — is
 #      printed; any report fails the run, as does any failed suite.
 # Reports are collected with log_path in $CG_ASAN_DIR/reports (empty files are removed).
-# Results: build/results/asan.env and asan-suites.tsv (tests/sanitize/reliability-report.sh).
+# Results: doc/results/asan.env and asan-suites.tsv (tests/sanitize/reliability-report.sh).
 # Last line: "N passed, M failed, R sanitizer reports"; exit non-zero when M or R > 0.
 # Takes about 3 minutes on a 2-core machine (2 min 35 s measured; most of it podman).
 set -u

@@ -10,12 +10,13 @@
 #   san_suite NAME CMD...     run one suite with a timeout ($SAN_SUITE_TIMEOUT, 1200 s);
 #                             prints == PASS/FAIL/SKIP lines (exit 77 = skipped) and
 #                             appends "NAME<TAB>pass|fail|skip<TAB>seconds" to $SAN_SUITES
-#   san_record NAME K=V...    write build/results/NAME.env (read by
+#   san_record NAME K=V...    write doc/results/NAME.env (read by
 #                             tests/sanitize/reliability-report.sh)
 #
-# Results live in build/results/ of the repository (ignored by git).
+# Results live in doc/results/ of the repository and are committed: they are the
+# measurements doc/reliability.md shows (date, machine and commit in each file).
 SAN_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-SAN_RESULTS=${SAN_RESULTS:-$SAN_REPO/build/results}
+SAN_RESULTS=${SAN_RESULTS:-$SAN_REPO/doc/results}
 SAN_SUITE_TIMEOUT=${SAN_SUITE_TIMEOUT:-1200}
 SAN_PASSED=0
 SAN_FAILED=0
