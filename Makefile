@@ -82,6 +82,8 @@ reliability-report:
 FUZZ_SECONDS ?= 10
 # FUZZ_RECORD=0: do not record doc/results/fuzz-*.env (make check's short run)
 FUZZ_RECORD ?= 1
+# where each target's scratch corpus and findings go (<dir>/<target>/)
+FUZZ_WORK ?= build/fuzz
 FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -I. $(filter-out -Wno-format-truncation,$(WARN)) $(shell pkg-config --cflags libcjson) \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_BASE = base/gwerror.c base/xmalloc.c base/util.c
@@ -101,7 +103,7 @@ tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*) tests/fuzz/fuzz_input.h
 fuzzers: $(FUZZERS)
 
 fuzz: $(FUZZERS)
-	FUZZ_RECORD=$(FUZZ_RECORD) ./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
+	FUZZ_RECORD=$(FUZZ_RECORD) FUZZ_WORK=$(FUZZ_WORK) ./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
 
 # the IPC seed maker of tests/fuzz/make-seeds.py (real encoder, real HTTP parser)
 tests/fuzz/seed_ipc: tests/fuzz/seed_ipc.o libcg.a

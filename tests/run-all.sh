@@ -64,7 +64,12 @@ fi
 if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
    clang -x c -fsanitize=fuzzer,address - -o "${TMPDIR:-/tmp}/cg-fuzz-probe" >/dev/null 2>&1; then
   rm -f "${TMPDIR:-/tmp}/cg-fuzz-probe"
-  run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5 FUZZ_RECORD=0
+  # in a scratch directory: build/fuzz keeps what the user's own runs found
+  fw=$(mktemp -d /tmp/cg-fuzz.XXXXXX)
+  run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5 FUZZ_RECORD=0 FUZZ_WORK="$fw"
+  if [ -n "$(find "$fw" -maxdepth 2 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))" ]; then
+    echo "   fuzz findings kept in $fw"
+  else rm -rf "$fw"; fi
 else
   echo "== make fuzz: clang cannot build libFuzzer targets here (no clang or no sanitizer runtime); not run"
 fi

@@ -2,8 +2,9 @@
 # tests/fuzz/run.sh SECONDS FUZZER... — what `make fuzz FUZZ_SECONDS=N` runs (issue 11
 # item 7): every libFuzzer target for SECONDS seconds, one after the other, each from a
 # scratch copy of its committed corpus tests/fuzz/corpus/<target>/ (the repository is
-# never modified; what the run adds stays in build/fuzz/<target>/corpus). A crash, leak,
-# timeout or out-of-memory input is kept in build/fuzz/<target>/ (crash-<sha1>, ...);
+# never modified; what the run adds stays in $FUZZ_WORK/<target>/corpus, default
+# build/fuzz). A crash, leak, timeout or out-of-memory input is kept in
+# $FUZZ_WORK/<target>/ (crash-<sha1>, ...);
 # minimise it with `tests/fuzz/fuzz_<target> -minimize_crash=1 -runs=10000 FILE` and make
 # it a regression test (a unit test case with the input).
 # Records doc/results/fuzz-<target>.env (seconds, executions, crashes, corpus sizes;
@@ -16,7 +17,7 @@ secs=$1; shift
 total_exec=0; total_crash=0; n=0
 for f in "$@"; do
   t=${f##*/fuzz_}
-  w=build/fuzz/$t
+  w=${FUZZ_WORK:-build/fuzz}/$t
   rm -rf "$w"
   mkdir -p "$w/corpus"
   [ -d "tests/fuzz/corpus/$t" ] && cp tests/fuzz/corpus/"$t"/* "$w/corpus/" 2>/dev/null
