@@ -84,7 +84,7 @@ FUZZ_SECONDS ?= 10
 FUZZ_RECORD ?= 1
 # where each target's scratch corpus and findings go (<dir>/<target>/)
 FUZZ_WORK ?= build/fuzz
-FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -I. $(filter-out -Wno-format-truncation,$(WARN)) $(shell pkg-config --cflags libcjson) \
+FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -DCG_VERSION='"$(VERSION)"' -g -O1 -I. $(filter-out -Wno-format-truncation,$(WARN)) $(shell pkg-config --cflags libcjson) \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_BASE = base/gwerror.c base/xmalloc.c base/util.c
 FUZZ_http = http/http.c $(FUZZ_BASE)

@@ -8,12 +8,31 @@
 #include <stddef.h>
 
 #define CG_DETAIL_MAX 1024	/* bytes, including the NUL (privsep.md §7.2) */
+#define CG_HINT_MAX 512		/* bytes, including the NUL */
 
-/* One refusal. code is a static string of the vocabulary, status follows. */
+/*
+ * Every answer the gateway writes carries this field (its own errors, the
+ * 503, forwarded response heads; not the verbatim head of a switched
+ * stream): other gateways recognise a gateway by it and never use one as
+ * their backend (issue 10 item 1).
+ */
+#define CG_HEADER_NAME	"Container-Gateway"
+#define CG_HEADER_LINE	CG_HEADER_NAME ": " CG_VERSION "\r\n"
+
+/* A hint value meaning "the detail already says what to do instead". */
+#define CG_HINT_IN_DETAIL	"-"
+
+/*
+ * One refusal. code is a static string of the vocabulary, status follows.
+ * detail says what was refused (the access line logs it); hint says what
+ * to do instead: "" for the code's default hint (cg_code_hint), or a
+ * specific one set with cg_refuse_hint / cg_hint, or CG_HINT_IN_DETAIL.
+ */
 struct cg_refusal {
 	const char *code;
 	int status;
 	char detail[CG_DETAIL_MAX];
+	char hint[CG_HINT_MAX];
 };
 
 /*
@@ -23,14 +42,39 @@ struct cg_refusal {
 int cg_code_status(const char *code);
 
 /*
- * Fill r with code, its status and a printf-formatted detail (truncated to
- * CG_DETAIL_MAX - 1 bytes). r->code then points to the static vocabulary
+ * The code at index i of the vocabulary (0, 1, ...), NULL past the end:
+ * for tests that walk every code.
+ */
+const char *cg_code_at(size_t i);
+
+/*
+ * The default hint of a reason code (issue 10 item 7: every refusal says
+ * what to do instead; doc/troubleshooting.md is the long form): a static
+ * non-empty string, or NULL for a code outside the vocabulary.
+ */
+const char *cg_code_hint(const char *code);
+
+/*
+ * Fill r with code, its status, no specific hint and a printf-formatted
+ * detail (truncated to CG_DETAIL_MAX - 1 bytes). r->code then points to the static vocabulary
  * entry, not to the argument. Always returns -1 so rule code can write
  * "return cg_refuse(r, ...)". abort()s on a code outside the vocabulary
  * (a programming error, not an input error).
  */
 int cg_refuse(struct cg_refusal *r, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/*
+ * cg_refuse with a specific hint instead of the code's default (hint is
+ * copied, truncated to CG_HINT_MAX - 1 bytes; CG_HINT_IN_DETAIL when the
+ * detail itself says what to do). Returns -1.
+ */
+int cg_refuse_hint(struct cg_refusal *r, const char *code, const char *hint,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Set r's specific hint, printf-formatted (truncated to CG_HINT_MAX - 1). */
+void cg_hint(struct cg_refusal *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /*
  * Quote a client-supplied string s[0..len) (NUL not required) for a
@@ -53,9 +97,11 @@ const char *cg_reason_phrase(int status);
 
 /*
  * Render the complete gateway error response for r (http.md §11 item 1):
- * status line, Content-Type, Content-Length, Connection: close, blank
- * line, then the body {"message":"container-gateway: <code>: <detail>"}
- * unless head_only (HEAD: same Content-Length, no body). Returns a
+ * status line, Content-Type, Content-Length, Connection: close,
+ * Container-Gateway: <version>, blank line, then the body
+ * {"message":"container-gateway: <code>: <detail>; <hint>"} (no "; <hint>"
+ * for CG_HINT_IN_DETAIL) unless head_only (HEAD: same Content-Length, no
+ * body). Returns a
  * malloc'd NUL-terminated buffer (the caller frees it) and its length in
  * *len (bytes, without the NUL); exits through xoom() on allocation
  * failure.

@@ -227,7 +227,8 @@ check_version(const struct cg_query *q, struct cg_refusal *r)
 
 	if ((v != NULL && strcmp(v, "2") == 0) ||
 	    (bk != NULL && !query_value_empty(bk)))
-		return cg_refuse(r, "denied-endpoint", "%s", BUILDKIT_DETAIL);
+		return cg_refuse_hint(r, "denied-endpoint", CG_HINT_IN_DETAIL, "%s",
+		    BUILDKIT_DETAIL);
 	if (v != NULL && strcmp(v, "") != 0 && strcmp(v, "1") != 0)
 		return cg_refuse(r, "denied-build-parameter",
 		    "version %s is refused", quote(v, qv));
@@ -274,7 +275,9 @@ check_networkmode(const struct cg_policy_ctx *ctx, const char *v,
 	if (v == NULL || in_list_ci(v, netmodes) ||
 	    (ctx->backend_kind == CG_PODMAN && in_list_ci(v, netmodes_podman)))
 		return 0;
-	return cg_refuse(r, "network", "build networkmode=%s is refused",
+	return cg_refuse_hint(r, "network", "build without --network: RUN "
+	    "steps get the default network (and the egress proxy)",
+	    "build networkmode=%s is refused",
 	    quote(v, qv));
 }
 

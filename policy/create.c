@@ -37,6 +37,12 @@
 			"volume or tmpfs"
 #define D_NS_ALLOWED	"only private, pod, auto, keep-id, nomap and shareable " \
 			"are allowed"
+/* What to do instead (issue 10 item 7), where the code's default is vague. */
+#define REL_HINT	"give an absolute path inside the project, e.g. " \
+			"-v \"$PWD/data:/data\""
+#define NETMODE_HINT	"publish the ports you need with -p HOST:CONTAINER " \
+			"on the default network, or use --network none or a " \
+			"network created with docker network create NAME"
 
 /* ==================================================================== */
 /* Small helpers                                                        */
@@ -296,18 +302,27 @@ resolve_bind(const struct cg_policy_ctx *ctx, const char *src,
 			return 0;
 		break;
 	case CG_PATH_OUTSIDE:
-		return cg_refuse(r, "bind-mount",
+		cg_refuse(r, "bind-mount",
 		    "%s is outside the allowed roots (%s)", q(src, qs), out);
+		cg_hint(r, "to allow it, start the gateway with --extra-bind-root "
+		    "%s; or keep the data in a named volume (-v NAME:/path)",
+		    qs);
+		return -1;
 	case CG_PATH_EXCLUDED:
-		return cg_refuse(r, "bind-mount", "%s is the gateway's run "
-		    "directory or the personal config layer", q(src, qs));
+		return cg_refuse_hint(r, "bind-mount", "bind another directory "
+		    "of the project, or use a named volume (-v NAME:/path)",
+		    "%s is the gateway's run directory or the personal config "
+		    "layer", q(src, qs));
 	case CG_PATH_SOCKET:
-		return cg_refuse(r, "bind-mount",
-		    "%s would expose the container engine's socket", q(src, qs));
+		return cg_refuse_hint(r, "bind-mount", "never bind a container "
+		    "engine's socket; talk to this gateway's socket from outside "
+		    "the container", "%s would expose the container engine's "
+		    "socket", q(src, qs));
 	case CG_PATH_UNRESOLVABLE:
 		break;
 	}
-	return cg_refuse(r, "bind-mount", "%s cannot be resolved", q(src, qs));
+	return cg_refuse_hint(r, "bind-mount", "bind an existing directory or "
+	    "file inside the project", "%s cannot be resolved", q(src, qs));
 }
 
 /* ==================================================================== */
@@ -341,7 +356,7 @@ rule_ns_libpod(const cJSON *body, const char *field, struct cg_refusal *r)
 	mode = jstr0(ns, "nsmode");
 	value = jstr0(ns, "value");
 	if (!ns_mode_allowed(mode))
-		return cg_refuse(r, "namespace", "%s.nsmode=%s is refused; "
+		return cg_refuse_hint(r, "namespace", CG_HINT_IN_DETAIL, "%s.nsmode=%s is refused; "
 		    D_NS_ALLOWED, field, q(mode, qb));
 	if (value[0] == '\0')
 		return 0;
@@ -369,7 +384,8 @@ rule_netns_libpod(const cJSON *body, struct cg_refusal *r)
 		return 0;
 	mode = jstr0(ns, "nsmode");
 	if (!netmode_keyword(mode, 1))
-		return cg_refuse(r, "network", "netns.nsmode=%s is refused",
+		return cg_refuse_hint(r, "network", NETMODE_HINT,
+		    "netns.nsmode=%s is refused",
 		    q(mode, qb));
 	if (jstr0(ns, "value")[0] != '\0')
 		return cg_refuse(r, "network", "netns.value is refused");
@@ -705,8 +721,8 @@ bind_source(const struct cg_policy_ctx *ctx, cJSON *mount, const char *key,
 	if (!cJSON_IsString(src) || src->valuestring[0] == '\0')
 		return cg_refuse(r, "bind-mount", "a bind mount needs a source");
 	if (src->valuestring[0] != '/')
-		return cg_refuse(r, "bind-mount", "relative source %s is refused",
-		    q(src->valuestring, qb));
+		return cg_refuse_hint(r, "bind-mount", REL_HINT,
+		    "relative source %s is refused", q(src->valuestring, qb));
 	if (resolve_bind(ctx, src->valuestring, out, r) != 0)
 		return -1;
 	if (strcmp(out, src->valuestring) != 0)
@@ -1088,7 +1104,7 @@ rule_ns_compat(const cJSON *hc, struct cg_refusal *r)
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		mode = jstr0(hc, fields[i]);
 		if (!ns_mode_allowed(mode))
-			return cg_refuse(r, "namespace", "%s=%s is refused; "
+			return cg_refuse_hint(r, "namespace", CG_HINT_IN_DETAIL, "%s=%s is refused; "
 			    D_NS_ALLOWED, fields[i], q(mode, qb));
 	}
 	return 0;
@@ -1105,8 +1121,8 @@ rule_network_compat(const struct cg_policy_ctx *ctx, const cJSON *body,
 
 	if (!netmode_keyword(mode, ctx->backend_kind == CG_PODMAN)) {
 		if (netmode_refused_prefix(mode))
-			return cg_refuse(r, "network", "NetworkMode=%s is refused",
-			    q(mode, qb));
+			return cg_refuse_hint(r, "network", NETMODE_HINT,
+			    "NetworkMode=%s is refused", q(mode, qb));
 		if (!is_resource_name(mode, strlen(mode)))
 			return cg_refuse(r, "network",
 			    "%s is not a valid network name", q(mode, qb));
@@ -1217,8 +1233,8 @@ rule_bind_entry(const struct cg_policy_ctx *ctx, cJSON *e,
 			return -1;
 		}
 	} else if (!is_resource_name(src, strlen(src))) {
-		cg_refuse(r, "bind-mount", "relative source %s is refused",
-		    q(src, qb));
+		cg_refuse_hint(r, "bind-mount", REL_HINT,
+		    "relative source %s is refused", q(src, qb));
 		free(src);
 		return -1;
 	}
@@ -1269,7 +1285,7 @@ rule_mount_entry(const struct cg_policy_ctx *ctx, cJSON *m,
 	if (ci_eq(type, "volume")) {
 		vo = json_get(m, "VolumeOptions");
 		if (json_truthy(json_get(vo, "DriverConfig")))
-			return cg_refuse(r, "volume-driver", D_VOLUME_DRIVER);
+			return cg_refuse_hint(r, "volume-driver", CG_HINT_IN_DETAIL, D_VOLUME_DRIVER);
 		v = jstr0(vo, "Subpath");
 		if (!subpath_ok(v))
 			return cg_refuse(r, "bind-mount",
@@ -1378,12 +1394,12 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 
 	/* 7: privileged */
 	if (json_truthy(json_get(hc, "Privileged")))
-		return cg_refuse(r, "privileged", D_PRIVILEGED);
+		return cg_refuse_hint(r, "privileged", CG_HINT_IN_DETAIL, D_PRIVILEGED);
 	if (json_number_negative(json_get(hc, "OomScoreAdj")))
-		return cg_refuse(r, "privileged", D_OOM);
+		return cg_refuse_hint(r, "privileged", "leave the OOM score adjustment at 0 or above", D_OOM);
 	/* 8: cap-add, capabilities (B17) */
 	if (json_truthy(json_get(hc, "CapAdd")))
-		return cg_refuse(r, "cap-add", D_CAPADD);
+		return cg_refuse_hint(r, "cap-add", CG_HINT_IN_DETAIL, D_CAPADD);
 	if (json_truthy(json_get(hc, "Capabilities")))
 		return cg_refuse(r, "capabilities",
 		    "an explicit capability set is refused");
@@ -1391,7 +1407,7 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (json_truthy(json_get(hc, "Devices")) ||
 	    json_truthy(json_get(hc, "DeviceRequests")) ||
 	    json_truthy(json_get(hc, "DeviceCgroupRules")))
-		return cg_refuse(r, "devices", D_DEVICES);
+		return cg_refuse_hint(r, "devices", CG_HINT_IN_DETAIL, D_DEVICES);
 	/* 10: namespaces (§3.2, B22) */
 	if (rule_ns_compat(hc, r) != 0)
 		return -1;
@@ -1423,7 +1439,7 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "readonly-paths", "ReadonlyPaths is refused");
 	/* 20: publishing (§3.7) */
 	if (json_truthy(json_get(hc, "PublishAllPorts")))
-		return cg_refuse(r, "publish-all", D_PUBLISH_ALL);
+		return cg_refuse_hint(r, "publish-all", CG_HINT_IN_DETAIL, D_PUBLISH_ALL);
 	if (rule_publish_compat(hc, r) != 0)
 		return -1;
 	/* 21: mounts and binds (§4; sources rewritten in place) */
@@ -1432,7 +1448,7 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	/* 22: volumes-from (B09) */
 	if (json_truthy(json_get(hc, "VolumesFrom")))
-		return cg_refuse(r, "volumes-from", D_VOLUMES_FROM);
+		return cg_refuse_hint(r, "volumes-from", CG_HINT_IN_DETAIL, D_VOLUMES_FROM);
 	/* 23: host paths (§3.8, B21) */
 	if (rule_workdir(jstr0(body, "WorkingDir"), r) != 0)
 		return -1;
@@ -1504,17 +1520,17 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	/* 7 */
 	if (json_truthy(json_get(body, "privileged")))
-		return cg_refuse(r, "privileged", D_PRIVILEGED);
+		return cg_refuse_hint(r, "privileged", CG_HINT_IN_DETAIL, D_PRIVILEGED);
 	if (json_number_negative(json_get(body, "oom_score_adj")))
-		return cg_refuse(r, "privileged", D_OOM);
+		return cg_refuse_hint(r, "privileged", "leave the OOM score adjustment at 0 or above", D_OOM);
 	/* 8 */
 	if (json_truthy(json_get(body, "cap_add")))
-		return cg_refuse(r, "cap-add", D_CAPADD);
+		return cg_refuse_hint(r, "cap-add", CG_HINT_IN_DETAIL, D_CAPADD);
 	/* 9 (B23) */
 	if (json_truthy(json_get(body, "devices")) ||
 	    json_truthy(json_get(body, "device_cgroup_rule")) ||
 	    json_truthy(json_get(json_get(body, "resource_limits"), "devices")))
-		return cg_refuse(r, "devices", D_DEVICES);
+		return cg_refuse_hint(r, "devices", CG_HINT_IN_DETAIL, D_DEVICES);
 	/* 10 (§3.2) */
 	for (i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
 		if (rule_ns_libpod(body, namespaces[i], r) != 0)
@@ -1544,7 +1560,7 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "security-opt", "unmask is refused");
 	/* 20 */
 	if (json_truthy(json_get(body, "publish_image_ports")))
-		return cg_refuse(r, "publish-all", D_PUBLISH_ALL);
+		return cg_refuse_hint(r, "publish-all", CG_HINT_IN_DETAIL, D_PUBLISH_ALL);
 	if (rule_publish_libpod(body, r) != 0)
 		return -1;
 	/* 21 (§4.3) */
@@ -1552,7 +1568,7 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	/* 22 */
 	if (json_truthy(json_get(body, "volumes_from")))
-		return cg_refuse(r, "volumes-from", D_VOLUMES_FROM);
+		return cg_refuse_hint(r, "volumes-from", CG_HINT_IN_DETAIL, D_VOLUMES_FROM);
 	/* 23 (§3.8) */
 	v = jstr0(body, "healthLogDestination");
 	if (v[0] != '\0' && strcmp(v, "local") != 0 &&

@@ -205,7 +205,8 @@ qp_stats(struct cg_request *req, const char *key, const char *what,
 
 	if (query_count(req->query, key) == 0 ||
 	    (all != NULL && !query_value_empty(all)))
-		return cg_refuse(r, "denied-query", "stats of all %s is not "
+		return cg_refuse_hint(r, "denied-query", CG_HINT_IN_DETAIL,
+		    "stats of all %s is not "
 		    "available; name the %s", what, what);
 	return 0;
 }
@@ -297,7 +298,11 @@ route_stage(const struct cg_policy_ctx *ctx, const char *method,
 		    "the method is not available through the gateway");
 	memcpy(req->method, method, strlen(method) + 1);
 	if (!route_path_valid(target, plen))
-		return cg_refuse(r, "malformed", "path is not normalised");
+		return cg_refuse_hint(r, "malformed", memchr(target, '%', plen) ?
+		    "percent-encoded paths are refused (routes.md §2): name an "
+		    "image by its id, or without a '/' (podman --remote sends "
+		    "localhost/x as localhost%2Fx)" : "",
+		    "path is not normalised");
 	req->query = query_parse(qmark ? qmark + 1 : "",
 	    qmark ? target_len - plen - 1 : 0, r);
 	if (req->query == NULL)
@@ -469,6 +474,31 @@ ask_facts(struct asker *a, int kind, const char *ref, char *id)
 }
 
 /*
+ * An image named for tag, untag or remove that is missing or not the
+ * project's (routes.md §9.3, decision 9). Images are shared and listed
+ * anyway, so the answer says why and what to do (issue 10 item 6); the
+ * code stays not-found. Returns -1.
+ */
+static int
+image_not_owned(const struct cg_request *req, const char *ref,
+    struct cg_refusal *r)
+{
+	char q[260];
+
+	cg_quote(ref, strlen(ref), q);
+	cg_refuse(r, "not-found", "no such image: %s in this project: only "
+	    "images built or committed through this gateway can be tagged or "
+	    "removed (images are shared between projects)", q);
+	if (strcmp(req->action, "tag") == 0)
+		cg_hint(r, "to name it, build your own from it: echo 'FROM %s' | "
+		    "DOCKER_BUILDKIT=0 docker build -t NEWNAME -", q);
+	else
+		cg_hint(r, "leave shared images in place; remove the images you "
+		    "built here");
+	return -1;
+}
+
+/*
  * Is ref (bytes as sent) of kind owned? On 0 the resolved id is in id
  * (CG_ID_MAX + 1 bytes); else *r is the verdict of routes.md §9.3.
  */
@@ -488,6 +518,8 @@ check_ref(struct asker *a, int kind, const char *ref, char *id,
 			return 0;
 		break;
 	case CG_NOT_OWNED:
+		if (kind == CG_FACT_IMAGE)
+			return image_not_owned(a->req, ref, r);
 		return cg_refuse(r, "not-found", "no such %s: %s",
 		    kind_names[kind], cg_quote(ref, strlen(ref), q));
 	case CG_UNREACHABLE:

@@ -28,7 +28,7 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	/* devices (B23: resource_limits.devices) */
 	if (json_truthy(json_get(json_get(body, "resource_limits"), "devices")))
-		return cg_refuse(r, "devices", D_DEVICES);
+		return cg_refuse_hint(r, "devices", CG_HINT_IN_DETAIL, D_DEVICES);
 	/* namespaces (§3.2) */
 	for (i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
 		if (rule_ns_libpod(body, namespaces[i], r) != 0)
@@ -52,7 +52,8 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (rule_mounts_libpod(ctx, body, r) != 0)
 		return -1;
 	if (json_truthy(json_get(body, "volumes_from")))
-		return cg_refuse(r, "volumes-from", "--volumes-from is refused; "
+		return cg_refuse_hint(r, "volumes-from", CG_HINT_IN_DETAIL,
+		    "--volumes-from is refused; "
 		    "share a named volume instead");
 	/* host paths (§3.8) */
 	if (rule_idmappings_paths(body, r) != 0)
@@ -84,7 +85,7 @@ exec_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	cJSON_DeleteItemFromObjectCaseSensitive(body, "Container");
 	/* B21: docker/podman exec --privileged */
 	if (json_truthy(json_get(body, "Privileged")))
-		return cg_refuse(r, "privileged",
+		return cg_refuse_hint(r, "privileged", CG_HINT_IN_DETAIL,
 		    "drop --privileged; the gateway never grants it");
 	return rule_workdir(jstr0(body, "WorkingDir"), r);
 }
@@ -261,8 +262,12 @@ network_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	    &sc_libpod_network_create, body, r) != 0)
 		return -1;
 	if ((compat ? network_create_compat(body, r) :
-	    network_create_libpod(body, r)) != 0)
+	    network_create_libpod(body, r)) != 0) {
+		if (strcmp(r->code, "network") == 0)
+			cg_hint(r, "create a plain bridge network: docker network "
+			    "create NAME (the daemon assigns its subnet)");
 		return -1;
+	}
 	rewrite_label(ctx, body, compat ? "Labels" : "labels", 1);
 	return 0;
 }

@@ -18,19 +18,26 @@
 
 #define NOREF	(-1)
 
+#define SWARM_HINT	"swarm mode is not available; run containers with " \
+	"docker run or docker-compose"
+#define KUBE_HINT	"create the pod and its containers with podman " \
+	"--remote pod create and podman --remote run --pod POD"
+
 /* Longest version segment taken as a version: the prefix ("/" + segment)
    must fit struct cg_request.prefix. Longer ones are ordinary segments. */
 #define VERSION_SEG_MAX	46
 
 /* Row helpers: R(apis, methods, pattern, family, action, owner, body, flags, qp) */
 #define R(a, m, p, f, act, o, b, fl, qp) \
-	{ (a), (m), (p), (f), (act), (o), (b), (fl), (qp), NULL }
-#define DENY(a, m, p, f, verb) \
-	R(a, m, p, f, verb, NOREF, CG_BODY_NONE, RF_DENIED, QP_NONE)
-/* A denied verb with its own refusal detail. */
-#define DENYD(a, m, p, f, verb, detail) \
+	{ (a), (m), (p), (f), (act), (o), (b), (fl), (qp), NULL, NULL }
+/* A denied verb with what to do instead (issue 10 item 7). */
+#define DENY(a, m, p, f, verb, hint) \
 	{ (a), (m), (p), (f), (verb), NOREF, CG_BODY_NONE, RF_DENIED, \
-	    QP_NONE, (detail) }
+	    QP_NONE, NULL, (hint) }
+/* A denied verb with its own refusal detail and hint. */
+#define DENYD(a, m, p, f, verb, detail, hint) \
+	{ (a), (m), (p), (f), (verb), NOREF, CG_BODY_NONE, RF_DENIED, \
+	    QP_NONE, (detail), (hint) }
 /* A container verb on containers/{c}/<verb>, owner container ->id. */
 #define CV(a, m, verb, body, fl) \
 	R(a, m, "containers/{c}/" verb, "containers", verb, CG_FACT_CONTAINER, \
@@ -56,7 +63,9 @@ static const struct cg_route routes[] = {
 	 */
 	R(ROUTE_L, RM_POST, "system/prune", "system", "system-prune", NOREF,
 	    CG_BODY_NONE, RF_NHT, QP_SYSTEM_PRUNE),
-	DENY(ROUTE_CL, RM_ANY, "system/df", "system", "system/df"),
+	DENY(ROUTE_CL, RM_ANY, "system/df", "system", "system/df",
+	    "see the project's usage with docker ps -a --size, docker images "
+	    "and docker volume ls"),
 
 	/* §6.2 Containers */
 	R(ROUTE_CL, RM_GET, "containers/json", "containers", "list", NOREF,
@@ -70,11 +79,11 @@ static const struct cg_route routes[] = {
 	R(ROUTE_CL, RM_DELETE, "containers/{c}", "containers", "remove",
 	    CG_FACT_CONTAINER, CG_BODY_NONE, RF_REWRITE | RF_NHT, QP_NONE),
 	DENY(ROUTE_CL, RM_ANY, "containers/{c}/checkpoint", "containers",
-	    "checkpoint"),
+	    "checkpoint", "stop and start the container instead"),
 	DENY(ROUTE_CL, RM_ANY, "containers/{c}/restore", "containers",
-	    "restore"),
+	    "restore", "stop and start the container instead"),
 	DENY(ROUTE_CL, RM_ANY, "containers/{c}/attach/ws", "containers",
-	    "attach/ws"),
+	    "attach/ws", "attach with docker attach (or podman attach)"),
 	R(ROUTE_CL, RM_GET, "containers/{c}/json", "containers", "inspect",
 	    CG_FACT_CONTAINER, CG_BODY_NONE, RF_REWRITE, QP_NONE),
 	CV(ROUTE_L, RM_GET, "exists", CG_BODY_NONE, 0),
@@ -138,7 +147,8 @@ static const struct cg_route routes[] = {
 	    CG_BODY_NONE, RF_NHT, QP_IMAGE_PRUNE),
 	R(ROUTE_L, RM_DELETE, "images/remove", "images", "remove-bulk", NOREF,
 	    CG_BODY_NONE, 0, QP_IMAGES_REMOVE),
-	DENY(ROUTE_L, RM_POST, "images/scp/{i}", "images", "scp"),
+	DENY(ROUTE_L, RM_POST, "images/scp/{i}", "images", "scp",
+	    "move images with docker save and docker load"),
 	R(ROUTE_CL, RM_GET, "images/{i}/json", "images", "inspect", NOREF,
 	    CG_BODY_NONE, 0, QP_NONE),
 	R(ROUTE_CL, RM_GET, "images/{i}/history", "images", "history", NOREF,
@@ -157,7 +167,9 @@ static const struct cg_route routes[] = {
 	    CG_FACT_IMAGE, CG_BODY_NONE, RF_REWRITE, QP_NONE),
 	R(ROUTE_L, RM_POST, "images/{i}/untag", "images", "untag",
 	    CG_FACT_IMAGE, CG_BODY_NONE, 0, QP_IMAGE_REMOVE),
-	DENY(ROUTE_CL, RM_POST, "images/{i}/push", "images", "push"),
+	DENY(ROUTE_CL, RM_POST, "images/{i}/push", "images", "push",
+	    "push from outside the gateway (the daemon's own socket), after "
+	    "checking the image"),
 	R(ROUTE_CL, RM_DELETE, "images/{i}", "images", "remove",
 	    CG_FACT_IMAGE, CG_BODY_NONE, 0, QP_IMAGE_REMOVE),
 
@@ -170,8 +182,10 @@ static const struct cg_route routes[] = {
 	    CG_BODY_JSON, 0, QP_NONE),
 	R(ROUTE_CL, RM_POST, "volumes/prune", "volumes", "prune", NOREF,
 	    CG_BODY_NONE, RF_NHT, QP_FILTERS),
-	DENY(ROUTE_L, RM_ANY, "volumes/{v}/export", "volumes", "export"),
-	DENY(ROUTE_L, RM_ANY, "volumes/{v}/import", "volumes", "import"),
+	DENY(ROUTE_L, RM_ANY, "volumes/{v}/export", "volumes", "export",
+	    "copy files with a container that mounts the volume and docker cp"),
+	DENY(ROUTE_L, RM_ANY, "volumes/{v}/import", "volumes", "import",
+	    "copy files with a container that mounts the volume and docker cp"),
 	R(ROUTE_C, RM_GET, "volumes/{v}", "volumes", "inspect",
 	    CG_FACT_VOLUME, CG_BODY_NONE, 0, QP_NONE),
 	R(ROUTE_L, RM_GET, "volumes/{v}/json", "volumes", "inspect",
@@ -214,7 +228,8 @@ static const struct cg_route routes[] = {
 	 * containers.
 	 */
 	DENYD(ROUTE_L, RM_POST, "pods/prune", "pods", "pods/prune",
-	    "pod prune removes every project's pods and is refused"),
+	    "pod prune removes every project's pods and is refused",
+	    "remove your pods by name: podman --remote pod rm NAME"),
 	R(ROUTE_L, RM_GET, "pods/stats", "pods", "stats-all", NOREF,
 	    CG_BODY_NONE, 0, QP_POD_STATS),
 	R(ROUTE_L, RM_DELETE, "pods/{p}", "pods", "remove", CG_FACT_POD,
@@ -232,7 +247,8 @@ static const struct cg_route routes[] = {
 	/* §6.8 Build and commit */
 	R(ROUTE_CL, RM_POST, "build", "build", "build", NOREF,
 	    CG_BODY_STREAM, 0, QP_BUILD),
-	DENY(ROUTE_CL, RM_ANY, "build/prune", "build", "build/prune"),
+	DENY(ROUTE_CL, RM_ANY, "build/prune", "build", "build/prune",
+	    "remove the project's images with docker rmi"),
 	R(ROUTE_C, RM_POST, "commit", "commit", "commit", NOREF,
 	    CG_BODY_JSON_OPTIONAL, RF_NHT, QP_COMMIT),
 	R(ROUTE_L, RM_POST, "commit", "commit", "commit", NOREF,
@@ -241,18 +257,40 @@ static const struct cg_route routes[] = {
 
 /*
  * §7.1: denied families (first segment after the version or "libpod",
- * any method, any further segments).
+ * any method, any further segments), each with what to do instead.
  */
-static const char *const denied_families[] = {
-	"auth", "swarm", "services", "tasks", "nodes", "plugins", "secrets",
-	"configs", "distribution", "debug", "kube", "play", "generate",
-	"local", "quadlets", "artifacts", "manifests", NULL
+static const struct {
+	const char *name;
+	const char *hint;
+} denied_families[] = {
+	{ "auth", "log in without the gateway (unset DOCKER_HOST, then docker "
+	    "login); docker pull through the gateway sends the credentials it "
+	    "stored" },
+	{ "swarm", SWARM_HINT }, { "services", SWARM_HINT },
+	{ "tasks", SWARM_HINT }, { "nodes", SWARM_HINT },
+	{ "configs", SWARM_HINT },
+	{ "plugins", "plugins are managed on the daemon's host, not through the "
+	    "gateway" },
+	{ "secrets", "pass values with -e or in a file inside the project" },
+	{ "distribution", "pull the image (docker pull) and inspect it" },
+	{ "debug", "use docker logs, docker inspect and docker events" },
+	{ "kube", KUBE_HINT }, { "play", KUBE_HINT },
+	{ "generate", "write the YAML yourself from podman --remote inspect; "
+	    "generate reads state the gateway does not show" },
+	{ "local", "use the everyday docker and podman commands" },
+	{ "quadlets", "write quadlet files on the host, outside the gateway" },
+	{ "artifacts", "keep files in the project or in a named volume" },
+	{ "manifests", "build one image per platform; assemble and push the "
+	    "manifest outside the gateway" },
 };
 
 /* §7.1: denied two-segment paths (and anything below them). */
-static const char *const denied_paths[][2] = {
-	{ "system", "dial-stdio" },
-	{ "system", "check" },
+static const struct {
+	const char *first, *second, *hint;
+} denied_paths[] = {
+	{ "system", "dial-stdio", "connect to the gateway's socket itself "
+	    "(DOCKER_HOST=unix://<run-dir>/docker.sock)" },
+	{ "system", "check", "check the storage on the daemon's host" },
 };
 
 /* §7.3: BuildKit's own endpoints. */
@@ -553,18 +591,23 @@ classify_denied(const struct seg *segs, size_t n, struct cg_refusal *r)
 
 	if (n == 0)
 		return 0;
-	if (seg_in(&segs[0], denied_families))
-		return cg_refuse(r, "denied-endpoint",
-		    "%.*s is not available through the gateway",
-		    (int)segs[0].len, segs[0].p);
+	for (i = 0; i < sizeof(denied_families) / sizeof(denied_families[0]);
+	    i++)
+		if (seg_is(&segs[0], denied_families[i].name))
+			return cg_refuse_hint(r, "denied-endpoint",
+			    denied_families[i].hint,
+			    "%.*s is not available through the gateway",
+			    (int)segs[0].len, segs[0].p);
 	if (seg_in(&segs[0], buildkit_families))
-		return cg_refuse(r, "denied-endpoint", "%s", BUILDKIT_DETAIL);
+		return cg_refuse_hint(r, "denied-endpoint", CG_HINT_IN_DETAIL,
+		    "%s", BUILDKIT_DETAIL);
 	for (i = 0; i < sizeof(denied_paths) / sizeof(denied_paths[0]); i++)
-		if (n >= 2 && seg_is(&segs[0], denied_paths[i][0]) &&
-		    seg_is(&segs[1], denied_paths[i][1]))
-			return cg_refuse(r, "denied-endpoint",
+		if (n >= 2 && seg_is(&segs[0], denied_paths[i].first) &&
+		    seg_is(&segs[1], denied_paths[i].second))
+			return cg_refuse_hint(r, "denied-endpoint",
+			    denied_paths[i].hint,
 			    "%s/%s is not available through the gateway",
-			    denied_paths[i][0], denied_paths[i][1]);
+			    denied_paths[i].first, denied_paths[i].second);
 	return 0;
 }
 
@@ -607,9 +650,21 @@ classify_segs(enum cg_kind socket_kind, const char *method, const char *path,
 	if (classify_api(socket_kind, segs, n, m, &base, r) == -1)
 		return -1;
 	if (grpc)
-		return cg_refuse(r, "denied-endpoint",
-		    "application/grpc requests are not available through "
-		    "the gateway");
+		return cg_refuse_hint(r, "denied-endpoint", "build with "
+		    "DOCKER_BUILDKIT=0", "application/grpc requests are not "
+		    "available through the gateway");
+	/*
+	 * §7.2 amended: compat plugin inspect is 404, so that the docker
+	 * CLI's inspect, which tries each object type in turn, ends with its
+	 * usual "No such object" (issue 10 item 4).
+	 */
+	if (m->api == CG_API_COMPAT && strcmp(method, "GET") == 0 &&
+	    n - base == 3 && seg_is(&segs[base], "plugins") &&
+	    seg_is(&segs[base + 2], "json"))
+		return cg_refuse_hint(r, "not-found", "plugins are managed on "
+		    "the daemon's host; none is visible through the gateway",
+		    "no such plugin: %.*s", (int)segs[base + 1].len,
+		    segs[base + 1].p);
 	if (classify_denied(segs + base, n - base, r) == -1)
 		return -1;
 	if ((mm = method_mask(method)) == 0)
@@ -620,8 +675,9 @@ classify_segs(enum cg_kind socket_kind, const char *method, const char *path,
 		return unknown(r, method, path, len);
 	if (rt->flags & RF_DENIED)
 		return rt->deny_detail != NULL ?
-		    cg_refuse(r, "denied-endpoint", "%s", rt->deny_detail) :
-		    cg_refuse(r, "denied-endpoint",
+		    cg_refuse_hint(r, "denied-endpoint", rt->deny_hint, "%s",
+		    rt->deny_detail) :
+		    cg_refuse_hint(r, "denied-endpoint", rt->deny_hint,
 		    "%s is not available through the gateway", rt->action);
 	m->route = rt;
 	m->ref_kind = rt->owner;

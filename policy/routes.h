@@ -71,6 +71,7 @@ struct cg_route {
 	const char *deny_detail; /* RF_DENIED rows: the refusal detail, or
 				    NULL for "<verb> is not available through
 				    the gateway" */
+	const char *deny_hint;	/* RF_DENIED rows: what to do instead */
 };
 
 /* Policed query keys and query refs of a route query policy (§4.5, §9.5). */

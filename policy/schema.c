@@ -912,7 +912,10 @@ refused:
 			if (f->detail == NULL)
 				return cg_refuse(w->r, f->code, "%s is refused",
 				    cg_quote(key, strlen(key), q));
-			return cg_refuse(w->r, f->code, "%s", f->detail);
+			/* a detail with "; " already says what to do */
+			return cg_refuse_hint(w->r, f->code,
+			    strstr(f->detail, "; ") != NULL ? CG_HINT_IN_DETAIL :
+			    "", "%s", f->detail);
 		}
 	}
 	return 0;

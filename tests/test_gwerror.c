@@ -22,6 +22,42 @@
 
 #define S(lit)	lit, sizeof(lit) - 1
 
+/*
+ * The closed vocabulary of http.md §11.1 with each status, copied from the
+ * spec (not from the code): the tests hold the code to it.
+ */
+static const struct {
+	const char *code;
+	int status;
+} spec_codes[] = {
+	{ "malformed", 400 },
+	{ "ambiguous-field", 403 }, { "unknown-field", 403 },
+	{ "denied-endpoint", 403 }, { "unknown-endpoint", 403 },
+	{ "denied-query", 403 }, { "denied-build-parameter", 403 },
+	{ "privileged", 403 }, { "cap-add", 403 }, { "cap-drop", 403 },
+	{ "capabilities", 403 }, { "devices", 403 }, { "namespace", 403 },
+	{ "network", 403 }, { "security-opt", 403 },
+	{ "log-configuration", 403 }, { "annotations", 403 },
+	{ "sysctls", 403 }, { "cgroup-parent", 403 }, { "runtime", 403 },
+	{ "isolation", 403 }, { "masked-paths", 403 },
+	{ "readonly-paths", 403 }, { "publish-all", 403 }, { "publish", 403 },
+	{ "bind-mount", 403 }, { "mount-type", 403 }, { "volume-driver", 403 },
+	{ "volumes-from", 403 }, { "egress-required", 403 }, { "rootfs", 403 },
+	{ "overlay-volumes", 403 }, { "env-host", 403 }, { "secrets", 403 },
+	{ "chroot-directories", 403 }, { "init-path", 403 },
+	{ "pid-file", 403 }, { "container-id-file", 403 }, { "links", 403 },
+	{ "pod", 403 }, { "dependency-containers", 403 }, { "host-path", 403 },
+	{ "remove-image", 403 }, { "commit-label", 403 },
+	{ "not-found", 404 },
+	{ "too-large", 413 },
+	{ "header-too-large", 431 },
+	{ "backend-unreachable", 502 },
+	{ "too-many-connections", 503 },
+	{ "backend-timeout", 504 },
+};
+#define NSPEC	(sizeof(spec_codes) / sizeof(spec_codes[0]))
+
+
 static void
 test_response_exact_bytes(void **state)
 {
@@ -30,6 +66,7 @@ test_response_exact_bytes(void **state)
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: 53\r\n"
 	    "Connection: close\r\n"
+	    "Container-Gateway: " CG_VERSION "\r\n"
 	    "\r\n"
 	    "{\"message\":\"container-gateway: malformed: bad thing\"}";
 	struct cg_refusal r;
@@ -37,7 +74,8 @@ test_response_exact_bytes(void **state)
 	size_t len;
 
 	(void)state;
-	assert_int_equal(cg_refuse(&r, "malformed", "bad %s", "thing"), -1);
+	assert_int_equal(cg_refuse_hint(&r, "malformed", CG_HINT_IN_DETAIL,
+	    "bad %s", "thing"), -1);
 	out = cg_error_response(&r, 0, &len);
 	assert_int_equal(len, sizeof(want) - 1);
 	assert_memory_equal(out, want, len);
@@ -51,6 +89,44 @@ test_response_exact_bytes(void **state)
 	free(out);
 }
 
+/* The hint follows the detail after "; ": the code's, or a specific one. */
+static void
+test_response_hint(void **state)
+{
+	static const char want[] =
+	    "HTTP/1.1 403 Forbidden\r\n"
+	    "Content-Type: application/json\r\n"
+	    "Content-Length: 113\r\n"
+	    "Connection: close\r\n"
+	    "Container-Gateway: " CG_VERSION "\r\n"
+	    "\r\n"
+	    "{\"message\":\"container-gateway: cap-add: CAP_SYS_ADMIN is "
+	    "refused; run without --cap-add (--cap-drop is allowed)\"}";
+	struct cg_refusal r;
+	char *out;
+	size_t len;
+
+	(void)state;
+	cg_refuse(&r, "cap-add", "%s is refused", "CAP_SYS_ADMIN");
+	assert_string_equal(r.detail, "CAP_SYS_ADMIN is refused");
+	assert_string_equal(r.hint, "");
+	out = cg_error_response(&r, 0, &len);
+	assert_int_equal(len, sizeof(want) - 1);
+	assert_memory_equal(out, want, len);
+	free(out);
+
+	/* a specific hint replaces the default; cg_hint formats one */
+	cg_refuse_hint(&r, "cap-add", "do %s", "x");
+	assert_string_equal(r.hint, "do %s");
+	out = cg_error_response(&r, 0, &len);
+	assert_non_null(strstr(out, "\"container-gateway: cap-add: x; do %s\"}"));
+	free(out);
+	cg_hint(&r, "use --%s", "cap-drop");
+	out = cg_error_response(&r, 0, &len);
+	assert_non_null(strstr(out, "cap-add: x; use --cap-drop\"}"));
+	free(out);
+}
+
 static void
 test_response_exact_bytes_403_escaped(void **state)
 {
@@ -59,6 +135,7 @@ test_response_exact_bytes_403_escaped(void **state)
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: 81\r\n"
 	    "Connection: close\r\n"
+	    "Container-Gateway: " CG_VERSION "\r\n"
 	    "\r\n"
 	    "{\"message\":\"container-gateway: bind-mount: "
 	    "\\\"/etc\\\" \\\\x \\u000a caf\xc3\xa9 \\ufffd /ok\"}";
@@ -67,7 +144,8 @@ test_response_exact_bytes_403_escaped(void **state)
 	size_t len;
 
 	(void)state;
-	cg_refuse(&r, "bind-mount", "\"%s\" \\x \n caf\xc3\xa9 \xff /ok", "/etc");
+	cg_refuse_hint(&r, "bind-mount", CG_HINT_IN_DETAIL,
+	    "\"%s\" \\x \n caf\xc3\xa9 \xff /ok", "/etc");
 	out = cg_error_response(&r, 0, &len);
 	assert_int_equal(len, sizeof(want) - 1);
 	assert_memory_equal(out, want, len);
@@ -98,7 +176,8 @@ test_response_every_status(void **state)
 	};
 	struct http_response resp;
 	struct cg_refusal r;
-	char line[128], msg[CG_DETAIL_MAX + 64], *out, *head_only;
+	char line[128], msg[CG_DETAIL_MAX + CG_HINT_MAX + 64], *out,
+	    *head_only;
 	size_t i, len, hlen;
 	int head;
 	cJSON *j, *m;
@@ -116,12 +195,18 @@ test_response_every_status(void **state)
 		head = http_parse_response(out, len, &resp);
 		assert_true(head > 0);
 		assert_int_equal(resp.status, t[i].status);
-		assert_int_equal(resp.nfields, 3);
+		assert_int_equal(resp.nfields, 4);
 		assert_memory_equal(resp.fields[0].name, "Content-Type", 12);
 		assert_memory_equal(resp.fields[1].name, "Content-Length", 14);
 		assert_memory_equal(resp.fields[2].name, "Connection", 10);
 		assert_int_equal(resp.fields[2].value_len, 5);
 		assert_memory_equal(resp.fields[2].value, "close", 5);
+		/* every gateway answer says it is one (issue 10 item 1) */
+		assert_int_equal(resp.fields[3].name_len, 17);
+		assert_memory_equal(resp.fields[3].name, "Container-Gateway", 17);
+		assert_int_equal(resp.fields[3].value_len, strlen(CG_VERSION));
+		assert_memory_equal(resp.fields[3].value, CG_VERSION,
+		    strlen(CG_VERSION));
 		assert_true(resp.has_content_length);
 		assert_int_equal(resp.content_length, len - (size_t)head);
 
@@ -130,8 +215,8 @@ test_response_every_status(void **state)
 		assert_int_equal(cJSON_GetArraySize(j), 1);
 		m = cJSON_GetObjectItemCaseSensitive(j, "message");
 		assert_true(cJSON_IsString(m));
-		snprintf(msg, sizeof(msg), "container-gateway: %s: detail %zu",
-		    t[i].code, i);
+		snprintf(msg, sizeof(msg), "container-gateway: %s: detail %zu; %s",
+		    t[i].code, i, cg_code_hint(t[i].code));
 		assert_string_equal(m->valuestring, msg);
 		cJSON_Delete(j);
 
@@ -164,9 +249,21 @@ test_response_long_detail(void **state)
 	head = http_parse_response(out, len, &resp);
 	assert_true(head > 0);
 	assert_int_equal(resp.content_length, len - (size_t)head);
-	/* every quote escaped */
+	/* every quote escaped; the hint follows */
 	assert_int_equal(resp.content_length, strlen("{\"message\":\""
-	    "container-gateway: malformed: \"}") + 2 * (CG_DETAIL_MAX - 1));
+	    "container-gateway: malformed: ; \"}") + 2 * (CG_DETAIL_MAX - 1) +
+	    strlen(cg_code_hint("malformed")));
+	free(out);
+	/* a hint at its limit too */
+	memset(big, 'h', 4999);
+	cg_hint(&r, "%s", big);
+	assert_int_equal(strlen(r.hint), CG_HINT_MAX - 1);
+	out = cg_error_response(&r, 0, &len);
+	head = http_parse_response(out, len, &resp);
+	assert_true(head > 0);
+	assert_int_equal(resp.content_length, strlen("{\"message\":\""
+	    "container-gateway: malformed: ; \"}") + 2 * (CG_DETAIL_MAX - 1) +
+	    CG_HINT_MAX - 1);
 	free(out);
 	free(big);
 }
@@ -328,48 +425,71 @@ test_json_escape_roundtrip(void **state)
 static void
 test_code_status_table(void **state)
 {
-	static const char *const c403[] = {
-		"ambiguous-field", "unknown-field", "denied-endpoint",
-		"unknown-endpoint", "denied-query", "denied-build-parameter",
-		"privileged", "cap-add", "cap-drop", "capabilities", "devices",
-		"namespace", "network", "security-opt", "log-configuration",
-		"annotations", "sysctls", "cgroup-parent", "runtime",
-		"isolation", "masked-paths", "readonly-paths", "publish-all",
-		"publish", "bind-mount", "mount-type", "volume-driver",
-		"volumes-from", "egress-required", "rootfs", "overlay-volumes",
-		"env-host", "secrets", "chroot-directories", "init-path",
-		"pid-file", "container-id-file", "links", "pod",
-		"dependency-containers", "host-path", "remove-image",
-		"commit-label",
-	};
-	static const struct {
-		const char *code;
-		int status;
-	} other[] = {
-		{ "malformed", 400 }, { "not-found", 404 }, { "too-large", 413 },
-		{ "header-too-large", 431 }, { "backend-unreachable", 502 },
-		{ "too-many-connections", 503 }, { "backend-timeout", 504 },
-		/* outside the vocabulary */
-		{ "", -1 }, { "Malformed", -1 }, { "malformed ", -1 },
-		{ "malforme", -1 }, { "forbidden", -1 }, { "denied", -1 },
-		{ "bind_mount", -1 }, { "ok", -1 }, { "backend-unreachable\n", -1 },
+	static const char *const outside[] = {
+		"", "Malformed", "malformed ", "malforme", "forbidden", "denied",
+		"bind_mount", "ok", "backend-unreachable\n",
 	};
 	struct cg_refusal r;
-	size_t i;
+	size_t i, n403 = 0;
 
 	(void)state;
-	assert_int_equal(sizeof(c403) / sizeof(c403[0]), 43);
-	for (i = 0; i < sizeof(c403) / sizeof(c403[0]); i++) {
-		if (cg_code_status(c403[i]) != 403)
-			fail_msg("%s: %d", c403[i], cg_code_status(c403[i]));
-		assert_int_equal(cg_refuse(&r, c403[i], "x"), -1);
-		assert_int_equal(r.status, 403);
-		assert_string_equal(r.code, c403[i]);
+	for (i = 0; i < NSPEC; i++) {
+		if (cg_code_status(spec_codes[i].code) != spec_codes[i].status)
+			fail_msg("%s: %d, want %d", spec_codes[i].code,
+			    cg_code_status(spec_codes[i].code),
+			    spec_codes[i].status);
+		assert_int_equal(cg_refuse(&r, spec_codes[i].code, "x"), -1);
+		assert_int_equal(r.status, spec_codes[i].status);
+		assert_string_equal(r.code, spec_codes[i].code);
+		n403 += spec_codes[i].status == 403;
 	}
-	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
-		if (cg_code_status(other[i].code) != other[i].status)
-			fail_msg("\"%s\": %d, want %d", other[i].code,
-			    cg_code_status(other[i].code), other[i].status);
+	assert_int_equal(n403, 43);
+	for (i = 0; i < sizeof(outside) / sizeof(outside[0]); i++)
+		if (cg_code_status(outside[i]) != -1)
+			fail_msg("\"%s\": %d, want -1", outside[i],
+			    cg_code_status(outside[i]));
+}
+
+/*
+ * Every reason code of the closed vocabulary (http.md §11.1, copied here
+ * from the spec, not from the code) has a hint: what to do instead (issue
+ * 10 item 7). Fails when a code is added without one, or when the table
+ * and the spec's list drift apart.
+ */
+static void
+test_every_code_has_hint(void **state)
+{
+	struct cg_refusal r;
+	const char *code, *hint;
+	char *out, want[CG_HINT_MAX + 8];
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < NSPEC; i++) {
+		code = spec_codes[i].code;
+		hint = cg_code_hint(code);
+		if (hint == NULL || strlen(hint) < 10)
+			fail_msg("reason code %s has no hint", code);
+		assert_true(hint[0] != ' ' && hint[strlen(hint) - 1] != '.');
+		cg_refuse(&r, code, "x");
+		out = cg_error_response(&r, 0, &len);
+		snprintf(want, sizeof(want), ": x; %s\"}", hint);
+		if (strstr(out, want) == NULL)
+			fail_msg("%s: the message lacks its hint: %s", code, out);
+		free(out);
+	}
+	/* the table holds exactly the spec's codes */
+	for (i = 0; (code = cg_code_at(i)) != NULL; i++) {
+		size_t k;
+
+		for (k = 0; k < NSPEC && strcmp(spec_codes[k].code, code) != 0; k++)
+			;
+		if (k == NSPEC)
+			fail_msg("code %s is not in http.md §11.1", code);
+		assert_non_null(cg_code_hint(code));
+	}
+	assert_int_equal(i, NSPEC);
+	assert_null(cg_code_hint("no-such-code"));
 }
 
 static void
@@ -452,6 +572,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_response_exact_bytes),
+		cmocka_unit_test(test_response_hint),
+		cmocka_unit_test(test_every_code_has_hint),
 		cmocka_unit_test(test_response_exact_bytes_403_escaped),
 		cmocka_unit_test(test_response_every_status),
 		cmocka_unit_test(test_response_long_detail),

@@ -406,6 +406,14 @@ static const struct no_case no_cases[] = {
 	{ D, "GET", "/v1.41/tasks", "denied-endpoint", NULL },
 	{ D, "GET", "/nodes", "denied-endpoint", NULL },
 	{ D, "GET", "/v1.41/plugins", "denied-endpoint", NULL },
+	/* §7.2 amended: plugin inspect is 404, the rest of plugins 403 */
+	{ D, "GET", "/v1.41/plugins/nosuch/json", "not-found",
+	  "no such plugin: nosuch" },
+	{ D, "GET", "/plugins/nosuch/json", "not-found", "no such plugin: nosuch" },
+	{ D, "POST", "/v1.41/plugins/nosuch/json", "denied-endpoint", NULL },
+	{ D, "GET", "/v1.41/plugins/nosuch/json/x", "denied-endpoint", NULL },
+	{ D, "GET", "/v1.41/plugins/privileges", "denied-endpoint", NULL },
+	{ P, "GET", "/v4.3.1/libpod/plugins/nosuch/json", "denied-endpoint", NULL },
 	{ P, "GET", "/v1.41/secrets", "denied-endpoint", NULL },
 	{ P, "GET", "/v4.3.1/libpod/secrets/json", "denied-endpoint", NULL },
 	{ D, "POST", "/v1.41/configs/create", "denied-endpoint", NULL },
@@ -649,6 +657,13 @@ test_refused(void **state)
 			fail_msg("%s %s: got %d %s: %s; wanted %s: %s",
 			    c->method, c->target, r.status, r.code, r.detail,
 			    c->code, c->detail ? c->detail : "*");
+		/*
+		 * a denied family or verb says what to do instead (issue 10
+		 * item 7): a hint of its own, not the code's generic one
+		 */
+		if (strcmp(r.code, "denied-endpoint") == 0 && r.hint[0] == '\0')
+			fail_msg("%s %s: denied without a hint of its own",
+			    c->method, c->target);
 		assert_null(req.path);
 		assert_null(req.query);
 	}

@@ -293,6 +293,47 @@ fact_warn(void *arg, const char *msg)
 
 /* ---------------------------------------------------------------- errors */
 
+#define LINGER_IDLE_MS	5000		/* no byte from the client for this long */
+#define LINGER_TOTAL_MS	60000
+#define LINGER_MAX	(64u << 20)	/* bytes read and discarded */
+
+/*
+ * After a gateway error (write side already shut down): read and discard
+ * what the client still sends until it closes, bounded by LINGER_IDLE_MS
+ * without progress, LINGER_TOTAL_MS in all and LINGER_MAX bytes. A client
+ * still writing its request (docker login's body) then reads the error
+ * instead of failing with EPIPE and trying elsewhere (issue 10 item 7;
+ * DESIGN-v2 "lingers").
+ */
+static void
+linger_client(struct child *c)
+{
+	struct timespec t0;
+	struct pollfd p = { .fd = c->client, .events = POLLIN };
+	char buf[16384];
+	size_t total = 0;
+	uint32_t spent;
+	ssize_t n;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!c->client_eof && total < LINGER_MAX &&
+	    (spent = ms_since(&t0)) < LINGER_TOTAL_MS) {
+		rc = poll(&p, 1, LINGER_TOTAL_MS - spent < LINGER_IDLE_MS ?
+		    (int)(LINGER_TOTAL_MS - spent) : LINGER_IDLE_MS);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			break;
+		n = recv(c->client, buf, sizeof(buf), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+	}
+}
+
 /*
  * Answer a request the child refuses itself (http.md §11) and report it
  * with ACCESS; the connection always closes after a gateway error.
@@ -319,6 +360,7 @@ refuse(struct child *c, const char *method, size_t method_len,
 	m.u.access.detail = SN(r->detail, strlen(r->detail));
 	send_msg(c, &m);
 	shutdown(c->client, SHUT_WR);
+	linger_client(c);
 	child_exit(c, IPC_BYE_ERROR);
 }
 
@@ -484,9 +526,10 @@ field_is(const struct http_field *f, const char *name)
 
 /*
  * Write the final response head to the client (http.md §8.3, §9.2):
- * switched heads verbatim; otherwise without Connection, Keep-Alive and
- * Proxy-Connection, plus Connection: close when the connection ends
- * after this response (§5.6).
+ * switched heads verbatim; otherwise without Connection, Keep-Alive,
+ * Proxy-Connection and a backend's Container-Gateway, plus Connection:
+ * close when the connection ends after this response (§5.6) and our own
+ * Container-Gateway field (issue 10 item 1).
  */
 static void
 emit_head(struct child *c, struct relay *rl, const struct http_response *resp,
@@ -501,7 +544,7 @@ emit_head(struct child *c, struct relay *rl, const struct http_response *resp,
 		write_client(c, rl->head, headlen);
 		return;
 	}
-	out = xmalloc(headlen + 32);
+	out = xmalloc(headlen + 32 + sizeof(CG_HEADER_LINE));
 	eol = memmem(p, headlen, "\r\n", 2);
 	memcpy(out, p, (size_t)(eol - p) + 2);
 	olen = (size_t)(eol - p) + 2;
@@ -509,8 +552,9 @@ emit_head(struct child *c, struct relay *rl, const struct http_response *resp,
 		const struct http_field *f = &resp->fields[i];
 		const char *ls = f->name, *le;
 
+		/* ours replaces any the backend sent (exactly one, issue 10) */
 		if (field_is(f, "Connection") || field_is(f, "Keep-Alive") ||
-		    field_is(f, "Proxy-Connection"))
+		    field_is(f, "Proxy-Connection") || field_is(f, CG_HEADER_NAME))
 			continue;
 		le = memmem(ls, headlen - (size_t)(ls - p), "\r\n", 2);
 		memcpy(out + olen, ls, (size_t)(le - ls) + 2);
@@ -520,6 +564,8 @@ emit_head(struct child *c, struct relay *rl, const struct http_response *resp,
 		memcpy(out + olen, "Connection: close\r\n", 19);
 		olen += 19;
 	}
+	memcpy(out + olen, CG_HEADER_LINE, sizeof(CG_HEADER_LINE) - 1);
+	olen += sizeof(CG_HEADER_LINE) - 1;
 	memcpy(out + olen, "\r\n", 2);
 	olen += 2;
 	write_client(c, out, olen);
@@ -928,6 +974,7 @@ serve_request(struct child *c)
 		free(resp);
 		send_done(c);
 		shutdown(c->client, SHUT_WR);
+		linger_client(c);
 		child_exit(c, IPC_BYE_ERROR);
 	}
 
