@@ -9,42 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/xmalloc.h"
 
-enum opt_id {
-	O_PROJECT, O_RUN_DIR, O_PID_FILE, O_BACKEND, O_PODMAN_SOCKET,
-	O_DOCKER_SOCKET, O_EGRESS, O_EGRESS_PORT, O_EGRESS_HOST,
-	O_EXTRA_BIND_ROOT, O_IDLE_TIMEOUT, O_BACKEND_TIMEOUT, O_LOG_LEVEL,
-	O_LOG_FORMAT, O_MAX_CONNECTIONS, O_DAEMON,
-};
 
 /* One flag: name, environment variable, serve-only, boolean, repeatable. */
 static const struct opt {
-	enum opt_id id;
+	enum cg_opt id;
 	const char *flag;
 	const char *env;
 	int serve_only;
 	int boolean;
 	int repeatable;
 } opts[] = {
-	{ O_PROJECT, "--project", "CONTAINER_GATEWAY_PROJECT", 0, 0, 0 },
-	{ O_RUN_DIR, "--run-dir", "CONTAINER_GATEWAY_RUN_DIR", 0, 0, 0 },
-	{ O_PID_FILE, "--pid-file", "CONTAINER_GATEWAY_PID_FILE", 0, 0, 0 },
-	{ O_BACKEND, "--backend", "CONTAINER_GATEWAY_BACKEND", 1, 0, 1 },
-	{ O_PODMAN_SOCKET, "--podman-socket", "CONTAINER_GATEWAY_PODMAN_SOCKET", 1, 0, 0 },
-	{ O_DOCKER_SOCKET, "--docker-socket", "CONTAINER_GATEWAY_DOCKER_SOCKET", 1, 0, 0 },
-	{ O_EGRESS, "--egress", "CONTAINER_GATEWAY_EGRESS", 1, 0, 0 },
-	{ O_EGRESS_PORT, "--egress-port", "CONTAINER_GATEWAY_EGRESS_PORT", 1, 0, 0 },
-	{ O_EGRESS_HOST, "--egress-host", "CONTAINER_GATEWAY_EGRESS_HOST", 1, 0, 0 },
-	{ O_EXTRA_BIND_ROOT, "--extra-bind-root", "CONTAINER_GATEWAY_EXTRA_BIND_ROOT", 1, 0, 1 },
-	{ O_IDLE_TIMEOUT, "--idle-timeout", "CONTAINER_GATEWAY_IDLE_TIMEOUT", 1, 0, 0 },
-	{ O_BACKEND_TIMEOUT, "--backend-timeout", "CONTAINER_GATEWAY_BACKEND_TIMEOUT", 1, 0, 0 },
-	{ O_LOG_LEVEL, "--log-level", "CONTAINER_GATEWAY_LOG_LEVEL", 1, 0, 0 },
-	{ O_LOG_FORMAT, "--log-format", "CONTAINER_GATEWAY_LOG_FORMAT", 1, 0, 0 },
-	{ O_MAX_CONNECTIONS, "--max-connections", "CONTAINER_GATEWAY_MAX_CONNECTIONS", 1, 0, 0 },
-	{ O_DAEMON, "--daemon", "CONTAINER_GATEWAY_DAEMON", 1, 1, 0 },
+	{ CGO_PROJECT, "--project", "CONTAINER_GATEWAY_PROJECT", 0, 0, 0 },
+	{ CGO_RUN_DIR, "--run-dir", "CONTAINER_GATEWAY_RUN_DIR", 0, 0, 0 },
+	{ CGO_PID_FILE, "--pid-file", "CONTAINER_GATEWAY_PID_FILE", 0, 0, 0 },
+	{ CGO_BACKEND, "--backend", "CONTAINER_GATEWAY_BACKEND", 1, 0, 1 },
+	{ CGO_PODMAN_SOCKET, "--podman-socket", "CONTAINER_GATEWAY_PODMAN_SOCKET", 1, 0, 0 },
+	{ CGO_DOCKER_SOCKET, "--docker-socket", "CONTAINER_GATEWAY_DOCKER_SOCKET", 1, 0, 0 },
+	{ CGO_EGRESS, "--egress", "CONTAINER_GATEWAY_EGRESS", 1, 0, 0 },
+	{ CGO_EGRESS_PORT, "--egress-port", "CONTAINER_GATEWAY_EGRESS_PORT", 1, 0, 0 },
+	{ CGO_EGRESS_HOST, "--egress-host", "CONTAINER_GATEWAY_EGRESS_HOST", 1, 0, 0 },
+	{ CGO_EXTRA_BIND_ROOT, "--extra-bind-root", "CONTAINER_GATEWAY_EXTRA_BIND_ROOT", 1, 0, 1 },
+	{ CGO_IDLE_TIMEOUT, "--idle-timeout", "CONTAINER_GATEWAY_IDLE_TIMEOUT", 1, 0, 0 },
+	{ CGO_BACKEND_TIMEOUT, "--backend-timeout", "CONTAINER_GATEWAY_BACKEND_TIMEOUT", 1, 0, 0 },
+	{ CGO_LOG_LEVEL, "--log-level", "CONTAINER_GATEWAY_LOG_LEVEL", 1, 0, 0 },
+	{ CGO_LOG_FORMAT, "--log-format", "CONTAINER_GATEWAY_LOG_FORMAT", 1, 0, 0 },
+	{ CGO_MAX_CONNECTIONS, "--max-connections", "CONTAINER_GATEWAY_MAX_CONNECTIONS", 1, 0, 0 },
+	{ CGO_DAEMON, "--daemon", "CONTAINER_GATEWAY_DAEMON", 1, 1, 0 },
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -64,19 +59,84 @@ usage_error(const char *fmt, ...)
 	return 2;
 }
 
-void
-cli_usage(void)
+/* Per-subcommand usage texts (cli.md §1; `serve --help`, `help serve`). */
+static const char usage_serve[] =
+    "usage: container-gateway serve [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
+    "                               [--backend podman|docker|auto] [--podman-socket PATH]\n"
+    "                               [--docker-socket PATH] [--egress inject-if-available|require|off]\n"
+    "                               [--egress-port N] [--egress-host HOST] [--extra-bind-root PATH]\n"
+    "                               [--idle-timeout SECONDS] [--backend-timeout SECONDS]\n"
+    "                               [--log-level error|warn|info|debug] [--log-format text|json]\n"
+    "                               [--max-connections N] [--daemon]\n"
+    "\n"
+    "Serve <run-dir>/podman.sock and docker.sock for the project, in front of\n"
+    "the podman or docker daemon (discovered, or given with --podman-socket /\n"
+    "--docker-socket; never another container-gateway).\n"
+    "\n"
+    "  --project PATH          project root (default: the top of the git working\n"
+    "                          tree holding the current directory, else the\n"
+    "                          current directory)\n"
+    "  --run-dir PATH          where the sockets, pid file and log go\n"
+    "  --pid-file PATH         default <run-dir>/container-gateway.pid\n"
+    "  --backend KIND          podman, docker or auto (repeatable; default auto)\n"
+    "  --podman-socket PATH    the podman API socket, instead of discovery\n"
+    "  --docker-socket PATH    the docker API socket, instead of discovery\n"
+    "  --egress MODE           proxy injection: inject-if-available, require, off\n"
+    "  --egress-port N         egress proxy port on 127.0.0.1 (default 8899)\n"
+    "  --egress-host HOST      the proxy's address seen from containers\n"
+    "  --extra-bind-root PATH  another directory binds may come from (repeatable)\n"
+    "  --idle-timeout SECONDS  exit after this long without a connection\n"
+    "                          (default 14400, 0 never)\n"
+    "  --backend-timeout SECONDS  wait this long for a response head (default 60)\n"
+    "  --log-level LEVEL       error, warn, info (default) or debug\n"
+    "  --log-format FORMAT     text (default) or json\n"
+    "  --max-connections N     open client connections at most (default 256)\n"
+    "  --daemon                detach once the sockets listen; log to\n"
+    "                          <run-dir>/container-gateway.log\n"
+    "\n"
+    "Every flag has a CONTAINER_GATEWAY_* variable (e.g. CONTAINER_GATEWAY_IDLE_TIMEOUT);\n"
+    "the flag wins. A second serve for a running project prints its pid and exits 0.\n";
+static const char usage_stop[] =
+    "usage: container-gateway stop [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
+    "\n"
+    "Stop the project's gateway (SIGTERM; waits up to 5 s for it to exit).\n";
+static const char usage_status[] =
+    "usage: container-gateway status [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
+    "\n"
+    "Print one JSON line; exit 0 when the project's gateway runs, else 3.\n";
+static const char usage_version[] =
+    "usage: container-gateway version\n";
+
+/* The synopsis part of a usage text (up to its first blank line). */
+static void
+print_synopsis(const char *text, int first)
 {
-	fputs("usage: container-gateway serve  [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
-	    "                                [--backend podman|docker|auto] [--podman-socket PATH]\n"
-	    "                                [--docker-socket PATH] [--egress inject-if-available|require|off]\n"
-	    "                                [--egress-port N] [--egress-host HOST] [--extra-bind-root PATH]\n"
-	    "                                [--idle-timeout SECONDS] [--backend-timeout SECONDS]\n"
-	    "                                [--log-level error|warn|info|debug] [--log-format text|json]\n"
-	    "                                [--max-connections N] [--daemon]\n"
-	    "       container-gateway stop   [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
-	    "       container-gateway status [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
-	    "       container-gateway version\n", stdout);
+	const char *end = strstr(text, "\n\n");
+	size_t len = end != NULL ? (size_t)(end - text) + 1 : strlen(text);
+
+	if (!first && strncmp(text, "usage: ", 7) == 0) {
+		fputs("       ", stdout);
+		text += 7;
+		len -= 7;
+	}
+	fwrite(text, 1, len, stdout);
+}
+
+void
+cli_usage(const char *topic)
+{
+	if (topic == NULL) {
+		print_synopsis(usage_serve, 1);
+		print_synopsis(usage_stop, 0);
+		print_synopsis(usage_status, 0);
+		print_synopsis(usage_version, 0);
+		fputs("       container-gateway help [serve|stop|status|version]\n",
+		    stdout);
+		return;
+	}
+	fputs(strcmp(topic, "serve") == 0 ? usage_serve :
+	    strcmp(topic, "stop") == 0 ? usage_stop :
+	    strcmp(topic, "status") == 0 ? usage_status : usage_version, stdout);
 }
 
 /* Absolute form of p against the cwd (not resolved). */
@@ -92,6 +152,74 @@ absolute(const char *p)
 	if (asprintf(&out, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, p) < 0)
 		xoom();
 	return out;
+}
+
+/* Is dir/.git the top of a git working tree (a directory with HEAD, or a
+   "gitdir: " file of a linked worktree or submodule)? */
+static int
+git_top(const char *dir)
+{
+	char p[4096 + 16], line[16];
+	struct stat st;
+	FILE *f;
+	int ok = 0;
+
+	snprintf(p, sizeof(p), "%s/.git", dir);
+	if (stat(p, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(p, sizeof(p), "%s/.git/HEAD", dir);
+		return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	}
+	if (!S_ISREG(st.st_mode) || (f = fopen(p, "re")) == NULL)
+		return 0;
+	ok = fgets(line, sizeof(line), f) != NULL &&
+	    strncmp(line, "gitdir: ", 8) == 0;
+	fclose(f);
+	return ok;
+}
+
+/* Does dir hold the adoption marker (cli.md §5.1)? */
+static int
+adopted(const char *dir)
+{
+	char p[4096 + 32];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/.apache-magpie.lock", dir);
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The default project (cli.md §2.1 as amended 2026-12-01): the top of the
+ * git working tree holding the current directory, else the nearest
+ * directory at or above it holding .apache-magpie.lock, else the current
+ * directory — the order the hook uses. Found by walking up the physical
+ * path (no git is run: nothing of the project is executed). Returns a
+ * malloc'd absolute path.
+ */
+static char *
+default_project(void)
+{
+	int (*const tests[])(const char *) = { git_top, adopted };
+	char cwd[4096], *slash;
+	size_t t;
+
+	for (t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
+		if (getcwd(cwd, sizeof(cwd)) == NULL)
+			break;
+		for (;;) {
+			if (tests[t](cwd[0] != '\0' ? cwd : "/"))
+				return xstrdup(cwd[0] != '\0' ? cwd : "/");
+			if (cwd[0] == '\0')
+				break;
+			slash = strrchr(cwd, '/');
+			*slash = '\0';
+		}
+	}
+	if (getcwd(cwd, sizeof(cwd)) != NULL)
+		return xstrdup(cwd);
+	return absolute(".");
 }
 
 static int
@@ -166,19 +294,19 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 	char *copy, *tok, *save;
 
 	switch (o->id) {
-	case O_PROJECT:
+	case CGO_PROJECT:
 		free(c->project);
 		c->project = xstrdup(v);
 		return 0;
-	case O_RUN_DIR:
+	case CGO_RUN_DIR:
 		free(c->run_dir);
 		c->run_dir = absolute(v);
 		return 0;
-	case O_PID_FILE:
+	case CGO_PID_FILE:
 		free(c->pid_file);
 		c->pid_file = absolute(v);
 		return 0;
-	case O_BACKEND:
+	case CGO_BACKEND:
 		if (replace_list)
 			c->backend_podman = c->backend_docker = 0;
 		copy = xstrdup(v);
@@ -198,13 +326,13 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 		}
 		free(copy);
 		return 0;
-	case O_PODMAN_SOCKET:
-	case O_DOCKER_SOCKET:
+	case CGO_PODMAN_SOCKET:
+	case CGO_DOCKER_SOCKET:
 		if (v[0] != '/')
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected an absolute path)", v, from);
 		copy = xstrdup(v);
-		if (o->id == O_PODMAN_SOCKET) {
+		if (o->id == CGO_PODMAN_SOCKET) {
 			free(c->podman_socket);
 			c->podman_socket = copy;
 		} else {
@@ -212,7 +340,7 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 			c->docker_socket = copy;
 		}
 		return 0;
-	case O_EGRESS:
+	case CGO_EGRESS:
 		if (strcmp(v, "inject-if-available") == 0)
 			c->egress = CG_EGRESS_INJECT;
 		else if (strcmp(v, "require") == 0)
@@ -223,20 +351,20 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 			return usage_error("invalid value \"%s\" for %s (expected "
 			    "inject-if-available, require or off)", v, from);
 		return 0;
-	case O_EGRESS_PORT:
+	case CGO_EGRESS_PORT:
 		if (parse_uint(v, 1, 65535, &u) < 0)
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected an integer 1-65535)", v, from);
 		c->egress_port = u;
 		return 0;
-	case O_EGRESS_HOST:
+	case CGO_EGRESS_HOST:
 		if (!valid_host(v))
 			return usage_error("invalid value \"%s\" for %s (expected "
 			    "a host name or IP address)", v, from);
 		free(c->egress_host);
 		c->egress_host = xstrdup(v);
 		return 0;
-	case O_EXTRA_BIND_ROOT:
+	case CGO_EXTRA_BIND_ROOT:
 		if (replace_list) {
 			while (c->nextra_roots > 0)
 				free(c->extra_roots[--c->nextra_roots]);
@@ -253,7 +381,7 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 		}
 		free(copy);
 		return 0;
-	case O_IDLE_TIMEOUT:
+	case CGO_IDLE_TIMEOUT:
 		if (parse_seconds(v, &d) < 0)
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected seconds, e.g. 600 or 0.5)", v, from);
@@ -261,13 +389,13 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 		free(c->idle_timeout_text);
 		c->idle_timeout_text = xstrdup(v);
 		return 0;
-	case O_BACKEND_TIMEOUT:
+	case CGO_BACKEND_TIMEOUT:
 		if (parse_seconds(v, &d) < 0 || d <= 0)
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected seconds > 0)", v, from);
 		c->backend_timeout = d;
 		return 0;
-	case O_LOG_LEVEL:
+	case CGO_LOG_LEVEL:
 		if (strcasecmp(v, "error") == 0)
 			c->log_level = LOG_ERROR;
 		else if (strcasecmp(v, "warn") == 0 ||
@@ -281,7 +409,7 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected error, warn, info or debug)", v, from);
 		return 0;
-	case O_LOG_FORMAT:
+	case CGO_LOG_FORMAT:
 		if (strcmp(v, "text") == 0)
 			c->log_format = LOG_TEXT;
 		else if (strcmp(v, "json") == 0)
@@ -290,13 +418,13 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected text or json)", v, from);
 		return 0;
-	case O_MAX_CONNECTIONS:
+	case CGO_MAX_CONNECTIONS:
 		if (parse_uint(v, 1, 65535, &u) < 0)
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected an integer 1-65535)", v, from);
 		c->max_connections = u;
 		return 0;
-	case O_DAEMON:
+	case CGO_DAEMON:
 		if (strcasecmp(v, "1") == 0 || strcasecmp(v, "true") == 0 ||
 		    strcasecmp(v, "yes") == 0)
 			c->daemon = 1;
@@ -370,7 +498,31 @@ parse(int argc, char **argv, struct cg_config *c)
 	else
 		return usage_error("unknown subcommand \"%s\"", sub);
 	defaults(c, cmd);
-	if (cmd == CMD_VERSION || cmd == CMD_HELP) {
+	if (cmd == CMD_HELP) {
+		/* help [SUBCOMMAND] */
+		if (argc > 3)
+			return usage_error("unexpected argument \"%s\"", argv[3]);
+		if (argc == 3) {
+			if (strcmp(argv[2], "serve") != 0 &&
+			    strcmp(argv[2], "stop") != 0 &&
+			    strcmp(argv[2], "status") != 0 &&
+			    strcmp(argv[2], "version") != 0)
+				return usage_error("unknown subcommand \"%s\"",
+				    argv[2]);
+			c->help_topic = argv[2];
+		}
+		return 0;
+	}
+	/* SUBCOMMAND --help (or -h) anywhere: that subcommand's usage */
+	for (ai = 2; ai < argc; ai++)
+		if (strcmp(argv[ai], "--help") == 0 || strcmp(argv[ai], "-h") == 0) {
+			c->command = CMD_HELP;
+			c->help_topic = cmd == CMD_SERVE ? "serve" :
+			    cmd == CMD_STOP ? "stop" : cmd == CMD_STATUS ?
+			    "status" : "version";
+			return 0;
+		}
+	if (cmd == CMD_VERSION) {
 		if (argc > 2)
 			return usage_error("unexpected argument \"%s\"", argv[2]);
 		return 0;
@@ -406,6 +558,7 @@ parse(int argc, char **argv, struct cg_config *c)
 		if (rc != 0)
 			return rc;
 		seen[i] = 1;
+		c->explicit_mask |= 1u << opts[i].id;
 	}
 	/* Environment for the flags not given (cli.md §2.3). */
 	for (i = 0; i < NOPTS; i++) {
@@ -417,13 +570,14 @@ parse(int argc, char **argv, struct cg_config *c)
 		rc = apply(c, &opts[i], val, opts[i].env, 1);
 		if (rc != 0)
 			return rc;
+		c->explicit_mask |= 1u << opts[i].id;
 	}
 	if (c->podman_socket != NULL && !c->backend_podman)
 		return usage_error("--podman-socket needs podman in the backend set");
 	if (c->docker_socket != NULL && !c->backend_docker)
 		return usage_error("--docker-socket needs docker in the backend set");
 	if (c->project == NULL)
-		c->project = absolute(".");
+		c->project = default_project();
 	return 0;
 }
 

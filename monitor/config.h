@@ -9,6 +9,14 @@
 
 enum cg_command { CMD_SERVE, CMD_STOP, CMD_STATUS, CMD_VERSION, CMD_HELP };
 
+/* The flags of cli.md §2 (bit numbers of cg_config.explicit_mask). */
+enum cg_opt {
+	CGO_PROJECT, CGO_RUN_DIR, CGO_PID_FILE, CGO_BACKEND, CGO_PODMAN_SOCKET,
+	CGO_DOCKER_SOCKET, CGO_EGRESS, CGO_EGRESS_PORT, CGO_EGRESS_HOST,
+	CGO_EXTRA_BIND_ROOT, CGO_IDLE_TIMEOUT, CGO_BACKEND_TIMEOUT, CGO_LOG_LEVEL,
+	CGO_LOG_FORMAT, CGO_MAX_CONNECTIONS, CGO_DAEMON,
+};
+
 struct cg_config {
 	enum cg_command command;
 	char *project;		/* as given (default: cwd) */
@@ -28,6 +36,9 @@ struct cg_config {
 	enum log_format log_format;
 	unsigned max_connections;
 	int daemon;
+	unsigned explicit_mask;	/* bit 1 << enum cg_opt: given by flag or
+				   environment, not defaulted */
+	const char *help_topic;	/* CMD_HELP: "serve", ... or NULL for all */
 };
 
 /*
@@ -47,7 +58,11 @@ int cli_parse(int argc, char **argv, struct cg_config *cfg);
  * item 6: the leak check of make check-asan). */
 void cli_free(struct cg_config *cfg);
 
-/* Print the usage text to stdout (the help subcommand). */
-void cli_usage(void);
+/*
+ * Print usage to stdout: the synopsis of every subcommand (topic NULL:
+ * help, --help, -h), or one subcommand's usage with its flags (topic
+ * "serve", "stop", "status" or "version": `help serve`, `serve --help`).
+ */
+void cli_usage(const char *topic);
 
 #endif

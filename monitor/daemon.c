@@ -77,9 +77,51 @@ on_hup(int sig)
 	errno = saved;
 }
 
+/*
+ * The original process, after a failed start: copy the reasons the daemon
+ * logged since start_off (its ERROR and WARNING lines, and the refusals
+ * it printed) to stderr, at most 20 lines, so that `serve --daemon` says
+ * why on the terminal (issue 10 item 8). Text lines lose their timestamp:
+ * "<ts> container-gateway WARNING x" becomes "container-gateway: x".
+ */
+static void
+print_reasons(off_t start_off)
+{
+	char line[2048], *p;
+	FILE *f;
+	int fd, n = 0;
+
+	fd = open(log_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "r");
+	if (f == NULL) {
+		close(fd);
+		return;
+	}
+	if (fseeko(f, start_off, SEEK_SET) == 0)
+		while (n < 20 && fgets(line, sizeof(line), f) != NULL) {
+			if ((p = strstr(line, " container-gateway ERROR ")) != NULL)
+				p += strlen(" container-gateway ERROR ");
+			else if ((p = strstr(line, " container-gateway WARNING ")) !=
+			    NULL)
+				p += strlen(" container-gateway WARNING ");
+			else if (strncmp(line, "container-gateway: ", 19) == 0 ||
+			    strstr(line, "\"level\":\"error\"") != NULL ||
+			    strstr(line, "\"level\":\"warning\"") != NULL)
+				p = line;
+			else
+				continue;
+			fprintf(stderr, "%s%s", p == line ? "" :
+			    "container-gateway: ", p);
+			n++;
+		}
+	fclose(f);
+}
+
 /* The original process: wait for 'R' or 'X'<code> or EOF. */
 static int
-wait_ready(int rfd, pid_t mid)
+wait_ready(int rfd, pid_t mid, off_t start_off)
 {
 	unsigned char buf[2];
 	size_t got = 0;
@@ -105,9 +147,11 @@ wait_ready(int rfd, pid_t mid)
 		code = buf[1];
 	else
 		code = 1;	/* killed before it could report */
-	if (code != 0)
+	if (code != 0) {
+		print_reasons(start_off);
 		fprintf(stderr, "container-gateway: daemon failed to start (exit "
 		    "%d); see %s\n", code, log_path);
+	}
 	return code;
 }
 
@@ -115,6 +159,8 @@ int
 daemon_detach(const char *run_dir)
 {
 	int p[2], logfd, devnull;
+	struct stat st;
+	off_t start_off;
 	pid_t pid;
 
 	snprintf(log_path, sizeof(log_path), "%s/container-gateway.log", run_dir);
@@ -124,6 +170,7 @@ daemon_detach(const char *run_dir)
 		    "file: %s; refusing\n", log_path, strerror(errno));
 		return 2;
 	}
+	start_off = fstat(logfd, &st) == 0 ? st.st_size : 0;
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		fprintf(stderr, "container-gateway: pipe: %s\n", strerror(errno));
 		close(logfd);
@@ -141,7 +188,7 @@ daemon_detach(const char *run_dir)
 	if (pid > 0) {
 		close(p[1]);
 		close(logfd);
-		return wait_ready(p[0], pid);
+		return wait_ready(p[0], pid, start_off);
 	}
 	/* first child: new session, then fork again so we are no leader */
 	close(p[0]);

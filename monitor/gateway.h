@@ -30,6 +30,12 @@ struct listener {
 	int proxy_available;
 	char proxy[600];
 	char noproxy[1100];
+	/*
+	 * The backend fails a compat commit without a body (podman 4.3:
+	 * 500 "Decode(): EOF"), measured at start-up (monitor/discover.c):
+	 * an empty compat commit body is then sent as "{}" (issue 10 item 3).
+	 */
+	int commit_needs_body;
 };
 
 struct gateway {

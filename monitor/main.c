@@ -26,7 +26,7 @@ main(int argc, char **argv)
 		rc = 0;
 		break;
 	case CMD_HELP:
-		cli_usage();
+		cli_usage(cfg.help_topic);
 		rc = 0;
 		break;
 	case CMD_SERVE:

@@ -12,12 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "monitor/instance.h"
 #include "monitor/log.h"
 
 #define SOCK_PATH_MAX	103	/* cli.md §5.4 */
@@ -513,9 +512,11 @@ rundir_prepare(struct gateway *gw)
 			return refuse("%s is not an empty root-owned read-only "
 			    "directory; refusing", gw->sandbox_dir);
 	}
-	/* step 4: a running instance makes this start a no-op */
-	if (lock_busy(gw->pid_file))
+	/* step 4: a running instance makes this start a no-op (it says so) */
+	if (lock_busy(gw->pid_file)) {
+		instance_report(gw);
 		return RD_BUSY;
+	}
 	return 0;
 }
 
@@ -625,113 +626,9 @@ rundir_release_pid(struct gateway *gw)
 {
 	if (gw->pid_fd < 0)
 		return;
+	instance_forget(gw);
 	unlink(gw->pid_file);
 	close(gw->pid_fd);
 	gw->pid_fd = -1;
 }
 
-static int
-is_socket(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
-}
-
-/* One of the gateway's own sockets, with its directory resolved (§8.1). */
-static int
-is_own_socket(const struct gateway *gw, const char *path)
-{
-	char dir[CG_PATH_MAX + 1], *slash, *rp;
-	int own = 0;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		return 0;
-	*slash = '\0';
-	rp = realpath(dir[0] ? dir : "/", NULL);
-	if (rp != NULL && strcmp(rp, gw->run_dir_resolved) == 0 &&
-	    (strcmp(slash + 1, "podman.sock") == 0 ||
-	    strcmp(slash + 1, "docker.sock") == 0))
-		own = 1;
-	free(rp);
-	return own;
-}
-
-/* First candidate that is a socket and not our own; NULL when none. */
-static const char *
-discover(const struct gateway *gw, const char *const *cand, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (cand[i] != NULL && is_socket(cand[i]) &&
-		    !is_own_socket(gw, cand[i]))
-			return cand[i];
-	return NULL;
-}
-
-int
-rundir_discover(struct gateway *gw)
-{
-	struct cg_config *cfg = gw->cfg;
-	char xdg[CG_PATH_MAX + 32] = "", dh[CG_PATH_MAX + 1] = "";
-	const char *env, *podman = NULL, *docker = NULL;
-	const char *pc[2], *dc[2];
-
-	if (cfg->backend_podman) {
-		if (cfg->podman_socket != NULL) {
-			if (!is_socket(cfg->podman_socket))
-				return refuse("--podman-socket %s is not a socket",
-				    cfg->podman_socket);
-			if (is_own_socket(gw, cfg->podman_socket))
-				return refuse("backend socket %s is one of the "
-				    "gateway's own sockets; pass another --run-dir",
-				    cfg->podman_socket);
-			podman = cfg->podman_socket;
-		} else {
-			env = getenv("XDG_RUNTIME_DIR");
-			if (env != NULL && env[0] == '/')
-				snprintf(xdg, sizeof(xdg), "%s/podman/podman.sock", env);
-			pc[0] = xdg[0] ? xdg : NULL;
-			pc[1] = "/run/podman/podman.sock";
-			podman = discover(gw, pc, 2);
-		}
-	}
-	if (cfg->backend_docker) {
-		if (cfg->docker_socket != NULL) {
-			if (!is_socket(cfg->docker_socket))
-				return refuse("--docker-socket %s is not a socket",
-				    cfg->docker_socket);
-			if (is_own_socket(gw, cfg->docker_socket))
-				return refuse("backend socket %s is one of the "
-				    "gateway's own sockets; pass another --run-dir",
-				    cfg->docker_socket);
-			docker = cfg->docker_socket;
-		} else {
-			env = getenv("DOCKER_HOST");
-			if (env != NULL && strncmp(env, "unix://", 7) == 0 &&
-			    env[7] == '/')
-				snprintf(dh, sizeof(dh), "%s", env + 7);
-			dc[0] = dh[0] ? dh : NULL;
-			dc[1] = "/var/run/docker.sock";
-			docker = discover(gw, dc, 2);
-		}
-	}
-	if (podman == NULL && docker == NULL) {
-		log_msg(LOG_WARNING, "no-backend", "no podman or docker backend "
-		    "found; nothing to serve");
-		return 3;
-	}
-	/* §8.2 mapping */
-	if (podman != NULL) {
-		snprintf(gw->lis[0].backend_path, sizeof(gw->lis[0].backend_path),
-		    "%s", podman);
-		gw->lis[0].backend_kind = CG_PODMAN;
-	}
-	snprintf(gw->lis[1].backend_path, sizeof(gw->lis[1].backend_path), "%s",
-	    docker != NULL ? docker : podman);
-	gw->lis[1].backend_kind = docker != NULL ? CG_DOCKER : CG_PODMAN;
-	return 0;
-}

@@ -28,6 +28,7 @@
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "monitor/daemon.h"
+#include "monitor/instance.h"
 #include "monitor/log.h"
 #include "monitor/rundir.h"
 #include "unpriv/child.h"
@@ -638,7 +639,11 @@ bind_socket(struct listener *l)
 	return 0;
 }
 
-/* Egress probe per served socket (cli.md §15). */
+/*
+ * Egress probe per served socket (cli.md §15), logged once per backend:
+ * docker.sock on the same backend as podman.sock takes podman.sock's
+ * result (the alias is a function of the backend kind).
+ */
 static void
 egress_probe(struct gateway *gw, struct listener *l)
 {
@@ -652,6 +657,14 @@ egress_probe(struct gateway *gw, struct listener *l)
 	l->proxy[0] = l->noproxy[0] = '\0';
 	if (gw->cfg->egress == CG_EGRESS_OFF)
 		return;
+	/* once per backend, not per socket (issue 10 item 8) */
+	if (l == &gw->lis[1] && gw->lis[0].backend_path[0] != '\0' &&
+	    strcmp(gw->lis[0].backend_path, l->backend_path) == 0) {
+		l->proxy_available = gw->lis[0].proxy_available;
+		memcpy(l->proxy, gw->lis[0].proxy, sizeof(l->proxy));
+		memcpy(l->noproxy, gw->lis[0].noproxy, sizeof(l->noproxy));
+		return;
+	}
 	alias = gw->cfg->egress_host != NULL ? gw->cfg->egress_host :
 	    l->backend_kind == CG_DOCKER ? "172.17.0.1" : "10.88.0.1";
 	sin.sin_port = htons((uint16_t)gw->cfg->egress_port);
@@ -782,7 +795,8 @@ serve_main(struct cg_config *cfg)
 	rc = rundir_discover(&gw);
 	if (rc != 0) {
 		graceful_exit(&gw);
-		rc = rc == 3 ? 0 : rc;
+		/* nothing to serve: a daemon's start failed (issue 10 item 8) */
+		rc = rc == 3 ? (cfg->daemon ? 1 : 0) : rc;
 		goto out;
 	}
 	for (i = 0; i < CG_SOCKETS; i++)
@@ -800,6 +814,7 @@ serve_main(struct cg_config *cfg)
 		    gw.lis[i].path, gw.lis[i].backend_kind == CG_DOCKER ?
 		    "docker" : "podman", gw.lis[i].backend_path);
 	}
+	instance_record(&gw);	/* for a second serve's report (issue 10) */
 	daemon_ready();		/* step 12: readiness (cli.md §10) */
 	gw.idle_since = now_ms();
 	fit_max_connections(&gw);

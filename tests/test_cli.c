@@ -2,6 +2,7 @@
  * Tests for monitor/cli.c (cli.md §1-§2: flags, environment, usage errors)
  * and rundir_parse_pid (cli.md §6: the pid file content rule).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -27,6 +29,24 @@ reparse(struct cg_config *c, int argc, char **argv)
 {
 	cli_free(c);
 	return cli_parse(argc, argv, c);
+}
+
+/* mkdir -p for the tests: 0 or -1. */
+static int
+mkdir_p(const char *path)
+{
+	char p[4200];
+	size_t i;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (i = 1; p[i] != '\0'; i++)
+		if (p[i] == '/') {
+			p[i] = '\0';
+			if (mkdir(p, 0700) < 0 && errno != EEXIST)
+				return -1;
+			p[i] = '/';
+		}
+	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int
@@ -136,6 +156,108 @@ test_flags(void **state)
 	cli_free(&c);
 }
 
+/* serve --help, help serve (issue 10 item 8): usage, never a usage error. */
+static void
+test_help(void **state)
+{
+	struct cg_config c;
+
+	(void)state;
+	assert_int_equal(PARSE(&c, "serve", "--help"), 0);
+	assert_int_equal(c.command, CMD_HELP);
+	assert_string_equal(c.help_topic, "serve");
+	assert_int_equal(PARSE(&c, "serve", "--project", "/x", "-h"), 0);
+	assert_string_equal(c.help_topic, "serve");
+	assert_int_equal(PARSE(&c, "status", "--help"), 0);
+	assert_string_equal(c.help_topic, "status");
+	assert_int_equal(PARSE(&c, "help", "serve"), 0);
+	assert_int_equal(c.command, CMD_HELP);
+	assert_string_equal(c.help_topic, "serve");
+	assert_int_equal(PARSE(&c, "help"), 0);
+	assert_null(c.help_topic);
+	assert_int_equal(PARSE(&c, "help", "bogus"), 2);
+	assert_int_equal(PARSE(&c, "help", "serve", "x"), 2);
+}
+
+/* Which flags were given (flag or environment), for a second serve. */
+static void
+test_explicit(void **state)
+{
+	struct cg_config c;
+
+	(void)state;
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.explicit_mask, 0);
+	setenv("CONTAINER_GATEWAY_EGRESS", "off", 1);
+	assert_int_equal(PARSE(&c, "serve", "--idle-timeout", "5"), 0);
+	assert_int_equal(c.explicit_mask,
+	    (1u << CGO_IDLE_TIMEOUT) | (1u << CGO_EGRESS));
+	unsetenv("CONTAINER_GATEWAY_EGRESS");
+}
+
+/*
+ * --project defaults to the top of the git working tree holding the
+ * current directory (cli.md §2.1 as amended), a linked worktree's .git
+ * file included; else an adopted directory; else the current directory.
+ */
+static void
+test_default_project(void **state)
+{
+	char tmpl[] = "/tmp/cgt-cli.XXXXXX", old[4096], p[4200], *top;
+	struct cg_config c;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(getcwd(old, sizeof(old)));
+	top = mkdtemp(tmpl);
+	assert_non_null(top);
+	snprintf(p, sizeof(p), "%s/repo/.git", top);
+	assert_int_equal(mkdir_p(p), 0);
+	snprintf(p, sizeof(p), "%s/repo/.git/HEAD", top);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("ref: refs/heads/main\n", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/repo/src/deep", top);
+	assert_int_equal(mkdir_p(p), 0);
+	assert_int_equal(chdir(p), 0);
+	assert_int_equal(PARSE(&c, "status"), 0);
+	snprintf(p, sizeof(p), "%s/repo", top);
+	assert_string_equal(c.project, p);
+	/* an explicit --project wins */
+	assert_int_equal(PARSE(&c, "stop", "--project", "/x"), 0);
+	assert_string_equal(c.project, "/x");
+	/* a linked worktree: .git is a "gitdir: " file */
+	snprintf(p, sizeof(p), "%s/wt/sub", top);
+	assert_int_equal(mkdir_p(p), 0);
+	snprintf(p, sizeof(p), "%s/wt/.git", top);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "gitdir: %s/repo/.git/worktrees/wt\n", top);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/wt/sub", top);
+	assert_int_equal(chdir(p), 0);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	snprintf(p, sizeof(p), "%s/wt", top);
+	assert_string_equal(c.project, p);
+	/* no repository: an adopted directory above, else the cwd itself */
+	snprintf(p, sizeof(p), "%s/plain/a/b", top);
+	assert_int_equal(mkdir_p(p), 0);
+	assert_int_equal(chdir(p), 0);
+	assert_int_equal(PARSE(&c, "status"), 0);
+	assert_string_equal(c.project, p);
+	snprintf(p, sizeof(p), "%s/plain/.apache-magpie.lock", top);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(PARSE(&c, "status"), 0);
+	snprintf(p, sizeof(p), "%s/plain", top);
+	assert_string_equal(c.project, p);
+	assert_int_equal(chdir(old), 0);
+	snprintf(p, sizeof(p), "rm -rf '%s'", top);
+	assert_int_equal(system(p), 0);
+}
+
 static void
 test_environment(void **state)
 {
@@ -243,6 +365,9 @@ main(void)
 		cmocka_unit_test_setup(test_usage_errors, clear_env),
 		cmocka_unit_test_setup(test_flags, clear_env),
 		cmocka_unit_test_setup(test_environment, clear_env),
+		cmocka_unit_test_setup(test_help, clear_env),
+		cmocka_unit_test_setup(test_explicit, clear_env),
+		cmocka_unit_test_setup(test_default_project, clear_env),
 		cmocka_unit_test(test_parse_pid),
 	};
 

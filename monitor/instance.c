@@ -1,0 +1,237 @@
+/*
+ * The running instance's settings (issue 10 item 8): the gateway holding
+ * the pid lock records its effective serve flags in
+ * <run-dir>/container-gateway.flags; a second `serve` for the project
+ * prints "already running (pid N)" and warns about every flag it was given
+ * that differs from the running gateway's.
+ */
+#include "monitor/instance.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "monitor/rundir.h"
+
+#define RECORD_MAX	16384	/* bytes; the record is a few hundred */
+
+/* The flags compared, in the record's order (cli.md §2.2). */
+static const struct {
+	enum cg_opt id;
+	const char *flag;
+} compared[] = {
+	{ CGO_BACKEND, "--backend" },
+	{ CGO_PODMAN_SOCKET, "--podman-socket" },
+	{ CGO_DOCKER_SOCKET, "--docker-socket" },
+	{ CGO_EGRESS, "--egress" },
+	{ CGO_EGRESS_PORT, "--egress-port" },
+	{ CGO_EGRESS_HOST, "--egress-host" },
+	{ CGO_EXTRA_BIND_ROOT, "--extra-bind-root" },
+	{ CGO_IDLE_TIMEOUT, "--idle-timeout" },
+	{ CGO_BACKEND_TIMEOUT, "--backend-timeout" },
+	{ CGO_LOG_LEVEL, "--log-level" },
+	{ CGO_LOG_FORMAT, "--log-format" },
+	{ CGO_MAX_CONNECTIONS, "--max-connections" },
+};
+#define NCOMPARED	(sizeof(compared) / sizeof(compared[0]))
+
+static void
+record_path(const struct gateway *gw, char *out, size_t outsz)
+{
+	snprintf(out, outsz, "%s/container-gateway.flags", gw->run_dir);
+}
+
+/*
+ * The value of one flag for gw in canonical form (out, outsz bytes).
+ * running: the backend sockets are the ones in use (discovered or given);
+ * otherwise the ones given. Extra bind roots are the resolved ones.
+ */
+static void
+value_of(const struct gateway *gw, enum cg_opt id, int running, char *out,
+    size_t outsz)
+{
+	static const char *const levels[] = { "error", "warn", "info", "debug" };
+	const struct cg_config *c = gw->cfg;
+	const char *p;
+	size_t off = 0;
+	int i;
+
+	out[0] = '\0';
+	switch (id) {
+	case CGO_BACKEND:
+		snprintf(out, outsz, "%s", c->backend_podman && c->backend_docker ?
+		    "auto" : c->backend_podman ? "podman" : "docker");
+		break;
+	case CGO_PODMAN_SOCKET:
+		p = running ? gw->lis[0].backend_path : c->podman_socket;
+		snprintf(out, outsz, "%s", p != NULL ? p : "");
+		break;
+	case CGO_DOCKER_SOCKET:
+		p = !running ? c->docker_socket :
+		    gw->lis[1].backend_kind == CG_DOCKER ? gw->lis[1].backend_path :
+		    "";
+		snprintf(out, outsz, "%s", p != NULL ? p : "");
+		break;
+	case CGO_EGRESS:
+		snprintf(out, outsz, "%s", c->egress == CG_EGRESS_OFF ? "off" :
+		    c->egress == CG_EGRESS_REQUIRE ? "require" :
+		    "inject-if-available");
+		break;
+	case CGO_EGRESS_PORT:
+		snprintf(out, outsz, "%u", c->egress_port);
+		break;
+	case CGO_EGRESS_HOST:
+		snprintf(out, outsz, "%s", c->egress_host != NULL ?
+		    c->egress_host : "");
+		break;
+	case CGO_EXTRA_BIND_ROOT:
+		for (i = 1; i < gw->nbind_roots && off < outsz; i++)
+			off += (size_t)snprintf(out + off, outsz - off, "%s%s",
+			    i > 1 ? ":" : "", gw->bind_roots[i]);
+		break;
+	case CGO_IDLE_TIMEOUT:
+		snprintf(out, outsz, "%g", c->idle_timeout);
+		break;
+	case CGO_BACKEND_TIMEOUT:
+		snprintf(out, outsz, "%g", c->backend_timeout);
+		break;
+	case CGO_LOG_LEVEL:
+		snprintf(out, outsz, "%s", levels[c->log_level]);
+		break;
+	case CGO_LOG_FORMAT:
+		snprintf(out, outsz, "%s", c->log_format == LOG_JSON ? "json" :
+		    "text");
+		break;
+	case CGO_MAX_CONNECTIONS:
+		snprintf(out, outsz, "%u", c->max_connections);
+		break;
+	default:
+		break;
+	}
+	/* one line per flag: a value never holds a newline */
+	out[strcspn(out, "\n")] = '\0';
+}
+
+void
+instance_record(const struct gateway *gw)
+{
+	char path[CG_PATH_MAX + 32], value[CG_PATH_MAX + 1], *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+	int fd;
+
+	record_path(gw, path, sizeof(path));
+	f = open_memstream(&buf, &len);
+	if (f == NULL)
+		return;
+	for (i = 0; i < NCOMPARED; i++) {
+		value_of(gw, compared[i].id, 1, value, sizeof(value));
+		fprintf(f, "%s=%s\n", compared[i].flag, value);
+	}
+	fclose(f);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd >= 0) {
+		(void)!write(fd, buf, len);
+		close(fd);
+	}
+	free(buf);
+}
+
+void
+instance_forget(const struct gateway *gw)
+{
+	char path[CG_PATH_MAX + 32];
+
+	record_path(gw, path, sizeof(path));
+	unlink(path);
+}
+
+/* Read a small regular file we own at path into buf (NUL-terminated). */
+static ssize_t
+read_owned(const char *path, char *buf, size_t bufsz)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		close(fd);
+		return -1;
+	}
+	n = read(fd, buf, bufsz - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* The recorded value of flag in rec, copied to out; 0, or -1 if absent. */
+static int
+recorded(const char *rec, const char *flag, char *out, size_t outsz)
+{
+	size_t fl = strlen(flag);
+	const char *line, *nl;
+
+	for (line = rec; *line != '\0'; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl == NULL)
+			return -1;
+		if (strncmp(line, flag, fl) == 0 && line[fl] == '=') {
+			snprintf(out, outsz, "%.*s", (int)(nl - line - fl - 1),
+			    line + fl + 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void
+instance_report(const struct gateway *gw)
+{
+	char rec[RECORD_MAX], pidtext[32], path[CG_PATH_MAX + 32],
+	    mine[CG_PATH_MAX + 1], theirs[CG_PATH_MAX + 1];
+	long long pid = -1;
+	char *diff = NULL;
+	size_t difflen = 0, i;
+	FILE *f;
+	ssize_t n;
+
+	n = read_owned(gw->pid_file, pidtext, sizeof(pidtext));
+	if (n > 0)
+		pid = rundir_parse_pid(pidtext, (size_t)n);
+	if (pid > 0)
+		printf("container-gateway: already running (pid %lld)\n", pid);
+	else
+		printf("container-gateway: already running\n");
+	fflush(stdout);
+	record_path(gw, path, sizeof(path));
+	if (read_owned(path, rec, sizeof(rec)) < 0 ||
+	    (f = open_memstream(&diff, &difflen)) == NULL)
+		return;
+	for (i = 0; i < NCOMPARED; i++) {
+		if (!(gw->cfg->explicit_mask & (1u << compared[i].id)))
+			continue;
+		value_of(gw, compared[i].id, 0, mine, sizeof(mine));
+		if (recorded(rec, compared[i].flag, theirs, sizeof(theirs)) < 0 ||
+		    strcmp(mine, theirs) == 0)
+			continue;
+		fprintf(f, "%s%s=%s (not %s)", ftell(f) > 0 ? ", " : "",
+		    compared[i].flag, theirs[0] != '\0' ? theirs : "\"\"",
+		    mine[0] != '\0' ? mine : "\"\"");
+	}
+	fclose(f);
+	if (difflen > 0)
+		fprintf(stderr, "container-gateway: warning: the running gateway "
+		    "has other flags than these: %s; run container-gateway stop "
+		    "first to start it with yours\n", diff);
+	free(diff);
+}

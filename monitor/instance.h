@@ -1,0 +1,33 @@
+/*
+ * The running instance's settings record and the second serve's report
+ * (issue 10 item 8).
+ */
+#ifndef CG_INSTANCE_H
+#define CG_INSTANCE_H
+
+#include "monitor/gateway.h"
+
+/*
+ * Record the effective serve flags of the gateway holding the lock in
+ * <run-dir>/container-gateway.flags (0600, O_NOFOLLOW; one "--flag=value"
+ * line each: backend set, the backend sockets in use, egress settings, the
+ * resolved extra bind roots, timeouts, log settings, max connections).
+ * Call once the backends are known. Best effort: a failure only loses the
+ * second serve's warning.
+ */
+void instance_record(const struct gateway *gw);
+
+/* Remove the record (graceful exit, before the pid file). */
+void instance_forget(const struct gateway *gw);
+
+/*
+ * A second serve found the lock held (cli.md §7 step 4): print
+ * "container-gateway: already running (pid N)" on stdout, then, when the
+ * record exists, one stderr line "container-gateway: warning: the running
+ * gateway has other flags than these: --flag=theirs (not mine), ...; run
+ * container-gateway stop first to start it with yours" listing every flag
+ * this serve was given (flag or environment) whose value differs.
+ */
+void instance_report(const struct gateway *gw);
+
+#endif
