@@ -3,8 +3,8 @@
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
 #      then tests/forwarded/run.py (the gateway before a fake, recording daemon);
 #   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
-#      tests/integration/cli.sh, tools.sh and libs.sh against a private podman
-#      service, tests/integration/dockerd.sh (all three again) against a private dockerd;
+#      tests/integration/cli.sh, tools.sh, libs.sh and usability.sh against a private
+#      podman service, tests/integration/dockerd.sh (all four again) against a private dockerd;
 #   3. the operations suite tests/ops/run.sh (one suite);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
 #      a plain clone has no ../shared: then it says so and goes on.
@@ -46,6 +46,8 @@ run_suite tests/integration/cli.sh ./tests/integration/cli.sh
 run_suite tests/integration/tools.sh ./tests/integration/tools.sh
 # dockerode and testcontainers, directly and through the gateway (issue 12)
 run_suite tests/integration/libs.sh ./tests/integration/libs.sh
+# everyday use without surprises: chains, hints, inspect, images, the CLI, the demo (issue 10)
+run_suite tests/integration/usability.sh ./tests/integration/usability.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 

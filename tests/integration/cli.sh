@@ -163,14 +163,18 @@ s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 print("connected", flush=True)
 s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
   held=$CG_BG_PID
-  for _ in $(seq 50); do grep -q connected "$CG_TMP/held.out" 2>/dev/null && break; sleep 0.1; done
-  sleep 0.2
+  for _ in $(seq 300); do grep -q connected "$CG_TMP/held.out" 2>/dev/null && break; sleep 0.1; done
+  # until the monitor has handed the connection to a child (it holds the client as fd 4)
+  for _ in $(seq 300); do
+    for k in $(cg_children "$gw"); do [ -e /proc/$k/fd/4 ] && break 2; done
+    sleep 0.1
+  done
   kids=$(cg_children "$gw")
   if [ -z "$kids" ]; then fail "sandbox: monitor has children while a connection is open" "none" quiet; return; fi
   pass "sandbox: monitor has children while a connection is open ($(echo $kids))"
   for k in $kids; do
     # a spare child forked an instant ago may still be setting up its sandbox
-    for _ in $(seq 20); do
+    for _ in $(seq 200); do
       st=$(cat /proc/$k/status 2>/dev/null) || break
       grep -q '^Seccomp:[[:space:]]*2$' <<<"$st" && break
       sleep 0.05
@@ -204,8 +208,8 @@ s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
   # SIGKILL every child, the zygote too: the held connection must close, the gateway must
   # keep serving (it starts a new zygote)
   kill -KILL $kids 2>/dev/null
-  for _ in $(seq 50); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$held" 2>/dev/null; then fail "sandbox: client connection closes with its child" "still open 5 s after SIGKILL" quiet
+  for _ in $(seq 300); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$held" 2>/dev/null; then fail "sandbox: client connection closes with its child" "still open 30 s after SIGKILL" quiet
   else pass "sandbox: client connection closes with its child"; fi
   if kill -0 "$gw" 2>/dev/null; then pass "sandbox: gateway survives SIGKILL of its children"
   else fail "sandbox: gateway survives SIGKILL of its children" "gateway pid $gw gone" quiet; fi
@@ -230,9 +234,9 @@ s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 print("connected", flush=True)
 s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held-$call.out" 2>&1
     held=$CG_BG_PID
-    for _ in $(seq 50); do grep -q connected "$CG_TMP/held-$call.out" 2>/dev/null && break; sleep 0.1; done
+    for _ in $(seq 300); do grep -q connected "$CG_TMP/held-$call.out" 2>/dev/null && break; sleep 0.1; done
     child=
-    for _ in $(seq 50); do   # the child that holds a client socket as fd 4
+    for _ in $(seq 300); do   # the child that holds a client socket as fd 4
       for k in $(cg_children "$gw"); do
         [ -e /proc/$k/fd/4 ] && child=$k
       done
@@ -240,10 +244,10 @@ s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held-$call.out" 2>&1
     done
     if [ -z "$child" ]; then fail "sandbox: $call in a live parser" "no child holds the connection" quiet; continue; fi
     timeout 30 gdb -p "$child" -batch -ex "$expr" >"$CG_TMP/gdb-$call.out" 2>&1
-    for _ in $(seq 50); do grep -q "(pid $child) died: SIGSYS" "$log" && break; sleep 0.1; done
+    for _ in $(seq 300); do grep -q "(pid $child) died: SIGSYS" "$log" && break; sleep 0.1; done
     if grep -q "(pid $child) died: SIGSYS" "$log"; then pass "sandbox: $call in a live parser is killed by SIGSYS"
     else fail "sandbox: $call in a live parser is killed by SIGSYS" "$(grep -E "pid $child" "$log" | tail -n 2)" quiet; fi
-    for _ in $(seq 50); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 300); do kill -0 "$held" 2>/dev/null || break; sleep 0.1; done
   done
   expect_ok "sandbox: the gateway serves other connections after the kills" dk ps
 }
@@ -271,12 +275,12 @@ for s in socks:
 PY
   then pass "abandoned streams: five event streams opened and closed"
   else fail "abandoned streams: five event streams opened and closed" "client failed" quiet; return; fi
-  for _ in $(seq 50); do
+  for _ in $(seq 300); do
     n=$(cg_parsers "$gw" | wc -w)
     [ "$n" -le 1 ] && break; sleep 0.1
   done
   if [ "$n" -le 1 ]; then pass "abandoned streams: their request parsers exit (children left: $n)"
-  else fail "abandoned streams: their request parsers exit" "$n children 5 s after the clients left" quiet; fi
+  else fail "abandoned streams: their request parsers exit" "$n children 30 s after the clients left" quiet; fi
   if timeout 20 python3 - "$R1/docker.sock" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])

@@ -203,7 +203,7 @@ cg_gateway_start() {
       </dev/null >"$log" 2>&1 &
   CG_GW_PID=$!
   CG_GW_PIDS+=("$CG_GW_PID")
-  for _ in $(seq 1 500); do
+  for _ in $(seq 1 3000); do
     if _cg_ping "$r/docker.sock" && { [ "$CG_BACKEND" = docker ] || _cg_ping "$r/podman.sock"; }; then return 0; fi
     if ! kill -0 "$CG_GW_PID" 2>/dev/null; then
       wait "$CG_GW_PID" 2>/dev/null; local rc=$?
@@ -213,7 +213,7 @@ cg_gateway_start() {
     fi
     sleep 0.02
   done
-  echo "integration: gateway pid $CG_GW_PID did not answer on $r within 10 s; log tail:" >&2
+  echo "integration: gateway pid $CG_GW_PID did not answer on $r within 60 s; log tail:" >&2
   tail -n 20 "$log" | sed 's/^/    /' >&2
   return 1
 }

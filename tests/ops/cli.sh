@@ -57,6 +57,29 @@ for h in help --help -h; do
   run "$GW" $h
   check "$h: usage on stdout, exit 0" [ "$RC" = 0 -a -n "$OUT" -a -z "$ERR" ]
 done
+# each subcommand's own usage (issue 10 item 8): never "unknown flag --help"
+for h in "serve --help" "help serve" "serve -h" "serve --project /x --help"; do
+  run "$GW" $h
+  check "$h: serve's usage on stdout, exit 0" [ "$RC" = 0 -a -z "$ERR" ]
+  check "$h: it lists the serve flags" bash -c "grep -q '^usage: container-gateway serve ' '$OPS_TMP/.out' && grep -q -- '--extra-bind-root PATH' '$OPS_TMP/.out'"
+done
+for sub in stop status version; do
+  run "$GW" help $sub
+  check "help $sub: its usage, exit 0" [ "$RC" = 0 -a -z "$ERR" ] && [[ $OUT == "usage: container-gateway $sub"* ]]
+done
+usage "help of an unknown subcommand" 'unknown subcommand "bogus"' "$GW" help bogus
+
+# ---- §2.1 as amended: --project defaults to the git toplevel holding the cwd ------------
+ops_git_project sub; mkdir -p "$P/src/deep"
+run bash -c "cd '$P/src/deep' && '$GW' serve --daemon --backend podman --podman-socket '$FAKE' --egress off"
+check "serve from a subdirectory: exit 0" [ "$RC" = 0 ]
+check "serve from a subdirectory: the sockets of the toplevel's run directory" test -S "$R/docker.sock"
+run bash -c "cd '$P/src/deep' && '$GW' status"
+check "status from a subdirectory: running, the toplevel's sockets" [ "$RC" = 0 ] && [[ $OUT == *"\"docker\": \"$R/docker.sock\""* ]]
+run bash -c "cd '$P/src' && '$GW' stop"
+check "stop from a subdirectory: stops it" [ "$RC" = 0 -a ! -e "$R/docker.sock" -a ! -e "$R/container-gateway.pid" ]
+run bash -c "cd '$P/src/deep' && '$GW' status"
+check "status from a subdirectory: not running any more" [ "$RC" = 3 ]
 
 # ---- §2.3 environment ---------------------------------------------------------------------
 usage_prefix "bad env value names the variable" \
@@ -151,12 +174,18 @@ SE=(--backend podman --podman-socket "$FAKE" --idle-timeout 0.2)
 "$GW" serve --project "$P" "${SE[@]}" --egress-port "$PORT" 2>"$OPS_TMP/eg1.log"
 check "egress reachable: INFO line (podman alias 10.88.0.1)" \
   grep -q "INFO egress gateway reachable on 127.0.0.1:$PORT; podman containers get HTTP_PROXY=http://10.88.0.1:$PORT$" "$OPS_TMP/eg1.log"
+check "egress: one line per backend, not per socket (both sockets on podman)" [ "$(grep -c ' egress gateway ' "$OPS_TMP/eg1.log")" = 1 ]
 "$GW" serve --project "$P" "${SE[@]}" --egress-port "$PORT" --egress-host fd00::1 2>"$OPS_TMP/eg2.log"
 check "egress reachable: IPv6 alias in brackets" grep -q "HTTP_PROXY=http://\[fd00::1\]:$PORT$" "$OPS_TMP/eg2.log"
 FREE=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$GW" serve --project "$P" "${SE[@]}" --egress-port "$FREE" 2>"$OPS_TMP/eg3.log"
 check "egress unreachable: WARNING (inject-if-available)" \
   grep -q "WARNING egress gateway not reachable on 127.0.0.1:$FREE; containers get no proxy (--egress inject-if-available)$" "$OPS_TMP/eg3.log"
+check "egress unreachable: the WARNING once, not once per socket" [ "$(grep -c 'WARNING egress gateway' "$OPS_TMP/eg3.log")" = 1 ]
+ops_fake_backend "$OPS_TMP/fake-docker.sock"
+"$GW" serve --project "$P" --podman-socket "$FAKE" --docker-socket "$OPS_TMP/fake-docker.sock" --idle-timeout 0.2 \
+  --egress-port "$FREE" 2>"$OPS_TMP/eg7.log"
+check "egress: two backends, one WARNING each" [ "$(grep -c 'WARNING egress gateway' "$OPS_TMP/eg7.log")" = 2 ]
 "$GW" serve --project "$P" "${SE[@]}" --egress-port "$FREE" --egress require 2>"$OPS_TMP/eg4.log"
 check "egress unreachable: WARNING (require)" \
   grep -q "WARNING egress gateway unreachable; every container create and build will be refused (--egress require)$" "$OPS_TMP/eg4.log"

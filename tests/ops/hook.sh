@@ -97,4 +97,16 @@ hook "{\"cwd\":\"$P\"}" stop --backend docker
 check "stop: serve-only flags are not passed to stop" grep -q "ignoring flag --backend (not allowed for stop)" "$OPS_TMP/.herr"
 check "stop: still stopped" bash -c "! '$GW' status --project '$P' >/dev/null"
 
+# ---- a harness that exports DOCKER_HOST at another gateway (issue 10 item 1) -------------------
+FAKEGW=$OPS_TMP/fakegw.sock
+ops_fake_backend "$FAKEGW" gateway
+ops_git_project chain
+DOCKER_HOST=unix://$FAKEGW hook "{\"cwd\":\"$P\"}" start --podman-socket "$FAKE" --egress off
+check "DOCKER_HOST at another gateway: the hook still starts one" running "$P"
+check "DOCKER_HOST at another gateway: docker.sock is served by podman, not the other gateway" \
+  grep -qF "docker clients -> $R/docker.sock (backend podman at $FAKE)" "$R/container-gateway.log"
+check "DOCKER_HOST at another gateway: the hook repeats the gateway's WARNING" grep -qF \
+  "container-gateway-hook: gateway: WARNING: skipping $FAKEGW (from DOCKER_HOST): it is another container-gateway" "$OPS_TMP/.herr"
+hook "{\"cwd\":\"$P\"}" stop
+
 ops_summary

@@ -62,10 +62,36 @@ expect() {
 # stdout goes to /dev/null: a background job must never hold the caller's pipe
 ops_bg() { "$@" >/dev/null & OPS_BG_PID=$!; OPS_PIDS+=("$OPS_BG_PID"); }
 
+# A daemon that answers GET/HEAD /_ping with 200 (the gateway probes its backend at
+# start-up) and never answers anything else; with a second argument "gateway" its
+# _ping answer carries Container-Gateway like a gateway's. Ready when it listens.
 ops_fake_backend() {
-  ops_bg python3 -c 'import socket,sys,time
-s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(600)' "$1" 2>/dev/null
-  ops_wait_for "[ -S '$1' ]" 5
+  ops_bg python3 -c 'import socket,sys,threading,time
+gw = len(sys.argv) > 2 and sys.argv[2] == "gateway"
+def serve(c):
+    buf = b""
+    try:
+        while True:
+            d = c.recv(65536)
+            if not d:
+                return
+            buf += d
+            while b"\r\n\r\n" in buf:
+                head, _, buf = buf.partition(b"\r\n\r\n")
+                line = head.split(b"\r\n", 1)[0].split(b" ")
+                if len(line) > 1 and line[0] in (b"GET", b"HEAD") and line[1].endswith(b"/_ping"):
+                    c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n" +
+                              (b"Container-Gateway: 9.9.9\r\n" if gw else b"") + b"\r\n" +
+                              (b"" if line[0] == b"HEAD" else b"OK"))
+                else:
+                    time.sleep(600)    # mute: never answers
+    except OSError:
+        pass
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(64)
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()' "$@" 2>/dev/null
+  ops_wait_for "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' '$1' 2>/dev/null" 10
 }
 
 # expect_line NAME RC LINE CMD... : exact exit status, LINE is one line of stderr
@@ -75,6 +101,29 @@ expect_line() {
   if [ "$RC" != "$rc" ]; then fail "$n" "exit $RC, expected $rc (stderr: $ERR)"
   elif ! grep -qxF -- "$line" "$OPS_TMP/.err"; then fail "$n" "no stderr line '$line' in: $ERR"
   else pass "$n"; fi
+}
+
+# ops_hold_conn SOCK RELEASE [CONNECTED]: a client (background, OPS_BG_PID) started
+# before the gateway: it connects the moment SOCK accepts (within 120 s), creates the
+# file CONNECTED when given, and holds the connection until the file RELEASE exists.
+# A test that needs a live connection before an idle timer can fire uses it.
+ops_hold_conn() {
+  ops_bg python3 -c 'import os, socket, sys, time
+path, release = sys.argv[1:3]
+deadline = time.monotonic() + 120
+while True:
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(path); break
+    except OSError:
+        s.close()
+        if time.monotonic() > deadline: sys.exit(1)
+        time.sleep(0.005)
+if len(sys.argv) > 3:
+    open(sys.argv[3], "w").close()
+while not os.path.exists(release):
+    time.sleep(0.02)
+s.close()' "$@"
 }
 
 # a lock holder on FILE that is one process (flock(1) would fork a child)

@@ -22,12 +22,13 @@ stop_gw() { kill "$GWPID" 2>/dev/null; ops_wait_for "! alive $GWPID" 10; }
 ops_git_project mc
 start "$OPS_TMP/mc.log" --backend podman --podman-socket "$FAKE" --egress off --max-connections 2
 # two held connections, then a third: 503 without reading, connection closed
+# (accept order is connect order: the third is refused without any wait; after a close,
+# the slot frees once the monitor has seen it, so the last step retries until it has)
 run python3 - "$R/docker.sock" <<'PY'
 import socket, sys, time
 held = []
 for _ in range(2):
     s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); held.append(s)
-time.sleep(0.5)
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 buf = b""
 while True:
@@ -36,17 +37,26 @@ while True:
     buf += d
 print(buf.decode())
 held[0].close()
-time.sleep(0.5)
-s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-s.sendall(b"GET /v1.41/containers/json HTTP/1.1\r\nHost: d\r\n\r\n")
-s.settimeout(1)
-try:
-    print("after:", s.recv(12).decode())
-except socket.timeout:
-    print("after: waiting")   # accepted and handed to a parser (the fake backend is mute)
+deadline = time.monotonic() + 30
+while True:
+    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+    s.settimeout(1)
+    try:
+        s.sendall(b"GET /v1.41/containers/json HTTP/1.1\r\nHost: d\r\n\r\n")
+        got = s.recv(12)
+    except socket.timeout:
+        print("after: waiting")   # accepted and handed to a parser (the fake backend is mute)
+        break
+    except OSError:               # a 503 written and closed before our request went out
+        got = b"HTTP/1.1 503"
+    s.close()
+    if not got.startswith(b"HTTP/1.1 503") or time.monotonic() > deadline:
+        print("after:", got.decode())
+        break
+    time.sleep(0.05)              # still refused: the close is not seen yet
 PY
-body='{"message":"container-gateway: too-many-connections: more than 2 connections are open"}'
-want=$(printf 'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' ${#body} "$body")
+body='{"message":"container-gateway: too-many-connections: more than 2 connections are open; close idle clients (leftover logs -f or attach sessions) or raise --max-connections"}'
+want=$(printf 'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\nContainer-Gateway: 0.1.0\r\n\r\n%s' ${#body} "$body")
 if [ "$(head -c ${#want} "$OPS_TMP/.out")" = "$want" ]; then pass "max-connections: the third connection gets the exact canned 503"
 else fail "max-connections: the third connection gets the exact canned 503" "$(head -c 300 "$OPS_TMP/.out")"; fi
 # the fake backend never answers: the new connection was accepted (and waits), not 503
@@ -62,11 +72,13 @@ stop_gw
 # ---- the IPC audit in JSON (cli.md §14.4) ----------------------------------------------
 ops_git_project js
 start "$OPS_TMP/js.log" --backend podman --podman-socket "$FAKE" --egress off --log-level debug --log-format json
-run python3 - "$R/docker.sock" <<'PY'
+run python3 - "$R/docker.sock" "$OPS_TMP/js.log" <<'PY'
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"GET /v1.41/version HTTP/1.1\r\nHost: d\r\n\r\n")
-time.sleep(0.5)
+deadline = time.monotonic() + 30    # until the monitor logged its verdict
+while time.monotonic() < deadline and '"dir":"monitor","type":"VERDICT"' not in open(sys.argv[2]).read():
+    time.sleep(0.05)
 PY
 stop_gw
 if python3 - "$OPS_TMP/js.log" <<'PY'

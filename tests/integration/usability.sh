@@ -1,0 +1,353 @@
+#!/bin/bash
+# tests/integration/usability.sh — everyday use without surprises (issue 10): the real
+# docker CLI, podman --remote and the hook through gateways on a private podman service,
+# or with CG_BACKEND=docker on a private dockerd (podman-only checks are skipped then).
+#
+#   u_chain    a gateway never uses another gateway as its backend (item 1), the hook too
+#   u_inspect  docker inspect of a missing or foreign name prints "No such object" (item 4)
+#   u_images   tag/rmi of an image not built in the project say why and what to do (item 6)
+#   u_hints    every refusal says what to do instead; docker login shows the refusal (item 7)
+#   u_cli      the gateway's own CLI: subdirectory, second serve, no backend, egress (item 8)
+#   u_demo     scripts/demo.sh has a directory of its own and --stop finds it (item 10)
+#
+#   tests/integration/usability.sh [SCENARIO...]
+#   CG_BACKEND=docker tests/integration/usability.sh
+#
+# Needs root, the docker CLI, podman, git, curl, python3. Exit status 77 = skipped (not
+# root); otherwise non-zero when any check failed. Last line: "N passed, M failed".
+set -u
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP integration: needs root (rootful backend)"
+  exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+
+KEY=org.apache.magpie.project
+IMG=localhost/busybox
+HOOK=$CG_REPO/contrib/hooks/container-gateway-hook
+U_DEMOS=()     # demo directories to tear down if a check left them behind
+
+dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
+dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
+pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
+bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
+bk_q() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
+# remove containers at once (sleep as pid 1 ignores SIGTERM: rm -f would wait 10 s)
+bk_kill_rm() { bk_q kill "$@"; bk_q rm -f "$@"; }
+podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
+# the flags that put a gateway in front of this run's backend
+backend_flags() {
+  if [ "$CG_BACKEND" = docker ]; then echo --backend docker --docker-socket "$CG_DOCKER_SOCK"
+  else echo --podman-socket "$CG_PODMAN_SOCK"; fi
+}
+# expect_contains NAME STR: the last command's output (CG_OUT) contains STR
+expect_contains() {
+  if [[ $CG_OUT == *"$2"* ]]; then pass "$1"; else fail "$1" "output lacks '$2'"; fi
+}
+# a gateway in the foreground with extra flags and environment, registered for teardown:
+# u_gateway LOG ENV... -- FLAGS...; sets U_PID; waits until its docker.sock answers
+u_gateway() {
+  local log=$1 envs=(); shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  env "${envs[@]}" "$CG_GATEWAY" serve "$@" </dev/null >"$log" 2>&1 &
+  U_PID=$!
+  CG_GW_PIDS+=("$U_PID")
+}
+u_wait_sock() {  # SOCK PID: until the socket answers _ping, or the gateway ended
+  for _ in $(seq 600); do
+    _cg_ping "$1" && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# ---- item 1: never chain through another gateway ---------------------------------------
+u_chain() {
+  local h P3=$CG_TMP/p3 R3=$CG_TMP/p3-run lbl
+  # every answer carries the header: a forwarded one and the gateway's own error
+  h=$(curl -si -m 10 --unix-socket "$R1/docker.sock" http://d/_ping | tr -d '\r')
+  if grep -qx 'Container-Gateway: 0.1.0' <<<"$h" && grep -q '^HTTP/1.1 200' <<<"$h"; then
+    pass "a forwarded answer (_ping) carries Container-Gateway: 0.1.0"
+  else fail "a forwarded answer (_ping) carries Container-Gateway: 0.1.0" "$(head -c 300 <<<"$h")" quiet; fi
+  h=$(curl -si -m 10 --unix-socket "$R1/docker.sock" http://d/v1.41/swarm | tr -d '\r')
+  if grep -qx 'Container-Gateway: 0.1.0' <<<"$h" && grep -q '^HTTP/1.1 403' <<<"$h"; then
+    pass "the gateway's own error carries Container-Gateway: 0.1.0"
+  else fail "the gateway's own error carries Container-Gateway: 0.1.0" "$(head -c 300 <<<"$h")" quiet; fi
+
+  # project B started with DOCKER_HOST still at project A's gateway (the README's export)
+  mkdir -p "$P3/data"
+  # shellcheck disable=SC2046
+  u_gateway "$R3.log" DOCKER_HOST="unix://$R1/docker.sock" -- --project "$P3" --run-dir "$R3" \
+    $(backend_flags | sed 's/--backend docker//; s/--docker-socket [^ ]*//') --egress off --log-level debug
+  if [ "$CG_BACKEND" = docker ]; then
+    # docker discovery had only A's gateway: nothing to serve, and the WARNING says why
+    for _ in $(seq 300); do kill -0 "$U_PID" 2>/dev/null || break; sleep 0.1; done
+    if grep -q "WARNING skipping $R1/docker.sock (from DOCKER_HOST): it is another container-gateway (Container-Gateway: 0.1.0), not a docker daemon" "$R3.log" &&
+       grep -q 'WARNING no podman or docker backend found' "$R3.log" && [ ! -e "$R3/docker.sock" ]; then
+      pass "DOCKER_HOST at another gateway: skipped with a WARNING that says so; nothing chained"
+    else fail "DOCKER_HOST at another gateway: skipped with a WARNING that says so" "$(grep -E 'WARNING|listen|clients' "$R3.log")" quiet; fi
+  else
+    if ! u_wait_sock "$R3/docker.sock" "$U_PID"; then
+      fail "gateway B starts with DOCKER_HOST at gateway A" "$(tail -n 5 "$R3.log")" quiet; return
+    fi
+    if grep -q "WARNING skipping $R1/docker.sock (from DOCKER_HOST): it is another container-gateway (Container-Gateway: 0.1.0), not a docker daemon; a gateway never uses another gateway as its backend" "$R3.log"; then
+      pass "DOCKER_HOST at another gateway: skipped with a WARNING that says so"
+    else fail "DOCKER_HOST at another gateway: skipped with a WARNING that says so" "$(grep WARNING "$R3.log")" quiet; fi
+    if grep -q "docker clients -> $R3/docker.sock (backend podman at $CG_PODMAN_SOCK)" "$R3.log"; then
+      pass "B's docker.sock is served by the real podman, not by A"
+    else fail "B's docker.sock is served by the real podman, not by A" "$(grep 'clients ->' "$R3.log")" quiet; fi
+    local dkb=(env DOCKER_HOST="unix://$R3/docker.sock" timeout -k 5 "$CG_TIMEOUT" docker)
+    cg_run "${dkb[@]}" run -d --name u-chain --network none -v "$P3/data:/p" $IMG sleep 300
+
+    if [ $CG_RC -eq 0 ]; then pass "through B: docker run -d -v B/data:/p"
+    else fail "through B: docker run -d -v B/data:/p" "exit $CG_RC"; fi
+    lbl=$(DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout 30 docker inspect -f "{{index .Config.Labels \"$KEY\"}}" u-chain 2>&1)
+    if [ "$lbl" = "$P3" ]; then pass "through B: the container is labelled as project B"
+    else fail "through B: the container is labelled as project B" "label '$lbl'" quiet; fi
+    expect_output "through B: docker inspect finds it" running "${dkb[@]}" inspect -f '{{.State.Status}}' u-chain
+    expect_output "through B: docker run --rm (attach) works" chain-ok "${dkb[@]}" run --rm --network none $IMG echo chain-ok
+    bk_kill_rm u-chain
+  fi
+  cg_gateway_stop "$U_PID"
+
+  # an explicit backend socket that is a gateway: refused, with a clear message
+  cg_run "$CG_GATEWAY" serve --project "$P3" --run-dir "$R3" --backend docker \
+    --docker-socket "$R1/docker.sock" --egress off
+  if [ $CG_RC -eq 2 ] && grep -qxF "container-gateway: --docker-socket $R1/docker.sock is another container-gateway (Container-Gateway: 0.1.0), not a docker daemon; a gateway never uses another gateway as its backend: pass the daemon's own socket" <<<"$CG_OUT"; then
+    pass "--docker-socket at another gateway: refused (exit 2) with a clear message"
+  else fail "--docker-socket at another gateway: refused (exit 2) with a clear message" "exit $CG_RC: $CG_OUT" quiet; fi
+
+  # the hook, when the harness exports DOCKER_HOST at A's gateway
+  local P4=$CG_TMP/p4 R4 out
+  mkdir -p "$P4/src"; git init -q "$P4"; R4=$P4/.git/apache-magpie/run/main
+  # shellcheck disable=SC2046
+  out=$(printf '{"cwd":"%s"}' "$P4/src" | env DOCKER_HOST="unix://$R1/docker.sock" \
+    CONTAINER_GATEWAY_BIN="$CG_GATEWAY" timeout 90 "$HOOK" start $(backend_flags | sed 's/--backend docker//; s/--docker-socket [^ ]*//') --egress off 2>&1)
+  [ -f "$R4/container-gateway.pid" ] && CG_GW_PIDS+=("$(cat "$R4/container-gateway.pid")")
+  if [ "$CG_BACKEND" = docker ]; then
+    if [[ $out == *"skipping $R1/docker.sock (from DOCKER_HOST): it is another container-gateway"* ]] && [ ! -S "$R4/docker.sock" ]; then
+      pass "hook with DOCKER_HOST at another gateway: no chain, and it says why"
+    else fail "hook with DOCKER_HOST at another gateway: no chain, and it says why" "$out" quiet; fi
+  else
+    if [[ $out == *"container-gateway-hook: gateway: WARNING: skipping $R1/docker.sock (from DOCKER_HOST): it is another container-gateway"* ]]; then
+      pass "hook with DOCKER_HOST at another gateway: it repeats the gateway's WARNING"
+    else fail "hook with DOCKER_HOST at another gateway: it repeats the gateway's WARNING" "$out" quiet; fi
+    cg_run env DOCKER_HOST="unix://$R4/docker.sock" timeout -k 5 "$CG_TIMEOUT" docker run -d --name u-hook --network none $IMG sleep 300
+    lbl=$(DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout 30 docker inspect -f "{{index .Config.Labels \"$KEY\"}}" u-hook 2>&1)
+    if [ "$lbl" = "$P4" ]; then pass "hook's gateway: a container made through it is the hook project's"
+    else fail "hook's gateway: a container made through it is the hook project's" "label '$lbl'" quiet; fi
+    bk_kill_rm u-hook
+  fi
+  printf '{"cwd":"%s"}' "$P4" | CONTAINER_GATEWAY_BIN="$CG_GATEWAY" timeout 60 "$HOOK" stop >/dev/null 2>&1
+}
+
+# ---- item 4: docker inspect of a missing or foreign name ----------------------------------
+u_inspect() {
+  cg_run dk2 run -d --name u-foreign --network none $IMG sleep 300
+  expect_fail_with "docker inspect <missing>: the CLI's usual 'No such object'" "Error: No such object: u-nosuch" \
+    dk inspect u-nosuch
+  if [[ $CG_OUT == *denied-endpoint* ]]; then fail "docker inspect <missing>: no plugins refusal" "$CG_OUT" quiet
+  else pass "docker inspect <missing>: no plugins refusal"; fi
+  expect_fail_with "docker inspect <another project's container>: 'No such object'" "Error: No such object: u-foreign" \
+    dk inspect u-foreign
+  expect_output "the other project still sees its own" running dk2 inspect -f '{{.State.Status}}' u-foreign
+  cg_run curl -s -m 10 -w ' %{http_code}' --unix-socket "$R1/docker.sock" http://d/v1.41/plugins/u-nosuch/json
+  expect_contains "plugin inspect: 404 not-found (routes.md §7 amended)" '"container-gateway: not-found: no such plugin: u-nosuch; plugins are managed on the daemon'"'"'s host; none is visible through the gateway"} 404'
+  bk_kill_rm u-foreign
+}
+
+# ---- item 6: images not built in the project ---------------------------------------------
+u_images() {
+  expect_fail_with "docker tag of a shared image says why" \
+    "not-found: no such image: $IMG in this project: only images built or committed through this gateway can be tagged or removed (images are shared between projects)" \
+    dk tag $IMG localhost/u-tagged:1
+  expect_contains "docker tag of a shared image says what to do" \
+    "to name it, build your own from it: echo 'FROM $IMG' | DOCKER_BUILDKIT=0 docker build -t NEWNAME -"
+  expect_fail_with "docker rmi of a shared image says why and what to do" \
+    "only images built or committed through this gateway can be tagged or removed (images are shared between projects); leave shared images in place; remove the images you built here" \
+    dk rmi $IMG
+  expect_output "the image is still there" "$IMG" bk images --format '{{.Repository}}' $IMG
+  # the way out works as written
+  expect_ok "the suggested build: echo 'FROM $IMG' | docker build -t localhost/u-own:1 -" \
+    sh -c "echo 'FROM $IMG' | DOCKER_BUILDKIT=0 DOCKER_HOST=unix://$R1/docker.sock timeout 60 docker build -q -t localhost/u-own:1 -"
+  expect_ok "docker tag of the project's own image" dk tag localhost/u-own:1 localhost/u-own:2
+  expect_ok "docker rmi of the project's own images" dk rmi localhost/u-own:1 localhost/u-own:2
+  if podman_only "podman --remote tag of a shared image says why"; then
+    # by id: podman-remote sends a name with a '/' percent-encoded, which is refused
+    # (and that refusal says so)
+    expect_fail_with "podman --remote tag by name: the percent-encoding refusal says what to do" \
+      "path is not normalised; percent-encoded paths are refused (routes.md §2): name an image by its id" \
+      pm tag $IMG localhost/u-tagged:2
+    local iid
+    iid=$(bk images -q --no-trunc $IMG | head -n 1); iid=${iid#sha256:}
+    expect_fail_with "podman --remote tag of a shared image says why" \
+      "no such image: ${iid:0:12} in this project: only images built or committed through this gateway can be tagged or removed" \
+      pm tag "${iid:0:12}" localhost/u-tagged:2
+  fi
+  bk_q rmi -f localhost/u-own:1 localhost/u-own:2 localhost/u-tagged:1
+}
+
+# ---- item 7: every refusal says what to do instead -----------------------------------------
+u_hints() {
+  local cfg=$CG_TMP/login-config
+  expect_fail_with "--network host: what to do instead" \
+    "container-gateway: network: NetworkMode=host is refused; publish the ports you need with -p HOST:CONTAINER on the default network, or use --network none or a network created with docker network create NAME" \
+    dk run --rm --network host $IMG true
+  expect_fail_with "seccomp=unconfined: what to do instead" \
+    "container-gateway: security-opt: seccomp=unconfined is refused; keep the default seccomp, AppArmor and SELinux profiles (no-new-privileges is allowed)" \
+    dk run --rm --network none --security-opt seccomp=unconfined $IMG true
+  expect_fail_with "bind outside the roots: names --extra-bind-root and named volumes" \
+    "container-gateway: bind-mount: /etc is outside the allowed roots ($P1); to allow it, start the gateway with --extra-bind-root /etc; or keep the data in a named volume (-v NAME:/path)" \
+    dk run --rm --network none -v /etc:/x $IMG true
+  cg_run dk system df
+  if [ $CG_RC -eq 0 ]; then pass "docker system df is answered (another change made it work)"
+  else expect_contains "docker system df: what to do instead" "; see the project's usage with docker ps -a --size, docker images and docker volume ls"; fi
+  if podman_only "podman generate kube / play kube: what to do instead"; then
+    cg_run pm run -d --name u-kube --network none $IMG sleep 300
+    expect_fail_with "podman generate kube: what to do instead" \
+      "container-gateway: denied-endpoint: generate is not available through the gateway; write the YAML yourself from podman --remote inspect" \
+      pm generate kube u-kube
+    printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: u-kube-pod\nspec:\n  containers:\n  - name: c\n    image: %s\n' "$IMG" > "$CG_TMP/u-kube.yaml"
+    expect_fail_with "podman play kube: what to do instead" \
+      "container-gateway: denied-endpoint: play is not available through the gateway; create the pod and its containers with podman --remote pod create and podman --remote run --pod POD" \
+      pm play kube "$CG_TMP/u-kube.yaml"
+    expect_fail_with "podman kube play: the same" "create the pod and its containers with podman --remote pod create" \
+      pm kube play "$CG_TMP/u-kube.yaml"
+    bk_kill_rm u-kube
+  fi
+  # docker login: the CLI sends POST /auth; the refusal is answered after the body is
+  # read, so the CLI prints it instead of falling back to a login of its own
+  mkdir -p "$cfg"; echo '{}' > "$cfg/config.json"
+  expect_fail_with "docker login: the gateway's refusal and what to do" \
+    "container-gateway: denied-endpoint: auth is not available through the gateway; log in without the gateway (unset DOCKER_HOST, then docker login); docker pull through the gateway sends the credentials it stored" \
+    sh -c "echo pw | DOCKER_CONFIG=$cfg DOCKER_HOST=unix://$R1/docker.sock timeout 60 docker login -u u --password-stdin u-registry.invalid:5999"
+  if [[ $CG_OUT == *"dial tcp"* || $CG_OUT == *"u-registry.invalid"*"no such host"* ]]; then
+    fail "docker login: no registry connection attempt" "$CG_OUT" quiet
+  else pass "docker login: no registry connection attempt"; fi
+  # with stored credentials (the CLI then writes its body while the gateway answers)
+  # (a private registry: for Docker Hub the CLI 28 then tries a web login of its own;
+  # the username and password lines answer the prompt it falls back to)
+  echo '{"auths":{"u-registry.invalid:5999":{"auth":"dTpwdw=="}}}' > "$cfg/config.json"
+  cg_run sh -c "printf '\\npw\\n' | timeout 60 script -qec 'env DOCKER_CONFIG=$cfg DOCKER_HOST=unix://$R1/docker.sock docker login u-registry.invalid:5999' /dev/null"
+  expect_contains "docker login with stored credentials: the gateway's refusal, not a broken pipe" \
+    "Login did not succeed, error: Error response from daemon: container-gateway: denied-endpoint: auth is not available through the gateway; log in without the gateway"
+}
+
+# ---- item 8: the gateway's own CLI ---------------------------------------------------------
+u_cli() {
+  local P5=$CG_TMP/p5 R5 pid port
+  mkdir -p "$P5/src/deep"; git init -q "$P5"; R5=$P5/.git/apache-magpie/run/main
+  cg_run "$CG_GATEWAY" serve --help
+  if [ $CG_RC -eq 0 ] && [[ $CG_OUT == "usage: container-gateway serve "* ]]; then pass "serve --help prints serve's usage"
+  else fail "serve --help prints serve's usage" "exit $CG_RC: $(head -n 2 <<<"$CG_OUT")" quiet; fi
+  cg_run "$CG_GATEWAY" help serve
+  if [ $CG_RC -eq 0 ] && [[ $CG_OUT == "usage: container-gateway serve "* ]]; then pass "help serve prints serve's usage"
+  else fail "help serve prints serve's usage" "exit $CG_RC" quiet; fi
+  # from a subdirectory: serve, status and stop find the git toplevel
+  # shellcheck disable=SC2046
+  cg_run bash -c "cd '$P5/src/deep' && '$CG_GATEWAY' serve --daemon $(backend_flags) --egress off"
+  [ -f "$R5/container-gateway.pid" ] && CG_GW_PIDS+=("$(cat "$R5/container-gateway.pid")")
+  if [ $CG_RC -eq 0 ] && [ -S "$R5/docker.sock" ]; then pass "serve --daemon from a subdirectory serves the toplevel"
+  else fail "serve --daemon from a subdirectory serves the toplevel" "exit $CG_RC: $CG_OUT" quiet; return; fi
+  pid=$(cat "$R5/container-gateway.pid")
+  cg_run bash -c "cd '$P5/src' && '$CG_GATEWAY' status"
+  expect_contains "status from a subdirectory" "\"running\": true, \"pid\": $pid"
+  expect_output "docker run --rm through it" sub-ok \
+    env DOCKER_HOST="unix://$R5/docker.sock" timeout -k 5 "$CG_TIMEOUT" docker run --rm --network none $IMG echo sub-ok
+  # shellcheck disable=SC2046
+  cg_run bash -c "cd '$P5/src/deep' && '$CG_GATEWAY' serve --daemon $(backend_flags) --egress off --idle-timeout 60"
+  expect_contains "a second serve: already running (pid N)" "container-gateway: already running (pid $pid)"
+  expect_contains "a second serve with other flags: warns which" \
+    "container-gateway: warning: the running gateway has other flags than these: --idle-timeout=14400 (not 60); run container-gateway stop first to start it with yours"
+  cg_run bash -c "cd '$P5/src/deep' && '$CG_GATEWAY' stop"
+  # (stop returns once the lock is released; the process ends an instant later)
+  for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if [ $CG_RC -eq 0 ] && [ ! -e "$R5/docker.sock" ] && ! kill -0 "$pid" 2>/dev/null; then pass "stop from a subdirectory stops it"
+  else fail "stop from a subdirectory stops it" "exit $CG_RC: $CG_OUT" quiet; fi
+  # --daemon without any backend: the reason on stderr, exit non-zero
+  if [ -e /run/podman/podman.sock ] || [ -e /var/run/docker.sock ]; then
+    skip "serve --daemon without a backend" "this machine has a system daemon socket"
+  else
+    cg_run env -u DOCKER_HOST XDG_RUNTIME_DIR="$CG_TMP/no-xdg" "$CG_GATEWAY" serve --daemon --project "$P5" --egress off
+    if [ $CG_RC -ne 0 ] && grep -qxF "container-gateway: no podman or docker backend found; nothing to serve" <<<"$CG_OUT"; then
+      pass "serve --daemon without a backend: the reason on stderr, exit $CG_RC"
+    else fail "serve --daemon without a backend: the reason on stderr, exit non-zero" "exit $CG_RC: $CG_OUT" quiet; fi
+  fi
+  # the egress line once per backend, not once per socket
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  cg_bg python3 -c 'import socket,sys,time
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(120)' "$port"
+  for _ in $(seq 100); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break; sleep 0.1; done
+  # shellcheck disable=SC2046
+  cg_run "$CG_GATEWAY" serve --project "$P5" --run-dir "$CG_TMP/p5-egress" $(backend_flags) --egress-port "$port" --idle-timeout 0.5
+  if [ "$(grep -c 'egress gateway reachable' <<<"$CG_OUT")" = 1 ]; then pass "the egress line once per backend (both sockets on one backend)"
+  else fail "the egress line once per backend" "$(grep egress <<<"$CG_OUT")" quiet; fi
+}
+
+# ---- item 10: the demo has a directory of its own ----------------------------------------
+u_demo() {
+  podman_only "scripts/demo.sh" || return 0
+  local x1=$CG_TMP/demo-user1 x2=$CG_TMP/demo-user2 x3=$CG_TMP/demo-user3 d1 d2 d3
+  mkdir -p "$x1" "$x2" "$x3"
+  cg_run env XDG_RUNTIME_DIR="$x1" timeout 300 "$CG_REPO/scripts/demo.sh" --podman-socket "$CG_PODMAN_SOCK"
+  d1=$(sed -n 's/^demo directory: //p' <<<"$CG_OUT" | tail -n 1)
+  [ -n "$d1" ] && U_DEMOS+=("$d1")
+  if [ $CG_RC -eq 0 ] && [[ $d1 == /tmp/cg-demo.?????? ]] && [ -d "$d1" ]; then pass "demo: runs and prints a directory of its own ($d1)"
+  else fail "demo: runs and prints a directory of its own" "exit $CG_RC, dir '$d1'" quiet; return; fi
+  expect_contains "demo: the allowed run works" "hello from $d1/project/data/hello.txt"
+  expect_contains "demo: --privileged is refused" "container-gateway: privileged: drop --privileged; the gateway never grants it"
+  expect_contains "demo: prints how to stop it" "scripts/demo.sh --stop $d1"
+  # another user's demo on the same machine: its own directory and gateway
+  cg_run env XDG_RUNTIME_DIR="$x2" timeout 300 "$CG_REPO/scripts/demo.sh" --podman-socket "$CG_PODMAN_SOCK"
+  d2=$(sed -n 's/^demo directory: //p' <<<"$CG_OUT" | tail -n 1)
+  [ -n "$d2" ] && U_DEMOS+=("$d2")
+  if [ $CG_RC -eq 0 ] && [ -n "$d2" ] && [ "$d2" != "$d1" ] && [ "$(cat "$d2/run/container-gateway.pid")" != "$(cat "$d1/run/container-gateway.pid")" ]; then
+    pass "demo: a second demo does not reuse the first one's directory or gateway"
+  else fail "demo: a second demo does not reuse the first one's" "exit $CG_RC, '$d1' vs '$d2'" quiet; fi
+  # run again by the first user: reuses its own demo
+  cg_run env XDG_RUNTIME_DIR="$x1" timeout 300 "$CG_REPO/scripts/demo.sh" --podman-socket "$CG_PODMAN_SOCK"
+  expect_contains "demo: run again, it reuses its own demo" "demo directory: $d1"
+  cg_run env XDG_RUNTIME_DIR="$x1" timeout 120 "$CG_REPO/scripts/demo.sh" --stop
+  if [ $CG_RC -eq 0 ] && [ ! -e "$d1" ] && _cg_ping "$d2/run/docker.sock"; then
+    pass "demo --stop finds its own demo, removes it, leaves the other one"
+  else fail "demo --stop finds its own demo" "exit $CG_RC: $CG_OUT" quiet; fi
+  cg_run timeout 120 "$CG_REPO/scripts/demo.sh" --stop "$d2"
+  if [ $CG_RC -eq 0 ] && [ ! -e "$d2" ]; then pass "demo --stop DIR"
+  else fail "demo --stop DIR" "exit $CG_RC: $CG_OUT" quiet; fi
+  # the README's first command on this machine: its own private podman too
+  cg_run env XDG_RUNTIME_DIR="$x3" timeout 600 "$CG_REPO/scripts/demo.sh"
+  d3=$(sed -n 's/^demo directory: //p' <<<"$CG_OUT" | tail -n 1)
+  [ -n "$d3" ] && U_DEMOS+=("$d3")
+  if [ $CG_RC -eq 0 ] && [ -S "$d3/podman/podman.sock" ] && [[ $CG_OUT == *"hello from $d3/project/data/hello.txt"* ]]; then
+    pass "demo without --podman-socket: its podman in its own directory, end to end"
+  else fail "demo without --podman-socket: end to end" "exit $CG_RC: $(tail -n 5 <<<"$CG_OUT")" quiet; fi
+  cg_run env XDG_RUNTIME_DIR="$x3" timeout 120 "$CG_REPO/scripts/demo.sh" --stop
+  if [ $CG_RC -eq 0 ] && [ ! -e "$d3" ]; then pass "demo --stop: its podman and directory gone"
+  else fail "demo --stop: its podman and directory gone" "exit $CG_RC: $CG_OUT" quiet; fi
+}
+
+# demos a failed check left behind
+u_cleanup() {
+  local d
+  for d in "${U_DEMOS[@]}"; do
+    [ -d "$d" ] && timeout 120 "$CG_REPO/scripts/demo.sh" --stop "$d" >/dev/null 2>&1
+  done
+  return 0
+}
+# shellcheck disable=SC2154  # rc is assigned in the trap itself
+trap 'rc=$?; u_cleanup; (exit $rc); cg_teardown' EXIT
+
+# shellcheck disable=SC2034  # read by cg_run_scenarios
+ALL=(u_chain u_inspect u_images u_hints u_cli u_demo)
+
+# ---- main -------------------------------------------------------------------------
+need=(docker curl timeout git python3 script)
+if [ "$CG_BACKEND" = docker ]; then need+=(dockerd containerd); else need+=(podman); fi
+if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+if [ ! -x "$CG_GATEWAY" ]; then fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit; fi
+cg_two_gateways || exit
+cg_run_scenarios "$@"
+cg_summary
