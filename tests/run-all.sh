@@ -63,9 +63,11 @@ fi
 # 2b. a short libFuzzer run of every fuzz target (make fuzz: the HTTP, JSON and IPC
 #     parsers, the route classifier, the query policy, the build query), when clang
 #     can build fuzzers here (clang with its sanitizer runtime); longer: make fuzz FUZZ_SECONDS=300
+# (per-run names: another make check may run beside this one)
+probe=$(mktemp "${TMPDIR:-/tmp}/cg-fuzz-probe.XXXXXX")
 if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
-   clang -x c -fsanitize=fuzzer,address - -o "${TMPDIR:-/tmp}/cg-fuzz-probe" >/dev/null 2>&1; then
-  rm -f "${TMPDIR:-/tmp}/cg-fuzz-probe"
+   clang -x c -fsanitize=fuzzer,address - -o "$probe" >/dev/null 2>&1; then
+  rm -f "$probe"
   # in a scratch directory: build/fuzz keeps what the user's own runs found
   fw=$(mktemp -d /tmp/cg-fuzz.XXXXXX)
   run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5 FUZZ_RECORD=0 FUZZ_WORK="$fw"
@@ -73,6 +75,7 @@ if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(voi
     echo "   fuzz findings kept in $fw"
   else rm -rf "$fw"; fi
 else
+  rm -f "$probe"
   echo "== make fuzz: clang cannot build libFuzzer targets here (no clang or no sanitizer runtime); not run"
 fi
 
