@@ -160,7 +160,7 @@ test_flags(void **state)
 static void
 test_help(void **state)
 {
-	struct cg_config c;
+	struct cg_config c = { 0 };
 
 	(void)state;
 	assert_int_equal(PARSE(&c, "serve", "--help"), 0);
@@ -177,13 +177,14 @@ test_help(void **state)
 	assert_null(c.help_topic);
 	assert_int_equal(PARSE(&c, "help", "bogus"), 2);
 	assert_int_equal(PARSE(&c, "help", "serve", "x"), 2);
+	cli_free(&c);
 }
 
 /* Which flags were given (flag or environment), for a second serve. */
 static void
 test_explicit(void **state)
 {
-	struct cg_config c;
+	struct cg_config c = { 0 };
 
 	(void)state;
 	assert_int_equal(PARSE(&c, "serve"), 0);
@@ -193,6 +194,7 @@ test_explicit(void **state)
 	assert_int_equal(c.explicit_mask,
 	    (1u << CGO_IDLE_TIMEOUT) | (1u << CGO_EGRESS));
 	unsetenv("CONTAINER_GATEWAY_EGRESS");
+	cli_free(&c);
 }
 
 /*
@@ -204,7 +206,7 @@ static void
 test_default_project(void **state)
 {
 	char tmpl[] = "/tmp/cgt-cli.XXXXXX", old[4096], p[4200], *top;
-	struct cg_config c;
+	struct cg_config c = { 0 };
 	FILE *f;
 
 	(void)state;
@@ -253,6 +255,7 @@ test_default_project(void **state)
 	assert_int_equal(PARSE(&c, "status"), 0);
 	snprintf(p, sizeof(p), "%s/plain", top);
 	assert_string_equal(c.project, p);
+	cli_free(&c);
 	assert_int_equal(chdir(old), 0);
 	snprintf(p, sizeof(p), "rm -rf '%s'", top);
 	assert_int_equal(system(p), 0);
