@@ -16,7 +16,9 @@
 # to vfs when overlay cannot run a container here.
 # Idempotent: a DIR whose service answers is reused; a DIR left half-started
 # (or by a killed run) is torn down with podman-down.sh and started afresh.
-# Pitfalls built in (measured on this kind of machine):
+# Its default network is its own (bridge cg<hash>, a 10.x.y.0/24 subnet, and networks
+# it creates come from 10.<100-189>.0.0/16), so that several private services run side
+# by side. Pitfalls built in (measured on this kind of machine):
 #   * runtime must be runc (crun: "cgroups in hybrid mode not supported");
 #   * default_ulimits must stay at or below the hard limits, otherwise every
 #     container fails with "error setting rlimit type 7/6";
@@ -74,7 +76,34 @@ mkdir -p "$T"
 touch "$T/.cg-podman"          # marks DIR as ours: podman-down.sh refuses other dirs
 mkdir -p "$T"/{root,run,libpod,networks,volumes,tmp}
 
+# A default network of this service's own: its own id (hence its own netavark iptables
+# chains), bridge and subnet. Several private services on one host (make check beside
+# another make check) would otherwise share podman's built-in default network: one id,
+# bridge podman0, 10.88.0.0/16, and one service's teardown races another's set-up
+# ("netavark: unable to append rule ... No chain/target/match by that name").
+NET_ID=$(printf '%s' "$T" | sha256sum | cut -c1-64)
+NET_NAME=cg-${NET_ID:0:12}
+NET_A=$(( 16#${NET_ID:12:2} % 50 + 200 )); NET_B=$(( 16#${NET_ID:14:2} ))
+NET_POOL=$(( 16#${NET_ID:16:2} % 90 + 100 ))
+write_net() {
+  cat > "$T/networks/$NET_NAME.json" <<NET
+{
+     "name": "$NET_NAME",
+     "id": "$NET_ID",
+     "driver": "bridge",
+     "network_interface": "cg${NET_ID:0:8}",
+     "created": "2026-01-01T00:00:00Z",
+     "subnets": [ { "subnet": "10.$NET_A.$NET_B.0/24", "gateway": "10.$NET_A.$NET_B.1" } ],
+     "ipv6_enabled": false,
+     "internal": false,
+     "dns_enabled": false,
+     "ipam_options": { "driver": "host-local" }
+}
+NET
+}
+
 write_conf() {
+  write_net
   cat > "$T/containers.conf" <<CONF
 [containers]
 default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]
@@ -89,6 +118,8 @@ image_copy_tmp_dir = "$T/tmp"
 [network]
 network_backend = "netavark"
 network_config_dir = "$T/networks"
+default_network = "$NET_NAME"
+default_subnet_pools = [ { "base" = "10.$NET_POOL.0.0/16", "size" = 24 } ]
 CONF
   cat > "$T/storage.conf" <<CONF
 [storage]
