@@ -75,6 +75,13 @@ struct cg_policy_ctx {
 	const char *noproxy;		/* "localhost,127.0.0.1,alias" */
 	const struct cg_facts *facts;	/* NULL: every question fails closed */
 	unsigned backend_timeout_ms;	/* --backend-timeout for 504 details; 0 = 60 s */
+	/*
+	 * The backend fails a compat commit without a body (podman 4.3:
+	 * 500 "Decode(): EOF"), as the monitor measured at start-up
+	 * (struct listener.commit_needs_body): an empty compat commit body
+	 * is then forwarded as "{}" (issue 10 item 3). 0 keeps http.md §4.1.
+	 */
+	int commit_needs_body;
 };
 
 struct cg_route;	/* a row of the route tables (policy/routes.c) */

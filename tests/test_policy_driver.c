@@ -473,14 +473,15 @@ test_image_force(void **state)
 /*
  * Compat commit bodies (the F10 review finding). http.md §4.1 and the
  * conformance case img-commit-own require an empty json-optional body to
- * be forwarded empty, so the policy does not substitute {}: the monitor
- * adds it when the backend needs one (podman 4.3 answers an empty compat
- * commit with 500 "Decode(): EOF"; issue 10 item 3, measured at start-up).
+ * be forwarded empty, so the policy substitutes {} only for a backend the
+ * monitor measured to need one (podman 4.3 answers an empty compat commit
+ * with 500 "Decode(): EOF"; issue 10 item 3, ctx.commit_needs_body).
  * A client's {} is forwarded unchanged (fixpoint).
  */
 static void
 test_commit_body(void **state)
 {
+	struct cg_policy_ctx ctx = make_ctx(CG_DOCKER);
 	struct cg_request req;
 	struct cg_refusal r;
 	static const char t[] = "/v1.41/commit?author=&comment=&container=own1"
@@ -493,6 +494,24 @@ test_commit_body(void **state)
 	assert_int_equal(req.body_len, 0);
 	assert_string_equal(req.target, "/v1.41/commit?author=&comment="
 	    "&container=" ID_A "&repo=localhost%2Fcommitted&tag=1");
+	policy_request_free(&req);
+	/* a backend measured to need a body gets "{}"; libpod commit none */
+	ctx.commit_needs_body = 1;
+	assert_int_equal(run_ctx(&ctx, "POST", t, NULL, &req, &r), 0);
+	assert_string_equal(req.body, "{}");
+	assert_int_equal(req.body_len, 2);
+	policy_request_free(&req);
+	assert_int_equal(run_ctx(&ctx, "POST", t, "{}", &req, &r), 0);
+	assert_string_equal(req.body, "{}");	/* fixpoint */
+	policy_request_free(&req);
+	ctx.socket_kind = CG_PODMAN;
+	assert_int_equal(run_ctx(&ctx, "POST", "/v4.3.1/libpod/commit?"
+	    "container=own1", NULL, &req, &r), 0);
+	assert_null(req.body);
+	policy_request_free(&req);
+	assert_int_equal(run_ctx(&ctx, "POST", "/v1.41/containers/own1/start",
+	    NULL, &req, &r), 0);
+	assert_null(req.body);
 	policy_request_free(&req);
 	/* {} comes out unchanged */
 	assert_int_equal(run(CG_DOCKER, "POST", t, "{}", &req, &r), 0);
