@@ -1,12 +1,19 @@
 /*
- * Label filter injection on list, prune and events routes (routes.md §8).
+ * Label filter injection on list, prune and events routes (routes.md §8,
+ * as amended on 2026-12-01; issue 7).
  *
- * The daemons AND every filter they receive, so appending
- * KEY=ROOT to "label" confines a list or prune to the project whatever
- * else the client asked for (negations, other projects' labels: B42).
- * The client's filters are rebuilt into list form rather than forwarded,
- * so the daemon never reads a form the gateway did not check, and
- * repeated or case-variant "filters" keys never reach it (route_query_keys).
+ * Appending KEY=ROOT to "label" confines a call to the project only where
+ * the backend ANDs it with the client's other filters. doc/filters.md has
+ * the measured table (podman 4.3.1, dockerd 20.10; re-measured by
+ * tests/integration/filters.sh): dockerd ANDs everywhere, and so does
+ * podman on containers, networks and pods; podman ORs every volume filter,
+ * the label values of image prune and events, and label! on image prune,
+ * and its system prune ORs them on volumes and images. There the client
+ * member is refused (widening[] below) with a reason saying what to do
+ * instead. The client's filters are rebuilt into list form rather than
+ * forwarded, so the daemon never reads a form the gateway did not check,
+ * and repeated or case-variant "filters" keys never reach it
+ * (route_query_keys).
  */
 #include "policy/routes.h"
 
@@ -115,6 +122,42 @@ filters_input(const char *value, struct cg_refusal *r)
 	return in;
 }
 
+/*
+ * Client filter members the backend would OR with the project label, per
+ * backend (-1: any), route family and action, and filter key ("*": every
+ * key). A "label" member only widens through values other than KEY=ROOT.
+ */
+static const struct widening {
+	int backend;
+	const char *family, *action, *key;
+	const char *detail;	/* after "filters.<key> is refused: " */
+} widening[] = {
+	{ CG_PODMAN, "volumes", "list", "*",
+	  "podman ORs volume filters with the project label, so other "
+	  "projects' volumes would be listed; list without filters and "
+	  "select in the client" },
+	{ CG_PODMAN, "volumes", "prune", "*",
+	  "podman ORs volume prune filters with the project label, so other "
+	  "projects' volumes would be removed; prune without filters or "
+	  "remove volumes by name" },
+	{ CG_PODMAN, "images", "prune", "label",
+	  "podman ORs (libpod: replaces) the project label with these "
+	  "values on image prune, so other projects' images would be "
+	  "removed; prune without label filters or remove images by name" },
+	{ CG_PODMAN, "images", "prune", "label!",
+	  "podman ORs label! with the project label on image prune, so other "
+	  "projects' images would be removed; prune without label filters or "
+	  "remove images by name" },
+	{ CG_PODMAN, "events", "events", "label",
+	  "podman ORs event label filters with the project label, so other "
+	  "projects' events would be shown; filter by type, container or "
+	  "event instead" },
+	{ -1, "system", "system-prune", "*",
+	  "podman's system prune ORs filters with the project label on "
+	  "volumes and images, so other projects' resources would be "
+	  "removed; prune without filters" },
+};
+
 /* 1 when list holds a string equal to s. */
 static int
 list_has(const cJSON *list, const char *s)
@@ -127,13 +170,45 @@ list_has(const cJSON *list, const char *s)
 	return 0;
 }
 
+/*
+ * The widening[] row that refuses member m (list form, key k) on this
+ * route and backend, or NULL. entry is KEY=ROOT.
+ */
+static const struct widening *
+widens(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
+    const char *k, const cJSON *m, const char *entry)
+{
+	const struct widening *w;
+	const cJSON *e;
+	size_t i;
+	int carries = 0;
+
+	cJSON_ArrayForEach(e, m)
+		if (strcmp(k, "label") != 0 || strcmp(e->valuestring, entry) != 0)
+			carries = 1;
+	if (!carries)
+		return NULL;
+	for (i = 0; i < sizeof(widening) / sizeof(widening[0]); i++) {
+		w = &widening[i];
+		if ((w->backend == -1 || w->backend == (int)ctx->backend_kind) &&
+		    strcmp(w->family, rt->family) == 0 &&
+		    strcmp(w->action, rt->action) == 0 &&
+		    (strcmp(w->key, "*") == 0 || strcmp(w->key, k) == 0))
+			return w;
+	}
+	return NULL;
+}
+
 /* Build the forwarded filters object from the checked input. */
 static cJSON *
-filters_output(const cJSON *in, const char *entry, int image_prune,
-    struct cg_refusal *r)
+filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
+    const cJSON *in, const char *entry, struct cg_refusal *r)
 {
 	cJSON *out = checked(cJSON_CreateObject()), *list, *label = NULL;
+	const struct widening *w;
 	const cJSON *m;
+	int image_prune = rt->qpolicy == QP_IMAGE_PRUNE;
+	char q[260];
 
 	cJSON_ArrayForEach(m, in) {
 		if (image_prune && strcmp(m->string, "dangling") == 0) {
@@ -145,6 +220,12 @@ filters_output(const cJSON *in, const char *entry, int image_prune,
 			add_string(list, "true");
 		} else if (member_list(m, &list, r) == -1)
 			goto fail;
+		if ((w = widens(ctx, rt, m->string, list, entry)) != NULL) {
+			cJSON_Delete(list);
+			cg_refuse(r, "denied-query", "filters.%s is refused: %s",
+			    cg_quote(m->string, strlen(m->string), q), w->detail);
+			goto fail;
+		}
 		cJSON_AddItemToObject(out, m->string, list);
 		if (strcmp(m->string, "label") == 0)
 			label = list;
@@ -167,8 +248,8 @@ fail:
 }
 
 int
-filters_apply(const struct cg_policy_ctx *ctx, struct cg_query *q,
-    int image_prune, struct cg_refusal *r)
+filters_apply(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
+    struct cg_query *q, struct cg_refusal *r)
 {
 	size_t i = query_find(q, "filters", 0), elen;
 	cJSON *in, *out;
@@ -180,7 +261,7 @@ filters_apply(const struct cg_policy_ctx *ctx, struct cg_query *q,
 	elen = strlen(CG_LABEL_KEY) + 1 + strlen(ctx->root) + 1;
 	entry = xmalloc(elen);
 	snprintf(entry, elen, "%s=%s", CG_LABEL_KEY, ctx->root);
-	out = filters_output(in, entry, image_prune, r);
+	out = filters_output(ctx, rt, in, entry, r);
 	free(entry);
 	cJSON_Delete(in);
 	if (out == NULL)
@@ -196,8 +277,8 @@ filters_apply(const struct cg_policy_ctx *ctx, struct cg_query *q,
 }
 
 int
-filters_system_prune(const struct cg_policy_ctx *ctx, struct cg_query *q,
-    struct cg_refusal *r)
+filters_system_prune(const struct cg_policy_ctx *ctx,
+    const struct cg_route *rt, struct cg_query *q, struct cg_refusal *r)
 {
 	const char *ext = query_get(q, "external");
 
@@ -205,5 +286,5 @@ filters_system_prune(const struct cg_policy_ctx *ctx, struct cg_query *q,
 		return cg_refuse(r, "denied-query",
 		    "external is not available through the gateway");
 	query_remove(q, "all");
-	return filters_apply(ctx, q, 0, r);
+	return filters_apply(ctx, rt, q, r);
 }

@@ -230,11 +230,10 @@ query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 {
 	switch (req->route->qpolicy) {
 	case QP_FILTERS:
-		return filters_apply(ctx, req->query, 0, r);
 	case QP_IMAGE_PRUNE:
-		return filters_apply(ctx, req->query, 1, r);
+		return filters_apply(ctx, req->route, req->query, r);
 	case QP_SYSTEM_PRUNE:
-		return filters_system_prune(ctx, req->query, r);
+		return filters_system_prune(ctx, req->route, req->query, r);
 	case QP_COMMIT:
 		return qp_commit(req, r);
 	case QP_IMAGES_CREATE:

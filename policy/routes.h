@@ -154,23 +154,29 @@ int query_value_empty(const char *v);
 /* filters.c ---------------------------------------------------------- */
 
 /*
- * §8.1-8.3: the label filter of list, prune and events routes. Reads the
- * (single, already policed) filters pair of q, checks it (JSON rules of
- * policy.md §0.1-0.2, object of lists of strings / objects of booleans),
- * converts it to list form, appends KEY=ctx->root to label and, with
- * image_prune, sets dangling to ["true"]; writes the compact JSON back in
- * place or appends a filters pair. Returns 0, or -1 with *r set (400
- * malformed, 403 ambiguous-field).
+ * §8.1-8.3 (amended 2026-12-01, issue 7): the label filter of the list,
+ * prune and events route rt. Reads the (single, already policed) filters
+ * pair of q, checks it (JSON rules of policy.md §0.1-0.2, object of lists
+ * of strings / objects of booleans), converts it to list form, refuses a
+ * member that ctx->backend_kind would OR with the project label on this
+ * route (doc/filters.md: podman volume filters, image prune label and
+ * label!, event label values; a label value equal to KEY=ROOT is never
+ * refused), appends KEY=ctx->root to label and, on image prune
+ * (QP_IMAGE_PRUNE), sets dangling to ["true"]; writes the compact JSON
+ * back in place or appends a filters pair. Returns 0, or -1 with *r set
+ * (400 malformed, 403 ambiguous-field, 403 denied-query).
  */
-int filters_apply(const struct cg_policy_ctx *ctx, struct cg_query *q,
-    int image_prune, struct cg_refusal *r);
+int filters_apply(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
+    struct cg_query *q, struct cg_refusal *r);
 
 /*
- * §8.4 libpod system prune: truthy external -> 403 denied-query, all
- * removed, then filters_apply(). Returns 0 or -1 with *r set.
+ * §8.4 libpod system prune on route rt: truthy external -> 403
+ * denied-query, all removed, then filters_apply() (which refuses every
+ * client filter but KEY=ROOT: podman ORs them on volumes and images).
+ * Returns 0 or -1 with *r set.
  */
-int filters_system_prune(const struct cg_policy_ctx *ctx, struct cg_query *q,
-    struct cg_refusal *r);
+int filters_system_prune(const struct cg_policy_ctx *ctx,
+    const struct cg_route *rt, struct cg_query *q, struct cg_refusal *r);
 
 /* build.c ------------------------------------------------------------ */
 

@@ -49,15 +49,24 @@ make_ctx(enum cg_kind sock)
 	return c;
 }
 
-/* Route a request on a socket; returns policy_route's result. */
+/* Route a request on a socket with a podman or docker backend. */
+static int
+route_be(enum cg_kind backend, enum cg_kind sock, const char *method,
+    const char *target, struct cg_request *req, struct cg_refusal *r)
+{
+	struct cg_policy_ctx ctx = make_ctx(sock);
+
+	ctx.backend_kind = backend;
+	memset(r, 0, sizeof(*r));
+	return policy_route(&ctx, method, target, strlen(target), 0, req, r);
+}
+
+/* Route a request on a socket (podman backend); policy_route's result. */
 static int
 route(enum cg_kind sock, const char *method, const char *target,
     struct cg_request *req, struct cg_refusal *r)
 {
-	struct cg_policy_ctx ctx = make_ctx(sock);
-
-	memset(r, 0, sizeof(*r));
-	return policy_route(&ctx, method, target, strlen(target), 0, req, r);
+	return route_be(CG_PODMAN, sock, method, target, req, r);
 }
 
 /* ---- table of allowed routes ---------------------------------------- */
@@ -843,16 +852,17 @@ test_version(void **state)
 
 /* ---- label filters (§8) --------------------------------------------- */
 
-/* Route and return the decoded filters value (malloc'd). */
+/* Route (backend be) and return the decoded filters value (malloc'd). */
 static char *
-filters_of(enum cg_kind sock, const char *method, const char *target)
+filters_of(enum cg_kind be, enum cg_kind sock, const char *method,
+    const char *target)
 {
 	struct cg_request req;
 	struct cg_refusal r;
 	const char *f;
 	char *out;
 
-	if (route(sock, method, target, &req, &r) != 0)
+	if (route_be(be, sock, method, target, &req, &r) != 0)
 		fail_msg("%s refused: %s: %s", target, r.code, r.detail);
 	assert_int_equal(query_count(req.query, "filters"), 1);
 	f = query_get(req.query, "filters");
@@ -862,14 +872,21 @@ filters_of(enum cg_kind sock, const char *method, const char *target)
 }
 
 static void
-check_filters(enum cg_kind sock, const char *method, const char *target,
-    const char *want)
+check_filters_be(enum cg_kind be, enum cg_kind sock, const char *method,
+    const char *target, const char *want)
 {
-	char *got = filters_of(sock, method, target);
+	char *got = filters_of(be, sock, method, target);
 
 	if (strcmp(got, want) != 0)
 		fail_msg("%s:\n  got  %s\n  want %s", target, got, want);
 	free(got);
+}
+
+static void
+check_filters(enum cg_kind sock, const char *method, const char *target,
+    const char *want)
+{
+	check_filters_be(CG_PODMAN, sock, method, target, want);
 }
 
 static void
@@ -923,13 +940,132 @@ test_filters(void **state)
 	check_filters(D, "POST", "/v1.41/containers/prune?filters="
 	    "%7B%22label%21%22%3A%5B%22org.apache.magpie.project%3D%2Fhome%2Fu%2Fproj%22%5D%7D",
 	    "{\"label!\":[\"" LBL "\"],\"label\":[\"" LBL "\"]}");
-	check_filters(P, "POST", "/v4.3.1/libpod/volumes/prune?filters="
+	check_filters_be(CG_DOCKER, D, "POST", "/v1.41/volumes/prune?filters="
 	    "%7B%22label%21%22%3A%7B%22org.apache.magpie.project%22%3Atrue%7D%7D",
 	    "{\"label!\":[\"org.apache.magpie.project\"],\"label\":[\"" LBL "\"]}");
-	/* B42: a filter that names another project keeps this project's label too */
-	check_filters(D, "GET", "/v1.41/events?filters="
+	/* B42: a filter that names another project keeps this project's label
+	   too (dockerd ANDs label values; podman's ORed ones: test_filters_widening) */
+	check_filters_be(CG_DOCKER, D, "GET", "/v1.41/events?filters="
 	    "%7B%22label%22%3A%5B%22org.apache.magpie.project%3D%2Fsrv%2Fother%22%5D%7D",
 	    "{\"label\":[\"org.apache.magpie.project=/srv/other\",\"" LBL "\"]}");
+}
+
+/*
+ * Issue 7, doc/filters.md: a client filter member the backend would OR
+ * with the project label is refused (403 denied-query, a reason that says
+ * why and what to do); the same request is forwarded with the label
+ * appended where the backend ANDs it.
+ */
+struct widen_case {
+	enum cg_kind sock;
+	const char *method, *target;
+	const char *podman;	/* podman backend: refusal detail prefix, or
+				   NULL: forwarded with filters == docker */
+	const char *docker;	/* forwarded filters with either backend */
+};
+
+#define F(json)	"?filters=" json
+#define LBLJ	"%22org.apache.magpie.project%3D%2Fhome%2Fu%2Fproj%22"
+#define OTHER	"%22org.apache.magpie.project%3D%2Fsrv%2Fb%22"
+#define VOL_LIST "filters.%s is refused: podman ORs volume filters with the " \
+	"project label, so other projects' volumes would be listed; list " \
+	"without filters and select in the client"
+
+static const struct widen_case widen_cases[] = {
+	/* volume list and prune: podman ORs every key and value */
+	{ D, "GET", "/v1.41/volumes" F("%7B%22name%22%3A%5B%22volB%22%5D%7D"),
+	  "filters.name is refused: podman ORs volume filters",
+	  "{\"name\":[\"volB\"],\"label\":[\"" LBL "\"]}" },
+	{ P, "GET", "/v4.3.1/libpod/volumes/json" F("%7B%22label%22%3A%5B" OTHER "%5D%7D"),
+	  "filters.label is refused: podman ORs volume filters",
+	  "{\"label\":[\"org.apache.magpie.project=/srv/b\",\"" LBL "\"]}" },
+	{ D, "GET", "/v1.41/volumes" F("%7B%22dangling%22%3A%7B%22true%22%3Atrue%7D%7D"),
+	  "filters.dangling is refused",
+	  "{\"dangling\":[\"true\"],\"label\":[\"" LBL "\"]}" },
+	{ D, "POST", "/v1.41/volumes/prune" F("%7B%22label%21%22%3A%7B%22org.apache.magpie.project%22%3Atrue%7D%7D"),
+	  "filters.label! is refused: podman ORs volume prune filters with the "
+	  "project label, so other projects' volumes would be removed; prune "
+	  "without filters or remove volumes by name",
+	  "{\"label!\":[\"org.apache.magpie.project\"],\"label\":[\"" LBL "\"]}" },
+	{ P, "POST", "/v4.3.1/libpod/volumes/prune" F("%7B%22until%22%3A%5B%2210m%22%5D%7D"),
+	  "filters.until is refused: podman ORs volume prune filters",
+	  "{\"until\":[\"10m\"],\"label\":[\"" LBL "\"]}" },
+	/* the project's own label, a false map entry or an empty list widen nothing */
+	{ D, "GET", "/v1.41/volumes" F("%7B%22label%22%3A%5B" LBLJ "%5D%7D"),
+	  NULL, "{\"label\":[\"" LBL "\"]}" },
+	{ D, "GET", "/v1.41/volumes" F("%7B%22dangling%22%3A%7B%22true%22%3Afalse%7D%2C%22name%22%3A%5B%5D%7D"),
+	  NULL, "{\"dangling\":[],\"name\":[],\"label\":[\"" LBL "\"]}" },
+	/* image prune: podman ORs (libpod: replaces) label values, ORs label! */
+	{ D, "POST", "/v1.41/images/prune" F("%7B%22label%22%3A%5B" OTHER "%5D%7D"),
+	  "filters.label is refused: podman ORs (libpod: replaces) the project label",
+	  "{\"label\":[\"org.apache.magpie.project=/srv/b\",\"" LBL "\"],\"dangling\":[\"true\"]}" },
+	{ P, "POST", "/v4.3.1/libpod/images/prune" F("%7B%22label%21%22%3A%5B%22x%22%5D%7D"),
+	  "filters.label! is refused: podman ORs label! with the project label on image prune",
+	  "{\"label!\":[\"x\"],\"label\":[\"" LBL "\"],\"dangling\":[\"true\"]}" },
+	{ P, "POST", "/v4.3.1/libpod/images/prune" F("%7B%22until%22%3A%5B%2210m%22%5D%7D"),
+	  NULL, "{\"until\":[\"10m\"],\"label\":[\"" LBL "\"],\"dangling\":[\"true\"]}" },
+	/* events: podman ORs label values; other keys are ANDed */
+	{ D, "GET", "/v1.41/events" F("%7B%22label%22%3A%5B%22app%3Dweb%22%5D%7D"),
+	  "filters.label is refused: podman ORs event label filters",
+	  "{\"label\":[\"app=web\",\"" LBL "\"]}" },
+	{ P, "GET", "/v4.3.1/libpod/events" F("%7B%22type%22%3A%5B%22container%22%5D%7D"),
+	  NULL, "{\"type\":[\"container\"],\"label\":[\"" LBL "\"]}" },
+	/* containers, networks and pods: both backends AND every key */
+	{ D, "POST", "/v1.41/containers/prune" F("%7B%22label%21%22%3A%5B" LBLJ "%5D%7D"),
+	  NULL, "{\"label!\":[\"" LBL "\"],\"label\":[\"" LBL "\"]}" },
+	{ P, "GET", "/v4.3.1/libpod/networks/json" F("%7B%22name%22%3A%5B%22netB%22%5D%7D"),
+	  NULL, "{\"name\":[\"netB\"],\"label\":[\"" LBL "\"]}" },
+	{ P, "GET", "/v4.3.1/libpod/pods/json" F("%7B%22label%22%3A%5B" OTHER "%5D%7D"),
+	  NULL, "{\"label\":[\"org.apache.magpie.project=/srv/b\",\"" LBL "\"]}" },
+	{ D, "POST", "/v1.41/networks/prune" F("%7B%22until%22%3A%5B%2210m%22%5D%7D"),
+	  NULL, "{\"until\":[\"10m\"],\"label\":[\"" LBL "\"]}" },
+};
+
+static void
+test_filters_widening(void **state)
+{
+	const struct widen_case *c;
+	struct cg_request req;
+	struct cg_refusal r;
+	char detail[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(widen_cases) / sizeof(widen_cases[0]); i++) {
+		c = &widen_cases[i];
+		check_filters_be(CG_DOCKER, c->sock, c->method, c->target,
+		    c->docker);
+		if (c->podman == NULL) {
+			check_filters_be(CG_PODMAN, c->sock, c->method,
+			    c->target, c->docker);
+			continue;
+		}
+		if (route_be(CG_PODMAN, c->sock, c->method, c->target, &req,
+		    &r) == 0) {
+			policy_request_free(&req);
+			fail_msg("%s: forwarded with a podman backend", c->target);
+		}
+		assert_string_equal(r.code, "denied-query");
+		assert_int_equal(r.status, 403);
+		if (strncmp(r.detail, c->podman, strlen(c->podman)) != 0)
+			fail_msg("%s:\n  got  %s\n  want %s...", c->target,
+			    r.detail, c->podman);
+	}
+	/* the whole volume list reason, as the client reads it */
+	assert_int_not_equal(route_be(CG_PODMAN, D, "GET", "/v1.41/volumes"
+	    F("%7B%22driver%22%3A%5B%22local%22%5D%7D"), &req, &r), 0);
+	snprintf(detail, sizeof(detail), VOL_LIST, "driver");
+	assert_string_equal(r.detail, detail);
+	/* libpod system prune: only the project label (podman ORs the rest on
+	   volumes and images; with until it removed every project's volumes) */
+	assert_int_not_equal(route(P, "POST", "/v4.3.1/libpod/system/prune?volumes=true&filters="
+	    "%7B%22until%22%3A%5B%2210m%22%5D%7D", &req, &r), 0);
+	assert_string_equal(r.code, "denied-query");
+	assert_string_equal(r.detail, "filters.until is refused: podman's system "
+	    "prune ORs filters with the project label on volumes and images, so "
+	    "other projects' resources would be removed; prune without filters");
+	check_filters(P, "POST", "/v4.3.1/libpod/system/prune?volumes=true&filters="
+	    "%7B%22label%22%3A%5B" LBLJ "%5D%7D", "{\"label\":[\"" LBL "\"]}");
 }
 
 static void
@@ -1136,6 +1272,7 @@ main(void)
 		cmocka_unit_test(test_path_valid),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_filters_widening),
 		cmocka_unit_test(test_filters_in_place),
 		cmocka_unit_test(test_images_create),
 		cmocka_unit_test(test_build),
