@@ -130,6 +130,7 @@ int rule_config_volumes(const cJSON *body, struct cg_refusal *r);
 int rule_egress_required(const struct cg_policy_ctx *ctx,
     struct cg_refusal *r);				/* §3.1 step 25 */
 int rule_workdir(const char *dir, struct cg_refusal *r);	/* §3.8 */
+int rule_timezone(const char *tz, struct cg_refusal *r);	/* issue 7 */
 
 /* Rewrites (policy.md §6). */
 void rewrite_label(const struct cg_policy_ctx *ctx, cJSON *obj,

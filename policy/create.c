@@ -915,6 +915,35 @@ rule_idmappings_paths(const cJSON *body, struct cg_refusal *r)
 	return 0;
 }
 
+/*
+ * Issue 7 item 4: libpod timezone is "", "local" or a zone name, never a
+ * path (podman copies /usr/share/zoneinfo/<timezone> from the host into
+ * the container; 4.3 refuses a traversal only when the container starts).
+ * A zone name: at most 64 bytes of segments of [A-Za-z0-9_+-] joined by
+ * single '/', no leading or trailing '/' (so no empty, "." or ".."
+ * segment: dots are outside the set). Else 403 host-path.
+ */
+int
+rule_timezone(const char *tz, struct cg_refusal *r)
+{
+	size_t i, n = strlen(tz);
+	int ok = n <= 64 && tz[0] != '/' && (n == 0 || tz[n - 1] != '/');
+	char qb[260];
+
+	for (i = 0; ok && i < n; i++)
+		if (tz[i] == '/')
+			ok = tz[i + 1] != '/';
+		else
+			ok = strchr("_+-", tz[i]) != NULL ||
+			    (tz[i] >= '0' && tz[i] <= '9') ||
+			    (tz[i] >= 'a' && tz[i] <= 'z') ||
+			    (tz[i] >= 'A' && tz[i] <= 'Z');
+	if (ok)
+		return 0;
+	return cg_refuse(r, "host-path", "timezone=%s is not a zone name "
+	    "(such as Europe/Berlin, or local)", q(tz, qb));
+}
+
 /* §3.8: a working directory at or below /proc after lexical clean-up
  * (relative directories are taken from /, as a daemon would). */
 int
@@ -1576,7 +1605,8 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "host-path",
 		    "healthLogDestination=%s is refused", q(v, qb));
 	if (rule_workdir(jstr0(body, "work_dir"), r) != 0 ||
-	    rule_idmappings_paths(body, r) != 0)
+	    rule_idmappings_paths(body, r) != 0 ||
+	    rule_timezone(jstr0(body, "timezone"), r) != 0)
 		return -1;
 	/* 24 (§3.9; ids rewritten in place) */
 	if (rule_pod_deps(ctx, req, body, r) != 0)
