@@ -48,6 +48,8 @@ run_suite tests/integration/tools.sh ./tests/integration/tools.sh
 run_suite tests/integration/libs.sh ./tests/integration/libs.sh
 # everyday use without surprises: chains, hints, inspect, images, the CLI, the demo (issue 10)
 run_suite tests/integration/usability.sh ./tests/integration/usability.sh
+# how podman combines list/prune/events filters: every row of doc/filters.md (issue 7)
+run_suite tests/integration/filters.sh ./tests/integration/filters.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 

@@ -11,7 +11,8 @@
 #   * tools.sh (docker-compose, the Python SDK, docker build, the refusals) and
 #     usability.sh (gateway chains, hints, inspect, images, the CLI), whose podman
 #     checks are skipped;
-#   * libs.sh (dockerode and testcontainers, directly and through the gateway).
+#   * libs.sh (dockerode and testcontainers, directly and through the gateway);
+#   * filters.sh: the dockerd rows of doc/filters.md, re-measured on this dockerd.
 # Then stops the dockerd (scripts/dockerd-down.sh).
 #
 #   tests/integration/dockerd.sh
@@ -63,4 +64,5 @@ run_sub cli "$HERE/cli.sh" "${CLI_SCENARIOS[@]}"
 run_sub tools "$HERE/tools.sh"
 run_sub libs "$HERE/libs.sh"
 run_sub usability "$HERE/usability.sh"
+run_sub filters "$HERE/filters.sh"
 cg_summary
