@@ -50,6 +50,8 @@ run_suite tests/integration/libs.sh ./tests/integration/libs.sh
 run_suite tests/integration/usability.sh ./tests/integration/usability.sh
 # how podman combines list/prune/events filters: every row of doc/filters.md (issue 7)
 run_suite tests/integration/filters.sh ./tests/integration/filters.sh
+# two projects on one podman: nothing foreign listed or pruned, any filter (issue 7)
+run_suite tests/integration/isolation.sh ./tests/integration/isolation.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 

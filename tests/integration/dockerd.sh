@@ -12,7 +12,8 @@
 #     usability.sh (gateway chains, hints, inspect, images, the CLI), whose podman
 #     checks are skipped;
 #   * libs.sh (dockerode and testcontainers, directly and through the gateway);
-#   * filters.sh: the dockerd rows of doc/filters.md, re-measured on this dockerd.
+#   * filters.sh: the dockerd rows of doc/filters.md, re-measured on this dockerd;
+#   * isolation.sh: nothing of another project listed or pruned, any filter (issue 7).
 # Then stops the dockerd (scripts/dockerd-down.sh).
 #
 #   tests/integration/dockerd.sh
@@ -65,4 +66,5 @@ run_sub tools "$HERE/tools.sh"
 run_sub libs "$HERE/libs.sh"
 run_sub usability "$HERE/usability.sh"
 run_sub filters "$HERE/filters.sh"
+run_sub isolation "$HERE/isolation.sh"
 cg_summary

@@ -1,0 +1,287 @@
+#!/bin/bash
+# tests/integration/isolation.sh — issue 7 "Must show", live: two gateways (projects p1 and
+# p2) on one private podman, or with CG_BACKEND=docker on the private dockerd (run by
+# dockerd.sh). Project 1 can neither list nor prune project 2's volumes, networks,
+# containers, pods or images, nor unmanaged ones, whatever the filter key or form (list
+# form, map form, label!, name, id, dangling, until, driver, status), through the docker
+# CLI, podman --remote and raw curl; its own prunes still remove its unused resources.
+# Plus the libpod host-fact fields (issue 7 item 4) through podman --remote.
+#
+#   tests/integration/isolation.sh               all scenarios
+#   tests/integration/isolation.sh i_lists ...   only the named scenario functions
+#
+# Which filters the gateway refuses and which it forwards depends on the backend
+# (doc/filters.md); this suite asserts the outcome, not the route: nothing foreign is
+# ever listed or removed. Needs root, docker, curl, python3 (podman for the podman
+# backend). Exit 77 = skipped (not root). Last line: "N passed, M failed".
+set -u
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP integration: needs root (rootful backend)"
+  exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+
+KEY=org.apache.magpie.project
+IMG=localhost/busybox
+
+dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
+dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
+pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
+pm2() { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R2/podman.sock" "$@"; }
+bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
+podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
+
+# urlenc STRING: percent-encode for a query value
+urlenc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
+# gw METHOD PATH [FILTERS-JSON]: raw curl through project 1's socket for PATH
+# (podman.sock for /libpod/ paths), the answer's status line and body on stdout
+gw() {
+  local sock=$R1/docker.sock q=
+  case $2 in */libpod/*) sock=$R1/podman.sock ;; esac
+  [ -n "${3:-}" ] && q="$( [[ $2 == *\?* ]] && echo '&' || echo '?')filters=$(urlenc "$3")"
+  curl -s -m 20 -i -X "$1" --unix-socket "$sock" "http://d$2$q"
+}
+# backend METHOD PATH [BODY]: raw curl to the backend itself (set-up and checks)
+backend() {
+  if [ -n "${3:-}" ]; then
+    curl -s -m 60 -X "$1" -H 'Content-Type: application/json' -d "$3" --unix-socket "$CG_BACKEND_SOCK" "http://d$2"
+  else
+    curl -s -m 60 -X "$1" --unix-socket "$CG_BACKEND_SOCK" "http://d$2"
+  fi
+}
+
+# Names and ids of everything that is not project 1's; filled by setup.
+FOREIGN=()
+FUTURE=$(( $(date +%s) + 7200 ))
+
+# no_foreign NAME CMD...: CMD answered (listed, filtered to nothing, or refused: any
+# status but a timeout) and its output names nothing of project 2 and nothing unmanaged
+no_foreign() {
+  local name=$1 f how; shift
+  cg_run "$@"
+  if _cg_badrc >/dev/null; then fail "$name" "$(_cg_badrc)"; return; fi
+  if [ -z "$CG_OUT" ] && [ "$CG_RC" -ne 0 ]; then fail "$name" "exit $CG_RC without output"; return; fi
+  for f in "${FOREIGN[@]}"; do
+    if [[ $CG_OUT == *"$f"* ]]; then fail "$name" "lists $f"; return; fi
+  done
+  # how it was kept out: a gateway refusal, a backend error, or filtered
+  how=$(grep -oE 'container-gateway: [a-z-]+|[Ii]nvalid filter|"cause":"[^"]*"' <<<"$CG_OUT" | head -n 1)
+  if [[ $CG_OUT == HTTP/* ]]; then how="HTTP $(head -n 1 <<<"$CG_OUT" | cut -d' ' -f2) ${how}"
+  elif [ "$CG_RC" -ne 0 ]; then how="exit $CG_RC ${how}"
+  else how=answered; fi
+  pass "$name (${how% })"
+}
+
+# ---- set-up -----------------------------------------------------------------------
+# resources of project 1 (through its gateway), project 2 (through its own) and
+# unmanaged ones (straight on the backend), all unused
+mk_image() {  # mk_image TAG LABEL-VALUE|"" -> prints the dangling image's id
+  local cid id ch=
+  cid=$(backend POST "/v1.41/containers/create?name=isomk-$1" "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"]}" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["Id"])')
+  [ -n "$2" ] && ch="&changes=$(urlenc "LABEL $KEY=$2")"
+  id=$(backend POST "/v1.41/commit?container=$cid$ch&changes=$(urlenc "LABEL iso.fixture=$1")" '{}' |
+       python3 -c 'import json,sys; print(json.load(sys.stdin)["Id"])')
+  backend DELETE "/v1.41/containers/$cid?force=1" >/dev/null
+  echo "${id#sha256:}"
+}
+setup() {
+  local u
+  dk volume create isova >/dev/null && dk2 volume create isovb >/dev/null &&
+    bk volume create isovu >/dev/null && bk volume create --label tier=1 isovt >/dev/null || return 1
+  dk network create isona >/dev/null && dk2 network create isonb >/dev/null &&
+    bk network create isonu >/dev/null || return 1
+  dk create --name isoca --network none $IMG true >/dev/null &&
+    dk2 create --name isocb --network none $IMG true >/dev/null &&
+    bk create --name isocu --network none $IMG true >/dev/null || return 1
+  IMA=$(mk_image a "$P1"); IMB=$(mk_image b "$P2"); IMU=$(mk_image u "")
+  [ -n "$IMA" ] && [ -n "$IMB" ] && [ -n "$IMU" ] || return 1
+  if [ "$CG_BACKEND" = podman ]; then
+    pm pod create --name isopa --infra=false >/dev/null && pm2 pod create --name isopb --infra=false >/dev/null &&
+      backend POST /v4.3.1/libpod/pods/create '{"name":"isopu","no_infra":true}' >/dev/null || return 1
+  fi
+  FOREIGN=(isovb isovu isovt isonb isonu isocb isocu isopb isopu "${IMB:0:12}" "${IMU:0:12}"
+           "$(bk network inspect -f '{{.Id}}' isonb | cut -c1-12)"
+           "$(bk inspect -f '{{.Id}}' isocb | cut -c1-12)")
+  u=$(bk inspect -f '{{.Id}}' isocu); FOREIGN+=("${u:0:12}")
+  return 0
+}
+# survivors: every foreign resource still exists on the backend
+survivors() {
+  local name=$1 missing=() v
+  for v in isovb isovu isovt; do bk volume inspect $v >/dev/null 2>&1 || missing+=("$v"); done
+  for v in isonb isonu; do bk network inspect $v >/dev/null 2>&1 || missing+=("$v"); done
+  for v in isocb isocu; do bk container inspect $v >/dev/null 2>&1 || missing+=("$v"); done
+  for v in "$IMB" "$IMU"; do bk image inspect "$v" >/dev/null 2>&1 || missing+=("image ${v:0:12}"); done
+  if [ "$CG_BACKEND" = podman ]; then
+    for v in isopb isopu; do
+      [ "$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$CG_BACKEND_SOCK" "http://d/v4.3.1/libpod/pods/$v/exists")" = 204 ] || missing+=("$v")
+    done
+  fi
+  if [ ${#missing[@]} -eq 0 ]; then pass "$name: every foreign resource survives"
+  else fail "$name: every foreign resource survives" "removed: ${missing[*]}" quiet; fi
+}
+
+# try_prune CMD...: a prune whose outcome survivors() judges; only a hang fails here
+try_prune() {
+  cg_run "$@"
+  if _cg_badrc >/dev/null; then fail "$*" "$(_cg_badrc)"; fi
+  return 0
+}
+
+# ---- scenarios ----------------------------------------------------------------------
+i_lists() {
+  local lB="$KEY=$P2" lA="$KEY=$P1" idB
+  idB=$(bk inspect -f '{{.Id}}' isocb)
+  expect_output "own volume listed" isova dk volume ls -q
+  no_foreign "volume ls" dk volume ls
+  for f in "label=$lB" "name=isovb" "name=isovu" "dangling=true" "driver=local" "label=tier=1" "label!=$lA"; do
+    no_foreign "volume ls -f $f" dk volume ls -f "$f"
+  done
+  expect_output "own network listed" isona dk network ls
+  for f in "label=$lB" "name=isonb" "id=$(bk network inspect -f '{{.Id}}' isonb)" "driver=bridge" "label!=$lA"; do
+    no_foreign "network ls -f $f" dk network ls -f "$f"
+  done
+  expect_output "own container listed" isoca dk ps -a
+  for f in "label=$lB" "name=isocb" "id=$idB" "status=created" "label!=$lA"; do
+    no_foreign "ps -a -f $f" dk ps -a -f "$f"
+  done
+  # raw: map form, list form, label!, until, on compat and libpod paths
+  no_foreign "raw compat volumes, map form label" gw GET /v1.41/volumes "{\"label\":{\"$lB\":true}}"
+  no_foreign "raw compat volumes, list form name" gw GET /v1.41/volumes '{"name":["isovb"]}'
+  no_foreign "raw compat volumes, until" gw GET /v1.41/volumes "{\"until\":[\"$FUTURE\"]}"
+  no_foreign "raw compat volumes, label! map" gw GET /v1.41/volumes "{\"label!\":{\"$lA\":true}}"
+  no_foreign "raw compat containers, label! list" gw GET '/v1.41/containers/json?all=1' "{\"label!\":[\"$lA\"]}"
+  no_foreign "raw compat networks, until" gw GET /v1.41/networks "{\"until\":[\"$FUTURE\"]}"
+  no_foreign "raw compat events, foreign label" gw GET "/v1.41/events?since=$(( $(date +%s) - 600 ))&until=$(date +%s)" "{\"label\":[\"$lB\"]}"
+  if podman_only "libpod lists"; then
+    no_foreign "raw libpod volumes, label list" gw GET /v4.3.1/libpod/volumes/json "{\"label\":[\"$lB\"]}"
+    no_foreign "raw libpod volumes, dangling" gw GET /v4.3.1/libpod/volumes/json '{"dangling":["true"]}'
+    no_foreign "raw libpod pods, label map" gw GET /v4.3.1/libpod/pods/json "{\"label\":{\"$lB\":true}}"
+    no_foreign "raw libpod pods, name" gw GET /v4.3.1/libpod/pods/json '{"name":["isopb"]}'
+    no_foreign "raw libpod networks, label!" gw GET /v4.3.1/libpod/networks/json "{\"label!\":[\"$lA\"]}"
+    expect_output "podman volume ls lists own" isova pm volume ls
+    for f in "label=$lB" "name=isovb" "dangling=true" "until=$FUTURE"; do
+      no_foreign "podman volume ls --filter $f" pm volume ls --filter "$f"
+    done
+    expect_output "podman pod ps lists own" isopa pm pod ps
+    for f in "label=$lB" "name=isopb" "status=created"; do
+      no_foreign "podman pod ps --filter $f" pm pod ps --filter "$f"
+    done
+    no_foreign "podman ps -a --filter label=<p2>" pm ps -a --filter "label=$lB"
+    no_foreign "podman network ls --filter name=isonb" pm network ls --filter name=isonb
+    no_foreign "podman events --filter label=<p2>" pm events --since 10m --stream=false --filter "label=$lB"
+  fi
+  # the refusal names the reason (podman ORs volume filters; dockerd ANDs them)
+  if [ "$CG_BACKEND" = podman ]; then
+    expect_fail_with "volume ls -f name= refused with the reason" \
+      "podman ORs volume filters with the project label" dk volume ls -f name=isovb
+  else
+    expect_ok "volume ls -f name= forwarded to dockerd (ANDed)" dk volume ls -f name=isovb
+  fi
+}
+
+i_prunes() {
+  local lB="$KEY=$P2" lA="$KEY=$P1" f
+  for f in "label=$lB" "label!=$lA" "label=tier=1"; do
+    try_prune dk volume prune -f --filter "$f"
+  done
+  for f in "label=$lB" "label!=$lA" "until=1s"; do
+    try_prune dk network prune -f --filter "$f"
+    try_prune dk container prune -f --filter "$f"
+    try_prune dk image prune -a -f --filter "$f"
+  done
+  survivors "docker CLI prunes with filters"
+  no_foreign "raw volume prune, map form label" gw POST /v1.41/volumes/prune "{\"label\":{\"$lB\":true}}"
+  no_foreign "raw volume prune, until" gw POST /v1.41/volumes/prune "{\"until\":[\"$FUTURE\"]}"
+  no_foreign "raw volume prune, name" gw POST /v1.41/volumes/prune '{"name":["isovb"]}'
+  no_foreign "raw image prune, label! map" gw POST /v1.41/images/prune "{\"label!\":{\"$lA\":true},\"dangling\":[\"false\"]}"
+  no_foreign "raw image prune, two labels" gw POST /v1.41/images/prune "{\"label\":[\"$lB\",\"$lA\"]}"
+  no_foreign "raw container prune, label! list" gw POST /v1.41/containers/prune "{\"label!\":[\"$lA\"]}"
+  no_foreign "raw network prune, until" gw POST /v1.41/networks/prune "{\"until\":[\"$FUTURE\"]}"
+  if podman_only "libpod prunes"; then
+    no_foreign "raw libpod volume prune, label" gw POST /v4.3.1/libpod/volumes/prune "{\"label\":[\"$lB\"]}"
+    no_foreign "raw libpod image prune, label first" gw POST /v4.3.1/libpod/images/prune "{\"label\":[\"$lB\"]}"
+    no_foreign "raw libpod system prune, until" gw POST '/v4.3.1/libpod/system/prune?volumes=true' "{\"until\":[\"$FUTURE\"]}"
+    no_foreign "raw libpod system prune, two labels" gw POST '/v4.3.1/libpod/system/prune?volumes=true' "{\"label\":[\"$lB\",\"$lA\"]}"
+    no_foreign "raw libpod pod prune" gw POST /v4.3.1/libpod/pods/prune
+    for f in "label=$lB" "until=$FUTURE"; do
+      try_prune pm volume prune -f --filter "$f"
+      try_prune pm image prune -a -f --filter "$f"
+      try_prune pm system prune -f --volumes --filter "$f"
+    done
+    try_prune pm container prune -f --filter "label=$lB"
+    try_prune pm network prune -f --filter "label=$lB"
+    expect_fail_with "podman volume prune --filter refused with the reason" \
+      "podman ORs volume prune filters" pm volume prune -f --filter "label=$lB"
+    expect_fail_with "podman pod prune refused" "container-gateway: denied-endpoint" pm pod prune -f
+  fi
+  survivors "every filtered prune"
+  # own prunes without filters remove project 1's unused resources, nothing else
+  # (made afresh: a filtered prune above may have removed them already)
+  bk volume inspect isova >/dev/null 2>&1 || dk volume create isova >/dev/null
+  bk network inspect isona >/dev/null 2>&1 || dk network create isona >/dev/null
+  bk container inspect isoca >/dev/null 2>&1 || dk create --name isoca --network none $IMG true >/dev/null
+  bk image inspect "$IMA" >/dev/null 2>&1 || IMA=$(mk_image a2 "$P1")
+  expect_ok "docker volume prune -f" dk volume prune -f
+  expect_ok "docker network prune -f" dk network prune -f
+  expect_ok "docker container prune -f" dk container prune -f
+  expect_ok "docker image prune -a -f" dk image prune -a -f
+  local left=()
+  bk volume inspect isova >/dev/null 2>&1 && left+=(isova)
+  bk network inspect isona >/dev/null 2>&1 && left+=(isona)
+  bk container inspect isoca >/dev/null 2>&1 && left+=(isoca)
+  bk image inspect "$IMA" >/dev/null 2>&1 && left+=("image ${IMA:0:12}")
+  if [ ${#left[@]} -eq 0 ]; then pass "own prunes removed project 1's unused volume, network, container, image"
+  else fail "own prunes removed project 1's unused resources" "left: ${left[*]}" quiet; fi
+  # podman's system prune also removes every project's *exited* pods whatever the
+  # filter (doc/filters.md, residual); project 2's pod here is only created
+  if podman_only "podman system prune (own)"; then
+    dk volume create isova2 >/dev/null
+    expect_ok "podman system prune -f --volumes" pm system prune -f --volumes
+    if bk volume inspect isova2 >/dev/null 2>&1; then fail "podman system prune removed own volume" "isova2 left" quiet
+    else pass "podman system prune removed own volume"; fi
+  fi
+  survivors "own prunes"
+}
+
+# issue 7 item 4: host facts through libpod fields
+i_host_facts() {
+  podman_only "libpod hostusers / timezone" || return 0
+  expect_fail_with "podman run --hostuser refused" "container-gateway: host-path" \
+    pm run --rm --network none --hostuser root $IMG true
+  expect_fail_with "podman run --tz=<path> refused" "container-gateway: host-path" \
+    pm run --rm --network none --tz=../../../../etc/shadow $IMG true
+  expect_fail_with "podman run --tz=/etc/shadow refused" "container-gateway: host-path" \
+    pm run --rm --network none --tz=/etc/shadow $IMG true
+  if [ -e /usr/share/zoneinfo/Europe/Berlin ]; then
+    expect_output "podman run --tz=Europe/Berlin" CET pm run --rm --network none --tz=Europe/Berlin $IMG date +%Z
+  else
+    skip "podman run --tz=Europe/Berlin" "no /usr/share/zoneinfo on this host"
+  fi
+}
+
+cleanup() {
+  local v
+  for v in isoca isocb isocu; do bk rm -f $v >/dev/null 2>&1; done
+  [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
+  for v in isova isova2 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
+  for v in isona isonb isonu; do bk network rm $v >/dev/null 2>&1; done
+  for v in ${IMA:-} ${IMB:-} ${IMU:-}; do bk rmi -f "$v" >/dev/null 2>&1; done
+  return 0
+}
+
+ALL=(i_lists i_prunes i_host_facts)
+
+# ---- main -------------------------------------------------------------------------
+if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
+if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
+  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
+fi
+cg_two_gateways || exit
+cleanup
+if ! setup; then fail "isolation set-up" "could not create the fixtures"; cleanup; cg_summary; exit; fi
+cg_run_scenarios "$@"
+cleanup
+cg_summary
