@@ -48,6 +48,7 @@ conn_free(struct conn *c)
 	free(c->json);
 	free(c->head);
 	free(c->rhead);
+	free(c->lf_buf);
 	free(c);
 }
 

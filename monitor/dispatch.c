@@ -78,6 +78,10 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	free(c->rhead);
 	c->rhead = NULL;
 	c->rheadlen = 0;
+	free(c->lf_buf);
+	c->lf_buf = NULL;
+	c->lf_len = 0;
+	c->lf_on = 0;
 	backend_build_head(c, m);
 	if (c->body_kind == IPC_BODY_JSON && c->body_len > 0) {
 		c->json = xmalloc((size_t)c->body_len + 1);
@@ -178,8 +182,10 @@ end_request(struct conn *c)
 	free(c->json);
 	free(c->head);
 	free(c->rhead);
-	c->json = c->head = c->rhead = NULL;
-	c->rheadlen = 0;
+	free(c->lf_buf);
+	c->json = c->head = c->rhead = c->lf_buf = NULL;
+	c->rheadlen = c->lf_len = 0;
+	c->lf_on = 0;
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
 }

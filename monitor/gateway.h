@@ -186,6 +186,12 @@ struct conn {
 	struct http_chunked chunk;
 	int backend_eof, client_eof, sent_end;
 	int status;
+	/* a post-filtered list answer (issue 7, monitor/listfilter.c) */
+	int lf_kind;			/* enum lf_kind of the verified route */
+	enum cg_api lf_api;		/* its API, from the monitor's routing */
+	int lf_on;			/* collecting this answer */
+	char *lf_buf;			/* final head, then the wire body */
+	size_t lf_len, lf_headlen;
 };
 
 

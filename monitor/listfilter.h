@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "policy/json.h"
 #include "policy/policy.h"
 #include "policy/routes.h"
 
@@ -49,5 +50,25 @@ enum lf_kind listfilter_kind(const struct cg_route *rt);
 int listfilter_apply(enum lf_kind kind, enum cg_api api,
     enum cg_kind backend_kind, const char *root, const char *body,
     size_t len, char **out, size_t *out_len);
+
+/* Wire bytes of a list answer's body the monitor collects at most. */
+#define LISTFILTER_RAW_MAX	(2 * JSON_MAX_TEXT)
+
+/*
+ * A whole post-filtered answer: head[0..headlen) is the backend's final
+ * response head (status 200, validated by http_parse_response), wire[0..
+ * wirelen) its body as framed on the wire (chunked when chunked != 0,
+ * else the Content-Length or EOF-delimited bytes, at most
+ * LISTFILTER_RAW_MAX). The body is decoded and listfilter_apply()'d; the
+ * answer is rebuilt as the head without its Content-Length and
+ * Transfer-Encoding fields plus "Content-Length: <n>", then the filtered
+ * body. Returns 0 with *out (malloc'd) and *out_len, or -1 (unparsable
+ * head, broken or unfinished chunked framing, a decoded body over
+ * JSON_MAX_TEXT, or listfilter_apply()'s refusals).
+ */
+int listfilter_response(enum lf_kind kind, enum cg_api api,
+    enum cg_kind backend_kind, const char *root, const char *head,
+    size_t headlen, int chunked, const char *wire, size_t wirelen,
+    char **out, size_t *out_len);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/listfilter.h"
 #include "monitor/log.h"
 
 static void
@@ -41,6 +42,52 @@ send_backend_data(struct conn *c, const char *p, size_t len)
 }
 
 /*
+ * A post-filtered list answer (issue 7, doc/filters.md) ends: keep the
+ * project's elements (monitor/listfilter.c) and send the rebuilt answer
+ * with its Content-Length, or a 502 when it cannot be filtered. Its
+ * access line is written now, with the status the client gets.
+ */
+static void
+emit_filtered(struct conn *c)
+{
+	char *out;
+	size_t len;
+
+	c->lf_on = 0;
+	if (listfilter_response(c->lf_kind, c->lf_api,
+	    c->gw->lis[c->lis].backend_kind, c->gw->root, c->lf_buf,
+	    c->lf_headlen, c->framing == 2, c->lf_buf + c->lf_headlen,
+	    c->lf_len - c->lf_headlen, &out, &len) == -1) {
+		access_line(c, c->method, c->log_path, "error",
+		    "backend-unreachable", 502, conn_duration_ms(c),
+		    "the backend's list answer could not be filtered");
+		send_backend_end(c, IPC_END_ERROR);
+		return;
+	}
+	access_line(c, c->method, c->log_path, "allow", NULL, c->status,
+	    conn_duration_ms(c), NULL);
+	send_backend_data(c, out, len);
+	free(out);
+}
+
+/* Body bytes towards the child, or into a post-filtered answer (bounded). */
+static void
+relay_out(struct conn *c, const char *p, size_t len)
+{
+	if (!c->lf_on) {
+		send_backend_data(c, p, len);
+		return;
+	}
+	if (c->lf_len - c->lf_headlen + len > LISTFILTER_RAW_MAX) {
+		c->lf_len = c->lf_headlen + LISTFILTER_RAW_MAX + 1;	/* fails */
+		return;
+	}
+	c->lf_buf = xrealloc(c->lf_buf, c->lf_len + len);
+	memcpy(c->lf_buf + c->lf_len, p, len);
+	c->lf_len += len;
+}
+
+/*
  * A framed response is complete: tell the child, and close the backend so
  * that bytes after the declared end (a HEAD answer with a body, extra
  * bytes past Content-Length) are never relayed (http.md §8.4).
@@ -48,6 +95,8 @@ send_backend_data(struct conn *c, const char *p, size_t len)
 static void
 finish_framed(struct conn *c)
 {
+	if (c->lf_on)
+		emit_filtered(c);
 	send_backend_end(c, IPC_END_EOF);
 	conn_close_backend(c);
 	c->rs = RS_WAIT_DONE;
@@ -101,8 +150,12 @@ relay_response(struct conn *c, const char *p, size_t len)
 		}
 		c->head_done = 1;
 		c->status = resp.status;
-		access_line(c, c->method, c->log_path, "allow", NULL, resp.status,
-		    conn_duration_ms(c), NULL);
+		/* a list answer is post-filtered whole (issue 7) */
+		c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 &&
+		    !c->is_head;
+		if (!c->lf_on)
+			access_line(c, c->method, c->log_path, "allow", NULL,
+			    resp.status, conn_duration_ms(c), NULL);
 		if (c->hijack && http_response_switches(&resp)) {
 			c->rs = RS_SWITCHED;
 			c->framing = 3;
@@ -118,7 +171,12 @@ relay_response(struct conn *c, const char *p, size_t len)
 			c->framing = 3;
 		}
 		c->bc.deadline = 0;
-		send_backend_data(c, c->rhead, (size_t)n);
+		if (c->lf_on) {
+			c->lf_buf = xmalloc((size_t)n);
+			memcpy(c->lf_buf, c->rhead, (size_t)n);
+			c->lf_len = c->lf_headlen = (size_t)n;
+		} else
+			send_backend_data(c, c->rhead, (size_t)n);
 		p = c->rhead + n;
 		len = c->rheadlen - (size_t)n;
 		if (c->framing == 0) {
@@ -129,7 +187,7 @@ relay_response(struct conn *c, const char *p, size_t len)
 	switch (c->framing) {
 	case 1:
 		take = len < c->remaining ? len : (size_t)c->remaining;
-		send_backend_data(c, p, take);
+		relay_out(c, p, take);
 		c->remaining -= take;
 		if (c->remaining == 0)
 			finish_framed(c);
@@ -139,17 +197,22 @@ relay_response(struct conn *c, const char *p, size_t len)
 		if (http_chunked_feed(&c->chunk, p, len, NULL, &wrote, &used) < 0) {
 			log_msg(LOG_INFO, "truncated", "backend response body "
 			    "truncated: invalid chunked framing");
+			if (c->lf_on)
+				access_line(c, c->method, c->log_path, "error",
+				    "backend-unreachable", 502,
+				    conn_duration_ms(c), "the backend's list "
+				    "answer has invalid chunked framing");
 			send_backend_end(c, IPC_END_ERROR);
 			conn_close_backend(c);
 			c->rs = RS_WAIT_DONE;
 			return;
 		}
-		send_backend_data(c, p, used);
+		relay_out(c, p, used);
 		if (c->chunk.done)
 			finish_framed(c);
 		break;
 	default:
-		send_backend_data(c, p, len);
+		relay_out(c, p, len);
 		break;
 	}
 }
@@ -168,8 +231,14 @@ relay_backend_eof(struct conn *c)
 		    "the backend closed without a response");
 		send_backend_end(c, IPC_END_ERROR);
 	} else if (c->framing == 3) {
+		if (c->lf_on)
+			emit_filtered(c);
 		send_backend_end(c, IPC_END_EOF);
 	} else if (!c->sent_end) {
+		if (c->lf_on)
+			access_line(c, c->method, c->log_path, "error",
+			    "backend-unreachable", 502, conn_duration_ms(c),
+			    "the backend's list answer ended early");
 		log_msg(LOG_INFO, "truncated", "backend response body truncated: "
 		    "the backend closed early");
 		send_backend_end(c, IPC_END_ERROR);

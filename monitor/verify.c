@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/listfilter.h"
 #include "monitor/log.h"
 #include "policy/routes.h"
 
@@ -189,6 +190,8 @@ verify_forward(struct conn *c, const struct ipc_msg *m)
 	if (rc == 0) {
 		c->hijack = req.hijack;
 		c->no_head_timeout = req.no_head_timeout;
+		c->lf_kind = listfilter_kind(req.route);
+		c->lf_api = req.api;
 		snprintf(c->action, sizeof(c->action), "%s", req.action);
 	}
 	policy_request_free(&req);

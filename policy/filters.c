@@ -10,7 +10,9 @@
  * the label values of image prune and events, and label! on image prune,
  * and its system prune ORs them on volumes and images. There the client
  * member is refused (widening[] below) with a reason saying what to do
- * instead. The client's filters are rebuilt into list form rather than
+ * instead, except on podman's volume list: its client filters are
+ * forwarded without the project label and the monitor post-filters the
+ * answer (monitor/listfilter.c), which yields the exact intersection. The client's filters are rebuilt into list form rather than
  * forwarded, so the daemon never reads a form the gateway did not check,
  * and repeated or case-variant "filters" keys never reach it
  * (route_query_keys).
@@ -130,12 +132,15 @@ filters_input(const char *value, struct cg_refusal *r)
 static const struct widening {
 	int backend;
 	const char *family, *action, *key;
-	const char *detail;	/* after "filters.<key> is refused: " */
+	const char *detail;	/* after "filters.<key> is refused: ", or
+				   NULL: a post-filtered list (below) */
 } widening[] = {
-	{ CG_PODMAN, "volumes", "list", "*",
-	  "podman ORs volume filters with the project label, so other "
-	  "projects' volumes would be listed; list without filters and "
-	  "select in the client" },
+	/*
+	 * Forwarded as the client sent them, without the project label (ORed,
+	 * it would only add the project's other volumes), and the monitor
+	 * keeps the project's volumes of the answer (monitor/listfilter.c).
+	 */
+	{ CG_PODMAN, "volumes", "list", "*", NULL },
 	{ CG_PODMAN, "volumes", "prune", "*",
 	  "podman ORs volume prune filters with the project label, so other "
 	  "projects' volumes would be removed; prune without filters or "
@@ -207,7 +212,7 @@ filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
 	cJSON *out = checked(cJSON_CreateObject()), *list, *label = NULL;
 	const struct widening *w;
 	const cJSON *m;
-	int image_prune = rt->qpolicy == QP_IMAGE_PRUNE;
+	int image_prune = rt->qpolicy == QP_IMAGE_PRUNE, postfiltered = 0;
 	char q[260];
 
 	cJSON_ArrayForEach(m, in) {
@@ -220,16 +225,21 @@ filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
 			add_string(list, "true");
 		} else if (member_list(m, &list, r) == -1)
 			goto fail;
-		if ((w = widens(ctx, rt, m->string, list, entry)) != NULL) {
+		if ((w = widens(ctx, rt, m->string, list, entry)) != NULL &&
+		    w->detail != NULL) {
 			cJSON_Delete(list);
 			cg_refuse(r, "denied-query", "filters.%s is refused: %s",
 			    cg_quote(m->string, strlen(m->string), q), w->detail);
 			goto fail;
 		}
+		if (w != NULL)
+			postfiltered = 1;
 		cJSON_AddItemToObject(out, m->string, list);
 		if (strcmp(m->string, "label") == 0)
 			label = list;
 	}
+	if (postfiltered)
+		return out;
 	if (label == NULL) {
 		label = checked(cJSON_CreateArray());
 		cJSON_AddItemToObject(out, "label", label);

@@ -159,9 +159,11 @@ int query_value_empty(const char *v);
  * pair of q, checks it (JSON rules of policy.md §0.1-0.2, object of lists
  * of strings / objects of booleans), converts it to list form, refuses a
  * member that ctx->backend_kind would OR with the project label on this
- * route (doc/filters.md: podman volume filters, image prune label and
- * label!, event label values; a label value equal to KEY=ROOT is never
- * refused), appends KEY=ctx->root to label and, on image prune
+ * route (doc/filters.md: podman volume prune filters, image prune label
+ * and label!, event label values; a label value equal to KEY=ROOT is never
+ * refused), appends KEY=ctx->root to label (not on a podman volume list
+ * whose client filters select anything: they are forwarded as sent and the
+ * monitor post-filters the answer, monitor/listfilter.c) and, on image prune
  * (QP_IMAGE_PRUNE), sets dangling to ["true"]; writes the compact JSON
  * back in place or appends a filters pair. Returns 0, or -1 with *r set
  * (400 malformed, 403 ambiguous-field, 403 denied-query).

@@ -161,6 +161,50 @@ test_unexpected(void **state)
 	check(LF_NONE, C, P, "[]", NULL);
 }
 
+/* Whole answers: framing decoded, head rebuilt with the new length. */
+static void
+test_response(void **state)
+{
+	static const char head_cl[] = "HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\n"
+	    "Content-Type: application/json\r\nContent-Length: 99\r\n\r\n";
+	static const char head_te[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+	    "Transfer-Encoding: chunked\r\nDate: x\r\n\r\n";
+	static const char body[] = "[{\"Id\":\"b\",\"Labels\":" OTHER "},{\"Id\":\"a\",\"Labels\":" OWN "}]";
+	static const char want_body[] = "[{\"Id\":\"a\",\"Labels\":" OWN "}]";
+	char want[512], chunked[512], *out;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(listfilter_response(LF_CONTAINERS, C, D, ROOT, head_cl,
+	    sizeof(head_cl) - 1, 0, body, sizeof(body) - 1, &out, &len), 0);
+	snprintf(want, sizeof(want), "HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\n"
+	    "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+	    sizeof(want_body) - 1, want_body);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(out, want, len);
+	free(out);
+	/* chunked, split inside the JSON, with an extension and a trailer */
+	snprintf(chunked, sizeof(chunked), "a;x=1\r\n%.10s\r\n%zx\r\n%s\r\n0\r\nT: 1\r\n\r\n",
+	    body, sizeof(body) - 1 - 10, body + 10);
+	assert_int_equal(listfilter_response(LF_CONTAINERS, L, P, ROOT, head_te,
+	    sizeof(head_te) - 1, 1, chunked, strlen(chunked), &out, &len), 0);
+	snprintf(want, sizeof(want), "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+	    "Date: x\r\nContent-Length: %zu\r\n\r\n%s", sizeof(want_body) - 1, want_body);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(out, want, len);
+	free(out);
+	/* unfinished or broken chunked framing, a head that is not one */
+	assert_int_equal(listfilter_response(LF_CONTAINERS, L, P, ROOT, head_te,
+	    sizeof(head_te) - 1, 1, "2\r\n[]\r\n", 7, &out, &len), -1);
+	assert_int_equal(listfilter_response(LF_CONTAINERS, L, P, ROOT, head_te,
+	    sizeof(head_te) - 1, 1, "zz\r\n[]\r\n0\r\n\r\n", 14, &out, &len), -1);
+	assert_int_equal(listfilter_response(LF_CONTAINERS, C, D, ROOT, head_cl,
+	    sizeof(head_cl) - 3, 0, "[]", 2, &out, &len), -1);
+	/* an answer the list filter refuses */
+	assert_int_equal(listfilter_response(LF_CONTAINERS, C, D, ROOT, head_cl,
+	    sizeof(head_cl) - 1, 0, "{}", 2, &out, &len), -1);
+}
+
 int
 main(void)
 {
@@ -168,6 +212,7 @@ main(void)
 		cmocka_unit_test(test_kind),
 		cmocka_unit_test(test_keeps_own),
 		cmocka_unit_test(test_unexpected),
+		cmocka_unit_test(test_response),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
