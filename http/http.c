@@ -17,8 +17,11 @@
  */
 #include "http/http.h"
 #include "base/util.h"
+#include "base/xmalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* RFC 9110 tchar. */
 static int
@@ -650,4 +653,49 @@ http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
 	*outlen = o;
 	*consumed = i;
 	return -1;
+}
+
+int
+http_chunked_decode_all(const char *in, size_t inlen, char **out,
+    size_t *outlen)
+{
+	struct http_chunked ch;
+	size_t used, wrote = inlen;
+
+	*out = xmalloc(inlen + 1);
+	http_chunked_init(&ch, 1);
+	if (http_chunked_feed(&ch, in, inlen, *out, &wrote, &used) < 0 ||
+	    !ch.done) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	(*out)[wrote] = '\0';
+	*outlen = wrote;
+	return 0;
+}
+
+size_t
+http_head_copy(const char *head, size_t headlen,
+    const struct http_response *resp, const char *const *drop, char *out)
+{
+	const char *eol = memmem(head, headlen, "\r\n", 2), *ls, *le;
+	const char *const *d;
+	size_t olen = (size_t)(eol - head) + 2, i;
+
+	memcpy(out, head, olen);
+	for (i = 0; i < resp->nfields; i++) {
+		for (d = drop; *d != NULL; d++)
+			if (resp->fields[i].name_len == strlen(*d) &&
+			    strncasecmp(resp->fields[i].name, *d,
+			    resp->fields[i].name_len) == 0)
+				break;
+		if (*d != NULL)
+			continue;
+		ls = resp->fields[i].name;
+		le = memmem(ls, headlen - (size_t)(ls - head), "\r\n", 2);
+		memcpy(out + olen, ls, (size_t)(le - ls) + 2);
+		olen += (size_t)(le - ls) + 2;
+	}
+	return olen;
 }

@@ -139,4 +139,25 @@ void http_chunked_init(struct http_chunked *c, int response_mode);
 int http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
     char *out, size_t *outlen, size_t *consumed);
 
+/*
+ * Decode a whole chunked response body in[0..inlen) (response mode,
+ * §8.4) into a new buffer: *out (malloc'd, the caller frees it) holds
+ * *outlen data bytes and a NUL after them. Bytes after the body's end are
+ * ignored. Returns 0, or -1 with nothing allocated when the framing is
+ * broken or does not end within in.
+ */
+int http_chunked_decode_all(const char *in, size_t inlen, char **out,
+    size_t *outlen);
+
+/*
+ * Copy the response head head[0..headlen) (parsed into *resp by
+ * http_parse_response) to out without the fields named in drop (a
+ * NULL-ended list, names compared ASCII case-insensitively) and without
+ * its final empty line: the status line and the kept field lines, each
+ * with its CRLF. out has room for headlen bytes. Returns the bytes
+ * written.
+ */
+size_t http_head_copy(const char *head, size_t headlen,
+    const struct http_response *resp, const char *const *drop, char *out);
+
 #endif

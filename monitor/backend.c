@@ -72,8 +72,6 @@ backend_parse_internal(struct conn *c, int *status, char **body,
     size_t *body_len)
 {
 	struct http_response resp;
-	struct http_chunked ch;
-	size_t used, wrote;
 	char *in = c->bc.in;
 	size_t inlen = c->bc.inlen;
 	int n;
@@ -91,15 +89,8 @@ backend_parse_internal(struct conn *c, int *status, char **body,
 	in += n;
 	inlen -= (size_t)n;
 	if (resp.chunked) {
-		*body = xmalloc(inlen + 1);
-		http_chunked_init(&ch, 1);
-		wrote = inlen;
-		if (http_chunked_feed(&ch, in, inlen, *body, &wrote, &used) < 0 ||
-		    !ch.done) {
-			free(*body);
+		if (http_chunked_decode_all(in, inlen, body, body_len) == -1)
 			return -1;
-		}
-		*body_len = wrote;
 	} else {
 		if (resp.has_content_length) {
 			if (resp.content_length > inlen)

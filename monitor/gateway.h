@@ -205,6 +205,7 @@ struct conn {
  *   phase.c     the named-resource phase (policy.md §5, §11)
  *   facts.c     ownership questions: inspects and their verdicts
  *   relay.c     the backend's response, relayed towards the client
+ *   listfilter.c list answers kept to the project's elements (pure)
  *   backend.c   backend connections, the forwarded head, VERDICT
  *   conn.c      one connection: sending to its child, violations, freeing
  *   audit.c     access lines and the IPC audit

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/xmalloc.h"
 #include "http/http.h"
@@ -107,48 +106,24 @@ done:
 	return rc;
 }
 
-/* Decode a chunked body into a new buffer; -1 on bad or unfinished framing. */
-static int
-dechunk(const char *wire, size_t wirelen, char **out, size_t *out_len)
-{
-	struct http_chunked ch;
-	size_t cap = wirelen + 1, got, used;
-
-	http_chunked_init(&ch, 1);
-	*out = xmalloc(cap);
-	got = cap;
-	if (http_chunked_feed(&ch, wire, wirelen, *out, &got, &used) < 0 ||
-	    !ch.done) {
-		free(*out);
-		return -1;
-	}
-	*out_len = got;
-	return 0;
-}
-
-static int
-field_is(const struct http_field *f, const char *name)
-{
-	return f->name_len == strlen(name) &&
-	    strncasecmp(f->name, name, f->name_len) == 0;
-}
-
 int
 listfilter_response(enum lf_kind kind, enum cg_api api,
     enum cg_kind backend_kind, const char *root, const char *head,
     size_t headlen, int chunked, const char *wire, size_t wirelen,
     char **out, size_t *out_len)
 {
+	static const char *const framing[] = {
+		"Content-Length", "Transfer-Encoding", NULL
+	};
 	struct http_response resp;
 	char *plain = NULL, *body, *o, cl[40];
-	const char *eol, *ls, *le;
-	size_t plen = wirelen, blen, olen, i;
+	size_t plen = wirelen, blen, olen;
 	int n;
 
 	n = http_parse_response(head, headlen, &resp);
 	if (n < 0 || (size_t)n != headlen || wirelen > LISTFILTER_RAW_MAX)
 		return -1;
-	if (chunked && dechunk(wire, wirelen, &plain, &plen) == -1)
+	if (chunked && http_chunked_decode_all(wire, wirelen, &plain, &plen) == -1)
 		return -1;
 	if (listfilter_apply(kind, api, backend_kind, root,
 	    chunked ? plain : wire, plen, &body, &blen) == -1) {
@@ -158,18 +133,7 @@ listfilter_response(enum lf_kind kind, enum cg_api api,
 	free(plain);
 	snprintf(cl, sizeof(cl), "Content-Length: %zu\r\n", blen);
 	o = xmalloc(headlen + strlen(cl) + blen);
-	eol = memmem(head, headlen, "\r\n", 2);
-	olen = (size_t)(eol - head) + 2;
-	memcpy(o, head, olen);
-	for (i = 0; i < resp.nfields; i++) {
-		if (field_is(&resp.fields[i], "Content-Length") ||
-		    field_is(&resp.fields[i], "Transfer-Encoding"))
-			continue;
-		ls = resp.fields[i].name;
-		le = memmem(ls, headlen - (size_t)(ls - head), "\r\n", 2);
-		memcpy(o + olen, ls, (size_t)(le - ls) + 2);
-		olen += (size_t)(le - ls) + 2;
-	}
+	olen = http_head_copy(head, headlen, &resp, framing, o);
 	memcpy(o + olen, cl, strlen(cl));
 	olen += strlen(cl);
 	memcpy(o + olen, "\r\n", 2);

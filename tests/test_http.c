@@ -1321,6 +1321,34 @@ test_chunked_mutations(void **state)
 	guard_free(&g);
 }
 
+/* Whole chunked bodies and head copies (the monitor's list post-filter). */
+static void
+test_decode_all_and_head_copy(void **state)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\n"
+	    "X-A: 1\r\nTRANSFER-ENCODING: chunked\r\nX-B: 2\r\n\r\n";
+	static const char *const drop[] = { "Content-Length", "Transfer-Encoding", NULL };
+	struct http_response resp;
+	char *out, copy[sizeof(head)];
+	size_t len;
+
+	(void)state;
+	assert_int_equal(http_chunked_decode_all("3\r\nabc\r\n1;e\r\nd\r\n0\r\n\r\nXX",
+	    28, &out, &len), 0);
+	assert_int_equal(len, 4);
+	assert_string_equal(out, "abcd");
+	free(out);
+	assert_int_equal(http_chunked_decode_all("3\r\nabc\r\n", 8, &out, &len), -1);
+	assert_null(out);
+	assert_int_equal(http_chunked_decode_all("g\r\n\r\n", 5, &out, &len), -1);
+	assert_int_equal(http_chunked_decode_all("", 0, &out, &len), -1);
+	assert_int_equal(http_parse_response(head, sizeof(head) - 1, &resp),
+	    (int)sizeof(head) - 1);
+	len = http_head_copy(head, sizeof(head) - 1, &resp, drop, copy);
+	assert_int_equal(len, strlen("HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\n"));
+	assert_memory_equal(copy, "HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\n", len);
+}
+
 int
 main(void)
 {
@@ -1339,6 +1367,7 @@ main(void)
 		cmocka_unit_test(test_request_mutations),
 		cmocka_unit_test(test_response_mutations),
 		cmocka_unit_test(test_chunked_mutations),
+		cmocka_unit_test(test_decode_all_and_head_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
