@@ -13,7 +13,9 @@ checks, per request, the exact target (and body) the daemon receives:
   * the repeated and legacy body fields of issue 12 are forwarded normalised.
 
 The fake daemon answers the gateway's ownership inspects with objects labelled for
-the project (fixed ids below) and everything else with 200 {} / 204. Python 3
+the project (fixed ids below), lists with empty lists in their real shapes (the
+monitor post-filters list answers and refuses other shapes) and everything else with
+200 {} / 204. Python 3
 standard library only; needs no root and no container engine.
 
   python3 tests/forwarded/run.py [--gateway ./container-gateway] [--verbose]
@@ -122,7 +124,13 @@ class FakeDaemon:
         seg = p.strip("/").split("/")
         obj = None
         if method in ("GET", "HEAD"):
-            if seg[0] == "containers" and len(seg) == 3 and seg[2] in ("json", "exists"):
+            # lists answer in their real shapes (the monitor post-filters them)
+            if seg == ["volumes"]:
+                obj = {"Volumes": [], "Warnings": []}
+            elif seg in (["containers", "json"], ["pods", "json"], ["volumes", "json"]) or \
+                    seg == ["networks"] or (libpod and seg == ["networks", "json"]):
+                obj = []
+            elif seg[0] == "containers" and len(seg) == 3 and seg[2] in ("json", "exists"):
                 obj = {"Id": CID, "Config": {"Labels": labels}}
             elif seg[0] == "exec" and len(seg) == 3 and seg[2] == "json":
                 obj = {"ID": seg[1], "ContainerID": CID}
