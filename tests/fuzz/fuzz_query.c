@@ -40,10 +40,25 @@ canon(const char *s, size_t len, size_t *olen)
 	return e;
 }
 
-/* The label filter rewrite of mode 0 (list), 1 (image prune), 2 (system
- * prune) on q; for fz_query_fixpoint(). */
+/*
+ * The filter routes: a list the backend ANDs, image prune, libpod system
+ * prune, podman's volume list (post-filtered: no label appended to
+ * client filters), volume prune and events (client members refused where
+ * podman ORs them, doc/filters.md).
+ */
+static const char *const filter_targets[][2] = {
+	{ "GET", "/v1.41/containers/json" },
+	{ "POST", "/v1.41/images/prune" },
+	{ "POST", "/v4.3.1/libpod/system/prune" },
+	{ "GET", "/v4.3.1/libpod/volumes/json" },
+	{ "POST", "/v1.41/volumes/prune" },
+	{ "GET", "/v1.41/events" },
+};
+#define NMODES	(sizeof(filter_targets) / sizeof(filter_targets[0]))
+
+/* The filter rewrite of route rt on q; for fz_query_fixpoint(). */
 struct filter_arg {
-	int mode;
+	const struct cg_route *rt;
 	struct cg_refusal *r;
 };
 
@@ -52,17 +67,36 @@ filters(struct cg_query *q, const void *arg)
 {
 	const struct filter_arg *a = arg;
 
-	return a->mode == 2 ? filters_system_prune(&ctx, q, a->r) :
-	    filters_apply(&ctx, q, a->mode, a->r);
+	return a->rt->qpolicy == QP_SYSTEM_PRUNE ?
+	    filters_system_prune(&ctx, a->rt, q, a->r) :
+	    filters_apply(&ctx, a->rt, q, a->r);
+}
+
+/* The route row of filter_targets[mode] (classified once). */
+static const struct cg_route *
+filter_route(size_t mode)
+{
+	static const struct cg_route *rows[NMODES];
+	struct route_match m;
+	struct cg_refusal r;
+	const char *path = filter_targets[mode][1];
+
+	if (rows[mode] == NULL) {
+		if (route_classify(CG_PODMAN, filter_targets[mode][0], path,
+		    strlen(path), 0, &m, &r) != 0)
+			abort();
+		rows[mode] = m.route;
+	}
+	return rows[mode];
 }
 
 /* One filter rewrite of the canonical query e; applied again to its own
  * output it must not change. */
 static void
-filter_fixpoint(const char *e, size_t elen, int mode)
+filter_fixpoint(const char *e, size_t elen, size_t mode)
 {
 	struct cg_refusal r;
-	struct filter_arg a = { mode, &r };
+	struct filter_arg a = { filter_route(mode), &r };
 	struct cg_query *q;
 	char *once;
 	size_t l1;
@@ -88,8 +122,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cg_refusal r;
 	struct cg_query *q;
 	char *e1, *e2;
-	size_t l1, l2, i;
-	int qp, mode;
+	size_t l1, l2, i, mode;
+	int qp;
 
 	q = query_parse((const char *)data, size, &r);
 	if (q == NULL) {
@@ -114,7 +148,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e2 = canon(e1, l1, &l2);
 	if (l1 != l2 || memcmp(e1, e2, l1) != 0)
 		abort();
-	for (mode = 0; mode < 3; mode++)
+	for (mode = 0; mode < NMODES; mode++)
 		filter_fixpoint(e1, l1, mode);
 	free(e1);
 	free(e2);
