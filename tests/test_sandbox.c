@@ -1067,21 +1067,32 @@ test_binary_build_kind(void **state)
 static void
 test_sanitizer_report(void **state)
 {
-	const char *old = getenv("ASAN_OPTIONS");
-	char *saved = old != NULL ? strdup(old) : NULL, err[16384], got[128];
+	/* every variable the runtime reads log_path from (the last wins) */
+	static const char *const vars[] = {
+		"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+	};
+	char *saved[3], err[16384], got[128];
+	const char *old;
+	size_t i;
 	int status;
 
 	(void)state;
-	/* the options a request parser gets (unpriv/sanitize.c) */
-	setenv("ASAN_OPTIONS", "log_path=stderr:detect_leaks=0:symbolize=0:"
-	    "color=never", 1);
+	for (i = 0; i < 3; i++) {
+		old = getenv(vars[i]);
+		saved[i] = old != NULL ? strdup(old) : NULL;
+		/* the options a request parser gets (unpriv/sanitize.c) */
+		setenv(vars[i], "log_path=stderr:detect_leaks=0:symbolize=0:"
+		    "color=never", 1);
+	}
 	in_zygote = 0;
 	status = run_helper("asan_report", err, sizeof(err));
-	if (saved != NULL)
-		setenv("ASAN_OPTIONS", saved, 1);
-	else
-		unsetenv("ASAN_OPTIONS");
-	free(saved);
+	for (i = 0; i < 3; i++) {
+		if (saved[i] != NULL)
+			setenv(vars[i], saved[i], 1);
+		else
+			unsetenv(vars[i]);
+		free(saved[i]);
+	}
 	describe(status, got, sizeof(got));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
 		fail_msg("expected exit 1 after the report, got %s: %s", got,
