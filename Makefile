@@ -30,7 +30,7 @@ LIB_SRCS  = $(filter-out monitor/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*
 LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
-HELPERS   = tests/helpers/try_syscall
+HELPERS   = tests/helpers/try_syscall tests/fuzz/seed_ipc
 
 all: container-gateway
 
@@ -105,7 +105,8 @@ fuzzers: $(FUZZERS)
 fuzz: $(FUZZERS)
 	FUZZ_RECORD=$(FUZZ_RECORD) FUZZ_WORK=$(FUZZ_WORK) ./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
 
-# the IPC seed maker of tests/fuzz/make-seeds.py (real encoder, real HTTP parser)
+# the IPC seed maker of tests/fuzz/make-seeds.py (real encoder, real HTTP parser);
+# a helper, so make check builds it and a protocol change cannot leave it behind
 tests/fuzz/seed_ipc: tests/fuzz/seed_ipc.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
 
@@ -127,7 +128,7 @@ install: container-gateway
 	install -m 0755 contrib/hooks/container-gateway-hook $(DESTDIR)$(PREFIX)/bin/container-gateway-hook
 
 clean:
-	rm -rf $(FUZZERS) tests/fuzz/seed_ipc tests/fuzz/*.corpus build
+	rm -rf $(FUZZERS) tests/fuzz/*.corpus build
 	rm -f container-gateway libcg.a bench/loadgen bench/*.o bench/*.d $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers tests/fuzz,$(m)/*.o $(m)/*.d)
 
 .PHONY: all check test-programs check-asan check-valgrind reliability-report unit fuzzers fuzz bench install clean
