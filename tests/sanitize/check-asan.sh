@@ -16,7 +16,7 @@
 # Reports are collected with log_path in $CG_ASAN_DIR/reports (empty files are removed).
 # Results: doc/results/asan.env and asan-suites.tsv (tests/sanitize/reliability-report.sh).
 # Last line: "N passed, M failed, R sanitizer reports"; exit non-zero when M or R > 0.
-# Takes about 3 minutes on a 2-core machine (2 min 35 s measured; most of it podman).
+# Takes 3 to 8 minutes on a 2-core machine (2 min 35 s idle, 7 min 17 s busy; mostly podman).
 set -u
 . "$(dirname "$0")/lib.sh"
 cd "$SAN_REPO" || exit 1

@@ -19,8 +19,8 @@ OUT=${1:-doc/reliability.md}
 # res NAME KEY: the value of KEY in doc/results/NAME.env, or "" when not recorded
 res() { [ -f "$SAN_RESULTS/$1.env" ] && sed -n "s/^$2=//p" "$SAN_RESULTS/$1.env" | tail -n 1; }
 have() { [ -f "$SAN_RESULTS/$1.env" ]; }
-# thousands separators for big counts
-num() { printf "%'d" "${1:-0}" 2>/dev/null || echo "${1:-0}"; }
+# thousands separators for big counts: 7410050 -> 7,410,050
+num() { echo "${1:-0}" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
 missing() { echo "*Not measured yet: run \`$1\`, then \`make reliability-report\`.*"; echo; }
 # a suites table from doc/results/NAME-suites.tsv
 suites_table() {
@@ -140,11 +140,19 @@ translations, \`open\`); \`make check-asan\` covers them, in the same sandbox.
 Last run: $(res valgrind date) on $(res valgrind machine), commit $(res valgrind commit), $(res valgrind valgrind):
 **$(res valgrind passed) suites passed, $(res valgrind failed) failed; $(res valgrind errors) errors,
 $(res valgrind definitely_lost) bytes definitely lost, $(res valgrind indirectly_lost) bytes indirectly lost**
-in $(res valgrind processes) processes ($(res valgrind monitors) gateway monitors; $(res valgrind seconds) s).
+in $(res valgrind processes) processes (gateway monitors among them: $(res valgrind monitors); $(res valgrind seconds) s).
 Memory still reachable at the monitor's exit is its static IPC receive buffers.
 
 EOF
   suites_table valgrind
+  cat <<'EOF'
+What valgrind found: the same run on the code before the fixes of this issue (392bcff)
+reports 62 errors, all definite leaks (941 bytes): the monitor's configuration strings
+(`cli_parse`) and bind/excluded roots (`rundir_prepare`) never freed at exit, and in
+`test_cli` every parse's strings. They are the leaks LeakSanitizer had found first
+(section above); `cli_free()` and `rundir_free()` fixed them.
+
+EOF
 }
 
 section_40_load() {
