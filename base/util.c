@@ -1,6 +1,7 @@
 /* Small helpers of the ground floor. */
 #include "base/util.h"
 
+#include <string.h>
 #include <time.h>
 
 int
@@ -13,6 +14,43 @@ cg_hexval(unsigned char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+static unsigned char
+lower(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+int
+cg_ci_eq(const char *s, size_t len, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (lit[i] == '\0' || lower((unsigned char)s[i]) !=
+		    lower((unsigned char)lit[i]))
+			return 0;
+	return lit[len] == '\0';
+}
+
+int
+cg_ci_prefix(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return len >= n && cg_ci_eq(s, n, lit);
+}
+
+void
+cg_trim_ows(const char **s, size_t *len)
+{
+	while (*len > 0 && ((*s)[0] == ' ' || (*s)[0] == '\t')) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len > 0 && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
+		(*len)--;
 }
 
 long long

@@ -5,8 +5,22 @@
 #ifndef CG_UTIL_H
 #define CG_UTIL_H
 
+#include <stddef.h>
+
 /* Value 0-15 of an ASCII hex digit (either case), or -1 for any other byte. */
 int cg_hexval(unsigned char c);
+
+/*
+ * s[0..len) equals the NUL-terminated lit, ASCII case-insensitively
+ * (HTTP field names and tokens, http.md §2.4). Returns 1 or 0.
+ */
+int cg_ci_eq(const char *s, size_t len, const char *lit);
+
+/* s[0..len) starts with the NUL-terminated lit, ASCII case-insensitively. */
+int cg_ci_prefix(const char *s, size_t len, const char *lit);
+
+/* Trim leading and trailing SP and HTAB (HTTP OWS) off *s[0..*len). */
+void cg_trim_ows(const char **s, size_t *len);
 
 /* CLOCK_MONOTONIC in milliseconds (deadlines and durations; never fails). */
 long long now_ms(void);

@@ -56,54 +56,14 @@ is_ows(char c)
 	return c == ' ' || c == '\t';
 }
 
-static unsigned char
-lower(unsigned char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
-}
-
-/* s[0..len) equals the NUL-terminated lit, ASCII case-insensitively. */
-static int
-ci_eq(const char *s, size_t len, const char *lit)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (lit[i] == '\0' || lower((unsigned char)s[i]) !=
-		    lower((unsigned char)lit[i]))
-			return 0;
-	return lit[len] == '\0';
-}
-
-/* s[0..len) starts with lit, ASCII case-insensitively. */
-static int
-ci_prefix(const char *s, size_t len, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return len >= n && ci_eq(s, n, lit);
-}
-
-static void
-trim_ows(const char **s, size_t *len)
-{
-	while (*len > 0 && is_ows((*s)[0])) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len > 0 && is_ows((*s)[*len - 1]))
-		(*len)--;
-}
-
-/* Media type of a Content-Type value: the part before ';', OWS trimmed. */
-static void
-media_type(const char *v, size_t vlen, const char **mt, size_t *mtlen)
+void
+http_media_type(const char *v, size_t vlen, const char **mt, size_t *mtlen)
 {
 	const char *semi = memchr(v, ';', vlen);
 
 	*mt = v;
 	*mtlen = semi != NULL ? (size_t)(semi - v) : vlen;
-	trim_ows(mt, mtlen);
+	cg_trim_ows(mt, mtlen);
 }
 
 /*
@@ -185,7 +145,7 @@ parse_field(const char *line, size_t n, struct http_field *f,
 		if (!is_value_byte((unsigned char)v[i]))
 			return cg_refuse(err, "malformed",
 			    "invalid byte in header field value");
-	trim_ows(&v, &vlen);
+	cg_trim_ows(&v, &vlen);
 	f->name = line;
 	f->name_len = namelen;
 	f->value = v;
@@ -193,9 +153,8 @@ parse_field(const char *line, size_t n, struct http_field *f,
 	return 0;
 }
 
-/* Content-Length value (§3.2): 1-18 ASCII digits, leading zeros allowed. */
-static int
-parse_content_length(const char *v, size_t vlen, uint64_t *out)
+int
+http_content_length(const char *v, size_t vlen, uint64_t *out)
 {
 	uint64_t n = 0;
 	size_t i;
@@ -228,14 +187,14 @@ parse_connection(const char *v, size_t vlen, struct http_request *req,
 			;
 		el = v + start;
 		ellen = i - start;
-		trim_ows(&el, &ellen);
+		cg_trim_ows(&el, &ellen);
 		for (j = 0; j < ellen; j++)
 			if (!is_tchar((unsigned char)el[j]))
 				return cg_refuse(err, "malformed",
 				    "invalid Connection header");
-		if (ci_eq(el, ellen, "close"))
+		if (cg_ci_eq(el, ellen, "close"))
 			req->conn_close = 1;
-		else if (ci_eq(el, ellen, "upgrade"))
+		else if (cg_ci_eq(el, ellen, "upgrade"))
 			req->conn_upgrade = 1;
 		if (i == vlen)
 			return 0;
@@ -283,7 +242,7 @@ parse_request_line(const char *line, size_t n, struct http_request *req,
 		return 0;
 	}
 	/* absolute-form: reduce to origin-form (§2.3). */
-	if (!ci_prefix(t, tlen, "http://"))
+	if (!cg_ci_prefix(t, tlen, "http://"))
 		return cg_refuse(err, "malformed",
 		    "unsupported request target form");
 	for (p = t + 7; p < t + tlen && *p != '/'; p++)
@@ -306,49 +265,49 @@ request_field(struct http_request *req, const struct http_field *f,
 	const char *mt;
 	size_t i, mtlen;
 
-	if (ci_eq(f->name, f->name_len, "Host")) {
+	if (cg_ci_eq(f->name, f->name_len, "Host")) {
 		if (++*nhost > 1)
 			return cg_refuse(err, "malformed", "repeated Host header");
 		for (i = 0; i < f->value_len; i++)
 			if (!is_host_byte((unsigned char)f->value[i]))
 				return cg_refuse(err, "malformed",
 				    "invalid Host header");
-	} else if (ci_eq(f->name, f->name_len, "Content-Length")) {
+	} else if (cg_ci_eq(f->name, f->name_len, "Content-Length")) {
 		if (req->has_content_length)
 			return cg_refuse(err, "malformed",
 			    "repeated Content-Length header");
-		if (parse_content_length(f->value, f->value_len,
+		if (http_content_length(f->value, f->value_len,
 		    &req->content_length) < 0)
 			return cg_refuse(err, "malformed",
 			    "invalid Content-Length header");
 		req->has_content_length = 1;
-	} else if (ci_eq(f->name, f->name_len, "Transfer-Encoding")) {
+	} else if (cg_ci_eq(f->name, f->name_len, "Transfer-Encoding")) {
 		if (*has_te)
 			return cg_refuse(err, "malformed",
 			    "repeated Transfer-Encoding header");
-		if (!ci_eq(f->value, f->value_len, "chunked"))
+		if (!cg_ci_eq(f->value, f->value_len, "chunked"))
 			return cg_refuse(err, "malformed",
 			    "unsupported Transfer-Encoding");
 		*has_te = 1;
 		req->chunked = 1;
-	} else if (ci_eq(f->name, f->name_len, "Expect")) {
-		if (!ci_eq(f->value, f->value_len, "100-continue"))
+	} else if (cg_ci_eq(f->name, f->name_len, "Expect")) {
+		if (!cg_ci_eq(f->value, f->value_len, "100-continue"))
 			return cg_refuse(err, "malformed",
 			    "unsupported Expect header");
 		req->expect_continue = 1;
-	} else if (ci_eq(f->name, f->name_len, "Connection")) {
+	} else if (cg_ci_eq(f->name, f->name_len, "Connection")) {
 		return parse_connection(f->value, f->value_len, req, err);
-	} else if (ci_eq(f->name, f->name_len, "Upgrade")) {
-		if (ci_eq(f->value, f->value_len, "tcp"))
+	} else if (cg_ci_eq(f->name, f->name_len, "Upgrade")) {
+		if (cg_ci_eq(f->value, f->value_len, "tcp"))
 			req->upgrade_tcp = 1;
-	} else if (ci_eq(f->name, f->name_len, "Content-Type")) {
+	} else if (cg_ci_eq(f->name, f->name_len, "Content-Type")) {
 		if (req->content_type == NULL) {
 			req->content_type = f->value;
 			req->content_type_len = f->value_len;
 		}
 		/* Any Content-Type naming gRPC counts (B40), not only the first. */
-		media_type(f->value, f->value_len, &mt, &mtlen);
-		if (ci_prefix(mt, mtlen, "application/grpc"))
+		http_media_type(f->value, f->value_len, &mt, &mtlen);
+		if (cg_ci_prefix(mt, mtlen, "application/grpc"))
 			req->grpc = 1;
 	}
 	if (req->has_content_length && *has_te)
@@ -403,7 +362,7 @@ http_find_field(const struct http_field *fields, size_t nfields,
 	size_t i;
 
 	for (i = 0; i < nfields; i++)
-		if (ci_eq(fields[i].name, fields[i].name_len, name))
+		if (cg_ci_eq(fields[i].name, fields[i].name_len, name))
 			return &fields[i];
 	return NULL;
 }
@@ -460,20 +419,20 @@ http_parse_response(const char *buf, size_t len, struct http_response *resp)
 			f = &resp->fields[resp->nfields];
 			if (parse_field(buf + pos, eol - pos, f, &err) < 0)
 				return -1;
-			if (ci_eq(f->name, f->name_len, "Content-Length")) {
+			if (cg_ci_eq(f->name, f->name_len, "Content-Length")) {
 				if (resp->has_content_length ||
-				    parse_content_length(f->value, f->value_len,
+				    http_content_length(f->value, f->value_len,
 				    &resp->content_length) < 0)
 					return -1;
 				resp->has_content_length = 1;
-			} else if (ci_eq(f->name, f->name_len,
+			} else if (cg_ci_eq(f->name, f->name_len,
 			    "Transfer-Encoding")) {
-				if (has_te || !ci_eq(f->value, f->value_len,
+				if (has_te || !cg_ci_eq(f->value, f->value_len,
 				    "chunked"))
 					return -1;
 				has_te = 1;
 				resp->chunked = 1;
-			} else if (ci_eq(f->name, f->name_len, "Content-Type") &&
+			} else if (cg_ci_eq(f->name, f->name_len, "Content-Type") &&
 			    resp->content_type == NULL) {
 				resp->content_type = f->value;
 				resp->content_type_len = f->value_len;
@@ -498,9 +457,9 @@ http_response_switches(const struct http_response *resp)
 	if (resp->status != 200 || resp->content_type == NULL ||
 	    resp->has_content_length || resp->chunked)
 		return 0;
-	media_type(resp->content_type, resp->content_type_len, &mt, &mtlen);
-	return ci_eq(mt, mtlen, "application/vnd.docker.raw-stream") ||
-	    ci_eq(mt, mtlen, "application/vnd.docker.multiplexed-stream");
+	http_media_type(resp->content_type, resp->content_type_len, &mt, &mtlen);
+	return cg_ci_eq(mt, mtlen, "application/vnd.docker.raw-stream") ||
+	    cg_ci_eq(mt, mtlen, "application/vnd.docker.multiplexed-stream");
 }
 
 /* Chunked decoder states; 0 is the initial one so a zeroed struct works. */

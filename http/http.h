@@ -71,6 +71,19 @@ int http_parse_request(const char *buf, size_t len, struct http_request *req,
 const struct http_field *http_find_field(const struct http_field *fields,
     size_t nfields, const char *name);
 
+/*
+ * A Content-Length value v[0..vlen) (§3.2): 1-18 ASCII digits, leading
+ * zeros allowed. Returns 0 with the number in *out, or -1.
+ */
+int http_content_length(const char *v, size_t vlen, uint64_t *out);
+
+/*
+ * The media type of a Content-Type value v[0..vlen): the part before the
+ * first ';', OWS trimmed; *mt points into v.
+ */
+void http_media_type(const char *v, size_t vlen, const char **mt,
+    size_t *mtlen);
+
 /* A parsed backend response head (http.md §8.1). */
 struct http_response {
 	int minor_version;	/* 0 or 1 */
