@@ -69,10 +69,8 @@ static const char *const n_fact_result[] = { "owned", "not-owned",
 	"unreachable", "timeout", "unexpected" };
 static const char *const n_path_verdict[] = { "allowed", "outside",
 	"excluded", "socket", "unresolvable" };
-static const char *const n_body_kind[] = { "none", "json", "stream-length",
-	"stream-chunked" };
 static const char *const n_outcome[] = { "forwarding", "refused" };
-static const char *const n_end[] = { "eof", "error", "timeout" };
+static const char *const n_end[] = { "keep-alive", "close" };
 
 #define BOOL(n, m)	{ n, F_BOOL, OFF(m), 1, 0, NULL }
 #define ENUM(n, m, t)	{ n, F_ENUM, OFF(m), NELEM(t), 0, t }
@@ -150,15 +148,8 @@ static const struct field f_path_answer[] = {
 static const struct field f_forward[] = {
 	STR("method", forward.method, 16),
 	STR("target", forward.target, 196608),
-	ENUM("api", forward.api, n_api),
-	STR("action", forward.action, 32),
-	STR("log_path", forward.log_path, 8192),
-	U32("elapsed_ms", forward.elapsed_ms),
 	{ "headers", F_HEADERS, OFF(forward.nheaders), IPC_FORWARD_HDRS_MAX,
 	    IPC_STR_NONUL, NULL },
-	ENUM("body_kind", forward.body_kind, n_body_kind),
-	U64("body_len", forward.body_len),
-	BOOL("expect_continue", forward.expect_continue),
 };
 static const struct field f_body[] = {
 	BYTES("data", body.data, IPC_DATA_MAX),
@@ -169,11 +160,8 @@ static const struct field f_verdict[] = {
 	U16("status", verdict.status),
 	STR("detail", verdict.detail, 1024),
 };
-static const struct field f_backend_data[] = {
-	BYTES("data", backend_data.data, IPC_DATA_MAX),
-};
-static const struct field f_backend_end[] = {
-	ENUM("reason", backend_end.reason, n_end),
+static const struct field f_response_end[] = {
+	ENUM("mode", response_end.mode, n_end),
 };
 static const struct field f_client_data[] = {
 	BYTES("data", client_data.data, IPC_DATA_MAX),
@@ -197,10 +185,8 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	MSG(BODY, 0, f_body),
 	MSG0(BODY_END),
 	MSG(VERDICT, 0, f_verdict),
-	MSG(BACKEND_DATA, 0, f_backend_data),
-	MSG(BACKEND_END, 0, f_backend_end),
+	MSG(RESPONSE_END, 0, f_response_end),
 	MSG(CLIENT_DATA, 0, f_client_data),
-	MSG0(CLIENT_EOF),
 	MSG0(DONE),
 	[IPC_ZYGOTE_SPAWN] = { "ZYGOTE_SPAWN", 1, NULL, 0 },
 	MSG(ZYGOTE_SPAWNED, 1, f_zygote_spawned),

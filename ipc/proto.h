@@ -16,11 +16,12 @@
 #define IPC_MAGIC		0x43475031u	/* "CGP1" */
 #define IPC_HDR_LEN		16
 #define IPC_MSG_MAX		262144		/* bytes per datagram */
-#define IPC_DATA_MAX		65000		/* BODY/BACKEND_DATA/CLIENT_DATA */
+#define IPC_DATA_MAX		65000		/* BODY/CLIENT_DATA */
 #define IPC_SOCKBUF		(512 * 1024)	/* SO_SNDBUF/SO_RCVBUF asked for */
 #define IPC_FORWARD_HDRS_MAX	32
 #define IPC_FACT_QUERIES_MAX	64		/* per request */
 #define IPC_PATH_QUERIES_MAX	64		/* per request */
+#define IPC_EARLY_MAX		262144		/* CLIENT_DATA bytes per request */
 
 /* Message types. Values are part of the protocol. */
 enum ipc_type {
@@ -38,10 +39,8 @@ enum ipc_type {
 	IPC_BODY,
 	IPC_BODY_END,
 	IPC_VERDICT,
-	IPC_BACKEND_DATA,
-	IPC_BACKEND_END,
+	IPC_RESPONSE_END,
 	IPC_CLIENT_DATA,
-	IPC_CLIENT_EOF,
 	IPC_DONE,
 	/* monitor <-> zygote (the template children are forked from) */
 	IPC_ZYGOTE_SPAWN,	/* M->Z + fd: fork a child on this IPC socket */
@@ -61,10 +60,8 @@ enum ipc_fact_result { IPC_FACT_OWNED = 0, IPC_FACT_NOT_OWNED,
 	IPC_FACT_UNREACHABLE, IPC_FACT_TIMEOUT, IPC_FACT_UNEXPECTED };
 enum ipc_path_verdict { IPC_PATH_ALLOWED = 0, IPC_PATH_OUTSIDE,
 	IPC_PATH_EXCLUDED, IPC_PATH_SOCKET, IPC_PATH_UNRESOLVABLE };
-enum ipc_body_kind { IPC_BODY_NONE = 0, IPC_BODY_JSON,
-	IPC_BODY_STREAM_LENGTH, IPC_BODY_STREAM_CHUNKED };
 enum ipc_outcome { IPC_OUTCOME_FORWARDING = 0, IPC_OUTCOME_REFUSED };
-enum ipc_end_reason { IPC_END_EOF = 0, IPC_END_ERROR, IPC_END_TIMEOUT };
+enum ipc_end_mode { IPC_END_KEEP_ALIVE = 0, IPC_END_CLOSE };
 
 /*
  * A str or bytes field: points into the received datagram (decode) or
@@ -134,15 +131,8 @@ struct ipc_msg {
 		struct {
 			struct ipc_str method;		/* str(16) */
 			struct ipc_str target;		/* str(196608) */
-			uint8_t api;
-			struct ipc_str action;		/* str(32) */
-			struct ipc_str log_path;	/* str(8192) */
-			uint32_t elapsed_ms;
 			uint16_t nheaders;		/* <= IPC_FORWARD_HDRS_MAX */
 			struct ipc_header_pair headers[IPC_FORWARD_HDRS_MAX];
-			uint8_t body_kind;		/* enum ipc_body_kind */
-			uint64_t body_len;
-			uint8_t expect_continue;
 		} forward;
 		struct { struct ipc_str data; } body;		/* bytes(65000) */
 		struct {
@@ -151,10 +141,9 @@ struct ipc_msg {
 			uint16_t status;
 			struct ipc_str detail;			/* str(1024) */
 		} verdict;
-		struct { struct ipc_str data; } backend_data;	/* bytes(65000) */
-		struct { uint8_t reason; } backend_end;	/* enum ipc_end_reason */
+		struct { uint8_t mode; } response_end;	/* enum ipc_end_mode */
 		struct { struct ipc_str data; } client_data;	/* bytes(65000) */
-		/* BODY_END, CLIENT_EOF, DONE: no fields */
+		/* BODY_END, DONE: no fields */
 	} u;
 };
 

@@ -7,7 +7,6 @@
 #include "monitor/gateway.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +17,9 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "policy/headers.h"
 
 #define INTERNAL_RESPONSE_MAX	((8u << 20) + HTTP_HEAD_MAX)
-
-const char *const backend_fields[BACKEND_NFIELDS] = {
-	"User-Agent", "Accept", "Accept-Encoding", "Content-Type",
-	"X-Registry-Auth", "X-Registry-Config", "Upgrade",
-};
 
 int
 backend_connect(const char *path)
@@ -47,22 +42,14 @@ backend_connect(const char *path)
 }
 
 
-void
-backend_append(struct bcall *b, const char *p, size_t len)
-{
-	b->out = xrealloc(b->out, b->outlen + len);
-	memcpy(b->out + b->outlen, p, len);
-	b->outlen += len;
-}
-
 int
 backend_internal(struct conn *c, char *request, size_t len)
 {
 	conn_close_backend(c);
 	c->bc.fd = backend_connect(c->gw->lis[c->lis].backend_path);
 	c->bc.internal = 1;
-	c->bc.out = request;
-	c->bc.outlen = len;
+	fifo_put(&c->bc.out, request, len);
+	free(request);
 	c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	return c->bc.fd < 0 ? -1 : 0;
 }
@@ -106,65 +93,29 @@ backend_parse_internal(struct conn *c, int *status, char **body,
 }
 
 void
-backend_build_head(struct conn *c, const struct ipc_msg *m)
+backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 {
 	char *head = NULL;
 	size_t len = 0, i;
-	int upgrade = 0;
 	FILE *f = open_memstream(&head, &len);
 
 	if (f == NULL)
 		xoom();
 	fprintf(f, "%s %.*s HTTP/1.1\r\nHost: docker\r\n", c->method,
 	    (int)c->target_len, c->target);
-	/* client fields in the order of http.md §7.3 */
-	for (i = 0; i < BACKEND_NFIELDS - 1; i++) {
-		unsigned k;
-
-		if (strcmp(backend_fields[i], "Content-Type") == 0 &&
-		    c->body_kind == IPC_BODY_JSON) {
-			if (c->body_len > 0)
-				fputs("Content-Type: application/json\r\n", f);
-			continue;
-		}
-		for (k = 0; k < m->u.forward.nheaders; k++) {
-			const struct ipc_header_pair *h = &m->u.forward.headers[k];
-
-			if (h->name.len == strlen(backend_fields[i]) &&
-			    memcmp(h->name.p, backend_fields[i], h->name.len) == 0) {
-				fprintf(f, "%s: %.*s\r\n", backend_fields[i],
-				    (int)h->value.len, h->value.p);
-				break;
-			}
-		}
-	}
-	for (i = 0; i < m->u.forward.nheaders; i++)
-		if (m->u.forward.headers[i].name.len == 7 &&
-		    memcmp(m->u.forward.headers[i].name.p, "Upgrade", 7) == 0)
-			upgrade = 1;
-	switch (c->body_kind) {
-	case IPC_BODY_NONE:
-		if (strcmp(c->method, "POST") == 0 || strcmp(c->method, "PUT") == 0)
-			fputs("Content-Length: 0\r\n", f);
-		break;
-	case IPC_BODY_JSON:
-		if (c->body_len > 0 || strcmp(c->method, "POST") == 0 ||
-		    strcmp(c->method, "PUT") == 0)
-			fprintf(f, "Content-Length: %llu\r\n",
-			    (unsigned long long)c->body_len);
-		break;
-	case IPC_BODY_STREAM_LENGTH:
-		fprintf(f, "Content-Length: %llu\r\n", (unsigned long long)c->body_len);
-		break;
-	case IPC_BODY_STREAM_CHUNKED:
-		fputs("Transfer-Encoding: chunked\r\n", f);
-		break;
-	}
-	if (upgrade)
+	/* the list is in the order of http.md §7.3; Connection is ours */
+	for (i = 0; i < fh->n; i++)
+		if (!cg_ci_eq(fh->f[i].name, fh->f[i].name_len, "Connection") &&
+		    !cg_ci_eq(fh->f[i].name, fh->f[i].name_len, "Upgrade"))
+			fprintf(f, "%.*s: %.*s\r\n", (int)fh->f[i].name_len,
+			    fh->f[i].name, (int)fh->f[i].value_len,
+			    fh->f[i].value);
+	if (fh->upgrade)
 		fputs("Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n", f);
 	else
 		fputs("Connection: close\r\n\r\n", f);
-	fclose(f);
+	if (fclose(f) != 0)
+		xoom();
 	c->head = head;
 	c->head_len = len;
 }
@@ -179,9 +130,9 @@ backend_forward(struct conn *c)
 		    "unreachable", conn_backend_name(c));
 		return;
 	}
-	backend_append(&c->bc, c->head, c->head_len);
+	fifo_put(&c->bc.out, c->head, c->head_len);
 	if (c->json != NULL) {
-		backend_append(&c->bc, c->json, (size_t)c->body_len);
+		fifo_put(&c->bc.out, c->json, (size_t)c->body_len);
 		free(c->json);	/* replayed and queued: one copy is enough */
 		c->json = NULL;
 	}
@@ -192,25 +143,12 @@ backend_forward(struct conn *c)
 int
 backend_write(struct conn *c)
 {
-	ssize_t n;
-
-	n = send(c->bc.fd, c->bc.out + c->bc.outoff, c->bc.outlen - c->bc.outoff,
-	    MSG_DONTWAIT | MSG_NOSIGNAL);
-	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+	if (fifo_send(&c->bc.out, c->bc.fd) < 0 && errno != EAGAIN) {
 		/* nothing more can be written: do not retry it */
-		free(c->bc.out);
-		c->bc.out = NULL;
-		c->bc.outlen = c->bc.outoff = 0;
+		fifo_free(&c->bc.out);
 		return -1;
 	}
-	if (n > 0)
-		c->bc.outoff += (size_t)n;
-	if (c->bc.outoff < c->bc.outlen)
-		return 0;
-	free(c->bc.out);
-	c->bc.out = NULL;
-	c->bc.outlen = c->bc.outoff = 0;
-	return 1;
+	return c->bc.out.len > 0 ? 0 : 1;
 }
 
 int
@@ -230,26 +168,6 @@ backend_read_internal(struct conn *c)
 		return n == 0 ? 1 : -1;
 	c->bc.inlen += (size_t)n;
 	return c->bc.inlen > INTERNAL_RESPONSE_MAX ? -1 : 0;
-}
-
-short
-conn_backend_events(const struct conn *c)
-{
-	short ev = 0;
-
-	if (c->bc.fd < 0)
-		return 0;
-	if (c->bc.outoff < c->bc.outlen)
-		ev |= POLLOUT;
-	if (c->bc.internal) {
-		if (c->bc.outoff == c->bc.outlen)
-			ev |= POLLIN;
-		return ev;
-	}
-	/* backpressure: read only when the child keeps up */
-	if (ipc_queue_empty(&c->outq) && c->rs != RS_SENDING && !c->backend_eof)
-		ev |= POLLIN;
-	return ev;
 }
 
 void
@@ -281,6 +199,8 @@ backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
 	cg_refuse(&r, code, "%s", detail);
 	access_line(c, c->method, c->log_path, r.status >= 500 ? "error" : "deny",
 	    r.code, r.status, conn_duration_ms(c), r.detail);
+	c->logged = 1;
+	c->closing = 1;		/* the child writes the error and lingers */
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
 	backend_verdict(c, 1, r.code, r.status, r.detail);

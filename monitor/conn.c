@@ -42,6 +42,8 @@ conn_free(struct conn *c)
 	if (c->client >= 0)
 		close(c->client);
 	ipc_queue_clear(&c->outq);
+	fifo_free(&c->down);
+	fifo_free(&c->early);
 	conn_free_phase_tree(c);
 	free(c->target);
 	free(c->log_path);
@@ -57,7 +59,7 @@ conn_close_backend(struct conn *c)
 {
 	if (c->bc.fd >= 0)
 		close(c->bc.fd);
-	free(c->bc.out);
+	fifo_free(&c->bc.out);
 	free(c->bc.in);
 	memset(&c->bc, 0, sizeof(c->bc));
 	c->bc.fd = -1;
@@ -123,5 +125,5 @@ conn_free_phase_tree(struct conn *c)
 unsigned
 conn_duration_ms(const struct conn *c)
 {
-	return c->elapsed_ms + (unsigned)(now_ms() - c->fwd_ms);
+	return (unsigned)(now_ms() - c->req_ms);
 }

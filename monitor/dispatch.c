@@ -1,10 +1,12 @@
 /*
  * The monitor's side of one request-parser child (privsep.md §7-§10): the
  * dispatch table with the states in which each message is legal, the
- * handlers that answer the child, and the routing of backend events to
- * the stage they belong to (facts, phase, relay). The monitor never
- * parses client bytes: it sees typed fields, the canonical target and the
- * re-serialised JSON body.
+ * handlers that answer the child, and the events of the connection's
+ * three descriptors (the child's socket, the backend, the client), each
+ * routed to the stage it belongs to (facts, phase, relay). The monitor
+ * never interprets a client byte: it sees typed fields, the canonical
+ * target and the re-serialised JSON body, and relays response and
+ * stream bytes as they are.
  */
 #include "monitor/gateway.h"
 
@@ -18,6 +20,30 @@
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "monitor/log.h"
+#include "policy/headers.h"
+
+#define LOG_LINES_MAX	32	/* per request: a child cannot flood the log */
+
+/* ---------------------------------------------------------------- requests */
+
+/* The request is over for the monitor: back to RS_IDLE, nothing kept. */
+static void
+end_request(struct conn *c)
+{
+	conn_close_backend(c);
+	conn_free_phase_tree(c);
+	fifo_free(&c->down);
+	fifo_free(&c->early);
+	free(c->json);
+	free(c->head);
+	free(c->rhead);
+	free(c->lf_buf);
+	c->json = c->head = c->rhead = c->lf_buf = NULL;
+	c->rheadlen = c->lf_len = c->lf_headlen = 0;
+	c->lf_on = 0;
+	c->rs = RS_IDLE;
+	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
+}
 
 static int
 on_path_query(struct conn *c, const struct ipc_msg *m)
@@ -27,22 +53,20 @@ on_path_query(struct conn *c, const struct ipc_msg *m)
 	enum cg_path_verdict v;
 
 	if (++c->npath_q > IPC_PATH_QUERIES_MAX)
-		return conn_violation(c, "more than %d PATH_QUERY", IPC_PATH_QUERIES_MAX);
+		return conn_violation(c, "more than %d PATH_QUERY",
+		    IPC_PATH_QUERIES_MAX);
 	memcpy(path, m->u.path_query.path.p, m->u.path_query.path.len);
 	path[m->u.path_query.path.len] = '\0';
 	v = pathres_resolve(c->gw, path, out);
 	a.u.path_answer.qid = m->u.path_query.qid;
 	a.u.path_answer.verdict = (uint8_t)v;
-	a.u.path_answer.resolved = ipc_cstr(v == CG_PATH_ALLOWED || v == CG_PATH_OUTSIDE ?
-	    out : "");
+	a.u.path_answer.resolved = ipc_cstr(v == CG_PATH_ALLOWED ||
+	    v == CG_PATH_OUTSIDE ? out : "");
 	conn_send(c, &a);
 	return 0;
 }
 
-/*
- * The monitor-side phase (policy.md §5, §11; privsep.md §9.1 item 7):
- * inputs taken from the forwarded body itself.
- */
+/* Verified, body complete: replay, then the named-resource phase. */
 static void
 start_phase(struct conn *c)
 {
@@ -54,36 +78,30 @@ start_phase(struct conn *c)
 static int
 on_forward(struct conn *c, const struct ipc_msg *m)
 {
+	struct cg_fwd_headers fh;
+
 	c->fwd_pending = 1;
-	if (verify_forward(c, m) < 0)
+	if (verify_forward(c, m, &fh) < 0)
 		return -1;
-	free(c->target);
-	free(c->log_path);
 	free(c->json);
 	free(c->head);
 	c->json = NULL;
-	c->target = xstrndup(m->u.forward.target.p, m->u.forward.target.len);
-	c->target_len = m->u.forward.target.len;
-	c->log_path = xstrndup(m->u.forward.log_path.p, m->u.forward.log_path.len);
-	c->api = m->u.forward.api;
-	c->body_kind = m->u.forward.body_kind;
-	c->body_len = m->u.forward.body_len;
 	c->body_got = 0;
-	c->elapsed_ms = m->u.forward.elapsed_ms;
-	c->fwd_ms = now_ms();
-	c->is_head = strcmp(c->method, "HEAD") == 0;
-	c->stream_done = 0;
-	c->head_done = c->interim = c->framing = 0;
-	c->backend_eof = c->client_eof = c->sent_end = 0;
-	free(c->rhead);
-	c->rhead = NULL;
-	c->rheadlen = 0;
+	c->stream_started = c->stream_done = c->upload_failed = 0;
+	c->early_total = 0;
+	c->early_done = 0;
+	c->logged = c->head_done = c->interim = c->resp_done = 0;
+	c->end_sent = 0;
 	free(c->lf_buf);
 	c->lf_buf = NULL;
-	c->lf_len = 0;
+	c->lf_len = c->lf_headlen = 0;
 	c->lf_on = 0;
-	backend_build_head(c, m);
-	if (c->body_kind == IPC_BODY_JSON && c->body_len > 0) {
+	c->framing = FR_NONE;
+	c->client_eof = c->backend_eof = c->client_shut = c->backend_shut = 0;
+	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+		c->stream_done = 1;
+	backend_build_head(c, &fh);
+	if (c->body_kind == FB_JSON) {
 		c->json = xmalloc((size_t)c->body_len + 1);
 		c->rs = RS_BODY;
 		return 0;
@@ -92,16 +110,34 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	return c->dead ? -1 : 0;
 }
 
+/* A streamed body's bytes go to the backend, framed by the monitor. */
+static void
+stream_bytes(struct conn *c, const char *p, size_t len)
+{
+	char hex[32];
+	int n;
+
+	if (c->rs == RS_WAIT_DONE || c->upload_failed || c->bc.fd < 0)
+		return;		/* the exchange is over: discarded */
+	if (c->body_kind == FB_LENGTH) {
+		fifo_put(&c->bc.out, p, len);
+	} else if (len > 0) {
+		n = snprintf(hex, sizeof(hex), "%zx\r\n", len);
+		fifo_put(&c->bc.out, hex, (size_t)n);
+		fifo_put(&c->bc.out, p, len);
+		fifo_put(&c->bc.out, "\r\n", 2);
+	}
+}
+
 static int
 on_body(struct conn *c, const struct ipc_msg *m)
 {
 	const struct ipc_str *d = &m->u.body.data;
-	char hex[32];
-	int n;
 
 	if (c->rs == RS_BODY) {
 		if (c->body_got + d->len > c->body_len)
-			return conn_violation(c, "BODY beyond the declared JSON length");
+			return conn_violation(c, "BODY beyond the declared "
+			    "JSON length");
 		memcpy(c->json + c->body_got, d->p, d->len);
 		c->body_got += d->len;
 		if (c->body_got == c->body_len) {
@@ -113,23 +149,17 @@ on_body(struct conn *c, const struct ipc_msg *m)
 		return 0;
 	}
 	/* after the JSON body only a streamed body continues (§9.1 item 6) */
-	if (c->body_kind != IPC_BODY_STREAM_LENGTH &&
-	    c->body_kind != IPC_BODY_STREAM_CHUNKED)
-		return conn_violation(c, "BODY on a request without a streamed body");
+	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+		return conn_violation(c, "BODY on a request without a streamed "
+		    "body");
 	if (c->stream_done)
 		return conn_violation(c, "BODY after BODY_END");
-	if (c->body_kind == IPC_BODY_STREAM_LENGTH) {
-		if (c->body_got + d->len > c->body_len)
-			return conn_violation(c, "BODY beyond the declared Content-Length");
-		c->body_got += d->len;
-		if (c->bc.fd >= 0)
-			backend_append(&c->bc, d->p, d->len);
-	} else if (d->len > 0 && c->bc.fd >= 0) {
-		n = snprintf(hex, sizeof(hex), "%x\r\n", d->len);
-		backend_append(&c->bc, hex, (size_t)n);
-		backend_append(&c->bc, d->p, d->len);
-		backend_append(&c->bc, "\r\n", 2);
-	}
+	if (c->body_kind == FB_LENGTH && c->body_got + d->len > c->body_len)
+		return conn_violation(c, "BODY beyond the declared "
+		    "Content-Length");
+	c->body_got += d->len;
+	c->stream_started = 1;
+	stream_bytes(c, d->p, d->len);
 	return 0;
 }
 
@@ -137,63 +167,68 @@ static int
 on_body_end(struct conn *c, const struct ipc_msg *m)
 {
 	(void)m;
-	if (c->body_kind != IPC_BODY_STREAM_LENGTH &&
-	    c->body_kind != IPC_BODY_STREAM_CHUNKED)
-		return conn_violation(c, "BODY_END on a request without a streamed body");
+	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+		return conn_violation(c, "BODY_END on a request without a "
+		    "streamed body");
 	if (c->stream_done)
 		return conn_violation(c, "second BODY_END");
-	if (c->body_kind == IPC_BODY_STREAM_LENGTH && c->body_got != c->body_len)
+	if (c->body_kind == FB_LENGTH && c->body_got != c->body_len)
 		return conn_violation(c, "BODY_END before the declared length");
-	c->stream_done = 1;
-	if (c->body_kind == IPC_BODY_STREAM_CHUNKED && c->bc.fd >= 0)
-		backend_append(&c->bc, "0\r\n\r\n", 5);
+	c->stream_done = c->stream_started = 1;
+	if (c->rs == RS_WAIT_DONE)
+		return 0;
+	if (c->body_kind == FB_CHUNKED && !c->upload_failed && c->bc.fd >= 0)
+		fifo_put(&c->bc.out, "0\r\n\r\n", 5);
+	if (c->rs == RS_STREAM)
+		c->rs = RS_RESPONSE;
 	if (!c->no_head_timeout && !c->head_done)
 		c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	return 0;
 }
 
+/*
+ * Early stream bytes of a hijack route (http.md §5.2, §9.3): what the
+ * child read past the request, at most IPC_EARLY_MAX, ended by an empty
+ * CLIENT_DATA; written to the backend first after a switch, dropped
+ * otherwise.
+ */
 static int
 on_client_data(struct conn *c, const struct ipc_msg *m)
 {
-	if (c->client_eof)
-		return conn_violation(c, "CLIENT_DATA after CLIENT_EOF");
-	if (c->bc.fd >= 0)
-		backend_append(&c->bc, m->u.client_data.data.p, m->u.client_data.data.len);
+	size_t n = m->u.client_data.data.len;
+
+	if (!c->hijack)
+		return conn_violation(c, "CLIENT_DATA on a route that does not "
+		    "hijack");
+	if (c->early_done)
+		return conn_violation(c, "CLIENT_DATA after its end");
+	if (c->early_total + n > IPC_EARLY_MAX)
+		return conn_violation(c, "more than %d early stream bytes",
+		    IPC_EARLY_MAX);
+	c->early_total += n;
+	if (n == 0) {
+		c->early_done = 1;
+		relay_early_ready(c);
+		relay_progress(c);
+	} else if (c->rs != RS_WAIT_DONE) {
+		fifo_put(&c->early, m->u.client_data.data.p, n);
+	}
 	return 0;
 }
 
-static int
-on_client_eof(struct conn *c, const struct ipc_msg *m)
-{
-	(void)m;
-	if (c->client_eof)
-		return conn_violation(c, "second CLIENT_EOF");
-	c->client_eof = 1;
-	if (c->bc.fd >= 0 && c->bc.outoff == c->bc.outlen)
-		shutdown(c->bc.fd, SHUT_WR);
-	return 0;
-}
-
-static void
-end_request(struct conn *c)
-{
-	conn_close_backend(c);
-	conn_free_phase_tree(c);
-	free(c->json);
-	free(c->head);
-	free(c->rhead);
-	free(c->lf_buf);
-	c->json = c->head = c->rhead = c->lf_buf = NULL;
-	c->rheadlen = c->lf_len = 0;
-	c->lf_on = 0;
-	c->rs = RS_IDLE;
-	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
-}
-
+/*
+ * DONE: the sync point after RESPONSE_END or a refused VERDICT. Before
+ * RESPONSE_END (the child gave up on the body: client gone, timeout,
+ * invalid chunk) the exchange is abandoned: the backend sees a truncated
+ * body and acts on nothing (http.md §5.1).
+ */
 static int
 on_done(struct conn *c, const struct ipc_msg *m)
 {
 	(void)m;
+	c->stream_started = 1;
+	if (c->rs == RS_STREAM)
+		relay_abandon(c, "abandoned: the request body did not complete");
 	end_request(c);
 	return 0;
 }
@@ -221,20 +256,20 @@ on_access(struct conn *c, const struct ipc_msg *m)
 	free(path);
 	free(detail);
 	end_request(c);
+	c->closing = 1;		/* a gateway error closes (http.md §5.4) */
 	return 0;
 }
-
-#define LOG_LINES_MAX	32	/* per request: a child cannot flood the log */
 
 static int
 on_log(struct conn *c, const struct ipc_msg *m)
 {
+	char *text;
+
 	if (++c->nlogs > LOG_LINES_MAX)
 		return conn_violation(c, "more than %d LOG lines", LOG_LINES_MAX);
-	char *text = log_quote(m->u.log.text.p, m->u.log.text.len);
-	enum log_level lv = (enum log_level)m->u.log.level;
-
-	log_msg(lv, "child", "child: conn=%llu %s", (unsigned long long)c->id, text);
+	text = log_quote(m->u.log.text.p, m->u.log.text.len);
+	log_msg((enum log_level)m->u.log.level, "child", "child: conn=%llu %s",
+	    (unsigned long long)c->id, text);
 	free(text);
 	return 0;
 }
@@ -251,8 +286,9 @@ on_bye(struct conn *c, const struct ipc_msg *m)
 
 /* States in which each message may arrive (style.md §1: one const table). */
 #define ST(s)		(1u << (s))
-#define ST_ANY_REQ	(ST(RS_IDLE) | ST(RS_BODY) | ST(RS_STREAM) | \
-    ST(RS_RESPONSE) | ST(RS_SWITCHED) | ST(RS_WAIT_DONE))
+#define ST_ALL		(ST(RS_IDLE) | ST(RS_FACT) | ST(RS_BODY) | ST(RS_PHASE) | \
+    ST(RS_SENDING) | ST(RS_STREAM) | ST(RS_RESPONSE) | ST(RS_SWITCHED) | \
+    ST(RS_WAIT_DONE))
 
 static const struct dispatch {
 	uint16_t type;
@@ -260,19 +296,20 @@ static const struct dispatch {
 	int new_request;	/* may open request c->req + 1 */
 	int (*handler)(struct conn *, const struct ipc_msg *);
 } dispatch[] = {
-	{ IPC_LOG, ST_ANY_REQ | ST(RS_FACT) | ST(RS_PHASE) | ST(RS_SENDING), 0, on_log },
+	{ IPC_LOG, ST_ALL, 0, on_log },
 	/* a child may end whenever its client goes; it reports why */
-	{ IPC_BYE, ST_ANY_REQ | ST(RS_FACT) | ST(RS_PHASE) | ST(RS_SENDING), 0, on_bye },
+	{ IPC_BYE, ST_ALL, 0, on_bye },
 	{ IPC_ACCESS, ST(RS_IDLE), 1, on_access },
 	{ IPC_FACT_QUERY, ST(RS_IDLE), 1, facts_on_query },
 	{ IPC_PATH_QUERY, ST(RS_IDLE), 1, on_path_query },
 	{ IPC_FORWARD, ST(RS_IDLE), 1, on_forward },
-	{ IPC_BODY, ST(RS_BODY) | ST(RS_STREAM) | ST(RS_RESPONSE) | ST(RS_WAIT_DONE), 0, on_body },
-	{ IPC_BODY_END, ST(RS_STREAM) | ST(RS_RESPONSE) | ST(RS_WAIT_DONE), 0, on_body_end },
-	/* RS_WAIT_DONE is never a switched state: client bytes only after 101 */
-	{ IPC_CLIENT_DATA, ST(RS_SWITCHED), 0, on_client_data },
-	{ IPC_CLIENT_EOF, ST(RS_SWITCHED), 0, on_client_eof },
-	{ IPC_DONE, ST(RS_RESPONSE) | ST(RS_SWITCHED) | ST(RS_WAIT_DONE) | ST(RS_STREAM), 0, on_done },
+	/* RS_WAIT_DONE: a streamed body that crossed RESPONSE_END */
+	{ IPC_BODY, ST(RS_BODY) | ST(RS_STREAM) | ST(RS_WAIT_DONE), 0, on_body },
+	{ IPC_BODY_END, ST(RS_STREAM) | ST(RS_WAIT_DONE), 0, on_body_end },
+	/* sent right after FORWARD: read once the head is out */
+	{ IPC_CLIENT_DATA, ST(RS_RESPONSE) | ST(RS_SWITCHED) | ST(RS_WAIT_DONE),
+	    0, on_client_data },
+	{ IPC_DONE, ST(RS_STREAM) | ST(RS_WAIT_DONE), 0, on_done },
 };
 
 /* Per-request bookkeeping shared by every request-level message. */
@@ -283,20 +320,22 @@ check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m)
 		return 0;
 	if (m->req == c->req && c->rs != RS_IDLE)
 		return 0;
-	if (d->new_request && c->rs == RS_IDLE &&
-	    (m->req == c->req + 1 || (m->req == c->req && c->nfact_q + c->npath_q > 0))) {
+	if (d->new_request && c->rs == RS_IDLE && (m->req == c->req + 1 ||
+	    (m->req == c->req && c->nfact_q + c->npath_q > 0))) {
 		if (m->req == c->req + 1) {
 			/* a request that asked questions ends with ACCESS or FORWARD */
 			if (c->nfact_q + c->npath_q > 0)
-				return conn_violation(c, "request %u abandoned after "
-				    "its questions", c->req);
+				return conn_violation(c, "request %u abandoned "
+				    "after its questions", c->req);
+			if (c->closing)
+				return conn_violation(c, "request %u after the "
+				    "connection's end", m->req);
 			c->req = m->req;
+			c->req_ms = now_ms();
 			c->nfacts = c->nfact_q = c->npath_q = 0;
 		}
 		return 0;
 	}
-	if (d->type == IPC_DONE && m->req == c->req)
-		return 0;
 	return conn_violation(c, "%s for request %u while at request %u",
 	    ipc_type_name(m->type), m->req, c->req);
 }
@@ -312,7 +351,8 @@ dispatch_msg(struct conn *c, const struct ipc_msg *m)
 	if (i == sizeof(dispatch) / sizeof(dispatch[0]))
 		return conn_violation(c, "unexpected %s", ipc_type_name(m->type));
 	if (!(dispatch[i].states & ST(c->rs)))
-		return conn_violation(c, "%s not allowed now", ipc_type_name(m->type));
+		return conn_violation(c, "%s not allowed now",
+		    ipc_type_name(m->type));
 	if (check_req(c, &dispatch[i], m) < 0)
 		return -1;
 	return dispatch[i].handler(c, m);
@@ -350,6 +390,22 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+/*
+ * 1 while the monitor reads its child: not while it works for it (one
+ * question at a time) and not while a streamed body waits for the backend
+ * (backpressure). A child that has exited is read to the end: its last
+ * messages (ACCESS) still count (issue 11 item 3).
+ */
+static int
+reads_child(const struct conn *c)
+{
+	if (c->pid < 0)
+		return 1;
+	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_SENDING)
+		return 0;
+	return c->rs != RS_STREAM || c->bc.out.len < RELAY_UP_MAX;
+}
+
 int
 conn_on_ipc(struct conn *c)
 {
@@ -382,14 +438,13 @@ conn_on_ipc(struct conn *c)
 		ipc_audit(c, "to-monitor", &m);
 		if (dispatch_msg(c, &m) < 0)
 			return -1;
-		/* stop reading while the monitor works for this child */
-		if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_SENDING)
+		if (!reads_child(c))
 			return 0;
 	}
 	return 0;
 }
 
-/* ---------------------------------------------------------------- backend */
+/* ---------------------------------------------------------------- events */
 
 /* An internal exchange finished: the stage that started it goes on. */
 static void
@@ -406,8 +461,7 @@ static void
 forward_written(struct conn *c)
 {
 	backend_verdict(c, 0, NULL, 0, NULL);
-	if (c->body_kind == IPC_BODY_STREAM_LENGTH ||
-	    c->body_kind == IPC_BODY_STREAM_CHUNKED) {
+	if (!c->stream_done) {
 		c->rs = RS_STREAM;
 		c->bc.deadline = 0;
 	} else {
@@ -417,16 +471,14 @@ forward_written(struct conn *c)
 	}
 }
 
-int
-conn_on_backend(struct conn *c, short revents)
+static void
+on_backend(struct conn *c, short revents)
 {
-	char buf[IPC_DATA_MAX];
-	ssize_t n;
 	int rc;
 
 	if (c->bc.fd < 0)
-		return 0;
-	if ((revents & (POLLOUT | POLLERR | POLLHUP)) && c->bc.outoff < c->bc.outlen) {
+		return;
+	if ((revents & (POLLOUT | POLLERR | POLLHUP)) && c->bc.out.len > 0) {
 		rc = backend_write(c);
 		if (rc < 0) {
 			if (c->bc.internal)
@@ -434,35 +486,91 @@ conn_on_backend(struct conn *c, short revents)
 			else if (c->rs == RS_SENDING)
 				backend_refuse_transport(c, 0);
 			else
-				relay_backend_eof(c);
-			return 0;
+				relay_backend_write_failed(c);
+			return;
 		}
 		if (rc == 1 && c->rs == RS_SENDING)
 			forward_written(c);
-		else if (rc == 1 && c->client_eof && c->rs == RS_SWITCHED)
-			shutdown(c->bc.fd, SHUT_WR);
+		relay_progress(c);
 	}
-	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
-		return 0;
+	if (c->bc.fd < 0 || !(revents & (POLLIN | POLLHUP | POLLERR)))
+		return;
 	if (c->bc.internal) {
-		if (c->bc.outoff < c->bc.outlen)
-			return 0;
+		if (c->bc.out.len > 0)
+			return;
 		rc = backend_read_internal(c);
 		if (rc != 0)
 			internal_done(c, rc == 1, 0);
-		return 0;
+		return;
 	}
-	if (!(conn_backend_events(c) & POLLIN))
-		return 0;
-	n = recv(c->bc.fd, buf, sizeof(buf), MSG_DONTWAIT);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (n <= 0) {
-		relay_backend_eof(c);
-		return 0;
+	if (relay_backend_wants_read(c)) {
+		relay_from_backend(c);
+		relay_progress(c);
 	}
-	relay_response(c, buf, (size_t)n);
-	return 0;
+}
+
+/* poll() events on c's backend connection; 0 when none. */
+static short
+backend_events(const struct conn *c)
+{
+	short ev = 0;
+
+	if (c->bc.fd < 0)
+		return 0;
+	if (c->bc.out.len > 0)
+		ev |= POLLOUT;
+	if (c->bc.internal)
+		return c->bc.out.len == 0 ? POLLIN : ev;
+	if (relay_backend_wants_read(c))
+		ev |= POLLIN;
+	return ev;
+}
+
+int
+conn_pollfds(struct conn *c, struct pollfd pfd[CONN_POLLFDS])
+{
+	short ev = 0;
+	int n = 0;
+
+	if (reads_child(c))
+		ev |= POLLIN;
+	if (!ipc_queue_empty(&c->outq))
+		ev |= POLLOUT;
+	/* always there: POLLHUP says the child is gone */
+	pfd[n++] = (struct pollfd){ .fd = c->ipc, .events = ev };
+	/*
+	 * Only descriptors with something to wait for: a hung-up backend the
+	 * monitor does not read any more would otherwise report POLLHUP
+	 * (which cannot be masked) in a busy loop.
+	 */
+	if ((ev = backend_events(c)) != 0)
+		pfd[n++] = (struct pollfd){ .fd = c->bc.fd, .events = ev };
+	/* while the monitor answers: even with no events, for POLLHUP */
+	if ((ev = relay_client_events(c)) >= 0)
+		pfd[n++] = (struct pollfd){ .fd = c->client, .events = ev };
+	return n;
+}
+
+void
+conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
+{
+	int i;
+
+	for (i = 0; i < n && !c->dead; i++) {
+		if (pfd[i].revents == 0)
+			continue;
+		if (pfd[i].fd == c->ipc) {
+			if ((pfd[i].revents & POLLOUT) && conn_flush(c) < 0)
+				c->dead = 1;
+			if ((pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+			    !c->dead && conn_on_ipc(c) < 0)
+				c->dead = 1;
+		} else if (pfd[i].fd == c->bc.fd) {
+			on_backend(c, pfd[i].revents);
+		} else if (pfd[i].fd == c->client) {
+			relay_on_client(c, pfd[i].revents);
+		}
+	}
 }
 
 int
@@ -475,6 +583,6 @@ conn_on_timer(struct conn *c, long long now)
 	else if (c->rs == RS_SENDING)
 		backend_refuse_transport(c, 1);
 	else if (!c->head_done)
-		relay_head_timeout(c, now);
+		relay_head_timeout(c);
 	return 0;
 }

@@ -5,10 +5,13 @@
 #ifndef CG_GATEWAY_H
 #define CG_GATEWAY_H
 
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/queue.h>
 #include <sys/types.h>
 
+#include "base/fifo.h"
 #include "http/http.h"
 #include "ipc/proto.h"
 #include "ipc/queue.h"
@@ -37,6 +40,14 @@ struct listener {
 	 */
 	int commit_needs_body;
 };
+
+/* A client refused with 503, lingering (monitor/linger.c). */
+struct lingering {
+	int fd;
+	long long start, last;		/* ms: accepted, last byte read */
+	size_t bytes;			/* read and discarded */
+};
+#define LINGER_SLOTS	64
 
 struct gateway {
 	struct cg_config *cfg;
@@ -74,16 +85,27 @@ struct gateway {
 	long long idle_since;		/* ms; -1 while a client is connected */
 	long long accept_paused_until;	/* ms; after EMFILE */
 	volatile int stop_signal;
+	volatile int child_exited;	/* SIGCHLD seen: reap */
+	sigset_t loop_mask;		/* the mask inside ppoll (serve.c) */
 	char sandbox_failure[160];	/* "<step>: <error>" of a failed child */
 	int sandbox_logged;		/* the sandbox INFO line was written */
 	int stopping;			/* graceful exit: children are told to go */
+	struct lingering lingers[LINGER_SLOTS];
+	int nlingers;
 };
+
+/*
+ * Bounds of one connection's relay buffers (issue 11 item 2; doc/privsep.md
+ * "Memory"): the monitor reads a socket only while the buffer it fills is
+ * below its bound.
+ */
+#define RELAY_DOWN_MAX	(256u << 10)	/* backend -> client bytes waiting */
+#define RELAY_UP_MAX	(256u << 10)	/* client/child -> backend bytes waiting */
 
 /* An internal or forwarded exchange with the backend. */
 struct bcall {
 	int fd;
-	char *out;			/* bytes to write */
-	size_t outlen, outoff;
+	struct fifo out;		/* bytes to write */
 	char *in;			/* internal calls: the whole response */
 	size_t inlen, incap;
 	long long deadline;		/* ms, monotonic; 0 = none */
@@ -98,9 +120,9 @@ enum req_state {
 	RS_PHASE,		/* monitor-side named-resource phase */
 	RS_SENDING,		/* writing the forwarded head (and JSON body) */
 	RS_STREAM,		/* relaying a streamed body; response may start */
-	RS_RESPONSE,		/* relaying the response */
+	RS_RESPONSE,		/* writing the response to the client */
 	RS_SWITCHED,		/* raw two-way relay (http.md §9) */
-	RS_WAIT_DONE,		/* backend finished; waiting for DONE */
+	RS_WAIT_DONE,		/* RESPONSE_END or VERDICT refused sent; DONE due */
 };
 
 /*
@@ -115,6 +137,12 @@ struct exiting {
 	long long kill_ms;
 };
 
+/* The body of a forwarded request, as the monitor derives it. */
+enum fwd_body { FB_NONE, FB_JSON, FB_LENGTH, FB_CHUNKED };
+
+/* How the response body ends (http.md §8.4, §9). */
+enum framing { FR_NONE, FR_LENGTH, FR_CHUNKED, FR_EOF, FR_SWITCHED };
+
 struct fact {
 	uint8_t kind;
 	char id[CG_ID_MAX + 1];		/* owned id (exec: the exec id) */
@@ -127,9 +155,11 @@ struct conn {
 	int zpending;			/* spawned, pid not yet reported */
 	struct gateway *gw;
 	uint64_t id;			/* 0 until CONN_START */
-	pid_t pid;
+	pid_t pid;			/* -1 once reaped */
 	int ipc;
-	int client;			/* held until the child is ready */
+	int client;			/* the monitor's copy of the client
+					   (privsep.md §1 amendment); -1 once
+					   the client is gone */
 	int lis;			/* index into gw->lis */
 	int ready;			/* CHILD_READY seen */
 	int started;			/* CONN_START sent */
@@ -140,6 +170,8 @@ struct conn {
 	/* the current request */
 	uint32_t req;
 	enum req_state rs;
+	long long req_ms;		/* its first message arrived */
+	int closing;			/* the connection ends after it */
 	struct fact facts[CG_FACTS_MAX];
 	unsigned nfacts, nfact_q, npath_q, nlogs;
 	/* running fact question */
@@ -149,20 +181,19 @@ struct conn {
 	char q_prefix[33], q_ref[1025];
 	char q_exec_container[CG_ID_MAX + 1];
 
-	/* the FORWARD being served */
+	/* the FORWARD being served, as the monitor derives it (verify.c) */
 	char method[17];
 	char *target;
 	size_t target_len;
-	char *log_path;
+	char *log_path;			/* the target's path, at most 8192 */
 	char action[33];
-	uint8_t api, body_kind;
+	uint8_t api;
+	enum fwd_body body_kind;
 	uint64_t body_len, body_got;
-	int hijack, no_head_timeout, is_head;
+	int hijack, no_head_timeout, is_head, client_close;
 	char *json;			/* the JSON body as received */
 	char *head;			/* the serialised forwarded head */
 	size_t head_len;
-	uint32_t elapsed_ms;
-	long long fwd_ms;		/* when FORWARD arrived */
 	/* monitor phase */
 	const char *ph_names[2][64];
 	size_t ph_n[2];
@@ -176,16 +207,28 @@ struct conn {
 	int fwd_pending;		/* a FORWARD awaits its VERDICT line */
 
 	struct bcall bc;		/* the backend exchange */
-	int stream_done;		/* BODY_END seen */
-	/* response relay */
-	char *rhead;
+	int stream_started;		/* first BODY/BODY_END of a stream seen */
+	int stream_done;		/* BODY_END seen, or no streamed body */
+	int upload_failed;		/* the backend takes no more request bytes */
+	struct fifo early;		/* hijack: client bytes read past the
+					   request (CLIENT_DATA), not yet
+					   written to the backend */
+	size_t early_total;
+	int early_done;			/* the empty CLIENT_DATA seen */
+
+	/* response relay (relay.c) */
+	int logged;			/* this request's access line is out */
+	char *rhead;			/* backend bytes until the final head */
 	size_t rheadlen;
-	int head_done, interim;
-	int framing;			/* 0 none, 1 length, 2 chunked, 3 eof */
+	int head_done, interim, status;
+	enum framing framing;
 	uint64_t remaining;
 	struct http_chunked chunk;
-	int backend_eof, client_eof, sent_end;
-	int status;
+	struct fifo down;		/* bytes for the client */
+	int resp_done;			/* everything for the client is in down */
+	int end_sent;			/* RESPONSE_END sent */
+	int client_eof, backend_eof;	/* switched: directions read to EOF */
+	int client_shut, backend_shut;	/* switched: write sides shut down */
 	/* a post-filtered list answer (issue 7, monitor/listfilter.c) */
 	int lf_kind;			/* enum lf_kind of the verified route */
 	enum cg_api lf_api;		/* its API, from the monitor's routing */
@@ -193,7 +236,6 @@ struct conn {
 	char *lf_buf;			/* final head, then the wire body */
 	size_t lf_len, lf_headlen;
 };
-
 
 /*
  * The monitor's files, from the event loop down (no file calls a file
@@ -214,6 +256,8 @@ struct conn {
 
 /* ---- monitor/dispatch.c */
 
+#define CONN_POLLFDS	3	/* the child's socket, the backend, the client */
+
 /*
  * Read up to 16 pending datagrams from c's child (non-blocking) and
  * dispatch them by state (privsep.md §7-§10). Returns 0, or -1 when c
@@ -223,29 +267,40 @@ struct conn {
  */
 int conn_on_ipc(struct conn *c);
 /*
- * Drive c's backend exchange after poll() returned revents on c->bc.fd:
- * write queued bytes, read the answer, relay it to the child. Failures
- * are answered to the child (VERDICT, BACKEND_END). Always returns 0
- * (XXX: c is never dropped from here).
+ * The poll() entries c waits on, written to pfd: its child's socket
+ * (always: POLLHUP says the child is gone), its backend connection and,
+ * while the monitor answers a forwarded request, its client (always then,
+ * for POLLHUP). Returns how many (1 to CONN_POLLFDS).
  */
-int conn_on_backend(struct conn *c, short revents);
+int conn_pollfds(struct conn *c, struct pollfd pfd[CONN_POLLFDS]);
 /*
- * Apply c's backend deadline at now (monotonic ms, now_ms()): 504 or a
- * TIMEOUT answer to the child when it passed. Always returns 0 (XXX: the
- * int is kept for a future "drop c").
+ * Handle the revents poll() returned for the n entries conn_pollfds
+ * wrote. Sets c->dead when c must be dropped (child gone or violation).
+ */
+void conn_on_poll(struct conn *c, const struct pollfd *pfd, int n);
+/*
+ * Apply c's backend deadline at now (monotonic ms, now_ms()): a TIMEOUT
+ * answer to the child's question, a 504 refusal or response. Always
+ * returns 0.
  */
 int conn_on_timer(struct conn *c, long long now);
 
 /* ---- monitor/verify.c */
 
 /*
- * Verify a FORWARD m from c's child (privsep.md §9.1): method, canonical
- * target classified by the monitor's own route tables, body kind, path and
- * query refs answered owned in this request, headers. On success sets
- * c->method, c->hijack, c->no_head_timeout and c->action and returns 0;
- * otherwise -1 after conn_violation().
+ * Verify a FORWARD m from c's child (privsep.md §9.1 and its 2026-12-01
+ * amendment): method, canonical target classified by the monitor's own
+ * route tables, path and query refs answered owned in this request, and
+ * the header list, which the policy's header rules must give back
+ * unchanged (policy/headers.h). On success the monitor's own view is set
+ * (c->method, target, log_path, api, action, hijack, no_head_timeout,
+ * is_head, client_close, body_kind, body_len), *fh holds the list (its
+ * values point into m) and 0 is returned; otherwise -1 after
+ * conn_violation().
  */
-int verify_forward(struct conn *c, const struct ipc_msg *m);
+struct cg_fwd_headers;
+int verify_forward(struct conn *c, const struct ipc_msg *m,
+    struct cg_fwd_headers *fh);
 /*
  * Replay the whole policy on c's FORWARD (privsep.md §9.2): it must allow
  * c->method/c->target with c->json and reproduce target and body byte for
@@ -318,31 +373,46 @@ void facts_done(struct conn *c, int ok, int timeout);
 
 /* ---- monitor/relay.c */
 
+/* 1 when c's forwarded exchange wants backend bytes now (backpressure). */
+int relay_backend_wants_read(const struct conn *c);
 /*
- * Backend bytes p[0..len) of c's forwarded exchange (http.md §8, §9):
- * interim responses skipped, the final head validated (502 when unusable)
- * and logged, the framing followed so that nothing past the response's
- * end is relayed; a switch (101, raw 200 on hijack routes) enters
- * RS_SWITCHED. Bytes go to the child as BACKEND_DATA, the end as
- * BACKEND_END.
+ * Read backend bytes of c's forwarded exchange (http.md §8, §9): interim
+ * responses skipped, the final head validated (502 when unusable), logged
+ * and rewritten for the client, the framing followed so that nothing past
+ * the response's end is relayed; a switch (101, raw 200 on hijack routes)
+ * enters RS_SWITCHED.
  */
-void relay_response(struct conn *c, const char *p, size_t len);
-/* The backend closed (or failed) during c's forwarded exchange. */
-void relay_backend_eof(struct conn *c);
+void relay_from_backend(struct conn *c);
 /*
- * c's deadline for the response head passed: 504 (BACKEND_END timeout)
- * and its access line, the backend closed.
+ * poll() events wanted on c->client while the monitor answers c's request
+ * (POLLOUT: bytes wait; POLLIN: a switched stream may read), 0 to watch
+ * for hang-ups only, -1 when the client is not the monitor's concern now.
  */
-void relay_head_timeout(struct conn *c, long long now);
+short relay_client_events(const struct conn *c);
+/* Handle revents on c->client: write, read (switched), hang-up. */
+void relay_on_client(struct conn *c, short revents);
+/*
+ * Write what can be written and move the exchange on after progress
+ * elsewhere (backend bytes read or written, early bytes complete); ends it
+ * with RESPONSE_END when the response is out.
+ */
+void relay_progress(struct conn *c);
+/* Writing to the backend failed: the upload is over, its answer may come. */
+void relay_backend_write_failed(struct conn *c);
+/* Early stream bytes are complete: after a switch they go out first. */
+void relay_early_ready(struct conn *c);
+/* No response head within --backend-timeout: 504 to the client. */
+void relay_head_timeout(struct conn *c);
+/*
+ * End c's forwarded exchange now (client gone, child gave up or gone):
+ * the access line if none was written (decision error, code -, status 0,
+ * detail why), backend and client closed, RESPONSE_END close. No-op
+ * outside RS_STREAM, RS_RESPONSE and RS_SWITCHED.
+ */
+void relay_abandon(struct conn *c, const char *why);
 
 /* ---- monitor/backend.c */
 
-/*
- * The client fields a FORWARD may carry (http.md §7.3, privsep.md §9.1
- * item 5), in the order the forwarded head lists them.
- */
-#define BACKEND_NFIELDS	7
-extern const char *const backend_fields[BACKEND_NFIELDS];
 
 /*
  * Start a non-blocking connection (SOCK_CLOEXEC) to the backend socket at
@@ -351,8 +421,6 @@ extern const char *const backend_fields[BACKEND_NFIELDS];
  * (path longer than sun_path, or socket/connect failed with errno).
  */
 int backend_connect(const char *path);
-/* Append p[0..len) to b's bytes to write (exits through xoom()). */
-void backend_append(struct bcall *b, const char *p, size_t len);
 /*
  * Start an internal exchange for c (routes.md §9, policy.md §5): connect
  * and queue request[0..len) (malloc'd; c->bc takes it), deadline
@@ -369,11 +437,12 @@ int backend_internal(struct conn *c, char *request, size_t len);
 int backend_parse_internal(struct conn *c, int *status, char **body,
     size_t *body_len);
 /*
- * Serialise the forwarded head of c's FORWARD m (http.md §7.2-§7.4) into
- * c->head/c->head_len (malloc'd): request line, Host, the client fields in
- * the order of §7.3, framing, Connection/Upgrade.
+ * Serialise the forwarded head of c's verified FORWARD (http.md
+ * §7.2-§7.4) into c->head/c->head_len (malloc'd): request line, Host:
+ * docker, the list fh (without its Connection and Upgrade), then
+ * "Connection: Upgrade" and "Upgrade: tcp", or "Connection: close".
  */
-void backend_build_head(struct conn *c, const struct ipc_msg *m);
+void backend_build_head(struct conn *c, const struct cg_fwd_headers *fh);
 /*
  * Connect for c's verified FORWARD and queue the head (and JSON body, then
  * freed); c->rs = RS_SENDING. A failed connect is refused (502).
@@ -391,8 +460,6 @@ int backend_write(struct conn *c);
  * more than 8 MiB + a head: http.md §10.2).
  */
 int backend_read_internal(struct conn *c);
-/* poll() events wanted on c->bc.fd: POLLOUT/POLLIN, 0 when none. */
-short conn_backend_events(const struct conn *c);
 /*
  * Answer c's FORWARD: VERDICT forwarding (refused = 0), or refused with
  * code, status and detail; the debug VERDICT audit line.
@@ -510,6 +577,24 @@ void ipc_audit(const struct conn *c, const char *dir, const struct ipc_msg *m);
  */
 void ipc_audit_verdict(const struct conn *c, const char *verdict,
     const char *code);
+
+/* ---- monitor/linger.c */
+
+/*
+ * Refuse the client fd accepted on listener li with the 503 of http.md
+ * §1.2 (written without blocking, its access line), half-close it and
+ * keep it lingering: read and discarded, closed at end-of-file, after 2 s
+ * without a byte, 10 s in all or 16 MiB (issue 11 item 4); closed at once
+ * when LINGER_SLOTS are lingering already. Takes fd.
+ */
+void linger_refuse(struct gateway *gw, int li, int fd);
+/* The poll() entries of the lingering clients (gw->nlingers of them). */
+int linger_pollfds(struct gateway *gw, struct pollfd *pfd);
+/* Handle their revents (n entries from linger_pollfds) at now (ms). */
+void linger_on_poll(struct gateway *gw, const struct pollfd *pfd, int n,
+    long long now);
+/* Close every lingering client (graceful exit). */
+void linger_close_all(struct gateway *gw);
 
 /* ---- monitor/pathres.c */
 

@@ -1,259 +1,567 @@
 /*
- * The backend's answer to a forwarded request (http.md §8, §9): the head
- * validated and logged, the body's framing followed to its end, a
- * protocol switch recognised; the bytes travel to the child, which writes
- * them to its client.
+ * The response to a forwarded request, written to the client by the
+ * monitor itself (privsep.md §1 amendment; http.md §8, §9): the backend's
+ * head validated, logged and rewritten; its body relayed as raw bytes
+ * while the monitor follows the framing to its end; after a protocol
+ * switch, both directions relayed with their own backpressure and
+ * half-closes. The monitor interprets no client byte: in a switched
+ * stream it only moves them. RESPONSE_END tells the child the exchange is
+ * over (the sync point; the child answers DONE).
  */
 #include "monitor/gateway.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "monitor/listfilter.h"
 #include "monitor/log.h"
 
-static void
-send_backend_end(struct conn *c, uint8_t reason)
-{
-	struct ipc_msg m = { .type = IPC_BACKEND_END, .req = c->req };
+#define RHEAD_MAX	(HTTP_HEAD_MAX + IPC_DATA_MAX)	/* bytes read for a head */
 
-	if (c->sent_end)
-		return;
-	c->sent_end = 1;
-	m.u.backend_end.reason = reason;
-	conn_send(c, &m);
+static void
+end_exchange(struct conn *c)
+{
+	struct ipc_msg m = { .type = IPC_RESPONSE_END, .req = c->req };
+
+	conn_close_backend(c);
+	fifo_free(&c->down);
+	fifo_free(&c->early);
+	free(c->rhead);
+	c->rhead = NULL;
+	c->rheadlen = 0;
+	if (c->closing && c->client >= 0) {
+		/* the child keeps its copy while it lingers */
+		shutdown(c->client, SHUT_WR);
+		close(c->client);
+		c->client = -1;
+	}
+	if (!c->end_sent) {
+		c->end_sent = 1;
+		m.u.response_end.mode = c->closing ? IPC_END_CLOSE :
+		    IPC_END_KEEP_ALIVE;
+		conn_send(c, &m);
+	}
+	if (c->rs != RS_IDLE)
+		c->rs = RS_WAIT_DONE;
 }
 
-static void
-send_backend_data(struct conn *c, const char *p, size_t len)
+void
+relay_abandon(struct conn *c, const char *why)
 {
-	struct ipc_msg m = { .type = IPC_BACKEND_DATA, .req = c->req };
-	size_t n;
-
-	while (len > 0) {
-		n = len > IPC_DATA_MAX ? IPC_DATA_MAX : len;
-		m.u.backend_data.data.p = p;
-		m.u.backend_data.data.len = (uint32_t)n;
-		conn_send(c, &m);
-		p += n;
-		len -= n;
+	if (c->rs != RS_STREAM && c->rs != RS_RESPONSE && c->rs != RS_SWITCHED)
+		return;
+	if (!c->logged) {
+		c->logged = 1;
+		access_line(c, c->method, c->log_path, "error", NULL, 0,
+		    conn_duration_ms(c), why);
 	}
+	c->closing = 1;
+	if (c->client >= 0) {
+		close(c->client);
+		c->client = -1;
+	}
+	end_exchange(c);
+}
+
+/* The client is gone (hang-up, reset, broken pipe): end everything. */
+static void
+client_gone(struct conn *c)
+{
+	relay_abandon(c, "abandoned: the client left before the response "
+	    "ended");
 }
 
 /*
- * A post-filtered list answer (issue 7, doc/filters.md) ends: keep the
- * project's elements (monitor/listfilter.c) and send the rebuilt answer
- * with its Content-Length, or a 502 when it cannot be filtered. Its
+ * A gateway error instead of the response (no usable head, 502; none in
+ * time, 504: http.md §8.1, §10), written by the monitor; then close.
+ */
+static void
+fail(struct conn *c, const char *code, const char *detail)
+{
+	struct cg_refusal r;
+	char *resp;
+	size_t len;
+
+	cg_refuse(&r, code, "%s", detail);
+	if (!c->logged) {
+		c->logged = 1;
+		access_line(c, c->method, c->log_path, "error", r.code, r.status,
+		    conn_duration_ms(c), r.detail);
+	}
+	conn_close_backend(c);
+	c->closing = 1;
+	c->resp_done = 1;
+	c->head_done = 1;
+	c->lf_on = 0;
+	c->framing = FR_NONE;
+	resp = cg_error_response(&r, c->is_head, &len);
+	fifo_free(&c->down);
+	fifo_put(&c->down, resp, len);
+	free(resp);
+}
+
+/* The body ends early (http.md §8.5): what was relayed stays, then close. */
+static void
+truncated(struct conn *c, const char *detail)
+{
+	if (c->lf_on) {		/* nothing of it was written yet: a 502 */
+		c->lf_on = 0;
+		fail(c, "backend-unreachable", "the backend's list answer ended "
+		    "early or has invalid chunked framing");
+		return;
+	}
+	log_msg(LOG_INFO, "truncated", "backend response body truncated: %s",
+	    detail);
+	conn_close_backend(c);
+	c->closing = 1;
+	c->resp_done = 1;
+}
+
+static void emit_filtered(struct conn *c);
+
+/*
+ * The last n bytes of c->down are new body bytes: keep those that belong
+ * to the response (http.md §8.4) and see whether it is complete. A list
+ * answer that is post-filtered (issue 7) collects them instead, bounded.
+ */
+static void
+take_body(struct conn *c, size_t n)
+{
+	size_t used, wrote = 0;
+
+	switch (c->framing) {
+	case FR_NONE:
+		fifo_unput(&c->down, n);
+		n = 0;
+		break;
+	case FR_LENGTH:
+		if (n > c->remaining) {
+			fifo_unput(&c->down, n - (size_t)c->remaining);
+			n = (size_t)c->remaining;
+		}
+		c->remaining -= n;
+		if (c->remaining == 0)
+			c->resp_done = 1;
+		break;
+	case FR_CHUNKED:
+		if (http_chunked_feed(&c->chunk, fifo_data(&c->down) +
+		    c->down.len - n, n, NULL, &wrote, &used) < 0) {
+			fifo_unput(&c->down, n - used);
+			truncated(c, "invalid chunked framing");
+			return;
+		}
+		fifo_unput(&c->down, n - used);
+		n = used;
+		if (c->chunk.done)
+			c->resp_done = 1;
+		break;
+	case FR_EOF:
+	case FR_SWITCHED:
+		break;
+	}
+	if (c->lf_on && n > 0) {
+		if (c->lf_len - c->lf_headlen + n > LISTFILTER_RAW_MAX) {
+			fail(c, "backend-unreachable", "the backend's list answer "
+			    "could not be filtered");
+			return;
+		}
+		c->lf_buf = xrealloc(c->lf_buf, c->lf_len + n);
+		memcpy(c->lf_buf + c->lf_len, fifo_data(&c->down) + c->down.len - n,
+		    n);
+		c->lf_len += n;
+		fifo_unput(&c->down, n);
+	}
+	if (c->resp_done && c->lf_on)
+		emit_filtered(c);
+	if (c->resp_done && c->framing != FR_SWITCHED)
+		conn_close_backend(c);	/* nothing past the end is relayed */
+}
+
+/*
+ * Write the final head p[0..headlen) (parsed into resp) for the client
+ * (http.md §8.3): the status line and fields as received, without Connection, Keep-Alive and
+ * Proxy-Connection and a backend's Container-Gateway, plus Connection:
+ * close when the connection ends after this response (§5.6) and our own
+ * Container-Gateway (issue 10 item 1).
+ */
+static void
+put_head(struct conn *c, const char *p, size_t headlen,
+    const struct http_response *resp)
+{
+	const char *eol, *le;
+	size_t i;
+
+	eol = memmem(p, headlen, "\r\n", 2);
+	fifo_put(&c->down, p, (size_t)(eol - p) + 2);
+	for (i = 0; i < resp->nfields; i++) {
+		const struct http_field *f = &resp->fields[i];
+
+		/* ours replaces any the backend sent (exactly one, issue 10) */
+		if (cg_ci_eq(f->name, f->name_len, "Connection") ||
+		    cg_ci_eq(f->name, f->name_len, "Keep-Alive") ||
+		    cg_ci_eq(f->name, f->name_len, "Proxy-Connection") ||
+		    cg_ci_eq(f->name, f->name_len, CG_HEADER_NAME))
+			continue;
+		le = memmem(f->name, headlen - (size_t)(f->name - p), "\r\n", 2);
+		fifo_put(&c->down, f->name, (size_t)(le - f->name) + 2);
+	}
+	if (c->closing)
+		fifo_put(&c->down, "Connection: close\r\n", 19);
+	fifo_put(&c->down, CG_HEADER_LINE "\r\n",
+	    sizeof(CG_HEADER_LINE "\r\n") - 1);
+}
+
+/*
+ * A post-filtered list answer is complete (issue 7, doc/filters.md): keep
+ * the project's elements (monitor/listfilter.c) and write the rebuilt
+ * answer with its Content-Length, or a 502 when it cannot be filtered. Its
  * access line is written now, with the status the client gets.
  */
 static void
 emit_filtered(struct conn *c)
 {
+	struct http_response resp;
 	char *out;
 	size_t len;
+	int n;
 
 	c->lf_on = 0;
 	if (listfilter_response(c->lf_kind, c->lf_api,
 	    c->gw->lis[c->lis].backend_kind, c->gw->root, c->lf_buf,
-	    c->lf_headlen, c->framing == 2, c->lf_buf + c->lf_headlen,
+	    c->lf_headlen, c->framing == FR_CHUNKED, c->lf_buf + c->lf_headlen,
 	    c->lf_len - c->lf_headlen, &out, &len) == -1) {
-		access_line(c, c->method, c->log_path, "error",
-		    "backend-unreachable", 502, conn_duration_ms(c),
-		    "the backend's list answer could not be filtered");
-		send_backend_end(c, IPC_END_ERROR);
+		fail(c, "backend-unreachable", "the backend's list answer could "
+		    "not be filtered");
 		return;
 	}
+	n = http_parse_response(out, len, &resp);
+	if (n <= 0) {		/* the rebuilt head: a broken invariant */
+		free(out);
+		fail(c, "backend-unreachable", "the backend's list answer could "
+		    "not be filtered");
+		return;
+	}
+	c->logged = 1;
 	access_line(c, c->method, c->log_path, "allow", NULL, c->status,
 	    conn_duration_ms(c), NULL);
-	send_backend_data(c, out, len);
+	/* a Content-Length answer now, whatever the backend's framing */
+	c->closing = c->client_close || !c->stream_done;
+	put_head(c, out, (size_t)n, &resp);
+	fifo_put(&c->down, out + n, len - (size_t)n);
 	free(out);
-}
-
-/* Body bytes towards the child, or into a post-filtered answer (bounded). */
-static void
-relay_out(struct conn *c, const char *p, size_t len)
-{
-	if (!c->lf_on) {
-		send_backend_data(c, p, len);
-		return;
-	}
-	if (c->lf_len - c->lf_headlen + len > LISTFILTER_RAW_MAX) {
-		c->lf_len = c->lf_headlen + LISTFILTER_RAW_MAX + 1;	/* fails */
-		return;
-	}
-	c->lf_buf = xrealloc(c->lf_buf, c->lf_len + len);
-	memcpy(c->lf_buf + c->lf_len, p, len);
-	c->lf_len += len;
+	free(c->lf_buf);
+	c->lf_buf = NULL;
+	c->lf_len = c->lf_headlen = 0;
 }
 
 /*
- * A framed response is complete: tell the child, and close the backend so
- * that bytes after the declared end (a HEAD answer with a body, extra
- * bytes past Content-Length) are never relayed (http.md §8.4).
+ * Parse what c->rhead holds (http.md §8.1-8.2, §9.1): interim responses
+ * are dropped, the final head is logged and written to c->down with its
+ * framing set, the bytes after it taken as body. Returns 0 (done or need
+ * more), -1 after a 502.
  */
-static void
-finish_framed(struct conn *c)
-{
-	if (c->lf_on)
-		emit_filtered(c);
-	send_backend_end(c, IPC_END_EOF);
-	conn_close_backend(c);
-	c->rs = RS_WAIT_DONE;
-}
-
-/*
- * No usable response head (http.md §8.1-8.2): 502 to the child, its
- * access line, and the backend closed.
- */
-static void
-fail_head(struct conn *c, const char *detail)
-{
-	access_line(c, c->method, c->log_path, "error", "backend-unreachable",
-	    502, conn_duration_ms(c), detail);
-	send_backend_end(c, IPC_END_ERROR);
-	conn_close_backend(c);
-	c->rs = RS_WAIT_DONE;
-}
-
-void
-relay_response(struct conn *c, const char *p, size_t len)
+static int
+head_bytes(struct conn *c)
 {
 	struct http_response resp;
-	size_t used, wrote, take;
 	int n;
 
-	if (!c->head_done) {
-		c->rhead = xrealloc(c->rhead, c->rheadlen + len);
-		memcpy(c->rhead + c->rheadlen, p, len);
-		c->rheadlen += len;
-		for (;;) {
-			n = http_parse_response(c->rhead, c->rheadlen, &resp);
-			if (n == -2 && c->rheadlen <= HTTP_HEAD_MAX)
-				return;
-			/* a protocol switch nobody asked for is no valid answer */
-			if (n < 0 || (resp.status == 101 && !c->hijack)) {
-				fail_head(c, "the backend sent an invalid response");
-				return;
-			}
-			if (resp.status < 200 && resp.status != 101) {
-				if (++c->interim > HTTP_INTERIM_MAX) {
-					fail_head(c, "the backend sent too many "
-					    "interim responses");
-					return;
-				}
-				memmove(c->rhead, c->rhead + n, c->rheadlen - (size_t)n);
-				c->rheadlen -= (size_t)n;
-				continue;
-			}
+	for (;;) {
+		n = http_parse_response(c->rhead, c->rheadlen, &resp);
+		if (n == -2 && c->rheadlen < RHEAD_MAX)
+			return 0;
+		/* a protocol switch nobody asked for is no valid answer */
+		if (n < 0 || (resp.status == 101 && !c->hijack)) {
+			fail(c, "backend-unreachable", "the backend sent an "
+			    "invalid response");
+			return -1;
+		}
+		if (resp.status >= 200 || resp.status == 101)
 			break;
+		if (++c->interim > HTTP_INTERIM_MAX) {
+			fail(c, "backend-unreachable", "the backend sent too "
+			    "many interim responses");
+			return -1;
 		}
-		c->head_done = 1;
-		c->status = resp.status;
-		/* a list answer is post-filtered whole (issue 7) */
-		c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 &&
-		    !c->is_head;
-		if (!c->lf_on)
-			access_line(c, c->method, c->log_path, "allow", NULL,
-			    resp.status, conn_duration_ms(c), NULL);
-		if (c->hijack && http_response_switches(&resp)) {
-			c->rs = RS_SWITCHED;
-			c->framing = 3;
-		} else if (c->is_head || resp.status == 204 || resp.status == 304) {
-			c->framing = 0;
-		} else if (resp.chunked) {
-			c->framing = 2;
-			http_chunked_init(&c->chunk, 1);
-		} else if (resp.has_content_length) {
-			c->framing = 1;
-			c->remaining = resp.content_length;
-		} else {
-			c->framing = 3;
-		}
-		c->bc.deadline = 0;
+		memmove(c->rhead, c->rhead + n, c->rheadlen - (size_t)n);
+		c->rheadlen -= (size_t)n;
+	}
+	c->head_done = 1;
+	c->status = resp.status;
+	c->bc.deadline = 0;
+	/* a list answer is post-filtered whole, then logged (issue 7) */
+	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
+	    !(c->hijack && http_response_switches(&resp));
+	if (!c->lf_on) {
+		c->logged = 1;
+		access_line(c, c->method, c->log_path, "allow", NULL,
+		    resp.status, conn_duration_ms(c), NULL);
+	}
+	if (c->hijack && http_response_switches(&resp)) {
+		c->framing = FR_SWITCHED;
+		c->rs = RS_SWITCHED;
+		c->closing = 1;
+		/* relayed byte for byte (§9.2); the early bytes go first */
+		fifo_put(&c->down, c->rhead, (size_t)n);
+		relay_early_ready(c);
+	} else {
+		if (c->is_head || resp.status == 204 || resp.status == 304)
+			c->framing = FR_NONE;
+		else if (resp.chunked)
+			c->framing = FR_CHUNKED;
+		else if (resp.has_content_length)
+			c->framing = FR_LENGTH;
+		else
+			c->framing = FR_EOF;
+		c->remaining = resp.content_length;
+		http_chunked_init(&c->chunk, 1);
+		/* §5.6; a request body still arriving ends the connection too */
+		if (c->client_close || c->framing == FR_EOF || !c->stream_done)
+			c->closing = 1;
 		if (c->lf_on) {
 			c->lf_buf = xmalloc((size_t)n);
 			memcpy(c->lf_buf, c->rhead, (size_t)n);
 			c->lf_len = c->lf_headlen = (size_t)n;
-		} else
-			send_backend_data(c, c->rhead, (size_t)n);
-		p = c->rhead + n;
-		len = c->rheadlen - (size_t)n;
-		if (c->framing == 0) {
-			finish_framed(c);
-			return;
+		} else {
+			put_head(c, c->rhead, (size_t)n, &resp);
 		}
-	}
-	switch (c->framing) {
-	case 1:
-		take = len < c->remaining ? len : (size_t)c->remaining;
-		relay_out(c, p, take);
-		c->remaining -= take;
-		if (c->remaining == 0)
-			finish_framed(c);
-		break;
-	case 2:
-		wrote = 0;
-		if (http_chunked_feed(&c->chunk, p, len, NULL, &wrote, &used) < 0) {
-			log_msg(LOG_INFO, "truncated", "backend response body "
-			    "truncated: invalid chunked framing");
+		if (c->framing == FR_NONE || (c->framing == FR_LENGTH &&
+		    c->remaining == 0)) {
+			c->resp_done = 1;
 			if (c->lf_on)
-				access_line(c, c->method, c->log_path, "error",
-				    "backend-unreachable", 502,
-				    conn_duration_ms(c), "the backend's list "
-				    "answer has invalid chunked framing");
-			send_backend_end(c, IPC_END_ERROR);
-			conn_close_backend(c);
-			c->rs = RS_WAIT_DONE;
-			return;
+				emit_filtered(c);
 		}
-		relay_out(c, p, used);
-		if (c->chunk.done)
-			finish_framed(c);
-		break;
-	default:
-		relay_out(c, p, len);
-		break;
 	}
+	if (c->rheadlen > (size_t)n && !c->resp_done) {
+		fifo_put(&c->down, c->rhead + n, c->rheadlen - (size_t)n);
+		take_body(c, c->rheadlen - (size_t)n);
+	}
+	if (c->resp_done)
+		conn_close_backend(c);
+	free(c->rhead);
+	c->rhead = NULL;
+	c->rheadlen = 0;
+	return 0;
 }
 
-void
-relay_backend_eof(struct conn *c)
+/* The backend closed its side, or its connection failed (err). */
+static void
+backend_ended(struct conn *c, int err)
 {
-	c->backend_eof = 1;
-	if (c->rs == RS_SWITCHED) {
-		send_backend_end(c, IPC_END_EOF);
-		return;
-	}
 	if (!c->head_done) {
-		access_line(c, c->method, c->log_path, "error", "backend-unreachable",
-		    502, conn_duration_ms(c),
-		    "the backend closed without a response");
-		send_backend_end(c, IPC_END_ERROR);
-	} else if (c->framing == 3) {
+		fail(c, "backend-unreachable", err ? "the backend connection "
+		    "failed" : "the backend closed without a response");
+	} else if (c->framing == FR_SWITCHED) {
+		c->backend_eof = 1;
+	} else if (c->framing == FR_EOF && !err) {
+		c->resp_done = 1;
+		conn_close_backend(c);
 		if (c->lf_on)
 			emit_filtered(c);
-		send_backend_end(c, IPC_END_EOF);
-	} else if (!c->sent_end) {
-		if (c->lf_on)
-			access_line(c, c->method, c->log_path, "error",
-			    "backend-unreachable", 502, conn_duration_ms(c),
-			    "the backend's list answer ended early");
-		log_msg(LOG_INFO, "truncated", "backend response body truncated: "
-		    "the backend closed early");
-		send_backend_end(c, IPC_END_ERROR);
+	} else if (!c->resp_done) {
+		truncated(c, "the backend closed early");
 	}
-	conn_close_backend(c);
-	c->rs = RS_WAIT_DONE;
+}
+
+int
+relay_backend_wants_read(const struct conn *c)
+{
+	if (c->bc.fd < 0 || c->rs < RS_STREAM || c->rs == RS_WAIT_DONE ||
+	    c->resp_done || c->backend_eof)
+		return 0;
+	return c->head_done ? c->down.len < RELAY_DOWN_MAX : 1;
 }
 
 void
-relay_head_timeout(struct conn *c, long long now)
+relay_from_backend(struct conn *c)
 {
-	access_line(c, c->method, c->log_path, "error", "backend-timeout",
-	    504, c->elapsed_ms + (unsigned)(now - c->fwd_ms),
-	    "the backend did not answer in time");
-	send_backend_end(c, IPC_END_TIMEOUT);
-	conn_close_backend(c);
-	c->rs = RS_WAIT_DONE;
+	ssize_t n;
+
+	if (!c->head_done) {
+		if (c->rhead == NULL)
+			c->rhead = xmalloc(RHEAD_MAX);
+		n = recv(c->bc.fd, c->rhead + c->rheadlen, RHEAD_MAX - c->rheadlen,
+		    MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0) {
+			backend_ended(c, n < 0);
+			return;
+		}
+		c->rheadlen += (size_t)n;
+		(void)head_bytes(c);
+		return;
+	}
+	n = fifo_recv(&c->down, c->bc.fd, c->framing == FR_LENGTH &&
+	    c->remaining < RELAY_DOWN_MAX - c->down.len ? (size_t)c->remaining :
+	    RELAY_DOWN_MAX - c->down.len);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		backend_ended(c, n < 0);
+		return;
+	}
+	take_body(c, (size_t)n);
+}
+
+/*
+ * Move client bytes towards the backend in a switched stream (§9.3): the
+ * early bytes first, then what the client sends, while the backend's
+ * buffer has room.
+ */
+static void
+client_to_backend(struct conn *c)
+{
+	ssize_t n;
+
+	n = fifo_recv(&c->bc.out, c->client, RELAY_UP_MAX - c->bc.out.len);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n < 0) {
+		client_gone(c);
+		return;
+	}
+	if (n == 0)
+		c->client_eof = 1;
+}
+
+/*
+ * After progress in a switched stream: propagate the half-closes and end
+ * the exchange when both directions are done (http.md §9.3).
+ */
+static void
+switched_progress(struct conn *c)
+{
+	if (c->client_eof && !c->backend_shut && c->bc.out.len == 0 &&
+	    c->bc.fd >= 0) {
+		shutdown(c->bc.fd, SHUT_WR);
+		c->backend_shut = 1;
+	}
+	if ((c->backend_eof || c->bc.fd < 0) && !c->client_shut &&
+	    c->down.len == 0) {
+		shutdown(c->client, SHUT_WR);
+		c->client_shut = 1;
+	}
+	if (c->client_shut && (c->backend_shut || c->bc.fd < 0))
+		end_exchange(c);
+}
+
+/* Write what waits for the client; end the exchange when all is out. */
+static void
+to_client(struct conn *c)
+{
+	if (fifo_send(&c->down, c->client) < 0 && errno != EAGAIN) {
+		client_gone(c);
+		return;
+	}
+	if (c->down.len > 0)
+		return;
+	if (c->framing == FR_SWITCHED)
+		switched_progress(c);
+	else if (c->resp_done)
+		end_exchange(c);
+}
+
+/* 1 when the monitor may write to the client now (see relay_events). */
+static int
+may_write(const struct conn *c)
+{
+	/*
+	 * On stream routes the child writes "100 Continue" after VERDICT and
+	 * before its first BODY (http.md §5.5): nothing of ours goes first.
+	 */
+	return c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED ?
+	    1 : c->stream_started;
+}
+
+short
+relay_client_events(const struct conn *c)
+{
+	short ev = 0;
+
+	if (c->client < 0 || c->rs < RS_STREAM || c->end_sent)
+		return -1;
+	if (c->down.len > 0 && may_write(c))
+		ev |= POLLOUT;
+	if (c->framing == FR_SWITCHED && !c->client_eof && c->early_done &&
+	    c->bc.out.len < RELAY_UP_MAX && c->bc.fd >= 0 && !c->backend_shut)
+		ev |= POLLIN;
+	return ev;
+}
+
+void
+relay_on_client(struct conn *c, short revents)
+{
+	if (revents & POLLOUT)
+		to_client(c);
+	if (c->end_sent || c->client < 0)
+		return;
+	if ((revents & POLLERR) || ((revents & POLLHUP) && !c->client_shut)) {
+		/*
+		 * Gone: a half-close (http.md §1.4) raises no POLLHUP on a
+		 * unix socket, a close does (unless we shut ours first).
+		 */
+		client_gone(c);
+		return;
+	}
+	if ((revents & (POLLIN | POLLHUP)) && c->framing == FR_SWITCHED &&
+	    (relay_client_events(c) & POLLIN)) {
+		client_to_backend(c);
+		if (!c->end_sent)
+			switched_progress(c);
+	}
+}
+
+void
+relay_progress(struct conn *c)
+{
+	if (c->end_sent || c->client < 0 || c->rs < RS_STREAM)
+		return;
+	if (c->down.len > 0 && may_write(c))
+		to_client(c);
+	else if (c->framing == FR_SWITCHED)
+		switched_progress(c);
+	else if (c->resp_done && c->down.len == 0 && may_write(c))
+		end_exchange(c);
+}
+
+void
+relay_backend_write_failed(struct conn *c)
+{
+	/* the upward direction is over; the backend may still answer */
+	fifo_free(&c->bc.out);
+	c->upload_failed = 1;
+	if (c->framing == FR_SWITCHED) {
+		c->client_eof = 1;
+		c->backend_shut = 1;
+		switched_progress(c);
+	}
+}
+
+void
+relay_early_ready(struct conn *c)
+{
+	if (c->framing != FR_SWITCHED || !c->early_done || c->early.len == 0)
+		return;
+	if (!c->upload_failed)
+		fifo_put(&c->bc.out, fifo_data(&c->early), c->early.len);
+	fifo_free(&c->early);
+}
+
+void
+relay_head_timeout(struct conn *c)
+{
+	struct cg_refusal r;
+
+	cg_refuse_timeout(&r, conn_backend_name(c), c->gw->backend_timeout_ms);
+	fail(c, "backend-timeout", r.detail);
+	relay_progress(c);
 }

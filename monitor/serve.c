@@ -37,6 +37,14 @@
 static struct gateway *the_gw;	/* for the signal handler only */
 
 static void
+on_sigchld(int sig)
+{
+	(void)sig;
+	if (the_gw != NULL)
+		the_gw->child_exited = 1;
+}
+
+static void
 on_signal(int sig)
 {
 	if (the_gw != NULL && the_gw->stop_signal == 0)
@@ -81,9 +89,10 @@ start_conn(struct gateway *gw, struct conn *c)
 	m.u.conn_start.backend_timeout_ms = gw->backend_timeout_ms;
 	ipc_audit(c, "to-child", &m);
 	rc = ipc_send(c->ipc, &m, 0);
-	/* the monitor keeps no copy of the client (privsep.md §3) */
-	close(c->client);
-	c->client = -1;
+	/*
+	 * The monitor keeps its copy: it writes forwarded responses and
+	 * relays switched streams itself (privsep.md §1 amendment).
+	 */
 	c->started = 1;
 	if (rc != IPC_OK) {
 		log_msg(LOG_ERROR, "child-exit", "cannot hand connection %llu to "
@@ -97,10 +106,7 @@ start_conn(struct gateway *gw, struct conn *c)
 static void
 accept_client(struct gateway *gw, int li)
 {
-	struct cg_refusal r;
 	struct conn *c;
-	char *resp;
-	size_t len;
 	int fd;
 
 	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC);
@@ -114,16 +120,7 @@ accept_client(struct gateway *gw, int li)
 		return;
 	}
 	if (gw->nclients >= gw->cfg->max_connections) {
-		/* the only bytes the monitor writes to a client (privsep.md §3) */
-		struct conn tmp = { .gw = gw, .lis = li, .id = ++gw->next_conn_id };
-
-		cg_refuse(&r, "too-many-connections", "more than %u connections "
-		    "are open", gw->cfg->max_connections);
-		resp = cg_error_response(&r, 0, &len);
-		(void)!send(fd, resp, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		free(resp);
-		close(fd);
-		access_line(&tmp, "-", "-", "error", r.code, r.status, 0, r.detail);
+		linger_refuse(gw, li, fd);
 		return;
 	}
 	c = gw->spare;
@@ -200,6 +197,8 @@ drop_conn(struct gateway *gw, struct conn *c)
 		if (gw->nclients == 0)
 			gw->idle_since = now_ms();
 	}
+	/* a forwarded exchange still open gets its access line */
+	relay_abandon(c, "abandoned: the request parser ended");
 	if (c->pid > 0) {
 		/*
 		 * It is exiting (BYE, end-of-file) or was killed for a
@@ -258,10 +257,13 @@ reap(struct gateway *gw)
 			if (c->pid == pid)
 				break;
 		log_child_exit(c != NULL ? c->id : 0, pid, st, gw->stopping);
-		if (c != NULL) {
+		/*
+		 * Not dropped yet: its socket is read to end-of-file first, so
+		 * that messages it sent before it went (ACCESS) count
+		 * (issue 11 item 3).
+		 */
+		if (c != NULL)
 			c->pid = -1;
-			c->dead = 1;
-		}
 	}
 }
 
@@ -438,6 +440,7 @@ graceful_exit(struct gateway *gw)
 		free(x);
 	}
 	zygote_stop(gw);
+	linger_close_all(gw);
 	while ((c = TAILQ_FIRST(&gw->conns)) != NULL) {
 		TAILQ_REMOVE(&gw->conns, c, entry);
 		conn_free(c);
@@ -449,9 +452,14 @@ static int
 event_loop(struct gateway *gw)
 {
 	struct pollfd *pfd = NULL;
-	struct conn **who = NULL;
+	struct slot {
+		struct conn *c;
+		size_t first;
+		int n;
+	} *slot = NULL;
 	struct conn *c, *next;
-	size_t cap = 0, n, i;
+	size_t cap = 0, scap = 0, n, ns, i, nl;
+	struct timespec ts;
 	long long now;
 	int timeout, rc;
 
@@ -474,7 +482,11 @@ event_loop(struct gateway *gw)
 			rc = 0;
 			break;
 		}
-		reap(gw);
+		/* a wait per loop would cost a system call per relayed read */
+		if (gw->child_exited) {
+			gw->child_exited = 0;
+			reap(gw);
+		}
 		kill_lingering(gw, now);
 		/* drop finished connections, keep a spare ready */
 		for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = next) {
@@ -488,45 +500,35 @@ event_loop(struct gateway *gw)
 		if (gw->spare == NULL)
 			gw->spare = spawn_child(gw);
 
-		n = 0;
+		ns = 0;
 		TAILQ_FOREACH(c, &gw->conns, entry)
-			n += 2;
-		n += CG_SOCKETS + 1;
+			ns++;
+		n = CG_SOCKETS + 1 + LINGER_SLOTS + CONN_POLLFDS * ns;
 		if (n > cap) {
 			cap = n * 2;
 			pfd = xrealloc(pfd, cap * sizeof(*pfd));
-			who = xrealloc(who, cap * sizeof(*who));
+		}
+		if (ns > scap) {
+			scap = ns * 2;
+			slot = xrealloc(slot, scap * sizeof(*slot));
 		}
 		n = 0;
-		for (i = 0; i < CG_SOCKETS; i++) {
-			pfd[n] = (struct pollfd){ .fd = gw->lis[i].fd, .events = POLLIN };
-			who[n++] = NULL;
-		}
-		if (now < gw->accept_paused_until)	/* out of descriptors */
-			for (i = 0; i < CG_SOCKETS; i++)
-				pfd[i].events = 0;
-		pfd[n] = (struct pollfd){ .fd = gw->zyg.fd, .events = POLLIN };
-		who[n++] = NULL;
+		for (i = 0; i < CG_SOCKETS; i++)
+			pfd[n++] = (struct pollfd){ .fd = gw->lis[i].fd,
+			    .events = now < gw->accept_paused_until ? 0 : POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = gw->zyg.fd, .events = POLLIN };
+		nl = (size_t)linger_pollfds(gw, pfd + n);
+		n += nl;
 		/*
-		 * Only descriptors with something to wait for: a hung-up
-		 * backend the monitor does not read any more would otherwise
-		 * report POLLHUP (which cannot be masked) in a busy loop, and
+		 * Only descriptors with something to wait for (conn_pollfds);
 		 * poll() refuses more entries than RLIMIT_NOFILE.
 		 */
+		ns = 0;
 		TAILQ_FOREACH(c, &gw->conns, entry) {
-			short ev = 0, bev = conn_backend_events(c);
-
-			if (c->rs != RS_FACT && c->rs != RS_PHASE && c->rs != RS_SENDING &&
-			    c->bc.outlen - c->bc.outoff < (1u << 20))
-				ev |= POLLIN;
-			if (!ipc_queue_empty(&c->outq))
-				ev |= POLLOUT;
-			pfd[n] = (struct pollfd){ .fd = c->ipc, .events = ev };
-			who[n++] = c;
-			if (c->bc.fd >= 0 && bev != 0) {
-				pfd[n] = (struct pollfd){ .fd = c->bc.fd, .events = bev };
-				who[n++] = c;
-			}
+			slot[ns].c = c;
+			slot[ns].first = n;
+			slot[ns].n = conn_pollfds(c, pfd + n);
+			n += (size_t)slot[ns++].n;
 		}
 		timeout = 1000;
 		TAILQ_FOREACH(c, &gw->conns, entry)
@@ -534,7 +536,9 @@ event_loop(struct gateway *gw)
 			    c->bc.deadline - now < timeout)
 				timeout = c->bc.deadline - now < 0 ? 0 :
 				    (int)(c->bc.deadline - now);
-		rc = poll(pfd, n, timeout);
+		ts.tv_sec = timeout / 1000;
+		ts.tv_nsec = (long)(timeout % 1000) * 1000000;
+		rc = ppoll(pfd, n, &ts, &gw->loop_mask);
 		if (rc < 0 && errno != EINTR) {
 			log_msg(LOG_ERROR, "signal-exit", "poll: %s", strerror(errno));
 			graceful_exit(gw);
@@ -542,37 +546,28 @@ event_loop(struct gateway *gw)
 			break;
 		}
 		now = now_ms();
-		for (i = 0; rc > 0 && i < n; i++) {
-			if (pfd[i].revents == 0 || pfd[i].fd < 0)
-				continue;
-			if (who[i] == NULL) {
-				if (i < CG_SOCKETS)
-					accept_client(gw, (int)i);
-				else
-					zygote_on_event(gw);
-				continue;
-			}
-			c = who[i];
+		if (rc < 0)
+			continue;
+		if (pfd[CG_SOCKETS].revents != 0 && pfd[CG_SOCKETS].fd >= 0)
+			zygote_on_event(gw);
+		linger_on_poll(gw, pfd + CG_SOCKETS + 1, (int)nl, now);
+		for (i = 0; i < CG_SOCKETS; i++)
+			if (pfd[i].revents != 0 && pfd[i].fd >= 0)
+				accept_client(gw, (int)i);
+		for (i = 0; i < ns; i++) {
+			c = slot[i].c;
 			if (c->dead)
 				continue;
-			if (pfd[i].fd == c->ipc) {
-				if ((pfd[i].revents & POLLOUT) && conn_flush(c) < 0)
-					c->dead = 1;
-				if ((pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
-				    conn_on_ipc(c) < 0)
-					c->dead = 1;
-				if (c->ready && !c->started && c->client >= 0 && !c->dead)
-					start_conn(gw, c);
-			} else if (pfd[i].fd == c->bc.fd) {
-				(void)conn_on_backend(c, pfd[i].revents);
-			}
+			conn_on_poll(c, pfd + slot[i].first, slot[i].n);
+			if (c->ready && !c->started && c->client >= 0 && !c->dead)
+				start_conn(gw, c);
 		}
 		TAILQ_FOREACH(c, &gw->conns, entry)
 			if (!c->dead)
 				(void)conn_on_timer(c, now);
 	}
 	free(pfd);	/* poll arrays (LeakSanitizer, make check-asan) */
-	free(who);
+	free(slot);
 	return rc;
 }
 
@@ -695,8 +690,9 @@ egress_probe(struct gateway *gw, struct listener *l)
 }
 
 /*
- * The monitor holds two descriptors per connection (its child's IPC end
- * and a backend connection) plus a few of its own: raise the soft
+ * The monitor holds three descriptors per connection (its child's IPC
+ * end, the client, a backend connection), up to LINGER_SLOTS refused
+ * clients and a few of its own: raise the soft
  * RLIMIT_NOFILE to the hard limit, and lower --max-connections with a
  * WARNING when even that is too small (beyond http.md §1.2: a limit the
  * process cannot honour would make accept() or poll() fail for everyone).
@@ -705,7 +701,8 @@ static void
 fit_max_connections(struct gateway *gw)
 {
 	struct rlimit rl;
-	rlim_t need = 2 * (rlim_t)gw->cfg->max_connections + 32;
+	rlim_t need = CONN_POLLFDS * (rlim_t)gw->cfg->max_connections +
+	    LINGER_SLOTS + 32;
 	unsigned fit;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
@@ -717,7 +714,8 @@ fit_max_connections(struct gateway *gw)
 	}
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
 		return;
-	fit = rl.rlim_cur > 40 ? (unsigned)((rl.rlim_cur - 32) / 2) : 4;
+	fit = rl.rlim_cur > LINGER_SLOTS + 40 ? (unsigned)((rl.rlim_cur -
+	    LINGER_SLOTS - 32) / CONN_POLLFDS) : 4;
 	log_msg(LOG_WARNING, "listen", "RLIMIT_NOFILE %llu is too small for "
 	    "--max-connections %u; serving at most %u connections",
 	    (unsigned long long)rl.rlim_cur, gw->cfg->max_connections, fit);
@@ -765,6 +763,21 @@ serve_main(struct cg_config *cfg)
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	/*
+	 * The loop's signals arrive only inside ppoll(): no wake-up is lost
+	 * between a check of the flags and the wait.
+	 */
+	{
+		sigset_t block;
+
+		sigemptyset(&block);
+		sigaddset(&block, SIGCHLD);
+		sigaddset(&block, SIGTERM);
+		sigaddset(&block, SIGINT);
+		sigprocmask(SIG_BLOCK, &block, &gw.loop_mask);
+	}
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	prctl(PR_SET_DUMPABLE, 0);

@@ -15,6 +15,7 @@
 #include "base/xmalloc.h"
 #include "monitor/listfilter.h"
 #include "monitor/log.h"
+#include "policy/headers.h"
 #include "policy/routes.h"
 
 /* The policy context of c's connection, without facts (the child's too). */
@@ -95,104 +96,143 @@ verify_query_refs(struct conn *c, const struct cg_request *req)
 	return 0;
 }
 
-int
-verify_forward(struct conn *c, const struct ipc_msg *m)
+/*
+ * The header list of m (privsep.md §9.2 amendment): the policy's own
+ * rules (policy/headers.c) run on it must give it back unchanged. The
+ * JSON body length is the list's Content-Length (the replay later
+ * reproduces the body itself). Returns 0 with *fh set, or -1 after a
+ * violation.
+ */
+static int
+verify_headers(struct conn *c, const struct ipc_msg *m,
+    const struct cg_request *req, struct cg_fwd_headers *fh)
 {
+	struct http_field in[IPC_FORWARD_HDRS_MAX];
+	const struct http_field *cl;
+	struct cg_refusal r;
+	uint64_t json_len = 0;
+	size_t i, n = m->u.forward.nheaders;
+
+	for (i = 0; i < n; i++) {
+		in[i].name = m->u.forward.headers[i].name.p;
+		in[i].name_len = m->u.forward.headers[i].name.len;
+		in[i].value = m->u.forward.headers[i].value.p;
+		in[i].value_len = m->u.forward.headers[i].value.len;
+	}
+	cl = http_find_field(in, n, "Content-Length");
+	if ((req->body_kind == CG_BODY_JSON ||
+	    req->body_kind == CG_BODY_JSON_OPTIONAL) && cl != NULL &&
+	    (http_content_length(cl->value, cl->value_len, &json_len) < 0 ||
+	    json_len > HTTP_BODY_JSON_MAX))
+		return conn_violation(c, "FORWARD Content-Length is not a JSON "
+		    "body length of at most 8 MiB");
+	if (policy_forward_headers(req, json_len, in, n, fh, &r) < 0)
+		return conn_violation(c, "FORWARD headers refused by the policy "
+		    "(%s: %s)", r.code, r.detail);
+	if (!policy_headers_equal(in, n, fh))
+		return conn_violation(c, "FORWARD headers are not the list the "
+		    "policy forwards");
+	return 0;
+}
+
+/* The path ref of a routed FORWARD is an id answered owned (item 4). */
+static int
+verify_path_ref(struct conn *c, const struct cg_request *req,
+    const char *target, size_t target_len)
+{
+	const char *seg = target + 1;
+	size_t i, j, start;
+
+	if (req->path_ref_kind < 0 || !(req->path_ref_rewrite ||
+	    req->path_ref_kind == CG_FACT_EXEC ||
+	    req->path_ref_kind == CG_FACT_IMAGE ||
+	    req->path_ref_kind == CG_FACT_VOLUME))
+		return 0;
+	for (i = 0; i < req->path_ref_seg && seg != NULL; i++) {
+		seg = strchr(seg, '/');
+		if (seg != NULL)
+			seg++;
+	}
+	start = seg != NULL ? (size_t)(seg - target) : 0;
+	/* the ref spans path_ref_nseg segments */
+	for (j = start, i = 0; seg != NULL && j < target_len &&
+	    target[j] != '?'; j++)
+		if (target[j] == '/' && ++i == req->path_ref_nseg)
+			break;
+	if (seg == NULL || !owned_id(c, (uint8_t)req->path_ref_kind,
+	    req->path_ref_rewrite, seg, j - start))
+		return conn_violation(c, "FORWARD names a %s the monitor did not "
+		    "answer owned", req->path_ref_kind == CG_FACT_EXEC ?
+		    "exec session" : "resource");
+	return 0;
+}
+
+int
+verify_forward(struct conn *c, const struct ipc_msg *m,
+    struct cg_fwd_headers *fh)
+{
+	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT",
+	    "DELETE" };
 	struct cg_policy_ctx ctx = { 0 };
 	struct cg_request req;
 	struct cg_refusal r;
-	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT", "DELETE" };
-	const char *seg;
 	char *canon, *target;
-	size_t canon_len, i, j, start;
-	int ok_method = 0, want_body, rc = 0;
+	size_t canon_len, i, tlen = m->u.forward.target.len, plen;
+	int ok_method = 0, rc = 0;
 
 	for (i = 0; i < 5; i++)
 		if (m->u.forward.method.len == strlen(methods[i]) &&
-		    memcmp(m->u.forward.method.p, methods[i], m->u.forward.method.len) == 0)
+		    memcmp(m->u.forward.method.p, methods[i],
+		    m->u.forward.method.len) == 0)
 			ok_method = 1;
 	if (!ok_method)
 		return conn_violation(c, "FORWARD method is not allowed");
 	policy_ctx(c, &ctx);
 	memcpy(c->method, m->u.forward.method.p, m->u.forward.method.len);
 	c->method[m->u.forward.method.len] = '\0';
-	target = xstrndup(m->u.forward.target.p, m->u.forward.target.len);
+	target = xstrndup(m->u.forward.target.p, tlen);
 	memset(&req, 0, sizeof(req));
-	if (policy_route(&ctx, c->method, target, m->u.forward.target.len, 0,
-	    &req, &r) < 0) {
+	if (policy_route(&ctx, c->method, target, tlen, 0, &req, &r) < 0) {
 		free(target);
-		return conn_violation(c, "FORWARD target refused by the route tables "
-		    "(%s: %s)", r.code, r.detail);
+		return conn_violation(c, "FORWARD target refused by the route "
+		    "tables (%s: %s)", r.code, r.detail);
 	}
 	canon = policy_route_target(&req, &canon_len);
-	if (canon_len != m->u.forward.target.len ||
-	    memcmp(canon, target, canon_len) != 0)
+	if (canon_len != tlen || memcmp(canon, target, canon_len) != 0)
 		rc = conn_violation(c, "FORWARD target is not canonical");
 	free(canon);
-	want_body = req.body_kind == CG_BODY_NONE ? IPC_BODY_NONE :
-	    req.body_kind == CG_BODY_STREAM ? -1 : IPC_BODY_JSON;
-	if (rc == 0 && !(want_body == m->u.forward.body_kind || (want_body == -1 &&
-	    (m->u.forward.body_kind == IPC_BODY_STREAM_LENGTH ||
-	    m->u.forward.body_kind == IPC_BODY_STREAM_CHUNKED))))
-		rc = conn_violation(c, "FORWARD body kind does not match the route");
-	if (rc == 0 && m->u.forward.body_kind == IPC_BODY_JSON &&
-	    m->u.forward.body_len > HTTP_BODY_JSON_MAX)
-		rc = conn_violation(c, "FORWARD JSON body over 8 MiB");
-	/* the path ref must be an id this monitor answered owned (item 4) */
-	if (rc == 0 && req.path_ref_kind >= 0 &&
-	    (req.path_ref_rewrite || req.path_ref_kind == CG_FACT_EXEC ||
-	    req.path_ref_kind == CG_FACT_IMAGE || req.path_ref_kind == CG_FACT_VOLUME)) {
-		seg = target + 1;
-		for (i = 0; i < req.path_ref_seg && seg != NULL; i++) {
-			seg = strchr(seg, '/');
-			if (seg != NULL)
-				seg++;
-		}
-		start = seg != NULL ? (size_t)(seg - target) : 0;
-		/* the ref spans path_ref_nseg segments */
-		for (j = start, i = 0; seg != NULL && j < m->u.forward.target.len &&
-		    target[j] != '?'; j++)
-			if (target[j] == '/' && ++i == req.path_ref_nseg)
-				break;
-		if (seg == NULL || !owned_id(c, (uint8_t)req.path_ref_kind,
-		    req.path_ref_rewrite, seg, j - start))
-			rc = conn_violation(c, "FORWARD names a %s the monitor did not "
-			    "answer owned", req.path_ref_kind == CG_FACT_EXEC ?
-			    "exec session" : "resource");
-	}
+	if (rc == 0)
+		rc = verify_path_ref(c, &req, target, tlen);
 	/* policed query refs (item 4): commit, stats, bulk image remove */
 	if (rc == 0)
 		rc = verify_query_refs(c, &req);
-	/* headers (item 5) */
-	for (i = 0; rc == 0 && i < m->u.forward.nheaders; i++) {
-		const struct ipc_header_pair *h = &m->u.forward.headers[i];
-		int known = 0;
-
-		for (j = 0; j < BACKEND_NFIELDS; j++)
-			if (h->name.len == strlen(backend_fields[j]) &&
-			    memcmp(h->name.p, backend_fields[j], h->name.len) == 0)
-				known = 1;
-		for (j = 0; known && j < h->value.len; j++) {
-			unsigned char ch = (unsigned char)h->value.p[j];
-
-			if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
-				known = 0;
-		}
-		if (!known)
-			rc = conn_violation(c, "FORWARD header is not forwardable");
-		else if (h->name.len == 7 && memcmp(h->name.p, "Upgrade", 7) == 0 &&
-		    (!req.hijack || h->value.len != 3 || memcmp(h->value.p, "tcp", 3) != 0))
-			rc = conn_violation(c, "Upgrade on a route that does not hijack");
-		else if (h->name.len == 12 && memcmp(h->name.p, "Content-Type", 12) == 0 &&
-		    req.body_kind != CG_BODY_STREAM)
-			rc = conn_violation(c, "Content-Type on a non-stream route");
-	}
+	if (rc == 0)
+		rc = verify_headers(c, m, &req, fh);
 	if (rc == 0) {
+		/* everything else is the monitor's own derivation (issue 7) */
+		free(c->target);
+		free(c->log_path);
+		c->target = target;
+		c->target_len = tlen;
+		for (plen = 0; plen < tlen && target[plen] != '?'; plen++)
+			;
+		c->log_path = xstrndup(target, plen > 8192 ? 8192 : plen);
+		target = NULL;
+		c->api = (uint8_t)req.api;
+		snprintf(c->action, sizeof(c->action), "%s", req.action);
 		c->hijack = req.hijack;
 		c->no_head_timeout = req.no_head_timeout;
 		c->lf_kind = listfilter_kind(req.route);
 		c->lf_api = req.api;
-		snprintf(c->action, sizeof(c->action), "%s", req.action);
+		c->is_head = strcmp(c->method, "HEAD") == 0;
+		c->client_close = fh->close;
+		c->body_len = fh->chunked ? 0 : fh->length;
+		if (req.body_kind == CG_BODY_STREAM)
+			c->body_kind = fh->chunked ? FB_CHUNKED : FB_LENGTH;
+		else if (req.body_kind != CG_BODY_NONE && fh->length > 0)
+			c->body_kind = FB_JSON;
+		else
+			c->body_kind = FB_NONE;
 	}
 	policy_request_free(&req);
 	free(target);

@@ -53,6 +53,12 @@ zygote_start(struct gateway *gw)
 		if (gw->pid_fd >= 0)
 			close(gw->pid_fd);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		{
+			sigset_t none;	/* the monitor blocks its loop's signals */
+
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+		}
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGPIPE, SIG_IGN);

@@ -201,7 +201,12 @@ policy_forward_headers(const struct cg_request *req, uint64_t json_len,
 		}
 	}
 
-	out->close = conn_close;
+	/*
+	 * A body before the upgrade on a hijack route is left for the stream
+	 * (http.md §4.1 amended): the connection cannot carry another request.
+	 */
+	out->close = conn_close || (req->hijack && req->body_kind ==
+	    CG_BODY_NONE && has_len && len > 0);
 	out->upgrade = req->hijack && upgrade_tcp && conn_upgrade;
 	if (out->upgrade || out->close)
 		put(out, "Connection", out->upgrade ? (out->close ?

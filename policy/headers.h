@@ -44,10 +44,11 @@ struct cg_fwd_headers {
  *   Content-Length: N (JSON body; stream body framed by length; 0 for a
  *     POST or PUT without a body) or Transfer-Encoding: chunked (stream
  *     body sent chunked);
- *   Connection: "Upgrade" and/or "close" (the client's close token; the
- *     upgrade when Upgrade: tcp is forwarded), then Upgrade: tcp on
- *     hijack routes when the client sent Upgrade: tcp with a Connection
- *     upgrade token (http.md §3.7).
+ *   Connection: "Upgrade" and/or "close" (the client's close token, or a
+ *     body sent before the upgrade on a hijack route, which stays for the
+ *     stream (http.md §4.1 amended); the upgrade when Upgrade: tcp is
+ *     forwarded), then Upgrade: tcp on hijack routes when the client sent
+ *     Upgrade: tcp with a Connection upgrade token (http.md §3.7).
  * A copied value is forwarded as given; one over CG_FWD_VALUE_MAX bytes,
  * with a byte outside HTAB, SP, 0x21-0x7E, 0x80-0xFF, or with leading or
  * trailing OWS, is left out. Names of in are compared case-insensitively.

@@ -102,17 +102,10 @@ static const struct tmsg cat[] = {
 		{ "qid", T_U32, O(path_answer.qid), 0 },
 		{ "verdict", T_ENUM, O(path_answer.verdict), 5 },
 		{ "resolved", T_STR, O(path_answer.resolved), 4096 } } },
-	{ IPC_FORWARD, "FORWARD", 0, 10, {
+	{ IPC_FORWARD, "FORWARD", 0, 3, {
 		{ "method", T_STR, O(forward.method), 16 },
 		{ "target", T_STR, O(forward.target), 196608 },
-		{ "api", T_ENUM, O(forward.api), 2 },
-		{ "action", T_STR, O(forward.action), 32 },
-		{ "log_path", T_STR, O(forward.log_path), 8192 },
-		{ "elapsed_ms", T_U32, O(forward.elapsed_ms), 0 },
-		{ "headers", T_HDRS, O(forward.nheaders), 32 },
-		{ "body_kind", T_ENUM, O(forward.body_kind), 4 },
-		{ "body_len", T_U64, O(forward.body_len), 0 },
-		{ "expect_continue", T_BOOL, O(forward.expect_continue), 2 } } },
+		{ "headers", T_HDRS, O(forward.nheaders), 32 } } },
 	{ IPC_BODY, "BODY", 0, 1, {
 		{ "data", T_BYTES, O(body.data), 65000 } } },
 	{ IPC_BODY_END, "BODY_END", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
@@ -121,13 +114,10 @@ static const struct tmsg cat[] = {
 		{ "code", T_STR, O(verdict.code), 32 },
 		{ "status", T_U16, O(verdict.status), 0 },
 		{ "detail", T_STR, O(verdict.detail), 1024 } } },
-	{ IPC_BACKEND_DATA, "BACKEND_DATA", 0, 1, {
-		{ "data", T_BYTES, O(backend_data.data), 65000 } } },
-	{ IPC_BACKEND_END, "BACKEND_END", 0, 1, {
-		{ "reason", T_ENUM, O(backend_end.reason), 3 } } },
+	{ IPC_RESPONSE_END, "RESPONSE_END", 0, 1, {
+		{ "mode", T_ENUM, O(response_end.mode), 2 } } },
 	{ IPC_CLIENT_DATA, "CLIENT_DATA", 0, 1, {
 		{ "data", T_BYTES, O(client_data.data), 65000 } } },
-	{ IPC_CLIENT_EOF, "CLIENT_EOF", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
 	{ IPC_DONE, "DONE", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
 	{ IPC_ZYGOTE_SPAWN, "ZYGOTE_SPAWN", 1, 0, { { NULL, T_BOOL, 0, 0 } } },
 	{ IPC_ZYGOTE_SPAWNED, "ZYGOTE_SPAWNED", 1, 2, {
@@ -254,18 +244,11 @@ sample(uint16_t type, struct ipc_msg *m)
 	case IPC_FORWARD:
 		m->u.forward.method = S("GET");
 		m->u.forward.target = S("/v1.41/containers/json?all=1");
-		m->u.forward.api = IPC_API_LIBPOD;
-		m->u.forward.action = S("container-list");
-		m->u.forward.log_path = S("/v1.41/containers/json");
-		m->u.forward.elapsed_ms = 5;
 		m->u.forward.nheaders = 2;
 		m->u.forward.headers[0].name = S("Host");
 		m->u.forward.headers[0].value = S("d");
 		m->u.forward.headers[1].name = S("X-Registry-Auth");
 		m->u.forward.headers[1].value = S("e30=");
-		m->u.forward.body_kind = IPC_BODY_STREAM_CHUNKED;
-		m->u.forward.body_len = 0xfedcba9876543210ULL;
-		m->u.forward.expect_continue = 1;
 		break;
 	case IPC_BODY:
 		m->u.body.data = S("\0\x01\xff{}");
@@ -276,11 +259,8 @@ sample(uint16_t type, struct ipc_msg *m)
 		m->u.verdict.status = 504;
 		m->u.verdict.detail = S("no answer within 30000 ms");
 		break;
-	case IPC_BACKEND_DATA:
-		m->u.backend_data.data = S("HTTP/1.1 200 OK\r\n\0\xff");
-		break;
-	case IPC_BACKEND_END:
-		m->u.backend_end.reason = IPC_END_TIMEOUT;
+	case IPC_RESPONSE_END:
+		m->u.response_end.mode = IPC_END_CLOSE;
 		break;
 	case IPC_CLIENT_DATA:
 		m->u.client_data.data = S("\0\x01\x02");
@@ -984,21 +964,17 @@ t_format(void **state)
 	    " resolved=/home/u/proj/data2");
 	sample(IPC_FORWARD, &m);
 	expect_fmt(&m, " method=GET target=/v1.41/containers/json?all=1"
-	    " api=libpod action=container-list"
-	    " log_path=/v1.41/containers/json elapsed_ms=5 headers_n=2"
-	    " body_kind=stream-chunked body_len=18364758544493064720"
-	    " expect_continue=1");
+	    " headers_n=2");
 	sample(IPC_BODY, &m);
 	expect_fmt(&m, " data_len=5");
 	sample(IPC_VERDICT, &m);
 	m.u.verdict.outcome = IPC_OUTCOME_FORWARDING;
 	expect_fmt(&m, " outcome=forwarding code=backend-timeout status=504"
 	    " detail=\"no answer within 30000 ms\"");
-	sample(IPC_BACKEND_DATA, &m);
-	expect_fmt(&m, " data_len=19");
-	sample(IPC_BACKEND_END, &m);
-	m.u.backend_end.reason = IPC_END_EOF;
-	expect_fmt(&m, " reason=eof");
+	sample(IPC_RESPONSE_END, &m);
+	expect_fmt(&m, " mode=close");
+	m.u.response_end.mode = IPC_END_KEEP_ALIVE;
+	expect_fmt(&m, " mode=keep-alive");
 	sample(IPC_CLIENT_DATA, &m);
 	expect_fmt(&m, " data_len=3");
 	sample(IPC_DONE, &m);

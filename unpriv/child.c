@@ -2,7 +2,9 @@
  * The request parser child (privsep.md §2, §4, §8). Everything here runs
  * after its sandbox is complete (forked from the zygote, unpriv/zygote.c,
  * then sandbox_finish_child()): no files, no sockets, no exec. It blocks
- * freely: it serves exactly one client connection.
+ * freely: it serves exactly one client connection. It reads and parses
+ * every request; the monitor writes forwarded responses and relays
+ * switched streams itself (privsep.md §1 amendment).
  */
 #include "unpriv/child.h"
 
@@ -22,6 +24,7 @@
 #include "base/xmalloc.h"
 #include "http/http.h"
 #include "ipc/proto.h"
+#include "policy/headers.h"
 #include "policy/policy.h"
 #include "unpriv/sandbox.h"
 
@@ -29,6 +32,10 @@
 #define HEAD_MS			30000
 #define BODY_MS			120000
 #define READ_CHUNK		65000	/* = IPC_DATA_MAX */
+/* linger after the last answer (issue 8): idle, total, bytes */
+#define LINGER_IDLE_MS		5000
+#define LINGER_TOTAL_MS		60000
+#define LINGER_BYTES_MAX	(1ull << 30)
 
 struct child {
 	int ipc;
@@ -196,33 +203,6 @@ consume_input(struct child *c, size_t n)
 	c->inlen -= n;
 }
 
-/*
- * Wait until the monitor has a message for us; 1 when the client hung up
- * first. A full close shows as POLLHUP; a half-close (the client still
- * reads, http.md §1.4) does not, and bytes the client sends meanwhile
- * (a pipelined request) wait unread.
- */
-static int
-client_hung_up(struct child *c)
-{
-	struct pollfd p[2] = {
-		{ .fd = c->ipc, .events = POLLIN },
-		{ .fd = c->client, .events = 0 },
-	};
-
-	for (;;) {
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return 1;
-		}
-		if (p[1].revents & (POLLHUP | POLLERR))
-			return 1;
-		if (p[0].revents)
-			return 0;
-	}
-}
-
 /* ---------------------------------------------------------------- facts */
 
 static enum cg_fact_result
@@ -291,52 +271,51 @@ fact_warn(void *arg, const char *msg)
 	(void)msg;
 }
 
-/* ---------------------------------------------------------------- errors */
-
-#define LINGER_IDLE_MS	5000		/* no byte from the client for this long */
-#define LINGER_TOTAL_MS	60000
-#define LINGER_MAX	(64u << 20)	/* bytes read and discarded */
+/* ---------------------------------------------------------------- linger */
 
 /*
- * After a gateway error (write side already shut down): read and discard
- * what the client still sends until it closes, bounded by LINGER_IDLE_MS
- * without progress, LINGER_TOTAL_MS in all and LINGER_MAX bytes. A client
- * still writing its request (docker login's body) then reads the error
- * instead of failing with EPIPE and trying elsewhere (issue 10 item 7;
- * DESIGN-v2 "lingers").
+ * End the connection so that the client reads what we wrote (a refusal,
+ * or the last response) even while it is still sending: half-close, then
+ * read and discard until end-of-file, at most LINGER_IDLE_MS without a
+ * byte, LINGER_TOTAL_MS in all and LINGER_BYTES_MAX bytes (issue 8: a
+ * close with unread bytes resets the connection, and the client's next
+ * write fails with EPIPE before it reads the answer). Then BYE and exit.
  */
-static void
-linger_client(struct child *c)
+static void __attribute__((noreturn))
+linger_exit(struct child *c, uint8_t reason)
 {
-	struct timespec t0;
 	struct pollfd p = { .fd = c->client, .events = POLLIN };
-	char buf[16384];
-	size_t total = 0;
-	uint32_t spent;
+	long long start = now_ms(), last = start, now, wait;
+	uint64_t total = 0;
 	ssize_t n;
-	int rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!c->client_eof && total < LINGER_MAX &&
-	    (spent = ms_since(&t0)) < LINGER_TOTAL_MS) {
-		rc = poll(&p, 1, LINGER_TOTAL_MS - spent < LINGER_IDLE_MS ?
-		    (int)(LINGER_TOTAL_MS - spent) : LINGER_IDLE_MS);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
+	shutdown(c->client, SHUT_WR);
+	c->inlen = 0;
+	while (!c->client_eof && total < LINGER_BYTES_MAX) {
+		now = now_ms();
+		wait = LINGER_IDLE_MS - (now - last);
+		if (LINGER_TOTAL_MS - (now - start) < wait)
+			wait = LINGER_TOTAL_MS - (now - start);
+		if (wait <= 0)
 			break;
-		n = recv(c->client, buf, sizeof(buf), 0);
-		if (n < 0 && errno == EINTR)
+		if (poll(&p, 1, (int)wait) <= 0)
+			continue;
+		n = recv(c->client, c->in, c->incap, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0)
 			break;
-		total += (size_t)n;
+		total += (uint64_t)n;
+		last = now_ms();
 	}
+	child_exit(c, reason);
 }
 
+/* ---------------------------------------------------------------- errors */
+
 /*
- * Answer a request the child refuses itself (http.md §11) and report it
- * with ACCESS; the connection always closes after a gateway error.
+ * Answer a request the child refuses itself (http.md §11), report it with
+ * ACCESS, and linger: the connection always closes after a gateway error.
  */
 static void __attribute__((noreturn))
 refuse(struct child *c, const char *method, size_t method_len,
@@ -359,9 +338,7 @@ refuse(struct child *c, const char *method, size_t method_len,
 	m.u.access.duration_ms = ms_since(&c->head_end);
 	m.u.access.detail = SN(r->detail, strlen(r->detail));
 	send_msg(c, &m);
-	shutdown(c->client, SHUT_WR);
-	linger_client(c);
-	child_exit(c, IPC_BYE_ERROR);
+	linger_exit(c, IPC_BYE_ERROR);
 }
 
 /* ---------------------------------------------------------------- bodies */
@@ -421,208 +398,23 @@ read_body(struct child *c, const struct http_request *hr, size_t max,
 
 /* ---------------------------------------------------------------- forward */
 
-static const char *const forwarded_fields[] = {
-	"User-Agent", "Accept", "Accept-Encoding", "X-Registry-Auth",
-	"X-Registry-Config",
-};
-
-/* type/subtype token grammar with parameters (http.md §7.3). */
-static int
-media_type_ok(const char *v, size_t len)
-{
-	static const char tchar[] = "!#$%&'*+-.^_`|~";
-	size_t i = 0, n;
-	int part;
-
-	for (part = 0; part < 2; part++) {
-		n = 0;
-		while (i < len && ((v[i] >= 'a' && v[i] <= 'z') ||
-		    (v[i] >= 'A' && v[i] <= 'Z') || (v[i] >= '0' && v[i] <= '9') ||
-		    strchr(tchar, v[i]) != NULL) && v[i] != '\0')
-			i++, n++;
-		if (n == 0)
-			return 0;
-		if (part == 0) {
-			if (i >= len || v[i] != '/')
-				return 0;
-			i++;
-		}
-	}
-	return i == len || v[i] == ';' || v[i] == ' ' || v[i] == '\t';
-}
-
-/* Build the FORWARD header list from the client's fields (http.md §7.3). */
+/* Send p[0..len) as BODY or CLIENT_DATA messages of at most IPC_DATA_MAX. */
 static void
-forward_headers(const struct http_request *hr, const struct cg_request *req,
-    struct ipc_msg *m)
+send_data(struct child *c, uint16_t type, const char *p, size_t len)
 {
-	const struct http_field *f;
-	size_t i;
-	uint16_t n = 0;
-
-	for (i = 0; i < sizeof(forwarded_fields) / sizeof(forwarded_fields[0]); i++) {
-		f = http_find_field(hr->fields, hr->nfields, forwarded_fields[i]);
-		if (f == NULL || f->value_len > 8192)
-			continue;
-		m->u.forward.headers[n].name = ipc_cstr(forwarded_fields[i]);
-		m->u.forward.headers[n].value = SN(f->value, f->value_len);
-		n++;
-	}
-	if (req->body_kind == CG_BODY_STREAM && hr->content_type != NULL &&
-	    hr->content_type_len <= 8192 &&
-	    media_type_ok(hr->content_type, hr->content_type_len)) {
-		m->u.forward.headers[n].name = ipc_cstr("Content-Type");
-		m->u.forward.headers[n].value = SN(hr->content_type,
-		    hr->content_type_len);
-		n++;
-	}
-	if (req->hijack && hr->upgrade_tcp && hr->conn_upgrade) {
-		m->u.forward.headers[n].name = ipc_cstr("Upgrade");
-		m->u.forward.headers[n].value = ipc_cstr("tcp");
-		n++;
-	}
-	m->u.forward.nheaders = n;
-}
-
-/* Send a JSON body as BODY messages. */
-static void
-send_body_bytes(struct child *c, const char *p, size_t len)
-{
-	struct ipc_msg m = { .type = IPC_BODY, .fd = -1 };
+	struct ipc_msg m = { .type = type, .fd = -1 };
 	size_t n;
 
 	m.req = c->req;
 	while (len > 0) {
 		n = len > IPC_DATA_MAX ? IPC_DATA_MAX : len;
 		m.u.body.data = SN(p, n);
+		if (type == IPC_CLIENT_DATA)
+			m.u.client_data.data = m.u.body.data;
 		send_msg(c, &m);
 		p += n;
 		len -= n;
 	}
-}
-
-/* ---------------------------------------------------------------- response */
-
-struct relay {
-	int head_done;
-	int switched;
-	int close_after;
-	int got_bytes;
-	int ended;
-	int end_reason;
-	char *head;		/* backend bytes until the head is complete */
-	size_t headlen;
-	int is_head_method;
-	int hijack_route;
-	int client_close;
-};
-
-static int
-field_is(const struct http_field *f, const char *name)
-{
-	return f->name_len == strlen(name) &&
-	    strncasecmp(f->name, name, f->name_len) == 0;
-}
-
-/*
- * Write the final response head to the client (http.md §8.3, §9.2):
- * switched heads verbatim; otherwise without Connection, Keep-Alive,
- * Proxy-Connection and a backend's Container-Gateway, plus Connection:
- * close when the connection ends after this response (§5.6) and our own
- * Container-Gateway field (issue 10 item 1).
- */
-static void
-emit_head(struct child *c, struct relay *rl, const struct http_response *resp,
-    size_t headlen)
-{
-	const char *p = rl->head, *eol;
-	size_t i;
-	char *out;
-	size_t olen = 0;
-
-	if (rl->switched) {
-		write_client(c, rl->head, headlen);
-		return;
-	}
-	out = xmalloc(headlen + 32 + sizeof(CG_HEADER_LINE));
-	eol = memmem(p, headlen, "\r\n", 2);
-	memcpy(out, p, (size_t)(eol - p) + 2);
-	olen = (size_t)(eol - p) + 2;
-	for (i = 0; i < resp->nfields; i++) {
-		const struct http_field *f = &resp->fields[i];
-		const char *ls = f->name, *le;
-
-		/* ours replaces any the backend sent (exactly one, issue 10) */
-		if (field_is(f, "Connection") || field_is(f, "Keep-Alive") ||
-		    field_is(f, "Proxy-Connection") || field_is(f, CG_HEADER_NAME))
-			continue;
-		le = memmem(ls, headlen - (size_t)(ls - p), "\r\n", 2);
-		memcpy(out + olen, ls, (size_t)(le - ls) + 2);
-		olen += (size_t)(le - ls) + 2;
-	}
-	if (rl->close_after) {
-		memcpy(out + olen, "Connection: close\r\n", 19);
-		olen += 19;
-	}
-	memcpy(out + olen, CG_HEADER_LINE, sizeof(CG_HEADER_LINE) - 1);
-	olen += sizeof(CG_HEADER_LINE) - 1;
-	memcpy(out + olen, "\r\n", 2);
-	olen += 2;
-	write_client(c, out, olen);
-	free(out);
-}
-
-/* Feed backend bytes: collect the head, then pass everything through. */
-static void
-relay_data(struct child *c, struct relay *rl, const char *p, size_t len)
-{
-	struct http_response resp;
-	int n;
-
-	rl->got_bytes = 1;
-	if (rl->head_done) {
-		write_client(c, p, len);
-		return;
-	}
-	rl->head = xrealloc(rl->head, rl->headlen + len);
-	memcpy(rl->head + rl->headlen, p, len);
-	rl->headlen += len;
-	n = http_parse_response(rl->head, rl->headlen, &resp);
-	if (n == -2)
-		return;
-	if (n < 0)		/* the monitor validated it: cannot happen */
-		_exit(1);
-	rl->head_done = 1;
-	rl->switched = rl->hijack_route && http_response_switches(&resp);
-	rl->close_after = rl->client_close || rl->switched ||
-	    (!resp.has_content_length && !resp.chunked && !rl->is_head_method &&
-	    resp.status != 204 && resp.status != 304 && resp.status >= 200);
-	emit_head(c, rl, &resp, (size_t)n);
-	if (rl->headlen > (size_t)n)
-		write_client(c, rl->head + n, rl->headlen - (size_t)n);
-	free(rl->head);
-	rl->head = NULL;
-}
-
-/* Handle one monitor message during the response; returns 1 when it ended. */
-static int
-relay_msg(struct child *c, struct relay *rl, const struct ipc_msg *m)
-{
-	if (m->req != c->req)
-		_exit(1);
-	if (m->type == IPC_BACKEND_DATA) {
-		if (rl->ended)
-			_exit(1);
-		relay_data(c, rl, m->u.backend_data.data.p,
-		    m->u.backend_data.data.len);
-		return 0;
-	}
-	if (m->type == IPC_BACKEND_END) {
-		rl->ended = 1;
-		rl->end_reason = m->u.backend_end.reason;
-		return 1;
-	}
-	_exit(1);
 }
 
 static void
@@ -634,106 +426,43 @@ send_done(struct child *c)
 	send_msg(c, &m);
 }
 
-/* After a BACKEND_END: error answers, or finish the exchange. */
-static void
-finish_response(struct child *c, struct relay *rl)
+/*
+ * The monitor's RESPONSE_END for this request (anything else is a
+ * protocol error): returns its mode.
+ */
+static uint8_t
+response_end(struct child *c, const struct ipc_msg *m)
 {
-	struct cg_refusal r;
-	const char *kind = c->ctx.backend_kind == CG_DOCKER ? "docker" : "podman";
-
-	if (!rl->got_bytes && rl->end_reason != IPC_END_EOF) {
-		/* the monitor logged the access line (privsep.md §8 step 3) */
-		if (rl->end_reason == IPC_END_TIMEOUT)
-			cg_refuse_timeout(&r, kind, c->backend_timeout_ms);
-		else
-			cg_refuse(&r, "backend-unreachable", "the %s backend "
-			    "sent an invalid response or closed without one", kind);
-		{
-			char *resp;
-			size_t len;
-
-			resp = cg_error_response(&r, rl->is_head_method, &len);
-			write_client(c, resp, len);
-			free(resp);
-		}
-		send_done(c);
-		shutdown(c->client, SHUT_WR);
-		child_exit(c, IPC_BYE_ERROR);
-	}
-	if (!rl->head_done || rl->end_reason != IPC_END_EOF) {
-		send_done(c);
-		child_exit(c, IPC_BYE_ERROR);
-	}
-	free(rl->head);
-	rl->head = NULL;
-}
-
-/* Relay a switched connection both ways until both directions end (§9.3). */
-static void __attribute__((noreturn))
-relay_switched(struct child *c, struct relay *rl)
-{
-	struct pollfd p[2];
-	struct ipc_msg m;
-	int client_done = 0, backend_done = rl->ended;
-	size_t n;
-
-	if (backend_done)
-		shutdown(c->client, SHUT_WR);
-	/* pipelined client bytes go first (http.md §5.2) */
-	while (c->inlen > 0) {
-		m = (struct ipc_msg){ .type = IPC_CLIENT_DATA, .fd = -1, .req = c->req };
-		n = c->inlen > IPC_DATA_MAX ? IPC_DATA_MAX : c->inlen;
-		m.u.client_data.data = SN(c->in, n);
-		send_msg(c, &m);
-		consume_input(c, n);
-	}
-	while (!client_done || !backend_done) {
-		p[0] = (struct pollfd){ .fd = client_done ? -1 : c->client, .events = POLLIN };
-		p[1] = (struct pollfd){ .fd = backend_done ? -1 : c->ipc, .events = POLLIN };
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (p[1].revents) {
-			recv_msg(c, &m);
-			if (relay_msg(c, rl, &m)) {
-				backend_done = 1;
-				shutdown(c->client, SHUT_WR);
-				if (rl->end_reason != IPC_END_EOF)
-					break;
-			}
-		}
-		if (p[0].revents) {
-			ssize_t got = read_client(c, 0);
-
-			if (got == 0) {
-				client_done = 1;
-				m = (struct ipc_msg){ .type = IPC_CLIENT_EOF,
-				    .fd = -1, .req = c->req };
-				send_msg(c, &m);
-			} else if (got > 0) {
-				while (c->inlen > 0) {
-					m = (struct ipc_msg){ .type = IPC_CLIENT_DATA,
-					    .fd = -1, .req = c->req };
-					n = c->inlen > IPC_DATA_MAX ? IPC_DATA_MAX : c->inlen;
-					m.u.client_data.data = SN(c->in, n);
-					send_msg(c, &m);
-					consume_input(c, n);
-				}
-			}
-		}
-	}
-	send_done(c);
-	child_exit(c, IPC_BYE_CLIENT_CLOSED);
+	if (m->type != IPC_RESPONSE_END || m->req != c->req)
+		_exit(1);
+	return m->u.response_end.mode;
 }
 
 /*
- * Stream a request body (http.md §4.3, §7.4) as BODY messages while
- * relaying any early response. Returns 1 if the response already ended.
+ * The client or its body failed mid-exchange (privsep.md §8 v2): DONE
+ * before RESPONSE_END, so the monitor abandons the exchange (the backend
+ * sees a truncated body and acts on nothing); then its RESPONSE_END, and
+ * exit.
+ */
+static void __attribute__((noreturn))
+give_up(struct child *c, uint8_t reason)
+{
+	struct ipc_msg m;
+
+	send_done(c);
+	recv_msg(c, &m);
+	(void)response_end(c, &m);
+	child_exit(c, reason);
+}
+
+/*
+ * Stream a request body (http.md §4.3, §7.4) as BODY messages, then
+ * BODY_END. The monitor may end the exchange first (the backend answered
+ * before the body was complete): returns that RESPONSE_END's mode, or -1
+ * when the body was sent whole.
  */
 static int
-stream_body(struct child *c, const struct http_request *hr, struct relay *rl)
+stream_body(struct child *c, const struct http_request *hr)
 {
 	struct http_chunked ch;
 	struct ipc_msg m;
@@ -741,7 +470,7 @@ stream_body(struct child *c, const struct http_request *hr, struct relay *rl)
 	uint64_t left = hr->has_content_length ? hr->content_length : 0;
 	char *dec = xmalloc(IPC_DATA_MAX);
 	size_t used, wrote;
-	int done = !hr->chunked && left == 0;
+	int done = !hr->chunked && left == 0, rc;
 
 	http_chunked_init(&ch, 0);
 	while (!done) {
@@ -750,22 +479,18 @@ stream_body(struct child *c, const struct http_request *hr, struct relay *rl)
 			if (hr->chunked) {
 				wrote = IPC_DATA_MAX;
 				if (http_chunked_feed(&ch, c->in, c->inlen, dec,
-				    &wrote, &used) < 0) {
-					/* truncate: the daemon acts on nothing (§5.1) */
-					free(dec);
-					send_done(c);
-					child_exit(c, IPC_BYE_ERROR);
-				}
+				    &wrote, &used) < 0)
+					give_up(c, IPC_BYE_ERROR);
 				consume_input(c, used);
 				if (wrote > 0)
-					send_body_bytes(c, dec, wrote);
+					send_data(c, IPC_BODY, dec, wrote);
 				if (ch.done)
 					break;
 				if (wrote > 0 || used > 0)
 					continue;
 			} else {
 				wrote = c->inlen < left ? c->inlen : (size_t)left;
-				send_body_bytes(c, c->in, wrote);
+				send_data(c, IPC_BODY, c->in, wrote);
 				consume_input(c, wrote);
 				left -= wrote;
 				if (left == 0)
@@ -775,35 +500,30 @@ stream_body(struct child *c, const struct http_request *hr, struct relay *rl)
 		}
 		p[0] = (struct pollfd){ .fd = c->client, .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = c->ipc, .events = POLLIN };
-		if (poll(p, 2, BODY_MS) <= 0) {
-			free(dec);
-			send_done(c);
-			child_exit(c, IPC_BYE_TIMEOUT);
-		}
+		do
+			rc = poll(p, 2, BODY_MS);
+		while (rc < 0 && errno == EINTR);
+		if (rc <= 0)
+			give_up(c, IPC_BYE_TIMEOUT);
 		if (p[1].revents) {
 			recv_msg(c, &m);
-			if (relay_msg(c, rl, &m)) {
-				free(dec);
-				return 1;
-			}
-		}
-		if (p[0].revents && read_client(c, 0) == 0 && c->inlen == 0) {
 			free(dec);
-			send_done(c);
-			child_exit(c, IPC_BYE_CLIENT_CLOSED);
+			return response_end(c, &m);
 		}
+		if (p[0].revents && read_client(c, 0) == 0 && c->inlen == 0)
+			give_up(c, IPC_BYE_CLIENT_CLOSED);
 	}
 	free(dec);
 	m = (struct ipc_msg){ .type = IPC_BODY_END, .fd = -1, .req = c->req };
 	send_msg(c, &m);
-	return 0;
+	return -1;
 }
 
 /* ---------------------------------------------------------------- requests */
 
 /*
  * Serve one request (privsep.md §8). Returns 1 to keep the connection
- * for another request, 0 to close it.
+ * for another request; ends the process otherwise.
  */
 static int
 serve_request(struct child *c)
@@ -811,13 +531,13 @@ serve_request(struct child *c)
 	struct http_request hr;
 	struct cg_request req;
 	struct cg_refusal r;
+	struct cg_fwd_headers fh;
 	struct ipc_msg m;
-	struct relay rl;
 	const char *path;
-	size_t pathlen, bodylen = 0;
+	size_t pathlen, bodylen = 0, i;
 	char *body = NULL, method[HTTP_METHOD_MAX + 1];
 	long long head_start;
-	int n, ended = 0, early_bytes = 0;
+	int n, mode = -1, is_head, early_bytes = 0;
 	ssize_t got;
 
 	/*
@@ -859,6 +579,7 @@ serve_request(struct child *c)
 		;
 	memcpy(method, hr.method, hr.method_len);
 	method[hr.method_len] = '\0';
+	is_head = strcmp(method, "HEAD") == 0;
 
 	/* 2. route and query policy (routes.md §5 steps 1-6) */
 	memset(&req, 0, sizeof(req));
@@ -869,18 +590,19 @@ serve_request(struct child *c)
 		log_dropped_keys(c, req.action, req.query_dropped);
 
 	/* 3. the body by route kind (http.md §4) */
-	if (req.body_kind == CG_BODY_NONE && req.hijack && !hr.chunked &&
-	    hr.has_content_length && hr.content_length > 0) {
-		/*
-		 * amended §4.1: on a hijack route, bytes sent before the
-		 * upgrade are the stream's first bytes, as podman reads them
-		 * (dockerode's attach sends its options as a body): left
-		 * unread, relayed first after the switch (relay_switched),
-		 * and the connection ends after this exchange either way.
-		 */
-		early_bytes = 1;
-	} else if (req.body_kind == CG_BODY_NONE) {
-		if ((hr.has_content_length && hr.content_length > 0) || hr.chunked) {
+	/*
+	 * amended §4.1: on a hijack route, bytes sent before the upgrade are
+	 * the stream's first bytes, as podman reads them (dockerode's attach
+	 * sends its options as a body): left unread, sent as early bytes (5.)
+	 * or relayed by the monitor from the socket after the switch; the
+	 * connection ends after this exchange either way (the forwarded list
+	 * says Connection: close, policy/headers.c).
+	 */
+	early_bytes = req.body_kind == CG_BODY_NONE && req.hijack &&
+	    !hr.chunked && hr.has_content_length && hr.content_length > 0;
+	if (req.body_kind == CG_BODY_NONE) {
+		if (!early_bytes && ((hr.has_content_length &&
+		    hr.content_length > 0) || hr.chunked)) {
 			/* amended §4.1: read and discarded, except on start */
 			int discard = policy_none_body_discarded(&req);
 
@@ -910,103 +632,81 @@ serve_request(struct child *c)
 			refuse(c, hr.method, hr.method_len, path, pathlen, &r);
 	}
 
-	/* 4. body policy and ownership (steps 7-8) */
-	if (policy_finish(&c->ctx, &req, body, bodylen, &r) < 0)
+	/* 4. body policy and ownership (steps 7-8), the forwarded fields */
+	if (policy_finish(&c->ctx, &req, body, bodylen, &r) < 0 ||
+	    policy_forward_headers(&req, req.body != NULL ? req.body_len : 0,
+	    hr.fields, hr.nfields, &fh, &r) < 0)
 		refuse(c, hr.method, hr.method_len, path, pathlen, &r);
 	free(body);
 
-	/* 5. FORWARD (privsep.md §8 step 3) */
+	/*
+	 * 5. FORWARD (privsep.md §8 step 3): method, target, fields; the JSON
+	 * body; on hijack routes the bytes read past the request, which
+	 * become the stream's first bytes after a switch (http.md §5.2), ended
+	 * by an empty CLIENT_DATA. They stay in c->in: without a switch they
+	 * are the next request.
+	 */
 	m = (struct ipc_msg){ .type = IPC_FORWARD, .fd = -1, .req = c->req };
 	m.u.forward.method = SN(hr.method, hr.method_len);
 	m.u.forward.target = SN(req.target, req.target_len);
-	m.u.forward.api = (uint8_t)req.api;
-	m.u.forward.action = ipc_cstr(req.action);
-	m.u.forward.log_path = SN(path, pathlen > 8192 ? 8192 : pathlen);
-	m.u.forward.elapsed_ms = ms_since(&c->head_end);
-	forward_headers(&hr, &req, &m);
-	switch (req.body_kind) {
-	case CG_BODY_NONE:
-		m.u.forward.body_kind = IPC_BODY_NONE;
-		break;
-	case CG_BODY_JSON:
-	case CG_BODY_JSON_OPTIONAL:
-		m.u.forward.body_kind = IPC_BODY_JSON;
-		m.u.forward.body_len = req.body_len;
-		break;
-	case CG_BODY_STREAM:
-		if (hr.chunked) {
-			m.u.forward.body_kind = IPC_BODY_STREAM_CHUNKED;
-		} else {
-			m.u.forward.body_kind = IPC_BODY_STREAM_LENGTH;
-			m.u.forward.body_len = hr.has_content_length ?
-			    hr.content_length : 0;
-		}
-		m.u.forward.expect_continue = (uint8_t)hr.expect_continue;
-		break;
+	for (i = 0; i < fh.n; i++) {
+		m.u.forward.headers[i].name = SN(fh.f[i].name, fh.f[i].name_len);
+		m.u.forward.headers[i].value = SN(fh.f[i].value,
+		    fh.f[i].value_len);
 	}
+	m.u.forward.nheaders = (uint16_t)fh.n;
 	send_msg(c, &m);
 	if (req.body_len > 0)
-		send_body_bytes(c, req.body, req.body_len);
+		send_data(c, IPC_BODY, req.body, req.body_len);
+	if (req.hijack) {
+		send_data(c, IPC_CLIENT_DATA, c->in, c->inlen < IPC_EARLY_MAX ?
+		    c->inlen : IPC_EARLY_MAX);
+		m = (struct ipc_msg){ .type = IPC_CLIENT_DATA, .fd = -1,
+		    .req = c->req };
+		send_msg(c, &m);
+	}
 
 	recv_msg(c, &m);
 	if (m.type != IPC_VERDICT || m.req != c->req)
 		_exit(1);
 	if (m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
-		char *resp;
+		/* the monitor logged it (privsep.md §8 step 3) */
+		char code[33], *resp;
 		size_t len;
 
-		r.code = NULL;
-		if (m.u.verdict.code.len < 32) {
-			char code[33];
-
-			memcpy(code, m.u.verdict.code.p, m.u.verdict.code.len);
-			code[m.u.verdict.code.len] = '\0';
-			if (cg_code_status(code) < 0)
-				_exit(1);
-			cg_refuse(&r, code, "%.*s", (int)m.u.verdict.detail.len,
-			    m.u.verdict.detail.p);
-		} else {
+		if (m.u.verdict.code.len >= sizeof(code))
 			_exit(1);
-		}
-		resp = cg_error_response(&r, hr.method_len == 4 &&
-		    memcmp(hr.method, "HEAD", 4) == 0, &len);
+		memcpy(code, m.u.verdict.code.p, m.u.verdict.code.len);
+		code[m.u.verdict.code.len] = '\0';
+		if (cg_code_status(code) < 0)
+			_exit(1);
+		cg_refuse(&r, code, "%.*s", (int)m.u.verdict.detail.len,
+		    m.u.verdict.detail.p);
+		resp = cg_error_response(&r, is_head, &len);
 		write_client(c, resp, len);
 		free(resp);
 		send_done(c);
-		shutdown(c->client, SHUT_WR);
-		linger_client(c);
-		child_exit(c, IPC_BYE_ERROR);
+		linger_exit(c, IPC_BYE_ERROR);
 	}
 
-	/* 6. stream body, then relay the response (steps 4-6) */
-	memset(&rl, 0, sizeof(rl));
-	rl.is_head_method = hr.method_len == 4 && memcmp(hr.method, "HEAD", 4) == 0;
-	rl.hijack_route = req.hijack;
-	rl.client_close = hr.conn_close || early_bytes;
+	/*
+	 * 6. the monitor writes the response itself; a streamed body goes on
+	 * meanwhile (steps 4-6). RESPONSE_END is the end of the exchange.
+	 */
 	if (req.body_kind == CG_BODY_STREAM) {
 		if (hr.expect_continue)
 			write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);
-		ended = stream_body(c, &hr, &rl);
-		if (ended)
-			rl.close_after = 1;
-	}
-	while (!ended) {
-		if (client_hung_up(c)) {
-			/* nobody reads this response (logs -f, events, wait) */
-			send_done(c);
-			child_exit(c, IPC_BYE_CLIENT_CLOSED);
-		}
-		recv_msg(c, &m);
-		ended = relay_msg(c, &rl, &m);
-		if (rl.switched && rl.head_done)
-			break;
+		mode = stream_body(c, &hr);
 	}
 	policy_request_free(&req);
-	if (rl.switched)
-		relay_switched(c, &rl);
-	finish_response(c, &rl);
+	if (mode < 0) {
+		recv_msg(c, &m);
+		mode = response_end(c, &m);
+	}
 	send_done(c);
-	return !rl.close_after;
+	if (mode != IPC_END_KEEP_ALIVE)
+		linger_exit(c, IPC_BYE_CLIENT_CLOSED);
+	return 1;
 }
 
 void
@@ -1053,8 +753,6 @@ child_run(const struct sandbox_result *sr)
 	c.ctx.facts = &c.facts;
 	c.ctx.backend_timeout_ms = c.backend_timeout_ms;
 
-	while (serve_request(&c))
-		;
-	shutdown(c.client, SHUT_WR);
-	child_exit(&c, IPC_BYE_CLIENT_CLOSED);
+	for (;;)
+		(void)serve_request(&c);
 }
