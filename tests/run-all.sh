@@ -3,8 +3,9 @@
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
 #      then tests/forwarded/run.py (the gateway before a fake, recording daemon);
 #   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
-#      tests/integration/cli.sh, tools.sh, libs.sh and usability.sh against a private
-#      podman service, tests/integration/dockerd.sh (all four again) against a private dockerd;
+#      tests/integration/cli.sh, tools.sh, libs.sh, usability.sh and streams.sh against
+#      a private podman service, tests/integration/dockerd.sh (cli, tools, libs and
+#      usability again) against a private dockerd;
 #   3. the operations suite tests/ops/run.sh (one suite);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
 #      a plain clone has no ../shared: then it says so and goes on.
@@ -52,6 +53,8 @@ run_suite tests/integration/usability.sh ./tests/integration/usability.sh
 run_suite tests/integration/filters.sh ./tests/integration/filters.sh
 # two projects on one podman: nothing foreign listed or pruned, any filter (issue 7)
 run_suite tests/integration/isolation.sh ./tests/integration/isolation.sh
+# 256 MiB streams both ways, paused and vanishing clients, refusals mid-upload (issues 8, 11)
+run_suite tests/integration/streams.sh ./tests/integration/streams.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 

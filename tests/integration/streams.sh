@@ -1,0 +1,225 @@
+#!/bin/bash
+# tests/integration/streams.sh — large and long streams through the gateway, with
+# the real docker CLI against a private rootful podman service (issues 8 and 11):
+# the monitor writes forwarded responses and relays switched streams itself.
+#
+#   tests/integration/streams.sh            all scenarios
+#   tests/integration/streams.sh s_cp ...   only the named scenario functions
+#
+# Each transfer is checked byte for byte (sha256). Waits poll a condition with a
+# deadline; no bare sleeps decide an outcome. STREAMS_MB (256) sets the size of the
+# big transfers. Exit status 77 = skipped (not root). Last line: "N passed, M failed".
+set -u
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP integration: needs root (rootful podman backend)"
+  exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+
+IMG=localhost/busybox
+MB=${STREAMS_MB:-256}
+BIG=$CG_TMP/big.bin
+LOGLINE=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY
+CG_TIMEOUT=${CG_TIMEOUT:-120}
+
+dk() { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
+bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker rm -f "$@" >/dev/null 2>&1; return 0; }
+sha() { sha256sum | cut -d' ' -f1; }
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+mon_fds() { ls "/proc/$GW1/fd" 2>/dev/null | wc -l; }
+mon_hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$GW1/status"; }
+mon_hwm_reset() { echo 5 > "/proc/$GW1/clear_refs"; }
+parsers() { cg_parsers "$GW1" | wc -w; }
+
+# wait_for MS CMD...: poll CMD every 20 ms until it succeeds or MS pass; 0 when it did
+wait_for() {
+  local until=$(( $(ms) + $1 )); shift
+  while :; do
+    "$@" && return 0
+    [ "$(ms)" -ge "$until" ] && return 1
+    sleep 0.02
+  done
+}
+
+# ---- scenarios ------------------------------------------------------------------
+
+# docker exec -i ... cat echoes a big stdin byte for byte (the stall of issue 8:
+# it stopped after a few MiB), three times
+s_exec_echo() {
+  local i got t0
+  cg_run dk run -d --name sx --network none $IMG sleep 600
+  if [ $CG_RC -ne 0 ]; then fail "exec echo: setup" "docker run -d failed"; return; fi
+  for i in 1 2 3; do
+    t0=$(ms)
+    got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker exec -i sx cat < "$BIG" | sha)
+    if [ "$got" = "$BIG_SHA" ]; then pass "exec -i echo of $MB MiB, run $i ($(( $(ms) - t0 )) ms)"
+    else fail "exec -i echo of $MB MiB, run $i" "sha256 $got, want $BIG_SHA" quiet; fi
+  done
+  bk_rm sx
+}
+
+# docker run -i (attach, then start) echoes a big stdin, three times
+s_attach_echo() {
+  local i got t0
+  for i in 1 2 3; do
+    t0=$(ms)
+    got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker run -i --rm --network none \
+      $IMG cat < "$BIG" | sha)
+    if [ "$got" = "$BIG_SHA" ]; then pass "run -i (attach) echo of $MB MiB, run $i ($(( $(ms) - t0 )) ms)"
+    else fail "run -i (attach) echo of $MB MiB, run $i" "sha256 $got, want $BIG_SHA" quiet; fi
+  done
+}
+
+# docker cp in and out; the monitor's memory stays bounded (issue 11 item 2:
+# a 256 MiB copy grew it to 134 MB)
+s_cp() {
+  local out=$CG_TMP/cp-out hwm
+  mkdir -p "$CG_TMP/cpd" && ln -f "$BIG" "$CG_TMP/cpd/f"
+  cg_run dk run -d --name scp --network none $IMG sleep 600
+  if [ $CG_RC -ne 0 ]; then fail "cp: setup" "docker run -d failed"; return; fi
+  mon_hwm_reset
+  expect_ok "docker cp of $MB MiB into a container" dk cp "$CG_TMP/cpd/f" scp:/tmp/f
+  hwm=$(mon_hwm_kb)
+  if [ "$hwm" -lt 32768 ]; then pass "monitor peak RSS during cp in: $hwm kB (bound 32 MiB)"
+  else fail "monitor peak RSS during cp in" "$hwm kB" quiet; fi
+  mon_hwm_reset
+  expect_ok "docker cp of $MB MiB out of a container" dk cp scp:/tmp/f "$out"
+  hwm=$(mon_hwm_kb)
+  if [ "$hwm" -lt 32768 ]; then pass "monitor peak RSS during cp out: $hwm kB (bound 32 MiB)"
+  else fail "monitor peak RSS during cp out" "$hwm kB" quiet; fi
+  if [ "$(sha < "$out")" = "$BIG_SHA" ]; then pass "docker cp round trip of $MB MiB byte for byte"
+  else fail "docker cp round trip of $MB MiB byte for byte" "files differ" quiet; fi
+  bk_rm scp
+}
+
+# docker logs of a container that wrote MB MiB to stdout
+s_logs() {
+  local want got t0
+  want=$(yes "$LOGLINE" | head -c $((MB << 20)) | sha)
+  cg_run dk run --name slg --network none $IMG sh -c "yes $LOGLINE | head -c $((MB << 20))"
+  if [ $CG_RC -ne 0 ]; then fail "logs: setup" "docker run failed"; bk_rm slg; return; fi
+  t0=$(ms)
+  got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker logs slg | sha)
+  if [ "$got" = "$want" ]; then pass "docker logs of $MB MiB byte for byte ($(( $(ms) - t0 )) ms)"
+  else fail "docker logs of $MB MiB byte for byte" "sha256 $got, want $want" quiet; fi
+  bk_rm slg
+}
+
+# a `docker logs -f` reader that stops reading for 5 s holds only its own stream:
+# another client's requests are answered meanwhile
+s_follow_pause() {
+  local t0 dt worst=0 i ok=0 base
+  # about 10 MiB/s: enough to fill every buffer on the way within a second
+  cg_run dk run -d --name sfp --network none $IMG sh -c \
+    "while :; do yes $LOGLINE | head -c 1048576; sleep 0.1; done"
+  if [ $CG_RC -ne 0 ]; then fail "follow pause: setup" "docker run -d failed"; return; fi
+  wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  base=$(parsers)
+  # the reader's pipe fills, then docker stops reading its socket
+  cg_bg sh -c "DOCKER_HOST=unix://$R1/docker.sock docker logs -f sfp | { sleep 5; head -c 1 >/dev/null; }"
+  if wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
+    pass "follow pause: the logs -f stream is open"
+  else fail "follow pause: the logs -f stream is open" "no request parser for it" quiet; fi
+  for i in $(seq 10); do
+    t0=$(ms)
+    if curl -sf -m 5 --unix-socket "$R1/docker.sock" http://d/v1.41/version >/dev/null; then ok=$((ok + 1)); fi
+    dt=$(( $(ms) - t0 )); [ "$dt" -gt "$worst" ] && worst=$dt
+  done
+  # a monitor that waited for the reader would take the reader's 5 s
+  if [ "$ok" -eq 10 ] && [ "$worst" -lt 2500 ]; then
+    pass "a paused logs -f reader does not delay others (10 requests, slowest $worst ms)"
+  else fail "a paused logs -f reader does not delay others" "$ok of 10 answered, slowest $worst ms" quiet; fi
+  kill -KILL "$CG_BG_PID" 2>/dev/null; wait "$CG_BG_PID" 2>/dev/null
+  bk_rm sfp
+}
+
+# a client that never reads its response holds only its own connection, and
+# leaving frees it
+s_never_reads() {
+  local base hwm
+  cg_run dk run -d --name snr --network none $IMG sh -c "yes $LOGLINE"
+  if [ $CG_RC -ne 0 ]; then fail "never reads: setup" "docker run -d failed"; return; fi
+  wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  base=$(parsers)
+  mon_hwm_reset
+  cg_bg python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"GET /v1.41/containers/snr/logs?follow=1&stdout=1 HTTP/1.1\r\nHost: d\r\n\r\n")
+print("sent", flush=True)
+time.sleep(60)' "$R1/docker.sock" >"$CG_TMP/nr.out" 2>&1
+  wait_for 5000 grep -q sent "$CG_TMP/nr.out"
+  if wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
+    pass "never reads: its connection is served"
+  else fail "never reads: its connection is served" "no request parser for it" quiet; fi
+  expect_output "never reads: others are served meanwhile" ApiVersion \
+    curl -sf -m 5 --unix-socket "$R1/docker.sock" http://d/v1.41/version
+  expect_output "never reads: others' streams run meanwhile" streams-ok \
+    dk run --rm --network none $IMG echo streams-ok
+  hwm=$(mon_hwm_kb)
+  if [ "$hwm" -lt 32768 ]; then pass "never reads: monitor peak RSS $hwm kB (bound 32 MiB)"
+  else fail "never reads: monitor peak RSS" "$hwm kB" quiet; fi
+  kill -KILL "$CG_BG_PID" 2>/dev/null; wait "$CG_BG_PID" 2>/dev/null
+  if wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((base + 1)) ]"; then
+    pass "never reads: its request parser is gone within 1 s of the client"
+  else fail "never reads: its request parser is gone within 1 s of the client" "still there" quiet; fi
+  bk_rm snr
+}
+
+# a refused legacy build reaches the client as the 403, not as a broken pipe,
+# while the CLI is still sending its 50 MiB context (issue 8)
+s_refused_build() {
+  local d=$CG_TMP/bctx i ok=0 out
+  mkdir -p "$d"
+  head -c $((50 << 20)) /dev/urandom > "$d/blob"
+  printf 'FROM %s\nRUN true\n' "$IMG" > "$d/Dockerfile"
+  for i in $(seq 20); do
+    out=$(DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker build --network host "$d" 2>&1)
+    if grep -q "container-gateway: network: build networkmode=host is refused" <<<"$out"; then
+      ok=$((ok + 1))
+    else echo "    | run $i: $(tail -n 1 <<<"$out")"; fi
+  done
+  if [ "$ok" -eq 20 ]; then pass "refused legacy build with a 50 MiB context: the 403 message 20 times in 20"
+  else fail "refused legacy build with a 50 MiB context: the 403 message 20 times in 20" "$ok of 20" quiet; fi
+}
+
+# a client killed mid-exec leaves no request parser, no monitor descriptor and no
+# connection slot behind, within a second (issue 11 item 1)
+s_killed_exec() {
+  local p0 f0 t0
+  cg_run dk run -d --name ske --network none $IMG sleep 600
+  if [ $CG_RC -ne 0 ]; then fail "killed exec: setup" "docker run -d failed"; return; fi
+  # the connections of docker run are gone: only the spare parser is left
+  wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  p0=$(parsers); f0=$(mon_fds)
+  sh -c "timeout -s KILL 5 env DOCKER_HOST=unix://$R1/docker.sock docker exec -i ske cat \
+    < /dev/zero > /dev/null 2>&1" 2>/dev/null
+  t0=$(ms)
+  if wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((p0 + 1)) ] && [ \$(ls /proc/$GW1/fd | wc -l) -le $f0 ]"; then
+    pass "killed exec: parsers and monitor descriptors back to $p0 / $f0 within $(( $(ms) - t0 )) ms"
+  else fail "killed exec: freed within 1 s" "parsers $(parsers) (was $p0), monitor fds $(mon_fds) (was $f0)" quiet; fi
+  # the slot is free: a new client is served, not refused with 503
+  expect_output "killed exec: the next client is served" ApiVersion \
+    curl -sf -m 5 --unix-socket "$R1/docker.sock" http://d/v1.41/version
+  bk_rm ske
+}
+
+ALL=(s_exec_echo s_attach_echo s_cp s_logs s_follow_pause s_never_reads s_refused_build
+     s_killed_exec)
+
+# ---- main -------------------------------------------------------------------------
+if ! cg_require docker podman curl timeout python3 sha256sum; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+if [ ! -x "$CG_GATEWAY" ]; then fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit; fi
+if ! cg_backend_up; then fail "podman backend" "start-up failed"; cg_summary; exit; fi
+cg_project s1; P1=$P; R1=$R
+if ! cg_gateway_start "$P1" "$R1"; then fail "gateway starts" "see above"; cg_summary; exit; fi
+GW1=$CG_GW_PID
+head -c $((MB << 20)) /dev/urandom > "$BIG"
+BIG_SHA=$(sha < "$BIG")
+echo "# gateway pid $GW1 ($R1), $MB MiB test file"
+if [ $# -gt 0 ]; then SEL=("$@"); else SEL=("${ALL[@]}"); fi
+for s in "${SEL[@]}"; do
+  t0=$(_cg_ms); "$s"; echo "# $s: $(( $(_cg_ms) - t0 )) ms"
+done
+[ "$CG_FAILED" -gt 0 ] && grep -E ' (ERROR|WARNING) ' "$R1.log" | tail -n 20 | sed 's/^/    log| /'
+cg_summary
