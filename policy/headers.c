@@ -109,8 +109,8 @@ copy_first(struct cg_fwd_headers *out, const struct http_field *in,
  * Returns 0 with *has_len / *len / *chunked set, or -1 with *r set.
  */
 static int
-framing(const struct http_field *in, size_t nin, int *has_len, uint64_t *len,
-    int *chunked, struct cg_refusal *r)
+request_framing(const struct http_field *in, size_t nin, int *has_len,
+    uint64_t *len, int *chunked, struct cg_refusal *r)
 {
 	size_t i;
 
@@ -154,7 +154,7 @@ policy_forward_headers(const struct cg_request *req, uint64_t json_len,
 	size_t i, mtlen;
 
 	memset(out, 0, sizeof(*out));
-	if (framing(in, nin, &has_len, &len, &chunked, r) < 0)
+	if (request_framing(in, nin, &has_len, &len, &chunked, r) < 0)
 		return -1;
 	for (i = 0; i < nin; i++) {
 		if (cg_ci_eq(in[i].name, in[i].name_len, "Content-Type")) {

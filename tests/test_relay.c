@@ -60,25 +60,37 @@ expect_forwarding(struct t *t)
 }
 
 /*
- * GET target answered by resp: run until the response is out (RESPONSE_END
- * sent) and return what the client got.
+ * method target answered by resp (then the backend half-closes when
+ * backend_close): run until the response is out (RESPONSE_END sent) and
+ * return what the client got.
  */
 static char *
 get(struct t *t, const char *method, const char *target, const char *resp,
-    int client_close, int *mode, int *eof)
+    int backend_close, int client_close, int *mode, int *eof)
 {
 	struct ipc_msg m = client_close ?
 	    m_fwd(1, method, target, "Connection", "close", NULL) :
 	    m_fwd(1, method, target, NULL);
 	char *got;
 
-	fb_queue(resp, 0);
+	fb_queue(resp, backend_close);
 	assert_int_equal(t_send_run(t, &m), 0);
 	assert_true(drive_until(t->c, RS_WAIT_DONE));
 	expect_forwarding(t);
 	*mode = expect_end(t);
 	got = client_gets(t, 50, NULL, eof);
 	return got;
+}
+
+/* A GET forwarded to a backend that has not answered yet (RS_RESPONSE). */
+static void
+unanswered_get(struct t *t)
+{
+	struct ipc_msg m = m_fwd(1, "GET", "/v1.41/info", NULL);
+
+	fb_queue(NULL, 0);
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_true(drive_until(t->c, RS_RESPONSE));
 }
 
 /* ---------------------------------------------------------------- framing */
@@ -97,7 +109,7 @@ test_framing(void **state)
 	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 200 OK\r\nContent-Type: "
 	    "application/json\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5"
 	    "\r\nProxy-Connection: x\r\nContent-Length: 8\r\n\r\n{\"ok\":1}EXTRA",
-	    0, &mode, &eof);
+	    0, 0, &mode, &eof);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nContent-Type: "
 	    "application/json\r\nContent-Length: 8\r\n" CGV "\r\n{\"ok\":1}");
 	assert_int_equal(mode, IPC_END_KEEP_ALIVE);
@@ -121,7 +133,7 @@ test_framing(void **state)
 	/* chunked: verbatim through the last chunk and trailers, no further */
 	t_open(&t, sock_up);
 	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 200 OK\r\nTransfer-Encoding:"
-	    " chunked\r\n\r\n5;x=y\r\nhello\r\n0\r\nT: 1\r\n\r\nGARBAGE", 0,
+	    " chunked\r\n\r\n5;x=y\r\nhello\r\n0\r\nT: 1\r\n\r\nGARBAGE", 0, 0,
 	    &mode, &eof);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked"
 	    "\r\n" CGV "\r\n5;x=y\r\nhello\r\n0\r\nT: 1\r\n\r\n");
@@ -130,13 +142,9 @@ test_framing(void **state)
 
 	/* no length: until the backend closes, then the connection closes */
 	t_open(&t, sock_up);
-	fb_queue("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nall of it", 1);
-	m = m_fwd(1, "GET", "/v1.41/info", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
-	expect_forwarding(&t);
-	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
-	got = client_gets(&t, 50, NULL, &eof);
+	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 200 OK\r\nContent-Type: "
+	    "text/plain\r\n\r\nall of it", 1, 0, &mode, &eof);
+	assert_int_equal(mode, IPC_END_CLOSE);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nContent-Type: text/plain"
 	    "\r\nConnection: close\r\n" CGV "\r\nall of it");
 	assert_true(eof);
@@ -146,14 +154,14 @@ test_framing(void **state)
 	/* HEAD, 204, 304: no body whatever the fields say */
 	t_open(&t, sock_up);
 	got = get(&t, "HEAD", "/_ping", "HTTP/1.1 200 OK\r\nContent-Length: 99"
-	    "\r\n\r\nbody", 0, &mode, &eof);
+	    "\r\n\r\nbody", 0, 0, &mode, &eof);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n"
 	    CGV "\r\n");
 	assert_int_equal(mode, IPC_END_KEEP_ALIVE);
 	t_close(&t, HANDLED);
 	t_open(&t, sock_up);
 	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 204 No Content\r\n\r\nX",
-	    0, &mode, &eof);
+	    0, 0, &mode, &eof);
 	assert_string_equal(got, "HTTP/1.1 204 No Content\r\n" CGV "\r\n");
 	t_close(&t, HANDLED);
 
@@ -161,7 +169,7 @@ test_framing(void **state)
 	t_open(&t, sock_up);
 	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 100 Continue\r\n\r\n"
 	    "HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: "
-	    "1\r\n\r\nx", 1, &mode, &eof);
+	    "1\r\n\r\nx", 0, 1, &mode, &eof);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n"
 	    "Connection: close\r\n" CGV "\r\nx");
 	assert_int_equal(mode, IPC_END_CLOSE);
@@ -207,6 +215,7 @@ test_large_body(void **state)
 static void
 test_gateway_errors(void **state)
 {
+	int mode;
 	static const struct {
 		const char *resp;	/* NULL: backend closes at once */
 		const char *detail;
@@ -246,10 +255,7 @@ test_gateway_errors(void **state)
 
 	/* no head in time: 504 (conn_on_timer) */
 	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "GET", "/v1.41/info", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_RESPONSE));
+	unanswered_get(&t);
 	assert_int_equal(conn_on_timer(t.c, t.c->bc.deadline), 0);
 	assert_true(drive_until(t.c, RS_WAIT_DONE));
 	got = client_gets(&t, 50, NULL, &eof);
@@ -260,13 +266,9 @@ test_gateway_errors(void **state)
 
 	/* a body cut short: what came is relayed, then the connection closes */
 	t_open(&t, sock_up);
-	fb_queue("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this", 1);
-	m = m_fwd(1, "GET", "/v1.41/info", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
-	expect_forwarding(&t);
-	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
-	got = client_gets(&t, 50, NULL, &eof);
+	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 200 OK\r\nContent-Length: "
+	    "100\r\n\r\nonly this", 1, 0, &mode, &eof);
+	assert_int_equal(mode, IPC_END_CLOSE);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n"
 	    CGV "\r\nonly this");
 	assert_true(eof);
@@ -536,10 +538,7 @@ test_early_bytes(void **state)
 
 	/* a route that does not hijack */
 	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "GET", "/v1.41/info", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_RESPONSE));
+	unanswered_get(&t);
 	m = m_data(IPC_CLIENT_DATA, 1, "GET /x HTTP/1.1\r\n\r\n", 19);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 	assert_log("CLIENT_DATA on a route that does not hijack");
@@ -581,10 +580,7 @@ test_client_gone(void **state)
 
 	/* before any head: the exchange is abandoned, and logged once */
 	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "GET", "/v1.41/info", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_RESPONSE));
+	unanswered_get(&t);
 	close(t.cl);
 	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	assert_true(drive_until(t.c, RS_WAIT_DONE));
@@ -595,10 +591,7 @@ test_client_gone(void **state)
 
 	/* a half-close is no hang-up (http.md §1.4): the answer still comes */
 	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "GET", "/v1.41/info", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_RESPONSE));
+	unanswered_get(&t);
 	shutdown(t.cl, SHUT_WR);
 	pump(t.c);
 	assert_int_equal(t.c->rs, RS_RESPONSE);
@@ -610,10 +603,7 @@ test_client_gone(void **state)
 
 	/* the child's end: the exchange is abandoned and logged */
 	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "GET", "/v1.41/info", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_RESPONSE));
+	unanswered_get(&t);
 	relay_abandon(t.c, "abandoned: the request parser ended");
 	assert_log("abandoned: the request parser ended");
 	relay_abandon(t.c, "twice");

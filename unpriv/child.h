@@ -1,8 +1,8 @@
 /*
  * The request parser (privsep.md §2, §4, §8): one sandboxed child per
  * client connection. It parses HTTP and JSON, runs the policy, asks the
- * monitor for facts, and relays the response the monitor reads from the
- * backend.
+ * monitor for facts and hands it the request to forward; the monitor
+ * writes the response (privsep.md §1 amendment).
  */
 #ifndef CG_CHILD_H
 #define CG_CHILD_H
