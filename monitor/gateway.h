@@ -385,8 +385,9 @@ int relay_backend_wants_read(const struct conn *c);
 void relay_from_backend(struct conn *c);
 /*
  * poll() events wanted on c->client while the monitor answers c's request
- * (POLLOUT: bytes wait; POLLIN: a switched stream may read), 0 to watch
- * for hang-ups only, -1 when the client is not the monitor's concern now.
+ * (RS_STREAM, RS_RESPONSE, RS_SWITCHED until RESPONSE_END; POLLOUT: bytes
+ * wait; POLLIN: a switched stream may read), 0 to watch for hang-ups
+ * only, -1 when the client is not the monitor's concern now.
  */
 short relay_client_events(const struct conn *c);
 /* Handle revents on c->client: write, read (switched), hang-up. */

@@ -487,13 +487,21 @@ relay_client_events(const struct conn *c)
 {
 	short ev = 0;
 
-	if (c->client < 0 || c->rs < RS_STREAM || c->end_sent)
+	if (c->client < 0 || c->end_sent || (c->rs != RS_STREAM &&
+	    c->rs != RS_RESPONSE && c->rs != RS_SWITCHED))
 		return -1;
 	if (c->down.len > 0 && may_write(c))
 		ev |= POLLOUT;
 	if (c->framing == FR_SWITCHED && !c->client_eof && c->early_done &&
 	    c->bc.out.len < RELAY_UP_MAX && c->bc.fd >= 0 && !c->backend_shut)
 		ev |= POLLIN;
+	/*
+	 * With its direction towards the client done, a client that closes
+	 * is no hang-up to watch for; its POLLHUP would only spin the loop
+	 * while the bytes it sent wait for room.
+	 */
+	if (ev == 0 && c->client_shut)
+		return -1;
 	return ev;
 }
 

@@ -611,6 +611,44 @@ test_client_gone(void **state)
 	t_close(&t, HANDLED);
 }
 
+/*
+ * The client is the monitor's concern only while it answers a forwarded
+ * request: a refused VERDICT or a request served and kept alive leaves it
+ * to the child (no POLLHUP to spin on meanwhile).
+ */
+static void
+test_client_watched(void **state)
+{
+	struct pollfd p[CONN_POLLFDS];
+	struct ipc_msg m;
+	struct t t;
+	int eof, mode;
+
+	(void)state;
+	t_open(&t, sock_missing);
+	m = m_fwd(1, "GET", "/v1.41/info", NULL);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_int_equal(t.c->rs, RS_WAIT_DONE);	/* 502 before forwarding */
+	close(t.cl);				/* even a hang-up is not ours */
+	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_int_equal(conn_pollfds(t.c, p), 1);
+	t_close(&t, HANDLED);
+
+	t_open(&t, sock_up);
+	unanswered_get(&t);
+	assert_int_equal(conn_pollfds(t.c, p), 3);
+	assert_int_equal(p[2].fd, t.c->client);
+	assert_int_equal(p[2].events, 0);		/* hang-ups only */
+	t_close(&t, HANDLED);
+
+	t_open(&t, sock_up);
+	(void)get(&t, "GET", "/_ping", "HTTP/1.1 200 OK\r\nContent-Length: 2"
+	    "\r\n\r\nOK", 0, 0, &mode, &eof);
+	assert_int_equal(mode, IPC_END_KEEP_ALIVE);
+	assert_int_equal(conn_pollfds(t.c, p), 1);
+	t_close(&t, HANDLED);
+}
+
 /* ---------------------------------------------------------------- uploads */
 
 /* A streamed upload the child gives up on: truncated, logged once. */
@@ -739,6 +777,7 @@ main(void)
 		cmocka_unit_test(test_switched_duplex),
 		cmocka_unit_test(test_early_bytes),
 		cmocka_unit_test(test_client_gone),
+		cmocka_unit_test(test_client_watched),
 		cmocka_unit_test(test_child_gives_up),
 		cmocka_unit_test(test_early_answer),
 		cmocka_unit_test(test_upload_bounded),
