@@ -94,14 +94,19 @@ s_cp() {
 
 # docker logs of a container that wrote MB MiB to stdout
 s_logs() {
-  local want got t0
+  local want got direct t0
   want=$(yes "$LOGLINE" | head -c $((MB << 20)) | sha)
-  cg_run dk run --name slg --network none $IMG sh -c "yes $LOGLINE | head -c $((MB << 20))"
-  if [ $CG_RC -ne 0 ]; then fail "logs: setup" "docker run failed"; bk_rm slg; return; fi
+  cg_run dk run -d --name slg --network none $IMG sh -c "yes $LOGLINE | head -c $((MB << 20))"
+  if [ $CG_RC -ne 0 ]; then fail "logs: setup" "docker run -d failed"; bk_rm slg; return; fi
+  # exited, and conmon has written the whole log
+  expect_output "logs: the writer exits" 0 dk wait slg
   t0=$(ms)
   got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker logs slg | sha)
   if [ "$got" = "$want" ]; then pass "docker logs of $MB MiB byte for byte ($(( $(ms) - t0 )) ms)"
-  else fail "docker logs of $MB MiB byte for byte" "sha256 $got, want $want" quiet; fi
+  else
+    direct=$(DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker logs slg | sha)
+    fail "docker logs of $MB MiB byte for byte" "sha256 $got, want $want (direct: $direct)" quiet
+  fi
   bk_rm slg
 }
 
