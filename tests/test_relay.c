@@ -104,12 +104,15 @@ test_framing(void **state)
 	int mode, eof;
 
 	(void)state;
-	/* Content-Length: exactly that many bytes; hop fields replaced */
+	/*
+	 * Content-Length: exactly that many bytes; hop fields dropped, the
+	 * backend's Container-Gateway replaced by ours (one, issue 10)
+	 */
 	t_open(&t, sock_up);
 	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 200 OK\r\nContent-Type: "
 	    "application/json\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5"
-	    "\r\nProxy-Connection: x\r\nContent-Length: 8\r\n\r\n{\"ok\":1}EXTRA",
-	    0, 0, &mode, &eof);
+	    "\r\nProxy-Connection: x\r\ncontainer-gateway: another\r\n"
+	    "Content-Length: 8\r\n\r\n{\"ok\":1}EXTRA", 0, 0, &mode, &eof);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nContent-Type: "
 	    "application/json\r\nContent-Length: 8\r\n" CGV "\r\n{\"ok\":1}");
 	assert_int_equal(mode, IPC_END_KEEP_ALIVE);
