@@ -102,6 +102,7 @@ static const struct field f_conn_start[] = {
 	STR("noproxy", conn_start.noproxy, 1024),
 	BOOL("proxy_available", conn_start.proxy_available),
 	U32("backend_timeout_ms", conn_start.backend_timeout_ms),
+	BOOL("commit_needs_body", conn_start.commit_needs_body),
 };
 static const struct field f_log[] = {
 	ENUM("level", log.level, n_level),

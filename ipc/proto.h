@@ -98,6 +98,7 @@ struct ipc_msg {
 			struct ipc_str noproxy;			/* str(1024) */
 			uint8_t proxy_available;
 			uint32_t backend_timeout_ms;
+			uint8_t commit_needs_body;	/* the backend's, measured */
 		} conn_start;
 		struct { uint8_t level; struct ipc_str text; } log;	/* text str(1024, UTF-8) */
 		struct { uint8_t reason; } bye;

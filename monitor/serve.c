@@ -87,6 +87,7 @@ start_conn(struct gateway *gw, struct conn *c)
 	m.u.conn_start.noproxy.len = (uint32_t)strlen(l->noproxy);
 	m.u.conn_start.proxy_available = (uint8_t)l->proxy_available;
 	m.u.conn_start.backend_timeout_ms = gw->backend_timeout_ms;
+	m.u.conn_start.commit_needs_body = (uint8_t)l->commit_needs_body;
 	ipc_audit(c, "to-child", &m);
 	rc = ipc_send(c->ipc, &m, 0);
 	/*

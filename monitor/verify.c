@@ -32,6 +32,7 @@ policy_ctx(const struct conn *c, struct cg_policy_ctx *ctx)
 	ctx->proxy = l->proxy;
 	ctx->noproxy = l->noproxy;
 	ctx->backend_timeout_ms = c->gw->backend_timeout_ms;
+	ctx->commit_needs_body = l->commit_needs_body;
 }
 
 /*

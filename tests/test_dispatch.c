@@ -1169,6 +1169,38 @@ test_replay(void **state)
 }
 
 /*
+ * The replay runs with the child's context (issue 10 item 3): on a backend
+ * measured to need a commit body, the policy's empty body is {}; the
+ * monitor, knowing it too, reproduces {} and refuses an empty one.
+ */
+static void
+test_replay_context(void **state)
+{
+	struct ipc_msg m;
+	struct t t;
+
+	(void)state;
+	gw.lis[0].commit_needs_body = 1;
+	t_open(&t, sock_up);
+	ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "c1",
+	    http_resp(200, OWNED_BODY("c1id")), IPC_FACT_OWNED, "c1id");
+	snprintf(gw.lis[0].backend_path, sizeof(gw.lis[0].backend_path), "%s",
+	    sock_missing);
+	assert_int_equal(forward_json(&t, "/v1.41/commit?container=c1id", "{}"), 0);
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.status, 502);	/* replayed, then no backend */
+	t_close(&t, HANDLED);
+
+	t_open(&t, sock_up);
+	ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "c1",
+	    http_resp(200, OWNED_BODY("c1id")), IPC_FACT_OWNED, "c1id");
+	m = m_forward(1, "POST", "/v1.41/commit?container=c1id", FWD_JSON, 0);
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+	assert_log("the policy rewrites the forwarded body");
+	gw.lis[0].commit_needs_body = 0;
+}
+
+/*
  * A create naming a missing volume and another project's volume is refused
  * before the missing one is pre-created: a refused request leaves nothing.
  */
@@ -1455,6 +1487,7 @@ main(void)
 		cmocka_unit_test(test_forward_headers),
 		cmocka_unit_test(test_forward_owned),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_replay_context),
 		cmocka_unit_test(test_phase_checks_before_creating),
 		cmocka_unit_test(test_bypass_b34_named_networks),
 		cmocka_unit_test(test_raw_datagrams),

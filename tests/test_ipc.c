@@ -63,7 +63,7 @@ static const struct tmsg cat[] = {
 	{ IPC_SANDBOX_FAILED, "SANDBOX_FAILED", 1, 2, {
 		{ "step", T_STR, O(sandbox_failed.step), 32 },
 		{ "errno", T_I32, O(sandbox_failed.err), 0 } } },
-	{ IPC_CONN_START, "CONN_START", 1, 9, {
+	{ IPC_CONN_START, "CONN_START", 1, 10, {
 		{ "conn", T_U64, O(conn_start.conn), 0 },
 		{ "socket_kind", T_ENUM, O(conn_start.socket_kind), 2 },
 		{ "backend_kind", T_ENUM, O(conn_start.backend_kind), 2 },
@@ -72,7 +72,8 @@ static const struct tmsg cat[] = {
 		{ "proxy", T_STR, O(conn_start.proxy), 512 },
 		{ "noproxy", T_STR, O(conn_start.noproxy), 1024 },
 		{ "proxy_available", T_BOOL, O(conn_start.proxy_available), 2 },
-		{ "backend_timeout_ms", T_U32, O(conn_start.backend_timeout_ms), 0 } } },
+		{ "backend_timeout_ms", T_U32, O(conn_start.backend_timeout_ms), 0 },
+		{ "commit_needs_body", T_BOOL, O(conn_start.commit_needs_body), 2 } } },
 	{ IPC_LOG, "LOG", 1, 2, {
 		{ "level", T_ENUM, O(log.level), 4 },
 		{ "text", T_UTF8, O(log.text), 1024 } } },
@@ -202,6 +203,7 @@ sample(uint16_t type, struct ipc_msg *m)
 		m->u.conn_start.noproxy = S("localhost,127.0.0.1,10.88.0.1");
 		m->u.conn_start.proxy_available = 1;
 		m->u.conn_start.backend_timeout_ms = 30000;
+		m->u.conn_start.commit_needs_body = 1;
 		break;
 	case IPC_LOG:
 		m->req = 0;
@@ -943,7 +945,7 @@ t_format(void **state)
 	    " backend_kind=podman root=\"/srv/projets/\\xC3\\xA9t\\xC3\\xA9\""
 	    " egress=require proxy=http://10.88.0.1:3128"
 	    " noproxy=localhost,127.0.0.1,10.88.0.1 proxy_available=1"
-	    " backend_timeout_ms=30000");
+	    " backend_timeout_ms=30000 commit_needs_body=1");
 	sample(IPC_BYE, &m);
 	m.u.bye.reason = IPC_BYE_CLIENT_CLOSED;
 	expect_fmt(&m, " reason=client-closed");

@@ -750,6 +750,7 @@ child_run(const struct sandbox_result *sr)
 	c.ctx.noproxy = c.noproxy;
 	c.ctx.facts = &c.facts;
 	c.ctx.backend_timeout_ms = c.backend_timeout_ms;
+	c.ctx.commit_needs_body = m.u.conn_start.commit_needs_body;
 
 	for (;;)
 		(void)serve_request(&c);
