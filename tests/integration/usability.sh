@@ -4,6 +4,7 @@
 # or with CG_BACKEND=docker on a private dockerd (podman-only checks are skipped then).
 #
 #   u_chain    a gateway never uses another gateway as its backend (item 1), the hook too
+#   u_commit   a real docker commit through the gateway (item 3)
 #   u_inspect  docker inspect of a missing or foreign name prints "No such object" (item 4)
 #   u_images   tag/rmi of an image not built in the project say why and what to do (item 6)
 #   u_hints    every refusal says what to do instead; docker login shows the refusal (item 7)
@@ -141,6 +142,23 @@ u_chain() {
     bk_kill_rm u-hook
   fi
   printf '{"cwd":"%s"}' "$P4" | CONTAINER_GATEWAY_BIN="$CG_GATEWAY" timeout 60 "$HOOK" stop >/dev/null 2>&1
+}
+
+# ---- item 3: docker commit (podman needs a body the CLI does not send) ----------------------
+u_commit() {
+  local lbl
+  cg_run dk run -d --name u-commit --network none $IMG sh -c 'echo committed > /c; exec sleep 300'
+  if [ $CG_RC -ne 0 ]; then fail "docker commit: setup" "docker run -d failed"; return; fi
+  expect_ok "docker commit of an own container" dk commit u-commit localhost/u-committed:1
+  lbl=$(DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout 30 docker image inspect -f "{{index .Config.Labels \"$KEY\"}}" localhost/u-committed:1 2>&1)
+  if [ "$lbl" = "$P1" ]; then pass "docker commit: the image is the project's (label)"
+  else fail "docker commit: the image is the project's (label)" "label '$lbl'" quiet; fi
+  expect_output "docker commit: the image has the file" committed dk run --rm --network none localhost/u-committed:1 cat /c
+  expect_ok "docker rmi of the committed image" dk rmi localhost/u-committed:1
+  expect_fail_match "docker commit of another project's container is 404" '[Nn]o such container|not-found' \
+    dk2 commit u-commit localhost/u-stolen:1
+  bk_kill_rm u-commit
+  bk_q rmi -f localhost/u-committed:1 localhost/u-stolen:1
 }
 
 # ---- item 4: docker inspect of a missing or foreign name ----------------------------------
@@ -341,7 +359,7 @@ u_cleanup() {
 trap 'rc=$?; u_cleanup; (exit $rc); cg_teardown' EXIT
 
 # shellcheck disable=SC2034  # read by cg_run_scenarios
-ALL=(u_chain u_inspect u_images u_hints u_cli u_demo)
+ALL=(u_chain u_commit u_inspect u_images u_hints u_cli u_demo)
 
 # ---- main -------------------------------------------------------------------------
 need=(docker curl timeout git python3 script)
