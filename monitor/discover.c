@@ -142,17 +142,39 @@ field_is(const struct http_field *f, const char *name)
 	    strncasecmp(f->name, name, f->name_len) == 0;
 }
 
+/* What a daemon's GET /_ping said about it besides being no gateway. */
+struct probe_facts {
+	int libpod;			/* Libpod-Api-Version: a podman service */
+	enum backend_ident ident;	/* by its Server field */
+};
+
+/*
+ * Which daemon a Server field value v[0..len) names (issue 10 items 2, 9):
+ * "Libpod/<version> ..." podman, "Docker/<version> ..." dockerd (both
+ * send it on every answer), anything else unknown.
+ */
+static enum backend_ident
+server_ident(const char *v, size_t len)
+{
+	if (len > 7 && strncmp(v, "Libpod/", 7) == 0)
+		return BACKEND_LIBPOD;
+	if (len > 7 && strncmp(v, "Docker/", 7) == 0)
+		return BACKEND_DOCKERD;
+	return BACKEND_UNKNOWN;
+}
+
 /*
  * Ask the socket at path GET /_ping and look for a Container-Gateway
  * field in the answer's head (at most PROBE_HEAD_MAX bytes within
  * PROBE_MS). PROBE_GATEWAY copies the field's value (cut to vsz - 1
  * bytes) into version. A refused connection or any other answer is
  * PROBE_DAEMON (the relay reports a dead daemon later, as before); no
- * complete head in time is PROBE_SILENT. *libpod is set to 1 when the
- * answer carries Libpod-Api-Version (a podman service), else 0.
+ * complete head in time is PROBE_SILENT. pf->libpod is set to 1 when the
+ * answer carries Libpod-Api-Version (a podman service), else 0;
+ * pf->ident from its Server field (BACKEND_UNKNOWN without an answer).
  */
 static enum probe_result
-probe(const char *path, char *version, size_t vsz, int *libpod)
+probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 {
 	static const char req[] = "GET /_ping HTTP/1.1\r\nHost: docker\r\n"
 	    "User-Agent: container-gateway/" CG_VERSION "\r\n"
@@ -162,13 +184,18 @@ probe(const char *path, char *version, size_t vsz, int *libpod)
 	size_t i;
 	int n;
 
-	*libpod = 0;
+	pf->libpod = 0;
+	pf->ident = BACKEND_UNKNOWN;
 	n = exchange(path, req, buf, sizeof(buf), &resp);
 	if (n < 0)
 		return PROBE_SILENT;
-	for (i = 0; n > 0 && i < resp.nfields; i++)
+	for (i = 0; n > 0 && i < resp.nfields; i++) {
 		if (field_is(&resp.fields[i], "Libpod-Api-Version"))
-			*libpod = 1;
+			pf->libpod = 1;
+		if (field_is(&resp.fields[i], "Server"))
+			pf->ident = server_ident(resp.fields[i].value,
+			    resp.fields[i].value_len);
+	}
 	for (i = 0; n > 0 && i < resp.nfields; i++) {
 		const struct http_field *f = &resp.fields[i];
 
@@ -227,7 +254,7 @@ commit_needs_body(const char *path)
 static const char *
 discover(const struct gateway *gw, const char *kind,
     const char *const *cand, const char *const *origin, size_t n,
-    int *libpod)
+    struct probe_facts *pf)
 {
 	char version[64], *q;
 	size_t i;
@@ -237,7 +264,7 @@ discover(const struct gateway *gw, const char *kind,
 		    is_own_socket(gw, cand[i]))
 			continue;
 		q = log_quote(cand[i], strlen(cand[i]));
-		switch (probe(cand[i], version, sizeof(version), libpod)) {
+		switch (probe(cand[i], version, sizeof(version), pf)) {
 		case PROBE_GATEWAY:
 			log_msg(LOG_WARNING, "backend-skipped", "skipping %s "
 			    "(%s): it is another container-gateway "
@@ -267,7 +294,7 @@ discover(const struct gateway *gw, const char *kind,
  */
 static int
 check_explicit(const struct gateway *gw, const char *flag, const char *kind,
-    const char *path, int *libpod)
+    const char *path, struct probe_facts *pf)
 {
 	char version[64], *q;
 
@@ -281,7 +308,7 @@ check_explicit(const struct gateway *gw, const char *flag, const char *kind,
 		    "gateway's own sockets; pass another --run-dir\n", path);
 		return RD_REFUSED;
 	}
-	switch (probe(path, version, sizeof(version), libpod)) {
+	switch (probe(path, version, sizeof(version), pf)) {
 	case PROBE_GATEWAY:
 		fprintf(stderr, "container-gateway: %s %s is another "
 		    "container-gateway (Container-Gateway: %s), not a %s daemon; "
@@ -305,19 +332,19 @@ check_explicit(const struct gateway *gw, const char *flag, const char *kind,
 /*
  * The backend of one kind (cli.md §8.1): the explicit socket (flag, path;
  * checked), else the first usable candidate. Returns 0 with *out set (NULL
- * when none), or RD_REFUSED. *libpod as for probe().
+ * when none), or RD_REFUSED. *pf as for probe().
  */
 static int
 pick(const struct gateway *gw, const char *kind, const char *flag,
     const char *explicit, const char *const *cand, const char *const *origin,
-    const char **out, int *libpod)
+    const char **out, struct probe_facts *pf)
 {
 	*out = NULL;
 	if (explicit == NULL) {
-		*out = discover(gw, kind, cand, origin, 2, libpod);
+		*out = discover(gw, kind, cand, origin, 2, pf);
 		return 0;
 	}
-	if (check_explicit(gw, flag, kind, explicit, libpod) != 0)
+	if (check_explicit(gw, flag, kind, explicit, pf) != 0)
 		return RD_REFUSED;
 	*out = explicit;
 	return 0;
@@ -335,7 +362,7 @@ rundir_discover(struct gateway *gw)
 	struct cg_config *cfg = gw->cfg;
 	char xdg[CG_PATH_MAX + 32] = "", dh[CG_PATH_MAX + 1] = "";
 	const char *env, *podman = NULL, *docker = NULL, *pc[2], *dc[2];
-	int plibpod = 0, dlibpod = 0;
+	struct probe_facts pf = { 0, BACKEND_UNKNOWN }, df = pf;
 
 	env = getenv("XDG_RUNTIME_DIR");
 	if (env != NULL && env[0] == '/')
@@ -348,9 +375,9 @@ rundir_discover(struct gateway *gw)
 	dc[0] = dh[0] ? dh : NULL;
 	dc[1] = "/var/run/docker.sock";
 	if ((cfg->backend_podman && pick(gw, "podman", "--podman-socket",
-	    cfg->podman_socket, pc, porigin, &podman, &plibpod) != 0) ||
+	    cfg->podman_socket, pc, porigin, &podman, &pf) != 0) ||
 	    (cfg->backend_docker && pick(gw, "docker", "--docker-socket",
-	    cfg->docker_socket, dc, dorigin, &docker, &dlibpod) != 0))
+	    cfg->docker_socket, dc, dorigin, &docker, &df) != 0))
 		return RD_REFUSED;
 	if (podman == NULL && docker == NULL) {
 		log_msg(LOG_WARNING, "no-backend", "no podman or docker backend "
@@ -366,12 +393,14 @@ rundir_discover(struct gateway *gw)
 	snprintf(gw->lis[1].backend_path, sizeof(gw->lis[1].backend_path), "%s",
 	    docker != NULL ? docker : podman);
 	gw->lis[1].backend_kind = docker != NULL ? CG_DOCKER : CG_PODMAN;
+	gw->lis[0].backend_ident = pf.ident;
+	gw->lis[1].backend_ident = docker != NULL ? df.ident : pf.ident;
 	/* podman services only: dockerd takes an empty body (measured) */
-	if (podman != NULL && plibpod)
+	if (podman != NULL && pf.libpod)
 		gw->lis[0].commit_needs_body = commit_needs_body(podman);
 	gw->lis[1].commit_needs_body = docker == NULL ?
 	    gw->lis[0].commit_needs_body :
-	    dlibpod ? commit_needs_body(docker) : 0;
+	    df.libpod ? commit_needs_body(docker) : 0;
 	log_msg(LOG_DEBUG, "listen", "the docker.sock backend %s a compat "
 	    "commit without a body", gw->lis[1].commit_needs_body ? "refuses" :
 	    "takes");

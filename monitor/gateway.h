@@ -39,6 +39,17 @@ struct listener {
 	 * an empty compat commit body is then sent as "{}" (issue 10 item 3).
 	 */
 	int commit_needs_body;
+	/*
+	 * The daemon behind it, by the Server field of its GET /_ping at
+	 * start-up (monitor/discover.c). The monitor answers system df and
+	 * build prune itself only for the daemons whose answers and builders
+	 * it was measured on (monitor/answer.c, doc/answers.md).
+	 */
+	enum backend_ident {
+		BACKEND_UNKNOWN = 0,	/* no or another Server field */
+		BACKEND_LIBPOD,		/* "Server: Libpod/..." (podman) */
+		BACKEND_DOCKERD,	/* "Server: Docker/..." (dockerd) */
+	} backend_ident;
 };
 
 /* A client refused with 503, lingering (monitor/linger.c). */
@@ -143,6 +154,9 @@ enum fwd_body { FB_NONE, FB_JSON, FB_LENGTH, FB_CHUNKED };
 /* How the response body ends (http.md §8.4, §9). */
 enum framing { FR_NONE, FR_LENGTH, FR_CHUNKED, FR_EOF, FR_SWITCHED };
 
+/* Internal answers a gateway-made answer is computed from (answer.c). */
+#define ANSWER_PARTS	4
+
 struct fact {
 	uint8_t kind;
 	char id[CG_ID_MAX + 1];		/* owned id (exec: the exec id) */
@@ -235,6 +249,12 @@ struct conn {
 	int lf_on;			/* collecting this answer */
 	char *lf_buf;			/* final head, then the wire body */
 	size_t lf_len, lf_headlen;
+	/* a route the monitor answers or pre-checks itself (answer.c) */
+	int answer;			/* an RF_ANSWER route (verify.c) */
+	int ans_kind;			/* enum answer_kind while one runs */
+	unsigned ans_step;		/* internal answers collected so far */
+	char *ans_body[ANSWER_PARTS];	/* their decoded bodies */
+	size_t ans_len[ANSWER_PARTS];
 };
 
 /*
@@ -247,7 +267,10 @@ struct conn {
  *   phase.c     the named-resource phase (policy.md §5, §11)
  *   facts.c     ownership questions: inspects and their verdicts
  *   relay.c     the backend's response, relayed towards the client
+ *   answer.c    routes the monitor answers itself (system df, build
+ *               prune) and the libpod system prune pre-check
  *   listfilter.c list answers kept to the project's elements (pure)
+ *   usage.c     the per-project df computed from backend answers (pure)
  *   backend.c   backend connections, the forwarded head, VERDICT
  *   conn.c      one connection: sending to its child, violations, freeing
  *   audit.c     access lines and the IPC audit
@@ -328,6 +351,30 @@ void phase_start(struct conn *c);
  */
 void phase_done(struct conn *c, int ok, int timeout);
 
+/* ---- monitor/answer.c */
+
+/*
+ * Called by phase_start() for c's verified, replayed FORWARD before the
+ * named-resource phase. Routes the monitor answers itself (RF_ANSWER:
+ * system df, build prune; routes.md §7.2 as amended) are never forwarded:
+ * the answer is computed from the monitor's own internal requests and
+ * written by it (relay_answer). A libpod system prune is forwarded only
+ * after a pod list shows no pod that is not the project's (issue 7
+ * residual; doc/filters.md). Returns 1 when it took c over (c->rs is then
+ * RS_PHASE while an internal request runs, RS_RESPONSE or RS_WAIT_DONE
+ * after), 0 when the ordinary phase applies.
+ */
+int answer_start(struct conn *c);
+/*
+ * The internal exchange of c's answer ended (ok: a complete response;
+ * timeout: the deadline passed): the next request, the computed answer,
+ * the forward, or a refusal. Called by phase_done() while c->ans_kind is
+ * set.
+ */
+void answer_done(struct conn *c, int ok, int timeout);
+/* Free what c's answer collected (conn_free, a finished answer). */
+void answer_free(struct conn *c);
+
 /* ---- monitor/facts.c */
 
 /*
@@ -402,6 +449,16 @@ void relay_progress(struct conn *c);
 void relay_backend_write_failed(struct conn *c);
 /* Early stream bytes are complete: after a switch they go out first. */
 void relay_early_ready(struct conn *c);
+/*
+ * Write resp[0..len) (malloc'd; taken), a complete response the monitor
+ * made itself for c's FORWARD, which never reached the backend
+ * (monitor/answer.c): the access line (decision "allow" or "deny", code
+ * NULL for "-", status, detail NULL to omit), then the bytes to the client
+ * and RESPONSE_END (close when closing or the client asked). The caller
+ * has sent the VERDICT; c->rs becomes RS_RESPONSE.
+ */
+void relay_answer(struct conn *c, const char *decision, const char *code,
+    int status, const char *detail, int closing, char *resp, size_t len);
 /* No response head within --backend-timeout: 504 to the client. */
 void relay_head_timeout(struct conn *c);
 /*

@@ -213,6 +213,9 @@ phase_start(struct conn *c)
 	    strstr(c->target, "/volumes/create") != NULL;
 
 	target_prefix(c, c->q_prefix);
+	/* routes the monitor answers or pre-checks itself (answer.c) */
+	if (answer_start(c))
+		return;
 	c->ph_n[0] = c->ph_n[1] = 0;
 	memset(c->ph_missing, 0, sizeof(c->ph_missing));
 	c->ph_i = 0;
@@ -297,7 +300,9 @@ volume_name_done(struct conn *c, int ok, int timeout)
 void
 phase_done(struct conn *c, int ok, int timeout)
 {
-	if (c->ph_step == 3)
+	if (c->ans_kind != 0)
+		answer_done(c, ok, timeout);
+	else if (c->ph_step == 3)
 		volume_name_done(c, ok, timeout);
 	else
 		named_done(c, ok, timeout);

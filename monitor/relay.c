@@ -565,6 +565,26 @@ relay_early_ready(struct conn *c)
 }
 
 void
+relay_answer(struct conn *c, const char *decision, const char *code,
+    int status, const char *detail, int closing, char *resp, size_t len)
+{
+	conn_close_backend(c);
+	c->logged = 1;
+	access_line(c, c->method, c->log_path, decision, code, status,
+	    conn_duration_ms(c), detail);
+	c->status = status;
+	c->head_done = c->resp_done = 1;
+	c->framing = FR_LENGTH;
+	c->remaining = 0;
+	c->closing = closing || c->client_close;
+	fifo_free(&c->down);
+	fifo_put(&c->down, resp, len);
+	free(resp);
+	c->rs = RS_RESPONSE;
+	relay_progress(c);
+}
+
+void
 relay_head_timeout(struct conn *c)
 {
 	struct cg_refusal r;

@@ -224,6 +224,8 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		c->hijack = req.hijack;
 		c->no_head_timeout = req.no_head_timeout;
 		c->lf_kind = listfilter_kind(req.route);
+		/* answered by the monitor itself, never forwarded (answer.c) */
+		c->answer = req.route != NULL && (req.route->flags & RF_ANSWER);
 		c->lf_api = req.api;
 		c->is_head = strcmp(c->method, "HEAD") == 0;
 		c->client_close = fh->close;

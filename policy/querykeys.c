@@ -61,6 +61,8 @@ static const struct qallow allow[] = {
 	{ ROUTE_C, "events", "events", KEYS("since", "until") },
 	{ ROUTE_L, "events", "events", KEYS("since", "until", "stream") },
 	{ ROUTE_L, "system", "system-prune", KEYS("volumes") },
+	/* answered by the monitor: no key changes its answer */
+	{ ROUTE_CL, "system", "system-df", NOKEYS },
 
 	/* §6.2 Containers */
 	{ ROUTE_C, "containers", "list",
@@ -190,6 +192,7 @@ static const struct qallow allow[] = {
 
 	/* §6.8 Build and commit */
 	{ ROUTE_CL, "build", "build", ANYKEY },
+	{ ROUTE_C, "build", "build-prune", NOKEYS },
 	{ ROUTE_C, "commit", "commit",
 	    KEYS("repo", "tag", "comment", "author", "pause", "squash") },
 	{ ROUTE_L, "commit", "commit",

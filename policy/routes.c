@@ -63,9 +63,15 @@ static const struct cg_route routes[] = {
 	 */
 	R(ROUTE_L, RM_POST, "system/prune", "system", "system-prune", NOREF,
 	    CG_BODY_NONE, RF_NHT, QP_SYSTEM_PRUNE),
+	/*
+	 * §7.2 as amended: the monitor answers system df per project
+	 * (monitor/answer.c, issue 10 item 9); other methods stay denied.
+	 */
+	R(ROUTE_CL, RM_GET, "system/df", "system", "system-df", NOREF,
+	    CG_BODY_NONE, RF_ANSWER, QP_NONE),
 	DENY(ROUTE_CL, RM_ANY, "system/df", "system", "system/df",
-	    "see the project's usage with docker ps -a --size, docker images "
-	    "and docker volume ls"),
+	    "see the project's usage with docker system df (GET), docker ps "
+	    "-a --size and docker volume ls"),
 
 	/* §6.2 Containers */
 	R(ROUTE_CL, RM_GET, "containers/json", "containers", "list", NOREF,
@@ -247,6 +253,14 @@ static const struct cg_route routes[] = {
 	/* §6.8 Build and commit */
 	R(ROUTE_CL, RM_POST, "build", "build", "build", NOREF,
 	    CG_BODY_STREAM, 0, QP_BUILD),
+	/*
+	 * §7.2 as amended: the monitor answers the compat build cache prune
+	 * itself, never forwarding it (issue 10 item 2): the gateway's builds
+	 * are legacy builds, which leave nothing in a backend's build cache
+	 * (measured: doc/answers.md), so nothing the project owns is there.
+	 */
+	R(ROUTE_C, RM_POST, "build/prune", "build", "build-prune", NOREF,
+	    CG_BODY_NONE, RF_ANSWER, QP_NONE),
 	DENY(ROUTE_CL, RM_ANY, "build/prune", "build", "build/prune",
 	    "remove the project's images with docker rmi"),
 	R(ROUTE_C, RM_POST, "commit", "commit", "commit", NOREF,

@@ -33,6 +33,8 @@
 #define RF_HIJACK	0x02u	/* attach / exec start (http.md §9) */
 #define RF_DENIED	0x04u	/* denied verb (§7.2): 403 denied-endpoint */
 #define RF_REWRITE	0x08u	/* the path ref is rewritten to the id (§9.6) */
+#define RF_ANSWER	0x10u	/* answered by the monitor itself, never
+				   forwarded (§7.2 as amended; monitor/answer.c) */
 
 /* Route query policies (§5 step 6); each has a row in routes.c qspecs. */
 enum route_qpolicy {

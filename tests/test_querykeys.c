@@ -473,7 +473,7 @@ test_every_route_has_a_row(void **state)
 				    rt[i].family, rt[i].action,
 				    a == 0 ? "compat" : "libpod");
 			assert_int_equal(keys == query_any_key,
-			    strcmp(rt[i].family, "build") == 0);
+			    strcmp(rt[i].action, "build") == 0);
 		}
 	}
 }

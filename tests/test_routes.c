@@ -105,8 +105,15 @@ static const struct ok_case ok_cases[] = {
 	{ D, "GET", "/v1.41/info", "info", "info", C, NONE, -1, 0, 0, 0, 0, 0, "/v1.41/info" },
 	{ D, "GET", "/v1.41/events?since=1795935147", "events", "events", C, NONE, -1, 0, 0, 0, 0, 0,
 	  "/v1.41/events?since=1795935147&filters=" ENC_LABEL_ONLY },
-	/* still forwarded (conformance routes-system-prune-rewritten); podman 4.3 also prunes
-	   stopped pods unfiltered here: residual risk documented in tool.md */
+	/* §7.2 as amended: answered by the monitor (monitor/answer.c); the query is dropped */
+	{ P, "GET", "/v4.3.1/libpod/system/df", "system-df", "system", L, NONE, -1, 0, 0, 0, 0, 0,
+	  "/v4.3.1/libpod/system/df" },
+	{ D, "GET", "/v1.41/system/df?type=volume", "system-df", "system", C, NONE, -1, 0, 0, 0, 0, 0,
+	  "/v1.41/system/df" },
+	{ D, "POST", "/v1.41/build/prune?filters=&all=1&keep-storage=0", "build-prune", "build", C,
+	  NONE, -1, 0, 0, 0, 0, 0, "/v1.41/build/prune" },
+	/* still forwarded (conformance routes-system-prune-rewritten), after the monitor's
+	   pod pre-check (monitor/answer.c): podman 4.3 prunes stopped pods unfiltered here */
 	{ P, "POST", "/v4.3.1/libpod/system/prune?all=true&volumes=true", "system-prune", "system", L,
 	  NONE, -1, 0, 0, 0, 0, 1, "/v4.3.1/libpod/system/prune?volumes=true&filters=" ENC_LABEL_ONLY },
 
@@ -460,9 +467,11 @@ static const struct no_case no_cases[] = {
 	{ P, "POST", "/v4.3.1/libpod/images/scp/foo", "denied-endpoint", "scp is not available through the gateway" },
 	{ P, "GET", "/v4.3.1/libpod/volumes/v1/export", "denied-endpoint", "export is not available through the gateway" },
 	{ P, "POST", "/v4.3.1/libpod/volumes/v1/import", "denied-endpoint", NULL },
-	{ D, "POST", "/v1.41/build/prune", "denied-endpoint", "build/prune is not available through the gateway" },
-	{ P, "GET", "/v4.3.1/libpod/system/df", "denied-endpoint", "system/df is not available through the gateway" },
-	{ D, "GET", "/v1.41/system/df", "denied-endpoint", NULL },
+	/* answered by the monitor with GET / POST only (§7.2 as amended) */
+	{ D, "GET", "/v1.41/build/prune", "denied-endpoint", "build/prune is not available through the gateway" },
+	{ P, "POST", "/v4.3.1/libpod/build/prune", "denied-endpoint", NULL },
+	{ P, "DELETE", "/v4.3.1/libpod/system/df", "denied-endpoint", "system/df is not available through the gateway" },
+	{ D, "POST", "/v1.41/system/df", "denied-endpoint", NULL },
 	/* §7.3 BuildKit (B29) */
 	{ D, "POST", "/v1.41/session", "denied-endpoint", BK },
 	{ D, "POST", "/session", "denied-endpoint", BK },
