@@ -707,51 +707,71 @@ serve_request(struct child *c)
 	return 1;
 }
 
+int
+child_await_conn(const struct sandbox_result *sr, unsigned char *buf,
+    struct ipc_msg *m)
+{
+	*m = (struct ipc_msg){ .type = IPC_CHILD_READY, .fd = -1 };
+	m->u.child_ready.pid = (uint32_t)getpid();
+	m->u.child_ready.namespaces = (uint8_t)sr->namespaces;
+	m->u.child_ready.chroot = (uint8_t)sr->chroot;
+	if (ipc_send(CHILD_IPC_FD, m, 0) != IPC_OK)
+		return -1;
+	if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, m, 1, 0) != IPC_OK)
+		return -1;
+	if (m->type != IPC_CONN_START) {
+		if (m->fd >= 0)
+			close(m->fd);
+		return -1;
+	}
+	return 0;
+}
+
 void
-child_run(const struct sandbox_result *sr)
+child_serve(const struct ipc_msg *m, unsigned char *buf)
 {
 	struct child c;
-	struct ipc_msg m = { .fd = -1 };
 
 	memset(&c, 0, sizeof(c));
 	c.ipc = CHILD_IPC_FD;
-	c.client = -1;
-	c.msgbuf = xmalloc(IPC_MSG_MAX + 1);
 	c.incap = 2 * READ_CHUNK;
 	c.in = xmalloc(c.incap);
-
-	m.type = IPC_CHILD_READY;
-	m.u.child_ready.pid = (uint32_t)getpid();
-	m.u.child_ready.namespaces = (uint8_t)sr->namespaces;
-	m.u.child_ready.chroot = (uint8_t)sr->chroot;
-	send_msg(&c, &m);
-
-	if (ipc_recv(c.ipc, c.msgbuf, IPC_MSG_MAX + 1, &m, 1, 0) != IPC_OK ||
-	    m.type != IPC_CONN_START)
-		_exit(1);
-	c.client = m.fd;
-	c.conn = m.u.conn_start.conn;
-	c.root = xstrndup(m.u.conn_start.root.p, m.u.conn_start.root.len);
-	c.proxy = xstrndup(m.u.conn_start.proxy.p, m.u.conn_start.proxy.len);
-	c.noproxy = xstrndup(m.u.conn_start.noproxy.p, m.u.conn_start.noproxy.len);
-	c.backend_timeout_ms = m.u.conn_start.backend_timeout_ms;
+	c.client = m->fd;
+	c.conn = m->u.conn_start.conn;
+	c.root = xstrndup(m->u.conn_start.root.p, m->u.conn_start.root.len);
+	c.proxy = xstrndup(m->u.conn_start.proxy.p, m->u.conn_start.proxy.len);
+	c.noproxy = xstrndup(m->u.conn_start.noproxy.p,
+	    m->u.conn_start.noproxy.len);
+	c.backend_timeout_ms = m->u.conn_start.backend_timeout_ms;
 	c.facts.owned = fact_owned;
 	c.facts.resolve = fact_resolve;
 	c.facts.warn = fact_warn;
 	c.facts.arg = &c;
 	c.ctx.root = c.root;
-	c.ctx.socket_kind = m.u.conn_start.socket_kind == IPC_KIND_DOCKER ?
+	c.ctx.socket_kind = m->u.conn_start.socket_kind == IPC_KIND_DOCKER ?
 	    CG_DOCKER : CG_PODMAN;
-	c.ctx.backend_kind = m.u.conn_start.backend_kind == IPC_KIND_DOCKER ?
+	c.ctx.backend_kind = m->u.conn_start.backend_kind == IPC_KIND_DOCKER ?
 	    CG_DOCKER : CG_PODMAN;
-	c.ctx.egress = (enum cg_egress)m.u.conn_start.egress;
-	c.ctx.proxy_available = m.u.conn_start.proxy_available;
+	c.ctx.egress = (enum cg_egress)m->u.conn_start.egress;
+	c.ctx.proxy_available = m->u.conn_start.proxy_available;
 	c.ctx.proxy = c.proxy;
 	c.ctx.noproxy = c.noproxy;
 	c.ctx.facts = &c.facts;
 	c.ctx.backend_timeout_ms = c.backend_timeout_ms;
-	c.ctx.commit_needs_body = m.u.conn_start.commit_needs_body;
+	c.ctx.commit_needs_body = m->u.conn_start.commit_needs_body;
+	c.msgbuf = buf;		/* m is not used after this point */
 
 	for (;;)
 		(void)serve_request(&c);
+}
+
+void
+child_run(const struct sandbox_result *sr)
+{
+	unsigned char *buf = xmalloc(IPC_MSG_MAX + 1);
+	struct ipc_msg m;
+
+	if (child_await_conn(sr, buf, &m) < 0)
+		_exit(1);
+	child_serve(&m, buf);
 }

@@ -19,6 +19,23 @@ struct sandbox_result;
 void child_run(const struct sandbox_result *sr) __attribute__((noreturn));
 
 /*
+ * child_run() in two steps (the hostile-child harness of issue 7,
+ * tests/helpers/hostile_gateway.c, looks at the client between them):
+ * child_await_conn sends CHILD_READY (sr: what the sandbox got) and waits
+ * for CONN_START into *m, decoded from buf (IPC_MSG_MAX + 1 bytes, which
+ * must outlive *m); m->fd is the client socket. Returns 0, or -1 when the
+ * monitor is gone or sent anything else (a received descriptor is
+ * closed). child_serve serves the connection of that CONN_START and never
+ * returns, like child_run; it copies what it keeps of *m, then takes buf
+ * over as its own receive buffer.
+ */
+struct ipc_msg;
+int child_await_conn(const struct sandbox_result *sr, unsigned char *buf,
+    struct ipc_msg *m);
+void child_serve(const struct ipc_msg *m, unsigned char *buf)
+    __attribute__((noreturn));
+
+/*
  * The zygote (unpriv/zygote.c), started by the monitor as
  * CHILD_ARGV0 <chroot dir | -> with its control socket on CHILD_IPC_FD:
  * sandboxes itself once (sandbox_enter_zygote), reports CHILD_READY (or
