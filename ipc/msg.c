@@ -8,6 +8,7 @@
 #include <sys/uio.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -133,6 +134,19 @@ ipc_send(int fd, const struct ipc_msg *m, int flags)
 	return IPC_OK;
 }
 
+/*
+ * 1 when fd's peer is gone or has shut down its sending side. On a
+ * SOCK_SEQPACKET socket recvmsg() returns 0 both at end-of-file and for a
+ * zero-length datagram; only the first sets RCV_SHUTDOWN (POLLRDHUP).
+ */
+static int
+peer_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP));
+}
+
 static void
 close_fds(const int *fds, size_t n)
 {
@@ -210,7 +224,8 @@ ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
 		goto fail;
 	}
 	if (n == 0) {
-		r = IPC_EOF;
+		/* an empty datagram from a live peer is no end-of-file (issue 7) */
+		r = peer_gone(fd) ? IPC_EOF : IPC_ESHORT;
 		goto fail;
 	}
 	if ((r = ipc_decode(buf, (size_t)n, m)) != IPC_OK)

@@ -235,8 +235,10 @@ int ipc_send(int fd, const struct ipc_msg *m, int flags);
  * when accept_fd is set: then exactly one is required and stored in m->fd
  * (the caller owns it). Any other descriptor, or control data other than
  * SCM_RIGHTS, is closed and gives IPC_EFD. Every received descriptor is
- * closed on every error. Returns IPC_OK, IPC_EOF (end-of-file), IPC_EAGAIN,
- * IPC_ESYS (errno set), IPC_EFD, IPC_ETRUNC or an ipc_decode code.
+ * closed on every error. Returns IPC_OK, IPC_EOF (end-of-file: the peer
+ * closed or shut down), IPC_EAGAIN, IPC_ESYS (errno set), IPC_EFD,
+ * IPC_ETRUNC, IPC_ESHORT for a zero-length datagram from a peer that is
+ * still there (issue 7: it reads like end-of-file), or an ipc_decode code.
  */
 int ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
     int accept_fd, int flags);
