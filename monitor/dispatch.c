@@ -392,16 +392,21 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 
 /*
  * 1 while the monitor reads its child: not while it works for it (one
- * question at a time) and not while a streamed body waits for the backend
- * (backpressure). A child that has exited is read to the end: its last
- * messages (ACCESS) still count (issue 11 item 3).
+ * question at a time), not while messages for it wait in its queue (a
+ * child that asks without reading the answers would make the queue grow
+ * without bound: issue 7, tests/hostile row unread-answers; an honest
+ * child reads every answer before it asks again) and not while a streamed
+ * body waits for the backend (backpressure). A child that has exited is
+ * read to the end: its last messages (ACCESS) still count (issue 11
+ * item 3).
  */
 static int
 reads_child(const struct conn *c)
 {
 	if (c->pid < 0)
 		return 1;
-	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_SENDING)
+	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_SENDING ||
+	    !ipc_queue_empty(&c->outq))
 		return 0;
 	return c->rs != RS_STREAM || c->bc.out.len < RELAY_UP_MAX;
 }
