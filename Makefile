@@ -30,7 +30,7 @@ LIB_SRCS  = $(filter-out monitor/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*
 LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
-HELPERS   = tests/helpers/try_syscall tests/fuzz/seed_ipc
+HELPERS   = tests/helpers/try_syscall tests/helpers/hostile_gateway tests/fuzz/seed_ipc
 
 all: container-gateway
 
@@ -49,6 +49,12 @@ tests/test_%: tests/test_%.o libcg.a
 
 tests/helpers/%: tests/helpers/%.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
+
+# the gateway with a puppet for a request parser (tests/hostile/run.py, issue 7):
+# its own main and library, the zygote's child_run() wrapped; never installed
+tests/helpers/hostile_gateway: monitor/main.o tests/helpers/hostile_gateway.o libcg.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Wl,--wrap=child_run -o $@ monitor/main.o \
+	    tests/helpers/hostile_gateway.o libcg.a $(LIBS)
 
 # make check: install what is missing, build, run every test (README).
 check:

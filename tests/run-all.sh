@@ -1,11 +1,12 @@
 #!/bin/bash
 # tests/run-all.sh — what `make check` runs after building:
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
-#      then tests/forwarded/run.py (the gateway before a fake, recording daemon);
+#      then tests/forwarded/run.py (the gateway before a fake, recording daemon) and
+#      tests/hostile/run.py (a puppet request parser lying to the real monitor);
 #   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
 #      tests/integration/cli.sh, tools.sh, libs.sh, usability.sh and streams.sh against
 #      a private podman service, tests/integration/dockerd.sh (cli, tools, libs and
-#      usability again) against a private dockerd;
+#      usability again) against a private dockerd; tests/hostile/run.py --real;
 #   3. the operations suite tests/ops/run.sh (one suite);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
 #      a plain clone has no ../shared: then it says so and goes on.
@@ -41,6 +42,11 @@ done
 #     (query-key allow-lists, bodies on routes that take none; issue 12)
 run_suite tests/forwarded/run.py python3 tests/forwarded/run.py
 
+# 1b. a compromised request parser against the real monitor: every lie of tests/hostile/table.py
+#     refused, nothing but the asked inspects reaching a recording backend, the monitor
+#     serving the next connection (issue 7); --real: a subset against a private podman
+run_suite tests/hostile/run.py python3 tests/hostile/run.py
+
 # 2. real-CLI integration tests against a private podman service
 run_suite tests/integration/cli.sh ./tests/integration/cli.sh
 # docker-compose, the Python SDK, builds, volume/network/seccomp refusals (issue 3)
@@ -53,6 +59,8 @@ run_suite tests/integration/usability.sh ./tests/integration/usability.sh
 run_suite tests/integration/filters.sh ./tests/integration/filters.sh
 # two projects on one podman: nothing foreign listed or pruned, any filter (issue 7)
 run_suite tests/integration/isolation.sh ./tests/integration/isolation.sh
+# the hostile child's lies against a private podman: its state never changes (issue 7)
+run_suite "tests/hostile/run.py --real" python3 tests/hostile/run.py --real
 # 256 MiB streams both ways, paused and vanishing clients, refusals mid-upload (issues 8, 11)
 run_suite tests/integration/streams.sh ./tests/integration/streams.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock

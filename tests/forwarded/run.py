@@ -35,6 +35,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from client import http  # noqa: E402
+
 KEY = "org.apache.magpie.project"
 CID = "a1" * 32
 NID = "b2" * 32
@@ -150,35 +153,6 @@ class FakeDaemon:
                                             "unpause", "rename", "resize"):
             return 204, b""
         return 200, b"{}"
-
-
-def http(sock_path, method, target, body=None, ctype="application/json", upgrade=False):
-    """One request on a new connection; returns (status, body bytes). With upgrade,
-    asks for a protocol switch and half-closes after the request."""
-    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    c.settimeout(15)
-    c.connect(sock_path)
-    head = "%s %s HTTP/1.1\r\nHost: docker\r\n" % (method, target)
-    head += "Connection: Upgrade\r\nUpgrade: tcp\r\n" if upgrade else "Connection: close\r\n"
-    if body is not None:
-        head += "Content-Type: %s\r\nContent-Length: %d\r\n" % (ctype, len(body))
-    elif method in ("POST", "PUT"):
-        head += "Content-Length: 0\r\n"
-    c.sendall(head.encode() + b"\r\n" + (body or b""))
-    if upgrade:
-        c.shutdown(socket.SHUT_WR)
-    data = b""
-    while True:
-        try:
-            d = c.recv(65536)
-        except socket.timeout:
-            break
-        if not d:
-            break
-        data += d
-    c.close()
-    status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1 ") else 0
-    return status, data.split(b"\r\n\r\n", 1)[-1]
 
 
 # (name, socket, method, target, body or None, expected status,
