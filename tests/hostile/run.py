@@ -10,6 +10,8 @@ every byte it gets, and runs every row of the table (tests/hostile/table.py). Fo
     the row lists; no byte "HOSTILE" ever does;
   * the monitor keeps serving: an honest request on another connection succeeds right
     after, and no descriptor of the monitor is left behind.
+Every row must be named in doc/privsep.md ("A compromised child cannot ..."), and the
+release binary must not contain the puppet.
 
   python3 tests/hostile/run.py            every row, fake recording backend (no root)
   python3 tests/hostile/run.py --real     the rows marked real, through a recording relay
@@ -358,6 +360,13 @@ def main():
     passed = failed = 0
     t0 = time.monotonic()
     try:
+        with open(os.path.join(REPO, "doc/privsep.md")) as f:
+            doc = f.read()
+        unnamed = [r.name for r in ROWS if "`%s`" % r.name not in doc]
+        if unnamed:
+            print("FAIL doc/privsep.md (\"A compromised child cannot\") names no row %s" %
+                  ", ".join(unnamed))
+            return 1
         if not release_has_no_puppet():
             print("FAIL the release binary must not contain the puppet, the test binary must")
             return 1
