@@ -98,7 +98,9 @@ struct route_match {
 
 /*
  * 1 when path[0..len) passes §2 (starts with '/', no '%', '\', bytes
- * outside 0x21-0x7e, empty, "." or ".." segments; "/" alone is valid).
+ * outside 0x21-0x7e, empty, "." or ".." segments; "/" alone is valid)
+ * and http.md §2's request-target bytes (no '#'), which the monitor's
+ * FORWARD check has no HTTP parser to enforce.
  */
 int route_path_valid(const char *path, size_t len);
 

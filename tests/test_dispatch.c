@@ -821,6 +821,10 @@ test_forward_target(void **state)
 	FWD_BAD(m, "FORWARD target refused by the route tables");
 	m = m_forward(1, "GET", "info", FWD_NONE, 0);
 	FWD_BAD(m, NULL);
+	/* a fragment in the path, which no HTTP parser forwards (fuzz_forward) */
+	m = m_forward(1, "GET", "/v1.41/images/localhost/bus#bo*/json", FWD_NONE,
+	    0);
+	FWD_BAD(m, "FORWARD target refused by the route tables");
 	m = m_forward(1, "GET", "", FWD_NONE, 0);
 	FWD_BAD(m, NULL);
 	/* methods */

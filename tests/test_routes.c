@@ -828,6 +828,7 @@ test_path_valid(void **state)
 	assert_false(route_path_valid("/a/.", 4));
 	assert_false(route_path_valid("/a/../b", 7));
 	assert_false(route_path_valid("/a b", 4));
+	assert_false(route_path_valid("/a#b", 4));	/* fuzz_forward */
 	assert_false(route_path_valid("/a%2e", 5));
 	assert_false(route_path_valid("a", 1));
 }

@@ -50,6 +50,9 @@ TARGETS = [
     ("crlf", "/v1.41/_ping HTTP/1.1\r\nX-Hostile: HOSTILE\r\n\r\nGET /v1.41/_ping",
      "target refused by the route tables"),
     ("dot-segment", "/v1.41/containers/../images/json", "target refused by the route tables"),
+    # found by fuzz_forward: no HTTP parser takes it, the route tables did
+    ("fragment", "/v1.41/images/localhost/busybox#HOSTILE/json",
+     "target refused by the route tables"),
     ("no-project-filter", "/v1.41/containers/json", "target is not canonical"),
     ("extra-query-key", "/v1.41/containers/json?{lbl}&HOSTILE=1", "target is not canonical"),
     ("percent-case", "/v1.41/containers/json?filters=%7b%22label%22%3a%5b%22org.apache"
@@ -61,8 +64,9 @@ for _n, _t, _v in TARGETS:
     @row("forward-target-%s" % _n, violation=_v)
     def _(p, x, t=_t):
         """FORWARD of a target the monitor's own route tables refuse or do not reproduce
-        byte for byte (relative, absolute URI, CR LF, dot segment, without the project
-        filter, an extra or repeated key, lower-case escapes, a denied or BuildKit route)"""
+        byte for byte (relative, absolute URI, CR LF, dot segment, a fragment, without
+        the project filter, an extra or repeated key, lower-case escapes, a denied or
+        BuildKit route)"""
         p.send(forward(1, "POST" if "init" in t or "session" in t else "GET",
                        t.format(**x.fmt)))
 
