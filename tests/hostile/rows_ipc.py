@@ -310,13 +310,20 @@ def _(p, x):
     memory stays bounded"""
     rss0 = x.monitor_rss()
     path = x.root + ("/" + "a" * 200) * 19    # missing: resolved as written
+    stop = threading.Event()
 
     def ask_and_never_read():
         try:
             for req in range(1, 25):
                 p.send(path_query(req, 1, path), repeat=64, ack=False)
                 p.send(forward(req, "GET", x.C + "/_ping"), ack=False)
-                p.pause(150)    # for RESPONSE_END, which it does not read either
+                # DONE once the monitor sent RESPONSE_END, which it does not read
+                # either (before it, DONE is a violation); none comes once the
+                # monitor stopped reading this child
+                sent = "conn=%d dir=to-child type=RESPONSE_END req=%d " % (p.conn, req)
+                while sent not in x.log.text():
+                    if stop.wait(0.05):
+                        return
                 p.send(done(req), ack=False)
         except ipc.Gone:
             pass    # the row is over: the puppet's instructions stopped here
@@ -333,6 +340,7 @@ def _(p, x):
         elif time.monotonic() - since > 1:
             break
         time.sleep(0.1)
+    stop.set()
     x.honest("while answers wait")
     grown = x.monitor_rss() - rss0
     if grown > 2 << 20:
