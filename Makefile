@@ -30,7 +30,8 @@ LIB_SRCS  = $(filter-out monitor/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*
 LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
-HELPERS   = tests/helpers/try_syscall tests/helpers/hostile_gateway tests/fuzz/seed_ipc
+HELPERS   = tests/helpers/try_syscall tests/helpers/hostile_gateway tests/fuzz/seed_ipc \
+            tests/fuzz/seed_forward
 
 all: container-gateway
 
@@ -100,10 +101,14 @@ FUZZ_policy = $(wildcard policy/*.c) http/http.c $(FUZZ_BASE)
 FUZZ_routes = $(FUZZ_policy)
 FUZZ_query  = $(FUZZ_policy)
 FUZZ_build  = $(FUZZ_policy)
-FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build)
+# the monitor's FORWARD path: decode, verify, head, replay (issue 7)
+FUZZ_forward = $(FUZZ_policy) ipc/proto.c ipc/buf.c ipc/queue.c base/fifo.c \
+              $(addprefix monitor/,verify.c conn.c audit.c log.c listfilter.c pathres.c backend.c \
+                answer.c usage.c relay.c)
+FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forward)
 
 .SECONDEXPANSION:
-tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*) tests/fuzz/fuzz_input.h
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*) tests/fuzz/fuzz_input.h tests/fuzz/fuzz_monitor.h
 	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_$*) $(shell pkg-config --libs libcjson)
 
 fuzzers: $(FUZZERS)
@@ -111,9 +116,10 @@ fuzzers: $(FUZZERS)
 fuzz: $(FUZZERS)
 	FUZZ_RECORD=$(FUZZ_RECORD) FUZZ_WORK=$(FUZZ_WORK) ./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
 
-# the IPC seed maker of tests/fuzz/make-seeds.py (real encoder, real HTTP parser);
-# a helper, so make check builds it and a protocol change cannot leave it behind
-tests/fuzz/seed_ipc: tests/fuzz/seed_ipc.o libcg.a
+# the seed makers of tests/fuzz/make-seeds.py (real encoder, real HTTP parser; the
+# FORWARDs of an honest child, kept when the monitor accepts them); helpers, so make
+# check builds them and a protocol change cannot leave them behind
+tests/fuzz/seed_%: tests/fuzz/seed_%.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
 
 # make bench: the gateway side by side with direct podman (issue 9); writes

@@ -76,7 +76,8 @@ else
 fi
 
 # 2b. a short libFuzzer run of every fuzz target (make fuzz: the HTTP, JSON and IPC
-#     parsers, the route classifier, the query policy, the build query), when clang
+#     parsers, the route classifier, the query policy, the build query, the monitor's
+#     FORWARD verification and replay), when clang
 #     can build fuzzers here (clang with its sanitizer runtime); longer: make fuzz FUZZ_SECONDS=300
 # (per-run names: another make check may run beside this one)
 probe=$(mktemp "${TMPDIR:-/tmp}/cg-fuzz-probe.XXXXXX")

@@ -2,7 +2,8 @@
 """tests/fuzz/make-seeds.py — regenerate the committed seed corpora of the fuzz
 targets (issue 11 item 7) from real CLI traffic and the conformance cases:
 
-    tests/fuzz/make-seeds.py [--shared DIR]     (default: ../shared of the repository)
+    tests/fuzz/make-seeds.py [--shared DIR] [--target T]...
+                                (default: ../shared of the repository, every target)
 
 reads DIR/cli-traffic/*.txt (request and response heads and JSON bodies recorded
 from the docker and podman CLIs) and DIR/conformance/cases/*.json (requests, raw
@@ -13,6 +14,9 @@ requests, JSON bodies), and rewrites tests/fuzz/corpus/<target>/ for every targe
     json    request and response JSON bodies          -> fuzz_json
     ipc     FORWARD/ACCESS/LOG/BODY datagrams of those requests and bodies, made
             by the real encoder (tests/fuzz/seed_ipc)  -> fuzz_ipc
+    forward flag byte + the FORWARD an honest child sends for each request the
+            policy forwards + its JSON body, kept by tests/fuzz/seed_forward
+            only when the monitor accepts it            -> fuzz_forward
     routes  flag byte + "METHOD target" (tests/fuzz/fuzz_input.h) -> fuzz_routes
     query   the query strings                         -> fuzz_query
     build   flag byte + "METHOD target" of build requests, and every query
@@ -22,7 +26,7 @@ Seeds are cut at 65536 bytes (make fuzz's -max_len) and, when the fuzzers are bu
 (make fuzzers), merged by coverage: only inputs that add coverage are kept (libFuzzer
 -merge=1, named by the SHA-1 of their bytes); --no-merge keeps all. The committed corpus
 is what `make fuzz` starts from; a clone without ../shared still has it. Needs
-`make tests/fuzz/seed_ipc`.
+`make tests/fuzz/seed_ipc tests/fuzz/seed_forward`.
 """
 import argparse
 import base64
@@ -39,7 +43,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(REPO, "tests", "fuzz", "corpus")
-TARGETS = ("http", "json", "ipc", "routes", "query", "build")
+TARGETS = ("http", "json", "ipc", "routes", "query", "build", "forward")
 MAX_LEN = 65536
 # tests/fuzz/fuzz_input.h flag bits
 FZ_DOCKER, FZ_LIBPOD, FZ_PROXY = 0x01, 0x04, 0x20
@@ -63,7 +67,7 @@ def subst(text):
 class Seeds:
     def __init__(self):
         self.sets = {t: {} for t in TARGETS}
-        self.requests = []   # (head bytes, body bytes or b"") for the IPC seeds
+        self.requests = []   # (head bytes, body bytes or b"", socket) for ipc, forward
 
     def add(self, target, data):
         if isinstance(data, str):
@@ -85,7 +89,7 @@ class Seeds:
         head += "\r\n"
         hb = head.encode("utf-8", "surrogateescape")
         self.add("http", hb + body)
-        self.requests.append((hb, body))
+        self.requests.append((hb, body, socket))
         flags = (FZ_DOCKER if socket == "docker" else 0) | FZ_INJECT | FZ_PROXY
         if "/libpod/" in target:
             flags |= FZ_LIBPOD
@@ -208,20 +212,23 @@ def conformance(seeds, path):
         seeds.request(req["method"], subst(req["path"]), hdrs, body, socket)
 
 
-def ipc_seeds(seeds):
-    tool = os.path.join(REPO, "tests", "fuzz", "seed_ipc")
+def tool_seeds(seeds, target, docker_kind):
+    """Run tests/fuzz/seed_<target> on every request (records: u32 kind, u32
+    length, bytes; kind 0 a head, docker_kind a head that came on docker.sock,
+    1 its body) and add what it writes (u32 length + seed) to target."""
+    tool = os.path.join(REPO, "tests", "fuzz", "seed_" + target)
     if not os.access(tool, os.X_OK):
-        sys.exit("make-seeds: %s is missing (make tests/fuzz/seed_ipc)" % tool)
+        sys.exit("make-seeds: %s is missing (make tests/fuzz/seed_%s)" % (tool, target))
     rec = b""
-    for head, body in seeds.requests:
-        rec += struct.pack("=II", 0, len(head)) + head
+    for head, body, socket in seeds.requests:
+        rec += struct.pack("=II", docker_kind if socket == "docker" else 0, len(head)) + head
         if body:
             rec += struct.pack("=II", 1, len(body)) + body
     out = subprocess.run([tool], input=rec, stdout=subprocess.PIPE, check=True).stdout
     off = 0
     while off < len(out):
         (n,) = struct.unpack_from("=I", out, off)
-        seeds.add("ipc", out[off + 4:off + 4 + n])
+        seeds.add(target, out[off + 4:off + 4 + n])
         off += 4 + n
 
 
@@ -230,6 +237,8 @@ def main():
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
     ap.add_argument("--no-merge", action="store_true",
                     help="keep every input instead of those that add coverage")
+    ap.add_argument("--target", action="append", choices=TARGETS,
+                    help="rewrite only this target's corpus (repeatable)")
     a = ap.parse_args()
     traffic = sorted(glob.glob(os.path.join(a.shared, "cli-traffic", "*.txt")))
     cases = sorted(glob.glob(os.path.join(a.shared, "conformance", "cases", "*.json")))
@@ -240,9 +249,12 @@ def main():
         cli_traffic(seeds, p)
     for p in cases:
         conformance(seeds, p)
-    ipc_seeds(seeds)
+    targets = a.target or TARGETS
+    for t in ("ipc", "forward"):
+        if t in targets:
+            tool_seeds(seeds, t, 0 if t == "ipc" else 2)
     with tempfile.TemporaryDirectory() as tmp:
-        for t in TARGETS:
+        for t in targets:
             raw = os.path.join(tmp, t)
             os.makedirs(raw)
             for name, data in seeds.sets[t].items():
@@ -262,7 +274,7 @@ def main():
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
                 how = "merged by coverage"
             kept = os.listdir(d)
-            print("make-seeds: %-6s %4d inputs -> %4d seeds (%s), %d bytes" %
+            print("make-seeds: %-7s %4d inputs -> %4d seeds (%s), %d bytes" %
                   (t, len(seeds.sets[t]), len(kept), how,
                    sum(os.path.getsize(os.path.join(d, n)) for n in kept)))
 

@@ -56,7 +56,7 @@ section_10_fuzz() {
   echo
   echo "| target | what it fuzzes | seeds | seconds | executions | crashes | corpus after | when | commit |"
   echo "|---|---|---:|---:|---:|---:|---:|---|---|"
-  for t in http json ipc routes query build; do
+  for t in http json ipc routes query build forward; do
     case $t in
       http) what="HTTP request/response heads, chunked bodies (http/http.c)" ;;
       json) what="strict JSON parser and serialiser fixpoint (policy/json.c)" ;;
@@ -64,6 +64,7 @@ section_10_fuzz() {
       routes) what="route classifier and policy stage 1; monitor re-check fixpoint (policy/routes.c, policy.c)" ;;
       query) what="query parsing, canonical encoding, policed keys, label filters (policy/query.c, filters.c)" ;;
       build) what="build query policy and its idempotence (policy/build.c)" ;;
+      forward) what="the monitor's FORWARD path: decode, verification, head, replay; one request per head, fact table fixed (monitor/verify.c, backend.c; issue 7)" ;;
     esac
     if have "fuzz-$t"; then
       any=1
