@@ -167,14 +167,14 @@ ask(struct conn *c, const char *path, const char *query)
 	int n;
 
 	n = asprintf(&req, "GET %s%s%s%s%s HTTP/1.1\r\nHost: docker\r\n"
-	    "User-Agent: container-gateway/" CG_VERSION "\r\n"
-	    "Connection: close\r\n\r\n", c->q_prefix,
+	    "User-Agent: container-gateway/" CG_VERSION "\r\n\r\n",
+	    c->q_prefix,
 	    c->api == IPC_API_LIBPOD ? "/libpod" : "", path,
 	    query[0] != '\0' ? "?" : "", query);
 	if (n < 0)
 		xoom();
 	c->rs = RS_PHASE;
-	if (backend_internal(c, req, (size_t)n) < 0) {
+	if (backend_internal(c, req, (size_t)n, 1) < 0) {
 		answer_free(c);
 		backend_refuse_transport(c, 0);
 	}
@@ -314,7 +314,7 @@ answer_done(struct conn *c, int ok, int timeout)
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	conn_close_backend(c);
+	backend_release(c);	/* kept for the next part (issue 9 pool) */
 	if (status != 200 || c->ans_step >= ANSWER_PARTS) {
 		free(body);
 		answer_free(c);

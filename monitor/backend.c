@@ -42,16 +42,157 @@ backend_connect(const char *path)
 }
 
 
-int
-backend_internal(struct conn *c, char *request, size_t len)
+/* ---------------------------------------------------------------- pool */
+
+/*
+ * The pool of c's listener: the first listener with the same backend
+ * socket (podman.sock and docker.sock usually share one podman).
+ */
+static struct bpool *
+pool_of(struct gateway *gw, int li)
+{
+	int i;
+
+	for (i = 0; i < li; i++)
+		if (strcmp(gw->lis[i].backend_path, gw->lis[li].backend_path) == 0)
+			return &gw->pools[i];
+	return &gw->pools[li];
+}
+
+/*
+ * An idle pooled connection, newest first, that is still open and has
+ * sent nothing since (a peek that would block); -1 when none.
+ */
+static int
+pool_take(struct gateway *gw, int li)
+{
+	struct bpool *p = pool_of(gw, li);
+	char b;
+	int fd;
+
+	while (p->n > 0) {
+		fd = p->fd[--p->n];
+		if (recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0 &&
+		    (errno == EAGAIN || errno == EWOULDBLOCK))
+			return fd;
+		close(fd);	/* closed by the backend, or stray bytes */
+	}
+	return -1;
+}
+
+void
+backend_pool_expire(struct gateway *gw, long long now)
+{
+	struct bpool *p;
+	int i, k, j;
+
+	for (i = 0; i < CG_SOCKETS; i++) {
+		p = &gw->pools[i];
+		for (k = j = 0; k < p->n; k++) {
+			if (now - p->since[k] >= POOL_IDLE_MS) {
+				close(p->fd[k]);
+				continue;
+			}
+			p->fd[j] = p->fd[k];
+			p->since[j++] = p->since[k];
+		}
+		p->n = j;
+	}
+}
+
+void
+backend_pool_close(struct gateway *gw)
+{
+	int i;
+
+	for (i = 0; i < CG_SOCKETS; i++)
+		while (gw->pools[i].n > 0)
+			close(gw->pools[i].fd[--gw->pools[i].n]);
+}
+
+/*
+ * A connection for c's next exchange: pooled when reuse, else new. The
+ * request is kept for a retry when the connection was pooled.
+ */
+static int
+open_backend(struct conn *c, int reuse)
 {
 	conn_close_backend(c);
+	if (reuse && (c->bc.fd = pool_take(c->gw, c->lis)) >= 0) {
+		c->bc.reused = 1;
+		return 0;
+	}
 	c->bc.fd = backend_connect(c->gw->lis[c->lis].backend_path);
+	return c->bc.fd < 0 ? -1 : 0;
+}
+
+/* Queue req[0..len) for the backend, and keep it for a retry if pooled. */
+static void
+queue_request(struct conn *c, const char *req, size_t len)
+{
+	fifo_put(&c->bc.out, req, len);
+	if (c->bc.reused) {
+		c->bc.retry = xmalloc(len);
+		memcpy(c->bc.retry, req, len);
+		c->bc.retry_len = len;
+	}
+}
+
+int
+backend_retry(struct conn *c)
+{
+	char *req = c->bc.retry;
+	size_t len = c->bc.retry_len;
+	int internal = c->bc.internal;
+	long long deadline = c->bc.deadline;
+
+	if (!c->bc.reused || req == NULL || c->bc.inlen > 0 ||
+	    (!internal && (c->head_done || c->rheadlen > 0)))
+		return -1;
+	c->bc.retry = NULL;
+	conn_close_backend(c);		/* frees the queue, not req */
+	c->bc.fd = backend_connect(c->gw->lis[c->lis].backend_path);
+	c->bc.internal = internal;
+	c->bc.deadline = deadline;
+	fifo_put(&c->bc.out, req, len);
+	free(req);
+	return c->bc.fd < 0 ? -1 : 0;
+}
+
+void
+backend_release(struct conn *c)
+{
+	struct bpool *p;
+	int fd = c->bc.fd;
+
+	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 &&
+	    (c->bc.internal || (!c->hijack && c->resp_done &&
+	    c->stream_done && !c->upload_failed &&
+	    (c->framing == FR_LENGTH || c->framing == FR_CHUNKED ||
+	    c->framing == FR_NONE)))) {
+		p = pool_of(c->gw, c->lis);
+		if (p->n < c->gw->pool_max && p->n < POOL_MAX) {
+			ev_unwatch(c->gw, fd);
+			p->fd[p->n] = fd;
+			p->since[p->n++] = now_ms();
+			c->bc.fd = -1;	/* not closed below */
+		}
+	}
+	conn_close_backend(c);
+}
+
+/* ---------------------------------------------------------------- exchanges */
+
+int
+backend_internal(struct conn *c, char *request, size_t len, int reuse)
+{
+	int rc = open_backend(c, reuse);
+
 	c->bc.internal = 1;
-	fifo_put(&c->bc.out, request, len);
+	queue_request(c, request, len);
 	free(request);
 	c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
-	return c->bc.fd < 0 ? -1 : 0;
+	return rc;
 }
 
 int
@@ -110,10 +251,14 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 			fprintf(f, "%.*s: %.*s\r\n", (int)fh->f[i].name_len,
 			    fh->f[i].name, (int)fh->f[i].value_len,
 			    fh->f[i].value);
+	/*
+	 * Keep-alive otherwise (HTTP/1.1's default; issue 9, beyond http.md
+	 * §7.1): the connection goes back to the pool if the response allows.
+	 */
 	if (fh->upgrade)
 		fputs("Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n", f);
 	else
-		fputs("Connection: close\r\n\r\n", f);
+		fputs("\r\n", f);
 	if (fclose(f) != 0)
 		xoom();
 	c->head = head;
@@ -123,14 +268,16 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 void
 backend_forward(struct conn *c)
 {
-	conn_close_backend(c);
-	c->bc.fd = backend_connect(c->gw->lis[c->lis].backend_path);
-	if (c->bc.fd < 0) {
+	/* only a request that may be sent twice goes on a pooled connection */
+	int reuse = !c->hijack && c->body_kind == FB_NONE &&
+	    (strcmp(c->method, "GET") == 0 || strcmp(c->method, "HEAD") == 0);
+
+	if (open_backend(c, reuse) < 0) {
 		backend_refuse(c, "backend-unreachable", "the %s backend is "
 		    "unreachable", conn_backend_name(c));
 		return;
 	}
-	fifo_put(&c->bc.out, c->head, c->head_len);
+	queue_request(c, c->head, c->head_len);
 	if (c->json != NULL) {
 		fifo_put(&c->bc.out, c->json, (size_t)c->body_len);
 		free(c->json);	/* replayed and queued: one copy is enough */
@@ -151,10 +298,93 @@ backend_write(struct conn *c)
 	return c->bc.out.len > 0 ? 0 : 1;
 }
 
+static int
+head_keeps(const struct http_response *resp)
+{
+	const struct http_field *f;
+	size_t i;
+
+	if (resp->minor_version != 1)
+		return 0;
+	for (i = 0; i < resp->nfields; i++) {
+		f = &resp->fields[i];
+		if (cg_ci_eq(f->name, f->name_len, "Connection") &&
+		    memmem(f->value, f->value_len, "close", 5) != NULL)
+			return 0;
+	}
+	return 1;
+}
+
+int
+backend_keeps_alive(const struct http_response *resp)
+{
+	return head_keeps(resp);
+}
+
+/*
+ * Whether c->bc.in holds a whole internal response, by its framing:
+ * 1 complete (bytes past its end are an error), 0 not yet, -1 invalid.
+ */
+static int
+internal_complete(struct conn *c)
+{
+	struct bcall *b = &c->bc;
+	struct http_response resp;
+	size_t used, wrote, body;
+	int n;
+
+	while (b->in_head == 0) {
+		n = http_parse_response(b->in, b->inlen, &resp);
+		if (n == -2)
+			return 0;
+		if (n < 0)
+			return -1;
+		if (resp.status < 200 && resp.status != 101) {
+			/* interim: skip it, parse again from there */
+			memmove(b->in, b->in + n, b->inlen - (size_t)n);
+			b->inlen -= (size_t)n;
+			continue;
+		}
+		b->in_head = n;
+		b->keep = head_keeps(&resp);
+		b->in_clen = resp.content_length;
+		if (resp.status == 204 || resp.status == 304)
+			b->in_framing = FR_NONE;
+		else if (resp.chunked)
+			b->in_framing = FR_CHUNKED;
+		else if (resp.has_content_length)
+			b->in_framing = FR_LENGTH;
+		else
+			b->in_framing = FR_EOF;
+		http_chunked_init(&b->in_chunk, 1);
+		b->in_scan = 0;
+	}
+	body = b->inlen - (size_t)b->in_head;
+	switch (b->in_framing) {
+	case FR_NONE:
+		return body == 0 ? 1 : -1;
+	case FR_LENGTH:
+		return body < b->in_clen ? 0 : body == b->in_clen ? 1 : -1;
+	case FR_CHUNKED:
+		wrote = 0;
+		if (http_chunked_feed(&b->in_chunk, b->in + b->in_head + b->in_scan,
+		    body - b->in_scan, NULL, &wrote, &used) < 0)
+			return -1;
+		b->in_scan += used;
+		if (!b->in_chunk.done)
+			return 0;
+		return b->in_scan == body ? 1 : -1;
+	default:
+		b->keep = 0;
+		return 0;	/* to end-of-file */
+	}
+}
+
 int
 backend_read_internal(struct conn *c)
 {
 	ssize_t n;
+	int done;
 
 	if (c->bc.incap - c->bc.inlen < IPC_DATA_MAX) {
 		c->bc.incap = c->bc.inlen + 4 * IPC_DATA_MAX;
@@ -164,10 +394,17 @@ backend_read_internal(struct conn *c)
 	    MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
-	if (n <= 0)
+	if (n <= 0) {
+		c->bc.keep = 0;
 		return n == 0 ? 1 : -1;
+	}
 	c->bc.inlen += (size_t)n;
-	return c->bc.inlen > INTERNAL_RESPONSE_MAX ? -1 : 0;
+	if (c->bc.inlen > INTERNAL_RESPONSE_MAX)
+		return -1;
+	done = internal_complete(c);
+	if (done < 0)
+		c->bc.keep = 0;
+	return done;
 }
 
 void

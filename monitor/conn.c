@@ -28,6 +28,8 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	c->ipc = ipc;
 	c->client = -1;
 	c->bc.fd = -1;
+	c->wfd[0] = c->wfd[1] = c->wfd[2] = -1;
+	c->oc_kind = -1;
 	c->rs = RS_IDLE;
 	ipc_queue_init(&c->outq);
 	return c;
@@ -37,10 +39,8 @@ void
 conn_free(struct conn *c)
 {
 	conn_close_backend(c);
-	if (c->ipc >= 0)
-		close(c->ipc);
-	if (c->client >= 0)
-		close(c->client);
+	ev_close(c->gw, c->ipc);
+	ev_close(c->gw, c->client);
 	ipc_queue_clear(&c->outq);
 	fifo_free(&c->down);
 	fifo_free(&c->early);
@@ -58,10 +58,10 @@ conn_free(struct conn *c)
 void
 conn_close_backend(struct conn *c)
 {
-	if (c->bc.fd >= 0)
-		close(c->bc.fd);
+	ev_close(c->gw, c->bc.fd);
 	fifo_free(&c->bc.out);
 	free(c->bc.in);
+	free(c->bc.retry);
 	memset(&c->bc, 0, sizeof(c->bc));
 	c->bc.fd = -1;
 }

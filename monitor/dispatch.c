@@ -485,6 +485,9 @@ on_backend(struct conn *c, short revents)
 		return;
 	if ((revents & (POLLOUT | POLLERR | POLLHUP)) && c->bc.out.len > 0) {
 		rc = backend_write(c);
+		if (rc < 0 && (c->bc.internal || c->rs == RS_SENDING) &&
+		    backend_retry(c) == 0)
+			return;		/* a stale pooled connection */
 		if (rc < 0) {
 			if (c->bc.internal)
 				internal_done(c, 0, 0);
@@ -504,6 +507,8 @@ on_backend(struct conn *c, short revents)
 		if (c->bc.out.len > 0)
 			return;
 		rc = backend_read_internal(c);
+		if (rc != 0 && c->bc.inlen == 0 && backend_retry(c) == 0)
+			return;		/* a stale pooled connection */
 		if (rc != 0)
 			internal_done(c, rc == 1, 0);
 		return;

@@ -36,8 +36,9 @@ facts_inspect_request(enum cg_fact_kind kind, enum cg_api api,
 
 	if (asprintf(&path, fmt, ref) < 0)
 		xoom();
-	n = asprintf(&req, "GET %s%s HTTP/1.1\r\nHost: docker\r\n"
-	    "Connection: close\r\n\r\n", prefix, path);
+	/* keep-alive: the connection may serve the next inspect (issue 9) */
+	n = asprintf(&req, "GET %s%s HTTP/1.1\r\nHost: docker\r\n\r\n",
+	    prefix, path);
 	free(path);
 	if (n < 0)
 		xoom();
@@ -203,9 +204,17 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 	char *req;
 	size_t len;
 
+	int kept = ocache_get(c->gw, kind, ref);
+
+	/* known for good: no inspect (issue 9; for an exec, its container) */
+	if (kept >= 0) {
+		answer_fact(c, kept == CG_OWNED ? IPC_FACT_OWNED :
+		    IPC_FACT_NOT_OWNED, ref);
+		return;
+	}
 	req = facts_inspect_request(kind, (enum cg_api)c->q_api, c->q_prefix,
 	    ref, &len);
-	if (backend_internal(c, req, len) < 0) {
+	if (backend_internal(c, req, len, 1) < 0) {
 		conn_close_backend(c);
 		answer_fact(c, IPC_FACT_UNREACHABLE, NULL);
 	}
@@ -227,10 +236,20 @@ facts_done(struct conn *c, int ok, int timeout)
 		    NULL);
 		return;
 	}
-	conn_close_backend(c);
+	backend_release(c);
 	v = facts_verdict(kind, (enum cg_api)c->q_api, status, body, body_len,
 	    c->gw->root, id);
 	free(body);
+	/* a 2xx verdict about a full id holds for good (ocache.c) */
+	if (status >= 200 && status < 300) {
+		const char *ref = c->q_stage == FS_EXEC_CONTAINER ?
+		    c->q_exec_container : c->q_ref;
+
+		if (v == CG_OWNED)
+			ocache_put(c->gw, kind, id, v);
+		else if (v == CG_NOT_OWNED)
+			ocache_put(c->gw, kind, ref, v);
+	}
 	if (v == CG_OWNED && c->q_stage == FS_INSPECT && c->q_kind == CG_FACT_EXEC) {
 		/* the exec's container must be owned (routes.md §9.4) */
 		snprintf(c->q_exec_container, sizeof(c->q_exec_container), "%s", id);

@@ -60,8 +60,47 @@ struct lingering {
 };
 #define LINGER_SLOTS	64
 
+/*
+ * Idle keep-alive connections to one backend socket (issue 9). Bounded;
+ * a connection idle longer than POOL_IDLE_MS is closed. Not in the epoll
+ * set: a connection is checked for a close or stray bytes when taken.
+ */
+#define POOL_MAX	32
+#define POOL_IDLE_MS	30000
+struct bpool {
+	int n;
+	int fd[POOL_MAX];
+	long long since[POOL_MAX];	/* ms: put back */
+};
+
+struct evloop;
+
+/* What an epoll registration belongs to (monitor/evloop.c). */
+enum ev_kind {
+	EV_NONE = 0,
+	EV_LISTENER,		/* index: gw->lis[] */
+	EV_ZYGOTE,
+	EV_LINGER,		/* a 503 being lingered on */
+	EV_CONN_IPC,		/* the three roles of a connection, in order */
+	EV_CONN_BACKEND,
+	EV_CONN_CLIENT,
+};
+
+/* One ready descriptor, as ev_wait() reports it. */
+struct ev_event {
+	int fd;
+	uint32_t gen;		/* its registration (ev_current) */
+	int kind;		/* enum ev_kind */
+	int index;
+	struct conn *c;		/* EV_CONN_* */
+	short revents;		/* POLLIN, POLLOUT, POLLHUP, POLLERR */
+};
+
 struct gateway {
 	struct cg_config *cfg;
+	struct evloop *ev;		/* NULL: no epoll set (unit tests) */
+	struct conn **dirty;		/* touched this turn: sync or drop */
+	size_t ndirty, capdirty;
 	char root[CG_PATH_MAX + 1];		/* ROOT (cli.md §4) */
 	char run_dir[CG_PATH_MAX + 1];
 	char run_dir_resolved[CG_PATH_MAX + 1];
@@ -97,12 +136,18 @@ struct gateway {
 	long long accept_paused_until;	/* ms; after EMFILE */
 	volatile int stop_signal;
 	volatile int child_exited;	/* SIGCHLD seen: reap */
-	sigset_t loop_mask;		/* the mask inside ppoll (serve.c) */
+	sigset_t loop_mask;		/* the mask inside epoll_pwait (serve.c) */
 	char sandbox_failure[160];	/* "<step>: <error>" of a failed child */
 	int sandbox_logged;		/* the sandbox INFO line was written */
 	int stopping;			/* graceful exit: children are told to go */
 	struct lingering lingers[LINGER_SLOTS];
 	int nlingers;
+	/* keep-alive backend connections, per listener (a listener whose
+	   backend is another's shares that one's: backend.c pool_of()) */
+	struct bpool pools[CG_SOCKETS];
+	int pool_max;			/* <= POOL_MAX; 0: no pooling */
+	void *ocache;			/* ownership of full ids (ocache.c) */
+	unsigned nocache;
 };
 
 /*
@@ -121,7 +166,20 @@ struct bcall {
 	size_t inlen, incap;
 	long long deadline;		/* ms, monotonic; 0 = none */
 	int internal;
+	/* keep-alive (issue 9, monitor/backend.c "pool") */
+	int reused;			/* fd came from the pool */
+	char *retry;			/* the request, for one retry when a
+					   pooled connection turns out closed */
+	size_t retry_len;
+	int keep;			/* the response leaves it reusable */
+	/* internal calls: where the response ends (backend_read_internal) */
+	int in_head;			/* head length once parsed; 0 */
+	int in_framing;			/* enum framing of the response */
+	uint64_t in_clen;
+	size_t in_scan;			/* body bytes fed to in_chunk */
+	struct http_chunked in_chunk;
 };
+
 
 enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER };
 enum req_state {
@@ -175,6 +233,9 @@ struct conn {
 					   (privsep.md §1 amendment); -1 once
 					   the client is gone */
 	int lis;			/* index into gw->lis */
+	int wfd[3];			/* descriptors in the epoll set per role
+					   (ipc, backend, client); -1 */
+	int dirty;			/* in gw->dirty */
 	int ready;			/* CHILD_READY seen */
 	int started;			/* CONN_START sent */
 	int dead;
@@ -243,6 +304,9 @@ struct conn {
 	int end_sent;			/* RESPONSE_END sent */
 	int client_eof, backend_eof;	/* switched: directions read to EOF */
 	int client_shut, backend_shut;	/* switched: write sides shut down */
+	/* the forwarded path's full id, if its ownership is kept (ocache.c) */
+	int oc_kind;			/* enum cg_fact_kind, or -1 */
+	char oc_id[65];
 	/* a post-filtered list answer (issue 7, monitor/listfilter.c) */
 	int lf_kind;			/* enum lf_kind of the verified route */
 	enum cg_api lf_api;		/* its API, from the monitor's routing */
@@ -260,7 +324,8 @@ struct conn {
 /*
  * The monitor's files, from the event loop down (no file calls a file
  * above it):
- *   serve.c     start-up, the poll loop, accepting, children, reaping
+ *   serve.c     start-up, the event loop, accepting, children, reaping
+ *   evloop.c    the epoll set behind the loop
  *   dispatch.c  the child's messages: state table, handlers, answers;
  *               routes backend events to the stage they belong to
  *   verify.c    FORWARD verification and the policy replay (§9)
@@ -271,6 +336,7 @@ struct conn {
  *               prune) and the libpod system prune pre-check
  *   listfilter.c list answers kept to the project's elements (pure)
  *   usage.c     the per-project df computed from backend answers (pure)
+ *   ocache.c    ownership verdicts of full ids kept
  *   backend.c   backend connections, the forwarded head, VERDICT
  *   conn.c      one connection: sending to its child, violations, freeing
  *   audit.c     access lines and the IPC audit
@@ -480,12 +546,39 @@ void relay_abandon(struct conn *c, const char *why);
  */
 int backend_connect(const char *path);
 /*
- * Start an internal exchange for c (routes.md §9, policy.md §5): connect
- * and queue request[0..len) (malloc'd; c->bc takes it), deadline
+ * Start an internal exchange for c (routes.md §9, policy.md §5): a
+ * keep-alive connection from the pool when reuse (a GET: it may be sent
+ * again on a fresh connection when the pooled one turns out closed), else
+ * a new one; queue request[0..len) (malloc'd; c->bc takes it), deadline
  * --backend-timeout. Returns 0, or -1 when the connection failed at once
  * (the request is freed with c->bc by the caller's conn_close_backend()).
  */
-int backend_internal(struct conn *c, char *request, size_t len);
+int backend_internal(struct conn *c, char *request, size_t len, int reuse);
+/*
+ * c's exchange is over: its backend connection goes back to the pool when
+ * the response left it reusable (HTTP/1.1 without Connection: close,
+ * framed by length or chunks and read to that end, the whole request
+ * written, no protocol switch), else it is closed; c->bc is reset either
+ * way (conn_close_backend).
+ */
+void backend_release(struct conn *c);
+/*
+ * A pooled connection of c failed before any byte of the response: send
+ * the request again on a new connection (the backend closed an idle
+ * keep-alive connection; only requests that may be sent twice are ever
+ * given a pooled one). Returns 0 when retried, -1 when c's exchange
+ * cannot be retried (the caller goes on with the failure).
+ */
+int backend_retry(struct conn *c);
+/*
+ * 1 when a backend response head leaves its connection reusable: HTTP/1.1
+ * and no "close" in a Connection field.
+ */
+int backend_keeps_alive(const struct http_response *resp);
+/* Close the pooled connections idle since before now - POOL_IDLE_MS. */
+void backend_pool_expire(struct gateway *gw, long long now);
+/* Close every pooled connection (graceful exit). */
+void backend_pool_close(struct gateway *gw);
 /*
  * Parse the complete internal response in c->bc.in (http.md §10.2):
  * interim responses skipped, status in *status, decoded body in *body
@@ -514,8 +607,9 @@ void backend_forward(struct conn *c);
 int backend_write(struct conn *c);
 /*
  * Read what c's backend sent for an internal exchange into c->bc.in.
- * Returns 0 (more to come), 1 (end-of-file: complete) or -1 (error, or
- * more than 8 MiB + a head: http.md §10.2).
+ * Returns 0 (more to come), 1 (complete: the response's framed end, or
+ * end-of-file), or -1 (error, or more than 8 MiB + a head: http.md
+ * §10.2).
  */
 int backend_read_internal(struct conn *c);
 /*
@@ -536,6 +630,72 @@ void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
  * same detail as the child's), else 502 backend-unreachable.
  */
 void backend_refuse_transport(struct conn *c, int timeout);
+
+/* ---- monitor/evloop.c */
+
+/* Create gw's epoll set (gw->ev). Returns 0, or -1 with errno. */
+int ev_init(struct gateway *gw);
+/* Close and free gw's epoll set; gw->ev = NULL. */
+void ev_free(struct gateway *gw);
+/*
+ * Register fd (open, not yet closed) for events (POLLIN/POLLOUT; 0 still
+ * reports hang-ups and errors) as belonging to kind/index/c, or change an
+ * existing registration of the same owner. No-op without gw->ev.
+ */
+void ev_watch(struct gateway *gw, int fd, int kind, int index,
+    struct conn *c, short events);
+/* Remove fd from the set (it stays open). */
+void ev_unwatch(struct gateway *gw, int fd);
+/*
+ * Remove fd from the set, then close it: the only way the monitor closes
+ * a descriptor the set may hold (a client descriptor shared with the
+ * child would otherwise stay in the set). gw may be NULL; fd < 0 no-op.
+ */
+void ev_close(struct gateway *gw, int fd);
+/*
+ * Bring c's registrations in line with what it waits for now
+ * (conn_pollfds): add, change or remove its child's socket, backend
+ * connection and client. No-op without gw->ev.
+ */
+void ev_sync(struct conn *c);
+/* Remove every registration of c (its descriptors stay open). */
+void ev_forget(struct conn *c);
+/*
+ * Wait up to timeout_ms (-1: forever) with signal mask mask for ready
+ * descriptors; writes at most max (<= 256) to out. Events of
+ * registrations that no longer exist are left out. Returns how many, or
+ * -1 with errno (EINTR).
+ */
+int ev_wait(struct gateway *gw, struct ev_event *out, int max,
+    int timeout_ms, const sigset_t *mask);
+/*
+ * 1 while e's registration still exists (an earlier event of the same
+ * batch may have closed its descriptor), else 0.
+ */
+int ev_current(const struct gateway *gw, const struct ev_event *e);
+
+/* ---- monitor/ocache.c */
+
+/* 1 for the kinds whose full-id verdicts are kept: container, pod, network. */
+int ocache_kind(int kind);
+/* 1 when s[0..len) is a full id: 64 lower-case hex digits. */
+int ocache_full_id(const char *s, size_t len);
+/*
+ * The kept verdict (CG_OWNED or CG_NOT_OWNED) of id (NUL-terminated) of
+ * kind, or -1 when none is kept (or kind/id are not kept ones).
+ */
+int ocache_get(const struct gateway *gw, int kind, const char *id);
+/*
+ * Keep verdict (CG_OWNED or CG_NOT_OWNED; anything else is ignored) for
+ * id of kind, for the gateway's lifetime (at most 4096 entries: a full
+ * cache is emptied first). A 404 is never kept: pass only verdicts of a
+ * 2xx inspect. Exits through xoom() when out of memory.
+ */
+void ocache_put(struct gateway *gw, int kind, const char *id, int verdict);
+/* Forget id of kind (a 404, or removed through the gateway). */
+void ocache_drop(struct gateway *gw, int kind, const char *id);
+/* Forget everything (and free it). */
+void ocache_free(struct gateway *gw);
 
 /* ---- monitor/zygote.c */
 
@@ -646,11 +806,10 @@ void ipc_audit_verdict(const struct conn *c, const char *verdict,
  * when LINGER_SLOTS are lingering already. Takes fd.
  */
 void linger_refuse(struct gateway *gw, int li, int fd);
-/* The poll() entries of the lingering clients (gw->nlingers of them). */
-int linger_pollfds(struct gateway *gw, struct pollfd *pfd);
-/* Handle their revents (n entries from linger_pollfds) at now (ms). */
-void linger_on_poll(struct gateway *gw, const struct pollfd *pfd, int n,
-    long long now);
+/* Read and drop what lingering client fd sent (revents from ev_wait). */
+void linger_on_event(struct gateway *gw, int fd, short revents, long long now);
+/* Close the lingering clients whose bounds passed at now (ms). */
+void linger_tick(struct gateway *gw, long long now);
 /* Close every lingering client (graceful exit). */
 void linger_close_all(struct gateway *gw);
 

@@ -42,51 +42,51 @@ linger_refuse(struct gateway *gw, int li, int fd)
 	l->fd = fd;
 	l->start = l->last = now_ms();
 	l->bytes = 0;
+	ev_watch(gw, fd, EV_LINGER, 0, NULL, POLLIN);
 }
 
 static void
 drop(struct gateway *gw, int i)
 {
-	close(gw->lingers[i].fd);
+	ev_close(gw, gw->lingers[i].fd);
 	gw->lingers[i] = gw->lingers[--gw->nlingers];
 }
 
-int
-linger_pollfds(struct gateway *gw, struct pollfd *pfd)
-{
-	int i;
-
-	for (i = 0; i < gw->nlingers; i++)
-		pfd[i] = (struct pollfd){ .fd = gw->lingers[i].fd, .events = POLLIN };
-	return gw->nlingers;
-}
-
 void
-linger_on_poll(struct gateway *gw, const struct pollfd *pfd, int n,
-    long long now)
+linger_on_event(struct gateway *gw, int fd, short revents, long long now)
 {
 	static char sink[65536];
 	struct lingering *l;
 	ssize_t got;
 	int i;
 
+	for (i = 0; i < gw->nlingers && gw->lingers[i].fd != fd; i++)
+		;
+	if (i == gw->nlingers || revents == 0)
+		return;
+	l = &gw->lingers[i];
+	got = recv(l->fd, sink, sizeof(sink), MSG_DONTWAIT);
+	if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+		drop(gw, i);
+		return;
+	}
+	if (got > 0) {
+		l->bytes += (size_t)got;
+		l->last = now;
+		if (l->bytes >= LINGER_BYTES_MAX)
+			drop(gw, i);
+	}
+}
+
+void
+linger_tick(struct gateway *gw, long long now)
+{
+	struct lingering *l;
+	int i;
+
 	/* backwards: drop() moves the last entry into the hole */
-	for (i = n - 1; i >= 0; i--) {
+	for (i = gw->nlingers - 1; i >= 0; i--) {
 		l = &gw->lingers[i];
-		if (pfd[i].fd != l->fd)
-			continue;
-		if (pfd[i].revents != 0) {
-			got = recv(l->fd, sink, sizeof(sink), MSG_DONTWAIT);
-			if (got == 0 || (got < 0 && errno != EAGAIN &&
-			    errno != EINTR)) {
-				drop(gw, i);
-				continue;
-			}
-			if (got > 0) {
-				l->bytes += (size_t)got;
-				l->last = now;
-			}
-		}
 		if (now - l->last >= LINGER_IDLE_MS ||
 		    now - l->start >= LINGER_TOTAL_MS ||
 		    l->bytes >= LINGER_BYTES_MAX)

@@ -30,7 +30,7 @@ phase_start_inspect(struct conn *c)
 	req = facts_inspect_request(c->ph_kind == 0 ? CG_FACT_NETWORK : CG_FACT_VOLUME,
 	    (enum cg_api)c->api, c->q_prefix, PH_NAME(c), &len);
 	c->ph_step = 0;
-	if (backend_internal(c, req, len) < 0)
+	if (backend_internal(c, req, len, 1) < 0)
 		backend_refuse_transport(c, 0);
 }
 
@@ -52,14 +52,14 @@ phase_start_precreate(struct conn *c)
 		xoom();
 	n = asprintf(&req, "POST %s%s/volumes/create HTTP/1.1\r\nHost: docker\r\n"
 	    "Content-Type: application/json\r\nContent-Length: %zu\r\n"
-	    "Connection: close\r\n\r\n%s", c->q_prefix,
+	    "\r\n%s", c->q_prefix,
 	    c->api == IPC_API_LIBPOD ? "/libpod" : "", strlen(body), body);
 	free(body);
 	if (n < 0)
 		xoom();
 	len = (size_t)n;
 	c->ph_step = 1;
-	if (backend_internal(c, req, len) < 0)
+	if (backend_internal(c, req, len, 0) < 0)
 		backend_refuse_transport(c, 0);
 }
 
@@ -77,7 +77,7 @@ named_done(struct conn *c, int ok, int timeout)
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	conn_close_backend(c);
+	backend_release(c);
 	if (c->ph_kind == 0) {		/* network: must be owned (§5.1) */
 		v = facts_verdict(CG_FACT_NETWORK, (enum cg_api)c->api, status,
 		    body, body_len, c->gw->root, id);
@@ -254,7 +254,7 @@ phase_start(struct conn *c)
 				req = facts_inspect_request(CG_FACT_VOLUME,
 				    (enum cg_api)c->api, c->q_prefix,
 				    name->valuestring, &len);
-				if (backend_internal(c, req, len) < 0)
+				if (backend_internal(c, req, len, 1) < 0)
 					backend_refuse_transport(c, 0);
 			}
 			return;
@@ -279,7 +279,7 @@ volume_name_done(struct conn *c, int ok, int timeout)
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	conn_close_backend(c);
+	backend_release(c);
 	v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status, body,
 	    body_len, c->gw->root, id);
 	free(body);

@@ -40,7 +40,7 @@ end_exchange(struct conn *c)
 	if (c->closing && c->client >= 0) {
 		/* the child keeps its copy while it lingers */
 		shutdown(c->client, SHUT_WR);
-		close(c->client);
+		ev_close(c->gw, c->client);
 		c->client = -1;
 	}
 	if (!c->end_sent) {
@@ -65,7 +65,7 @@ relay_abandon(struct conn *c, const char *why)
 	}
 	c->closing = 1;
 	if (c->client >= 0) {
-		close(c->client);
+		ev_close(c->gw, c->client);
 		c->client = -1;
 	}
 	end_exchange(c);
@@ -139,13 +139,17 @@ take_body(struct conn *c, size_t n)
 
 	switch (c->framing) {
 	case FR_NONE:
+		if (n > 0)
+			c->bc.keep = 0;	/* bytes where none belong */
 		fifo_unput(&c->down, n);
 		n = 0;
 		break;
 	case FR_LENGTH:
 		if (n > c->remaining) {
+			/* bytes past the end: dropped, the connection not reused */
 			fifo_unput(&c->down, n - (size_t)c->remaining);
 			n = (size_t)c->remaining;
+			c->bc.keep = 0;
 		}
 		c->remaining -= n;
 		if (c->remaining == 0)
@@ -158,6 +162,8 @@ take_body(struct conn *c, size_t n)
 			truncated(c, "invalid chunked framing");
 			return;
 		}
+		if (used < n)
+			c->bc.keep = 0;	/* bytes past the end */
 		fifo_unput(&c->down, n - used);
 		n = used;
 		if (c->chunk.done)
@@ -181,8 +187,9 @@ take_body(struct conn *c, size_t n)
 	}
 	if (c->resp_done && c->lf_on)
 		emit_filtered(c);
+	/* nothing past the end is relayed; a clean end may be reused */
 	if (c->resp_done && c->framing != FR_SWITCHED)
-		conn_close_backend(c);	/* nothing past the end is relayed */
+		backend_release(c);
 }
 
 /*
@@ -297,6 +304,11 @@ head_bytes(struct conn *c)
 	c->head_done = 1;
 	c->status = resp.status;
 	c->bc.deadline = 0;
+	c->bc.keep = backend_keeps_alive(&resp);
+	/* a kept ownership ends with its resource (ocache.c) */
+	if (c->oc_kind >= 0 && (resp.status == 404 || (resp.status >= 200 &&
+	    resp.status < 300 && strcmp(c->action, "remove") == 0)))
+		ocache_drop(c->gw, c->oc_kind, c->oc_id);
 	/* a list answer is post-filtered whole, then logged (issue 7) */
 	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
 	    !(c->hijack && http_response_switches(&resp));
@@ -343,12 +355,14 @@ head_bytes(struct conn *c)
 	if (c->rheadlen > (size_t)n && !c->resp_done) {
 		fifo_put(&c->down, c->rhead + n, c->rheadlen - (size_t)n);
 		take_body(c, c->rheadlen - (size_t)n);
+	} else if (c->rheadlen > (size_t)n) {
+		c->bc.keep = 0;	/* bytes past a response without a body */
 	}
-	if (c->resp_done)
-		conn_close_backend(c);
 	free(c->rhead);
 	c->rhead = NULL;
 	c->rheadlen = 0;
+	if (c->resp_done)
+		backend_release(c);
 	return 0;
 }
 
@@ -356,6 +370,9 @@ head_bytes(struct conn *c)
 static void
 backend_ended(struct conn *c, int err)
 {
+	/* a pooled connection the backend had closed: once more, afresh */
+	if (!c->head_done && c->rheadlen == 0 && backend_retry(c) == 0)
+		return;
 	if (!c->head_done) {
 		fail(c, "backend-unreachable", err ? "the backend connection "
 		    "failed" : "the backend closed without a response");

@@ -1,7 +1,7 @@
 /*
  * `serve`: start-up sequence (cli.md §7) and the monitor's event loop
  * (privsep.md §2-§3, §10): listening sockets, children, backend
- * connections, signals and the idle timer, one poll() loop.
+ * connections, signals and the idle timer, one epoll loop (evloop.c).
  */
 #include "monitor/serve.h"
 
@@ -35,6 +35,8 @@
 #include "unpriv/sanitize.h"
 
 static struct gateway *the_gw;	/* for the signal handler only */
+
+static void mark_dirty(struct gateway *gw, struct conn *c);
 
 static void
 on_sigchld(int sig)
@@ -139,7 +141,9 @@ accept_client(struct gateway *gw, int li)
 	c->accepted_ms = now_ms();
 	if (c->ready)
 		start_conn(gw, c);
+	mark_dirty(gw, c);
 	gw->spare = spawn_child(gw);
+	mark_dirty(gw, gw->spare);
 }
 
 /* Log how a request parser ended (privsep.md §10, cli.md §14.2 child-exit). */
@@ -410,7 +414,7 @@ graceful_exit(struct gateway *gw)
 	for (i = 0; i < CG_SOCKETS; i++) {
 		if (gw->lis[i].fd < 0)
 			continue;
-		close(gw->lis[i].fd);
+		ev_close(gw, gw->lis[i].fd);
 		if (lstat(gw->lis[i].path, &st) == 0 && S_ISSOCK(st.st_mode) &&
 		    st.st_dev == gw->lis[i].dev && st.st_ino == gw->lis[i].ino)
 			unlink(gw->lis[i].path);
@@ -442,6 +446,7 @@ graceful_exit(struct gateway *gw)
 	}
 	zygote_stop(gw);
 	linger_close_all(gw);
+	backend_pool_close(gw);
 	while ((c = TAILQ_FIRST(&gw->conns)) != NULL) {
 		TAILQ_REMOVE(&gw->conns, c, entry);
 		conn_free(c);
@@ -449,20 +454,75 @@ graceful_exit(struct gateway *gw)
 	rundir_release_pid(gw);
 }
 
+/* c changed this turn: its registrations are synced (or it is dropped). */
+static void
+mark_dirty(struct gateway *gw, struct conn *c)
+{
+	if (c == NULL || c->dirty)
+		return;
+	if (gw->ndirty == gw->capdirty) {
+		gw->capdirty = gw->capdirty ? gw->capdirty * 2 : 64;
+		gw->dirty = xrealloc(gw->dirty, gw->capdirty * sizeof(*gw->dirty));
+	}
+	c->dirty = 1;
+	gw->dirty[gw->ndirty++] = c;
+}
+
+/* Drop the dirty connections that died, sync the others. */
+static void
+settle_dirty(struct gateway *gw)
+{
+	struct conn *c;
+	size_t i;
+
+	for (i = 0; i < gw->ndirty; i++) {
+		c = gw->dirty[i];
+		c->dirty = 0;
+		if (c->dead)
+			drop_conn(gw, c);
+		else
+			ev_sync(c);
+	}
+	gw->ndirty = 0;
+}
+
+/*
+ * Once per millisecond at most: backend deadlines of every connection,
+ * connections that died outside their own events (their zygote failed,
+ * a graceful stop), and the next deadline for the wait. Every second, a
+ * full re-sync of every connection's registrations as a safety net.
+ */
+static int
+sweep(struct gateway *gw, long long now, int full)
+{
+	struct conn *c, *next;
+	long long next_deadline = now + 1000;
+
+	for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (!c->dead && c->bc.fd >= 0 && c->bc.deadline > 0) {
+			if (now >= c->bc.deadline) {
+				(void)conn_on_timer(c, now);
+				mark_dirty(gw, c);
+			} else if (c->bc.deadline < next_deadline) {
+				next_deadline = c->bc.deadline;
+			}
+		}
+		if (c->dead || full)
+			mark_dirty(gw, c);
+	}
+	settle_dirty(gw);
+	return (int)(next_deadline - now);
+}
+
 static int
 event_loop(struct gateway *gw)
 {
-	struct pollfd *pfd = NULL;
-	struct slot {
-		struct conn *c;
-		size_t first;
-		int n;
-	} *slot = NULL;
-	struct conn *c, *next;
-	size_t cap = 0, scap = 0, n, ns, i, nl;
-	struct timespec ts;
-	long long now;
-	int timeout, rc;
+	struct ev_event evs[256], *e;
+	struct pollfd pfd;
+	struct conn *c;
+	long long now, last_sweep = -1, last_full = 0;
+	int timeout = 0, rc, n, i;
 
 	for (;;) {
 		if (gw->stop_signal) {
@@ -483,92 +543,77 @@ event_loop(struct gateway *gw)
 			rc = 0;
 			break;
 		}
-		/* a wait per loop would cost a system call per relayed read */
+		/* a wait per turn would cost a system call per relayed read */
 		if (gw->child_exited) {
 			gw->child_exited = 0;
 			reap(gw);
 		}
 		kill_lingering(gw, now);
-		/* drop finished connections, keep a spare ready */
-		for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = next) {
-			next = TAILQ_NEXT(c, entry);
-			if (c->dead)
-				drop_conn(gw, c);
-		}
+		linger_tick(gw, now);
+		backend_pool_expire(gw, now);
 		/* a zygote that died is started again, at most once a second */
 		if (gw->zyg.pid < 0 && now - gw->zyg.started_ms >= 1000)
 			(void)zygote_start(gw);
-		if (gw->spare == NULL)
+		if (gw->spare == NULL) {
 			gw->spare = spawn_child(gw);
-
-		ns = 0;
-		TAILQ_FOREACH(c, &gw->conns, entry)
-			ns++;
-		n = CG_SOCKETS + 1 + LINGER_SLOTS + CONN_POLLFDS * ns;
-		if (n > cap) {
-			cap = n * 2;
-			pfd = xrealloc(pfd, cap * sizeof(*pfd));
+			mark_dirty(gw, gw->spare);
 		}
-		if (ns > scap) {
-			scap = ns * 2;
-			slot = xrealloc(slot, scap * sizeof(*slot));
+		settle_dirty(gw);
+		if (now != last_sweep) {
+			last_sweep = now;
+			timeout = sweep(gw, now, now - last_full >= 1000);
+			if (now - last_full >= 1000)
+				last_full = now;
 		}
-		n = 0;
+		if (timeout < 0)
+			timeout = 0;
+		/* out of descriptors: stop listening a while (accept_client) */
 		for (i = 0; i < CG_SOCKETS; i++)
-			pfd[n++] = (struct pollfd){ .fd = gw->lis[i].fd,
-			    .events = now < gw->accept_paused_until ? 0 : POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = gw->zyg.fd, .events = POLLIN };
-		nl = (size_t)linger_pollfds(gw, pfd + n);
-		n += nl;
-		/*
-		 * Only descriptors with something to wait for (conn_pollfds);
-		 * poll() refuses more entries than RLIMIT_NOFILE.
-		 */
-		ns = 0;
-		TAILQ_FOREACH(c, &gw->conns, entry) {
-			slot[ns].c = c;
-			slot[ns].first = n;
-			slot[ns].n = conn_pollfds(c, pfd + n);
-			n += (size_t)slot[ns++].n;
-		}
-		timeout = 1000;
-		TAILQ_FOREACH(c, &gw->conns, entry)
-			if (c->bc.fd >= 0 && c->bc.deadline > 0 &&
-			    c->bc.deadline - now < timeout)
-				timeout = c->bc.deadline - now < 0 ? 0 :
-				    (int)(c->bc.deadline - now);
-		ts.tv_sec = timeout / 1000;
-		ts.tv_nsec = (long)(timeout % 1000) * 1000000;
-		rc = ppoll(pfd, n, &ts, &gw->loop_mask);
-		if (rc < 0 && errno != EINTR) {
-			log_msg(LOG_ERROR, "signal-exit", "poll: %s", strerror(errno));
+			ev_watch(gw, gw->lis[i].fd, EV_LISTENER, i, NULL,
+			    now < gw->accept_paused_until ? 0 : POLLIN);
+		if (now < gw->accept_paused_until && timeout > 100)
+			timeout = 100;
+		n = ev_wait(gw, evs, 256, timeout, &gw->loop_mask);
+		if (n < 0 && errno != EINTR) {
+			log_msg(LOG_ERROR, "signal-exit", "epoll_wait: %s",
+			    strerror(errno));
 			graceful_exit(gw);
 			rc = 1;
 			break;
 		}
 		now = now_ms();
-		if (rc < 0)
-			continue;
-		if (pfd[CG_SOCKETS].revents != 0 && pfd[CG_SOCKETS].fd >= 0)
-			zygote_on_event(gw);
-		linger_on_poll(gw, pfd + CG_SOCKETS + 1, (int)nl, now);
-		for (i = 0; i < CG_SOCKETS; i++)
-			if (pfd[i].revents != 0 && pfd[i].fd >= 0)
-				accept_client(gw, (int)i);
-		for (i = 0; i < ns; i++) {
-			c = slot[i].c;
-			if (c->dead)
-				continue;
-			conn_on_poll(c, pfd + slot[i].first, slot[i].n);
-			if (c->ready && !c->started && c->client >= 0 && !c->dead)
-				start_conn(gw, c);
+		for (i = 0; i < n; i++) {
+			e = &evs[i];
+			if (!ev_current(gw, e))
+				continue;	/* closed by an earlier event */
+			switch (e->kind) {
+			case EV_LISTENER:
+				accept_client(gw, e->index);
+				break;
+			case EV_ZYGOTE:
+				zygote_on_event(gw);
+				break;
+			case EV_LINGER:
+				linger_on_event(gw, e->fd, e->revents, now);
+				break;
+			default:
+				c = e->c;
+				if (c->dead)
+					break;
+				pfd = (struct pollfd){ .fd = e->fd, .revents = e->revents };
+				pfd.events = pfd.revents;
+				conn_on_poll(c, &pfd, 1);
+				if (c->ready && !c->started && c->client >= 0 && !c->dead)
+					start_conn(gw, c);
+				mark_dirty(gw, c);
+				break;
+			}
 		}
-		TAILQ_FOREACH(c, &gw->conns, entry)
-			if (!c->dead)
-				(void)conn_on_timer(c, now);
+		settle_dirty(gw);
 	}
-	free(pfd);	/* poll arrays (LeakSanitizer, make check-asan) */
-	free(slot);
+	free(gw->dirty);	/* LeakSanitizer, make check-asan */
+	gw->dirty = NULL;
+	gw->ndirty = gw->capdirty = 0;
 	return rc;
 }
 
@@ -736,6 +781,7 @@ serve_main(struct cg_config *cfg)
 	TAILQ_INIT(&gw.conns);
 	TAILQ_INIT(&gw.zyg.pending);
 	TAILQ_INIT(&gw.exiting);
+	gw.pool_max = POOL_MAX;
 	gw.zyg.pid = -1;
 	gw.zyg.fd = -1;
 	gw.zyg.status = -1;
@@ -767,7 +813,7 @@ serve_main(struct cg_config *cfg)
 	sa.sa_handler = on_sigchld;
 	sigaction(SIGCHLD, &sa, NULL);
 	/*
-	 * The loop's signals arrive only inside ppoll(): no wake-up is lost
+	 * The loop's signals arrive only inside epoll_pwait(): no wake-up is lost
 	 * between a check of the flags and the wait.
 	 */
 	{
@@ -795,6 +841,14 @@ serve_main(struct cg_config *cfg)
 	if (gw.exe_fd < 0) {
 		fprintf(stderr, "container-gateway: cannot open /proc/self/exe: "
 		    "%s\n", strerror(errno));
+		rundir_release_pid(&gw);
+		rc = 1;
+		goto out;
+	}
+	/* the event loop's epoll set, before the first descriptor it holds */
+	if (ev_init(&gw) < 0) {
+		fprintf(stderr, "container-gateway: epoll_create1: %s\n",
+		    strerror(errno));
 		rundir_release_pid(&gw);
 		rc = 1;
 		goto out;
@@ -835,6 +889,8 @@ serve_main(struct cg_config *cfg)
 	rc = event_loop(&gw);
 out:
 	the_gw = NULL;
+	ev_free(&gw);
+	ocache_free(&gw);
 	rundir_free(&gw);	/* what rundir_prepare allocated */
 	return rc;
 }

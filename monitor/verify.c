@@ -165,6 +165,12 @@ verify_path_ref(struct conn *c, const struct cg_request *req,
 		return conn_violation(c, "FORWARD names a %s the monitor did not "
 		    "answer owned", req->path_ref_kind == CG_FACT_EXEC ?
 		    "exec session" : "resource");
+	/* a full id whose kept ownership the answer may end (ocache.c) */
+	if (ocache_kind(req->path_ref_kind) && ocache_full_id(seg, j - start)) {
+		c->oc_kind = req->path_ref_kind;
+		memcpy(c->oc_id, seg, 64);
+		c->oc_id[64] = '\0';
+	}
 	return 0;
 }
 
@@ -193,6 +199,7 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 	c->method[m->u.forward.method.len] = '\0';
 	target = xstrndup(m->u.forward.target.p, tlen);
 	memset(&req, 0, sizeof(req));
+	c->oc_kind = -1;
 	if (policy_route(&ctx, c->method, target, tlen, 0, &req, &r) < 0) {
 		free(target);
 		return conn_violation(c, "FORWARD target refused by the route "

@@ -94,6 +94,7 @@ zygote_start(struct gateway *gw)
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	gw->zyg.pid = pid;
 	gw->zyg.fd = sv[0];
+	ev_watch(gw, sv[0], EV_ZYGOTE, 0, NULL, POLLIN);
 	gw->zyg.ready = 0;
 	gw->zyg.started_ms = now_ms();
 	gw->zyg.status = -1;
@@ -117,8 +118,7 @@ zygote_stop(struct gateway *gw)
 {
 	int st;
 
-	if (gw->zyg.fd >= 0)
-		close(gw->zyg.fd);
+	ev_close(gw, gw->zyg.fd);
 	gw->zyg.fd = -1;
 	if (gw->zyg.pid > 0) {
 		kill(gw->zyg.pid, SIGKILL);	/* no effect on a dead one */

@@ -493,7 +493,7 @@ test_fact_query(void **state)
 	    http_resp(200, "{\"Id\":\"sha256:ab\",\"Config\":{\"Labels\":{\"" KEY
 	    "\":\"" ROOT "\"}}}"), IPC_FACT_OWNED, "sha256:ab");
 	assert_string_equal(fb_read(0), "GET /v1.41/images/quay.io/podman/"
-	    "hello:latest/json HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n\r\n");
+	    "hello:latest/json HTTP/1.1\r\nHost: docker\r\n\r\n");
 	/* libpod pod, prefix as sent */
 	m = m_fact(1, 2, CG_FACT_POD, IPC_API_LIBPOD, "/v5.0.0-rc1", "p1");
 	fb_queue(http_resp(200, "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\""
@@ -505,7 +505,7 @@ test_fact_query(void **state)
 	assert_int_equal(m.u.fact_answer.result, IPC_FACT_OWNED);
 	assert_true(str_is(&m.u.fact_answer.id, "p1id"));
 	assert_string_equal(fb_read(1), "GET /v5.0.0-rc1/libpod/pods/p1/json "
-	    "HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n\r\n");
+	    "HTTP/1.1\r\nHost: docker\r\n\r\n");
 	/* the other answers */
 	ask(&t, 1, 3, CG_FACT_CONTAINER, IPC_API_COMPAT, "c2",
 	    http_resp(404, "{\"message\":\"no such container\"}"),
@@ -710,7 +710,7 @@ test_body_limits(void **state)
 	assert_int_equal(t_send_run(&t, &m), 0);
 	pump(t.c);
 	assert_string_equal(fb_read(0), "POST /v1.41/images/load HTTP/1.1\r\n"
-	    "Host: docker\r\nContent-Length: 5\r\nConnection: close\r\n\r\nabcde");
+	    "Host: docker\r\nContent-Length: 5\r\n\r\nabcde");
 	m = m_simple(IPC_BODY_END, 1);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 	assert_log("BODY_END not allowed now");
@@ -727,7 +727,7 @@ test_body_limits(void **state)
 	assert_int_equal(t_send_run(&t, &m), 0);
 	pump(t.c);
 	assert_string_equal(fb_read(0), "POST /v1.41/images/load HTTP/1.1\r\n"
-	    "Host: docker\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+	    "Host: docker\r\nTransfer-Encoding: chunked\r\n"
 	    "\r\n11\r\n0123456789abcdefX\r\n0\r\n\r\n");
 	m = m_data(IPC_BODY, 1, "x", 1);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);

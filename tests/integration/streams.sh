@@ -201,6 +201,9 @@ s_killed_exec() {
   local p0 f0 t0
   cg_run dk run -d --name ske --network none $IMG sleep 600
   if [ $CG_RC -ne 0 ]; then fail "killed exec: setup" "docker run -d failed"; return; fi
+  # one exec first: the monitor keeps idle keep-alive backend connections
+  # (issue 9), and the baseline must hold the ones an exec leaves there
+  cg_run dk exec ske true
   # the connections of docker run are gone: only the spare parser is left
   wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
   p0=$(parsers); f0=$(mon_fds)
