@@ -43,6 +43,7 @@ end_request(struct conn *c)
 	c->lf_on = 0;
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
+	c->idle_ms = now_ms();	/* idle from here (serve.c reclaims) */
 }
 
 static int

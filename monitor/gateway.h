@@ -240,6 +240,10 @@ struct conn {
 	int started;			/* CONN_START sent */
 	int dead;
 	long long accepted_ms;
+	long long idle_ms;		/* since when it has no request (its
+					   last one ended, or it was accepted) */
+	int reclaimed;			/* its slot was given to a newer client */
+	pid_t peer_pid;			/* the client process (SO_PEERCRED) */
 	struct ipc_queue outq;		/* messages for the child */
 
 	/* the current request */

@@ -106,10 +106,99 @@ start_conn(struct gateway *gw, struct conn *c)
 	}
 }
 
-static void
+/*
+ * 1 when c holds a slot without a request in flight: waiting for its
+ * request parser, or with it between requests (or reading a head).
+ */
+static int
+idle_conn(const struct conn *c)
+{
+	return !c->dead && !c->reclaimed && c->client >= 0 &&
+	    c->rs == RS_IDLE && c->nfact_q + c->npath_q == 0;
+}
+
+/*
+ * At the limit, a client process that already holds half the slots (at
+ * least one) gets the 503 rather than another's idle slot: a process that
+ * opens hundreds of connections (a slowloris) is refused cheaply, without
+ * churning request parsers, and the other half stays for everyone else,
+ * the project's owner among them (issue 11 item 5). Below the limit any
+ * process may hold any number (a library's connection pool).
+ */
+static unsigned
+peer_max(const struct gateway *gw)
+{
+	return gw->cfg->max_connections > 1 ? gw->cfg->max_connections / 2 : 1;
+}
+
+/* How many slots client process pid holds now. */
+static unsigned
+peer_holds(const struct gateway *gw, pid_t pid)
+{
+	const struct conn *c;
+	unsigned n = 0;
+
+	TAILQ_FOREACH(c, &gw->conns, entry)
+		if (c->peer_pid == pid && c->client >= 0 && !c->reclaimed)
+			n++;
+	return n;
+}
+
+/*
+ * At --max-connections, a new client may take the slot of an idle
+ * connection (issue 11 item 5): a keep-alive connection between requests,
+ * one whose head is still arriving (a slowloris), which the monitor
+ * cannot tell apart, or one still waiting for its request parser; none
+ * has a request in flight. The one given up belongs to the client process
+ * that holds the most connections (its peer pid, SO_PEERCRED at accept),
+ * the one idle longest among them: a process that opens hundreds of
+ * connections loses its own slots to newcomers, while the project's
+ * owner, holding a few, keeps them. Its client socket is shut down both
+ * ways: its child sees end-of-file and leaves as after any client close.
+ * A connection with a request in flight (an inspect, a forward, a stream)
+ * is never taken. Returns 1 when a slot was freed, 0 when none is idle.
+ */
+static int
+reclaim_idle(struct gateway *gw)
+{
+	struct conn *c, *victim = NULL;
+	unsigned held, victim_held = 0;
+
+	TAILQ_FOREACH(c, &gw->conns, entry) {
+		if (!idle_conn(c))
+			continue;
+		held = c->peer_pid > 0 ? peer_holds(gw, c->peer_pid) : 1;
+		if (victim == NULL || held > victim_held ||
+		    (held == victim_held && c->idle_ms < victim->idle_ms)) {
+			victim = c;
+			victim_held = held;
+		}
+	}
+	if (victim == NULL)
+		return 0;
+	log_msg(LOG_INFO, "listen", "connection %llu (client pid %d, %u "
+	    "connections) idle for %lld ms gives its slot to a new client "
+	    "(--max-connections %u)", (unsigned long long)victim->id,
+	    (int)victim->peer_pid, victim_held, now_ms() - victim->idle_ms,
+	    gw->cfg->max_connections);
+	shutdown(victim->client, SHUT_RDWR);
+	victim->reclaimed = 1;
+	gw->nclients--;
+	return 1;
+}
+
+/*
+ * Accept one client on listener li: a request parser for it, or the 503
+ * (linger.c). Returns 1 when a connection was taken (another may wait),
+ * 0 when none was (nothing pending, or out of descriptors).
+ */
+static int
 accept_client(struct gateway *gw, int li)
 {
+	struct ucred cr;
+	socklen_t crl = sizeof(cr);
 	struct conn *c;
+	pid_t peer_pid;
 	int fd;
 
 	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC);
@@ -120,11 +209,15 @@ accept_client(struct gateway *gw, int li)
 			log_msg(LOG_WARNING, "listen", "accept: %s; pausing new "
 			    "connections for 100 ms", strerror(errno));
 		}
-		return;
+		return 0;
 	}
-	if (gw->nclients >= gw->cfg->max_connections) {
+	peer_pid = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl) == 0 ?
+	    cr.pid : 0;
+	if (gw->nclients >= gw->cfg->max_connections &&
+	    ((peer_pid > 0 && peer_holds(gw, peer_pid) >= peer_max(gw)) ||
+	    !reclaim_idle(gw))) {
 		linger_refuse(gw, li, fd);
-		return;
+		return 1;
 	}
 	c = gw->spare;
 	gw->spare = NULL;
@@ -132,18 +225,20 @@ accept_client(struct gateway *gw, int li)
 		c = spawn_child(gw);
 	if (c == NULL) {
 		close(fd);
-		return;
+		return 1;
 	}
 	gw->nclients++;
 	gw->idle_since = -1;
 	c->client = fd;
 	c->lis = li;
-	c->accepted_ms = now_ms();
+	c->accepted_ms = c->idle_ms = now_ms();
+	c->peer_pid = peer_pid;
 	if (c->ready)
 		start_conn(gw, c);
 	mark_dirty(gw, c);
 	gw->spare = spawn_child(gw);
 	mark_dirty(gw, gw->spare);
+	return 1;
 }
 
 /* Log how a request parser ended (privsep.md §10, cli.md §14.2 child-exit). */
@@ -197,7 +292,7 @@ drop_conn(struct gateway *gw, struct conn *c)
 		TAILQ_REMOVE(&gw->zyg.pending, c, zentry);
 		c->zpending = 0;
 	}
-	if (c->started || c->client >= 0) {
+	if ((c->started || c->client >= 0) && !c->reclaimed) {
 		gw->nclients--;
 		if (gw->nclients == 0)
 			gw->idle_since = now_ms();
@@ -522,7 +617,7 @@ event_loop(struct gateway *gw)
 	struct pollfd pfd;
 	struct conn *c;
 	long long now, last_sweep = -1, last_full = 0;
-	int timeout = 0, rc, n, i;
+	int timeout = 0, rc, n, i, k;
 
 	for (;;) {
 		if (gw->stop_signal) {
@@ -588,7 +683,10 @@ event_loop(struct gateway *gw)
 				continue;	/* closed by an earlier event */
 			switch (e->kind) {
 			case EV_LISTENER:
-				accept_client(gw, e->index);
+				/* drain a burst, a bounded number at a time */
+				for (k = 0; k < 64 && accept_client(gw, e->index);
+				    k++)
+					;
 				break;
 			case EV_ZYGOTE:
 				zygote_on_event(gw);
@@ -669,7 +767,8 @@ bind_socket(struct listener *l)
 	}
 	umask(old);
 	chmod(l->path, 0600);
-	if (listen(fd, 128) < 0 || stat(l->path, &st) < 0) {
+	/* a deep backlog: a burst (a slowloris) must not shut out the owner */
+	if (listen(fd, SOMAXCONN) < 0 || stat(l->path, &st) < 0) {
 		close(fd);
 		unlink(l->path);
 		return 1;

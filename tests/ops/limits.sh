@@ -20,15 +20,21 @@ stop_gw() { kill "$GWPID" 2>/dev/null; ops_wait_for "! alive $GWPID" 10; }
 
 # ---- --max-connections 2 ------------------------------------------------------------
 ops_git_project mc
-start "$OPS_TMP/mc.log" --backend podman --podman-socket "$FAKE" --egress off --max-connections 2
-# two held connections, then a third: 503 without reading, connection closed
-# (accept order is connect order: the third is refused without any wait; after a close,
-# the slot frees once the monitor has seen it, so the last step retries until it has)
-run python3 - "$R/docker.sock" <<'PY'
+start "$OPS_TMP/mc.log" --backend podman --podman-socket "$FAKE" --egress off --max-connections 2 \
+  --log-level debug
+# two connections with a request in flight (the fake backend never answers it), then a
+# third: 503 without reading, connection closed (a connection with a request in flight is
+# never given up for a new one; idle ones are, below). After a close, the slot frees once
+# the monitor has seen it, so the last step retries until it has.
+run python3 - "$R/docker.sock" "$OPS_TMP/mc.log" <<'PY'
 import socket, sys, time
 held = []
 for _ in range(2):
     s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); held.append(s)
+    s.sendall(b"GET /v1.41/containers/json HTTP/1.1\r\nHost: d\r\n\r\n")
+deadline = time.monotonic() + 30     # until both are forwarded (in flight)
+while time.monotonic() < deadline and open(sys.argv[2]).read().count("verdict=forwarded") < 2:
+    time.sleep(0.05)
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 buf = b""
 while True:
@@ -67,6 +73,89 @@ if grep -q 'access conn=[0-9]* socket=docker method=- path=- decision=error code
 then pass "max-connections: one access line for the refused connection"
 else fail "max-connections: one access line for the refused connection" "$(grep access "$OPS_TMP/mc.log" | tail -n 2)"; fi
 check "max-connections: the gateway keeps running" alive "$GWPID"
+stop_gw
+
+# ---- idle connections give their slot to new clients (issue 11 item 5) ---------------
+ops_git_project mi
+start "$OPS_TMP/mi.log" --backend podman --podman-socket "$FAKE" --egress off --max-connections 2
+run python3 - "$R/docker.sock" <<'PY'
+import socket, subprocess, sys, time
+ping = b"GET /_ping HTTP/1.1\r\nHost: d\r\n\r\n"
+def get(s):
+    buf = b""
+    while b"\r\n\r\nOK" not in buf:
+        d = s.recv(4096)
+        if not d: return buf
+        buf += d
+    return buf
+a = socket.socket(socket.AF_UNIX); a.connect(sys.argv[1]); a.sendall(ping); get(a)  # kept alive, idle
+time.sleep(0.05)
+b = socket.socket(socket.AF_UNIX); b.connect(sys.argv[1])   # idle, no request yet
+# the newcomer is another process (one holding half the slots at the limit gets the 503)
+third = subprocess.run(["curl", "-s", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}",
+                        "--unix-socket", sys.argv[1], "http://d/_ping"],
+                       capture_output=True, text=True).stdout
+print("third:", third)
+a.settimeout(10)
+print("oldest:", "closed" if a.recv(1) == b"" else "open")
+b.settimeout(10); b.sendall(ping)
+print("second:", get(b).split(b"\r\n")[0].decode())
+PY
+check "idle slots: a third client is served at --max-connections 2" grep -qx 'third: 200' "$OPS_TMP/.out"
+check "idle slots: the longest idle connection gave its slot" grep -qx 'oldest: closed' "$OPS_TMP/.out"
+check "idle slots: the newer idle one kept its slot" grep -qx 'second: HTTP/1.1 200 OK' "$OPS_TMP/.out"
+if grep -q "gives its slot to a new client (--max-connections 2)" "$OPS_TMP/mi.log"; then
+  pass "idle slots: the reclaim is logged"
+else fail "idle slots: the reclaim is logged" "$(tail -n 3 "$OPS_TMP/mi.log")"; fi
+stop_gw
+
+# ---- a slowloris of 500 connections: the owner still gets through (issue 11 item 5) --
+ops_git_project sl
+start "$OPS_TMP/sl.log" --backend podman --podman-socket "$FAKE" --egress off
+run python3 - "$R/docker.sock" <<'PY'
+import socket, subprocess, sys, time, select
+path = sys.argv[1]
+slow = []
+def open_slow():
+    s = socket.socket(socket.AF_UNIX); s.setblocking(False)
+    try:
+        s.connect(path)
+    except BlockingIOError:
+        pass
+    try:
+        s.send(b"GET /v1.41/containers/json HTTP/1.1\r\nHost: d\r\n")   # never ends
+    except OSError:
+        pass
+    return s
+for _ in range(500):
+    slow.append(open_slow())
+ok = failed = 0
+end = time.monotonic() + 12
+i = 0
+while time.monotonic() < end:
+    # the attacker keeps 500 connections open and trickles bytes
+    for k, s in enumerate(slow):
+        try:
+            r, _, _ = select.select([s], [], [], 0)
+            if r and s.recv(4096) == b"":
+                s.close(); slow[k] = open_slow()
+            else:
+                s.send(b"X")
+        except OSError:
+            s.close(); slow[k] = open_slow()
+    # the owner, another process: each request must be answered
+    r = subprocess.run(["curl", "-s", "-m", "5", "-o", "/dev/null", "-w", "%{http_code}",
+                        "--unix-socket", path, "http://d/_ping"], capture_output=True, text=True)
+    if r.stdout == "200": ok += 1
+    else: failed += 1; print("owner got:", r.stdout, r.stderr[:80])
+    i += 1
+    time.sleep(0.2)
+print("owner ok", ok, "failed", failed)
+PY
+if grep -qE '^owner ok [1-9][0-9]* failed 0$' "$OPS_TMP/.out"; then
+  pass "slowloris of 500: every owner request answered ($(grep '^owner ok' "$OPS_TMP/.out"))"
+else fail "slowloris of 500: every owner request answered" "$(tail -n 4 "$OPS_TMP/.out")"; fi
+check "slowloris of 500: the gateway keeps running" alive "$GWPID"
 stop_gw
 
 # ---- the IPC audit in JSON (cli.md §14.4) ----------------------------------------------
