@@ -477,10 +477,12 @@ forward_written(struct conn *c)
 	}
 }
 
+#define BACKEND_READS	4	/* backend reads per wake-up, at most */
+
 static void
 on_backend(struct conn *c, short revents)
 {
-	int rc;
+	int rc, i, more;
 
 	if (c->bc.fd < 0)
 		return;
@@ -514,9 +516,16 @@ on_backend(struct conn *c, short revents)
 			internal_done(c, rc == 1, 0);
 		return;
 	}
-	if (relay_backend_wants_read(c)) {
-		relay_from_backend(c);
+	/*
+	 * While the backend has more and the client takes it all, read on
+	 * (a few times) instead of returning to ppoll() for each piece: a
+	 * streamed answer arrives in pieces of some 64 KiB.
+	 */
+	for (i = 0; i < BACKEND_READS && relay_backend_wants_read(c); i++) {
+		more = relay_from_backend(c);
 		relay_progress(c);
+		if (!more || c->down.len > 0)
+			break;
 	}
 }
 

@@ -497,9 +497,10 @@ int relay_backend_wants_read(const struct conn *c);
  * responses skipped, the final head validated (502 when unusable), logged
  * and rewritten for the client, the framing followed so that nothing past
  * the response's end is relayed; a switch (101, raw 200 on hijack routes)
- * enters RS_SWITCHED.
+ * enters RS_SWITCHED. Returns 1 when bytes were read, 0 otherwise (none
+ * there yet, end-of-file, an error).
  */
-void relay_from_backend(struct conn *c);
+int relay_from_backend(struct conn *c);
 /*
  * poll() events wanted on c->client while the monitor answers c's request
  * (RS_STREAM, RS_RESPONSE, RS_SWITCHED until RESPONSE_END; POLLOUT: bytes

@@ -397,7 +397,7 @@ relay_backend_wants_read(const struct conn *c)
 	return c->head_done ? c->down.len < RELAY_DOWN_MAX : 1;
 }
 
-void
+int
 relay_from_backend(struct conn *c)
 {
 	ssize_t n;
@@ -408,25 +408,26 @@ relay_from_backend(struct conn *c)
 		n = recv(c->bc.fd, c->rhead + c->rheadlen, RHEAD_MAX - c->rheadlen,
 		    MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
+			return 0;
 		if (n <= 0) {
 			backend_ended(c, n < 0);
-			return;
+			return 0;
 		}
 		c->rheadlen += (size_t)n;
 		(void)head_bytes(c);
-		return;
+		return 1;
 	}
 	n = fifo_recv(&c->down, c->bc.fd, c->framing == FR_LENGTH &&
 	    c->remaining < RELAY_DOWN_MAX - c->down.len ? (size_t)c->remaining :
 	    RELAY_DOWN_MAX - c->down.len);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
+		return 0;
 	if (n <= 0) {
 		backend_ended(c, n < 0);
-		return;
+		return 0;
 	}
 	take_body(c, (size_t)n);
+	return 1;
 }
 
 /*
