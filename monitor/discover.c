@@ -218,7 +218,7 @@ probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 static int
 commit_needs_body(const char *path)
 {
-	char name[40], req[2][512], buf[PROBE_HEAD_MAX];
+	char name[48], req[2][512], buf[PROBE_HEAD_MAX];	/* "cg-probe-" + 32 hex */
 	struct http_response resp;
 	unsigned char rnd[16];
 	int st[2], i, fd;
