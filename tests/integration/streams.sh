@@ -27,6 +27,21 @@ bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker rm -f "$@"
 sha() { sha256sum | cut -d' ' -f1; }
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 mon_fds() { ls "/proc/$GW1/fd" 2>/dev/null | wc -l; }
+# the monitor's descriptors minus its connections to the backend's socket (kept
+# keep-alive connections, issue 9: their number follows the clients' concurrency)
+mon_own_fds() {
+  ss -xpn 2>/dev/null | python3 -c '
+import re, sys
+mon, backend = sys.argv[1], sys.argv[2]
+local, mine = {}, []
+for line in sys.stdin:
+    f = line.split()
+    if len(f) < 8 or not f[0].startswith("u_"): continue
+    local[f[5]] = f[4]                       # inode -> bound path (or *)
+    if re.search(r"pid=%s," % mon, line): mine.append(f[7])   # peer inode
+print(sum(1 for peer in mine if local.get(peer) == backend))' "$GW1" "$CG_BACKEND_SOCK" |
+  { read -r nb; echo $(( $(mon_fds) - ${nb:-0} )); }
+}
 mon_hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$GW1/status"; }
 mon_hwm_reset() { echo 5 > "/proc/$GW1/clear_refs"; }
 parsers() { cg_parsers "$GW1" | wc -w; }
@@ -201,18 +216,18 @@ s_killed_exec() {
   local p0 f0 t0
   cg_run dk run -d --name ske --network none $IMG sleep 600
   if [ $CG_RC -ne 0 ]; then fail "killed exec: setup" "docker run -d failed"; return; fi
-  # one exec first: the monitor keeps idle keep-alive backend connections
-  # (issue 9), and the baseline must hold the ones an exec leaves there
-  cg_run dk exec ske true
   # the connections of docker run are gone: only the spare parser is left
   wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
-  p0=$(parsers); f0=$(mon_fds)
+  p0=$(parsers); f0=$(mon_own_fds)
   sh -c "timeout -s KILL 5 env DOCKER_HOST=unix://$R1/docker.sock docker exec -i ske cat \
     < /dev/zero > /dev/null 2>&1" 2>/dev/null
   t0=$(ms)
-  if wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((p0 + 1)) ] && [ \$(ls /proc/$GW1/fd | wc -l) -le $f0 ]"; then
-    pass "killed exec: parsers and monitor descriptors back to $p0 / $f0 within $(( $(ms) - t0 )) ms"
-  else fail "killed exec: freed within 1 s" "parsers $(parsers) (was $p0), monitor fds $(mon_fds) (was $f0)" quiet; fi
+  freed() { [ "$(parsers)" -le "$p0" ] && [ "$(mon_own_fds)" -le "$f0" ]; }
+  if wait_for 1000 freed; then
+    pass "killed exec: parsers and monitor descriptors (kept backend connections aside) back to $p0 / $f0 within $(( $(ms) - t0 )) ms"
+  else fail "killed exec: freed within 1 s" "parsers $(parsers) (was $p0), monitor fds $(mon_own_fds) (was $f0; $(mon_fds) with backend connections)" quiet; fi
+  # (the exec session itself outlives its client on podman 4.3.1, direct as through
+  # the gateway: its cat keeps running after the attach connection closes; measured)
   # the slot is free: a new client is served, not refused with 503
   expect_output "killed exec: the next client is served" ApiVersion \
     curl -sf -m 5 --unix-socket "$R1/docker.sock" http://d/v1.41/version
