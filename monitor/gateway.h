@@ -328,7 +328,9 @@ struct conn {
 /*
  * The monitor's files, from the event loop down (no file calls a file
  * above it):
- *   serve.c     start-up, the event loop, accepting, children, reaping
+ *   serve.c     start-up, the event loop, children, reaping
+ *   accept.c    accepting clients, the connection limit, idle slots
+ *   listen.c    binding the sockets, the egress probe (start-up)
  *   evloop.c    the epoll set behind the loop
  *   dispatch.c  the child's messages: state table, handlers, answers;
  *               routes backend events to the stage they belong to
@@ -346,6 +348,40 @@ struct conn {
  *   audit.c     access lines and the IPC audit
  *   pathres.c   bind-source resolution
  */
+
+/* ---- monitor/serve.c */
+
+/* c changed this event-loop turn: its epoll registrations are synced at
+ * the turn's end, or it is dropped when dead (no-op for NULL). */
+void mark_dirty(struct gateway *gw, struct conn *c);
+
+/* ---- monitor/accept.c */
+
+/* Hand client connection c (c->client, c->lis set) to its ready request
+ * parser with CONN_START (privsep.md §8 step 1); a failed send kills the
+ * child and marks c dead. */
+void start_conn(struct gateway *gw, struct conn *c);
+
+/* Accept one client on listener li: a request parser for it, the slot of
+ * an idle connection at the limit, or the 503 (linger.c). Returns 1 when
+ * a connection was taken (another may wait), 0 when none was. */
+int accept_client(struct gateway *gw, int li);
+
+/* ---- monitor/listen.c */
+
+/* Bind listener l's socket at l->path, mode 0600 (cli.md §7 step 11).
+ * Returns 0, 2 (refused configuration, message printed: a non-socket or
+ * a live socket in the way) or 1 (runtime failure). */
+int bind_socket(struct listener *l);
+
+/* Probe the egress proxy for listener l (cli.md §15) and fill l->proxy,
+ * l->noproxy, l->proxy_available; logged once per backend. */
+void egress_probe(struct gateway *gw, struct listener *l);
+
+/* Raise RLIMIT_NOFILE to its hard limit and lower --max-connections,
+ * with a WARNING, when even that cannot hold every connection's
+ * descriptors (http.md §1.2). */
+void fit_max_connections(struct gateway *gw);
 
 /* ---- monitor/dispatch.c */
 

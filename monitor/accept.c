@@ -1,0 +1,193 @@
+/*
+ * Accepting clients (privsep.md §8 step 1; http.md §1.2 --max-connections;
+ * issue 11 item 5): a request parser per connection, the 503 at the limit,
+ * idle slots given to newcomers.
+ */
+#include "monitor/gateway.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "monitor/log.h"
+
+/* Hand the client to a ready child (privsep.md §8 step 1). */
+void
+start_conn(struct gateway *gw, struct conn *c)
+{
+	const struct listener *l = &gw->lis[c->lis];
+	struct ipc_msg m = { .type = IPC_CONN_START };
+	int rc;
+
+	c->id = ++gw->next_conn_id;
+	m.fd = c->client;
+	m.u.conn_start.conn = c->id;
+	m.u.conn_start.socket_kind = l->socket_kind == CG_DOCKER ?
+	    IPC_KIND_DOCKER : IPC_KIND_PODMAN;
+	m.u.conn_start.backend_kind = l->backend_kind == CG_DOCKER ?
+	    IPC_KIND_DOCKER : IPC_KIND_PODMAN;
+	m.u.conn_start.root.p = gw->root;
+	m.u.conn_start.root.len = (uint32_t)strlen(gw->root);
+	m.u.conn_start.egress = (uint8_t)gw->cfg->egress;
+	m.u.conn_start.proxy.p = l->proxy;
+	m.u.conn_start.proxy.len = (uint32_t)strlen(l->proxy);
+	m.u.conn_start.noproxy.p = l->noproxy;
+	m.u.conn_start.noproxy.len = (uint32_t)strlen(l->noproxy);
+	m.u.conn_start.proxy_available = (uint8_t)l->proxy_available;
+	m.u.conn_start.backend_timeout_ms = gw->backend_timeout_ms;
+	m.u.conn_start.commit_needs_body = (uint8_t)l->commit_needs_body;
+	ipc_audit(c, "to-child", &m);
+	rc = ipc_send(c->ipc, &m, 0);
+	/*
+	 * The monitor keeps its copy: it writes forwarded responses and
+	 * relays switched streams itself (privsep.md §1 amendment).
+	 */
+	c->started = 1;
+	if (rc != IPC_OK) {
+		log_msg(LOG_ERROR, "child-exit", "cannot hand connection %llu to "
+		    "its request parser: %s", (unsigned long long)c->id,
+		    ipc_strerror(rc));
+		kill(c->pid, SIGKILL);
+		c->dead = 1;
+	}
+}
+
+/*
+ * 1 when c holds a slot without a request in flight: waiting for its
+ * request parser, or with it between requests (or reading a head).
+ */
+static int
+idle_conn(const struct conn *c)
+{
+	return !c->dead && !c->reclaimed && c->client >= 0 &&
+	    c->rs == RS_IDLE && c->nfact_q + c->npath_q == 0;
+}
+
+/*
+ * At the limit, a client process that already holds half the slots (at
+ * least one) gets the 503 rather than another's idle slot: a process that
+ * opens hundreds of connections (a slowloris) is refused cheaply, without
+ * churning request parsers, and the other half stays for everyone else,
+ * the project's owner among them (issue 11 item 5). Below the limit any
+ * process may hold any number (a library's connection pool).
+ */
+static unsigned
+peer_max(const struct gateway *gw)
+{
+	return gw->cfg->max_connections > 1 ? gw->cfg->max_connections / 2 : 1;
+}
+
+/* How many slots client process pid holds now. */
+static unsigned
+peer_holds(const struct gateway *gw, pid_t pid)
+{
+	const struct conn *c;
+	unsigned n = 0;
+
+	TAILQ_FOREACH(c, &gw->conns, entry)
+		if (c->peer_pid == pid && c->client >= 0 && !c->reclaimed)
+			n++;
+	return n;
+}
+
+/*
+ * At --max-connections, a new client may take the slot of an idle
+ * connection (issue 11 item 5): a keep-alive connection between requests,
+ * one whose head is still arriving (a slowloris), which the monitor
+ * cannot tell apart, or one still waiting for its request parser; none
+ * has a request in flight. The one given up belongs to the client process
+ * that holds the most connections (its peer pid, SO_PEERCRED at accept),
+ * the one idle longest among them: a process that opens hundreds of
+ * connections loses its own slots to newcomers, while the project's
+ * owner, holding a few, keeps them. Its client socket is shut down both
+ * ways: its child sees end-of-file and leaves as after any client close.
+ * A connection with a request in flight (an inspect, a forward, a stream)
+ * is never taken. Returns 1 when a slot was freed, 0 when none is idle.
+ */
+static int
+reclaim_idle(struct gateway *gw)
+{
+	struct conn *c, *victim = NULL;
+	unsigned held, victim_held = 0;
+
+	TAILQ_FOREACH(c, &gw->conns, entry) {
+		if (!idle_conn(c))
+			continue;
+		held = c->peer_pid > 0 ? peer_holds(gw, c->peer_pid) : 1;
+		if (victim == NULL || held > victim_held ||
+		    (held == victim_held && c->idle_ms < victim->idle_ms)) {
+			victim = c;
+			victim_held = held;
+		}
+	}
+	if (victim == NULL)
+		return 0;
+	log_msg(LOG_INFO, "listen", "connection %llu (client pid %d, %u "
+	    "connections) idle for %lld ms gives its slot to a new client "
+	    "(--max-connections %u)", (unsigned long long)victim->id,
+	    (int)victim->peer_pid, victim_held, now_ms() - victim->idle_ms,
+	    gw->cfg->max_connections);
+	shutdown(victim->client, SHUT_RDWR);
+	victim->reclaimed = 1;
+	gw->nclients--;
+	return 1;
+}
+
+/*
+ * Accept one client on listener li: a request parser for it, or the 503
+ * (linger.c). Returns 1 when a connection was taken (another may wait),
+ * 0 when none was (nothing pending, or out of descriptors).
+ */
+int
+accept_client(struct gateway *gw, int li)
+{
+	struct ucred cr;
+	socklen_t crl = sizeof(cr);
+	struct conn *c;
+	pid_t peer_pid;
+	int fd;
+
+	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0) {
+		/* out of descriptors: the listener stays readable; wait a bit */
+		if (errno == EMFILE || errno == ENFILE) {
+			gw->accept_paused_until = now_ms() + 100;
+			log_msg(LOG_WARNING, "listen", "accept: %s; pausing new "
+			    "connections for 100 ms", strerror(errno));
+		}
+		return 0;
+	}
+	peer_pid = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl) == 0 ?
+	    cr.pid : 0;
+	if (gw->nclients >= gw->cfg->max_connections &&
+	    ((peer_pid > 0 && peer_holds(gw, peer_pid) >= peer_max(gw)) ||
+	    !reclaim_idle(gw))) {
+		linger_refuse(gw, li, fd);
+		return 1;
+	}
+	c = gw->spare;
+	gw->spare = NULL;
+	if (c == NULL)
+		c = zygote_spawn(gw);
+	if (c == NULL) {
+		close(fd);
+		return 1;
+	}
+	gw->nclients++;
+	gw->idle_since = -1;
+	c->client = fd;
+	c->lis = li;
+	c->accepted_ms = c->idle_ms = now_ms();
+	c->peer_pid = peer_pid;
+	if (c->ready)
+		start_conn(gw, c);
+	mark_dirty(gw, c);
+	gw->spare = zygote_spawn(gw);
+	mark_dirty(gw, gw->spare);
+	return 1;
+}
+
