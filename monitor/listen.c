@@ -139,8 +139,9 @@ egress_probe(struct gateway *gw, struct listener *l)
 /*
  * The monitor holds three descriptors per connection (its child's IPC
  * end, the client, a backend connection), up to LINGER_SLOTS refused
- * clients, up to pool_max kept backend connections and a few of its own: raise the soft
- * RLIMIT_NOFILE to the hard limit, and lower --max-connections with a
+ * clients, up to pool_max kept backend connections and a few of its
+ * own: raise the soft RLIMIT_NOFILE to the hard limit, and lower
+ * --max-connections with a
  * WARNING when even that is too small (beyond http.md §1.2: a limit the
  * process cannot honour would make accept() or poll() fail for everyone).
  */
@@ -149,7 +150,7 @@ fit_max_connections(struct gateway *gw)
 {
 	struct rlimit rl;
 	rlim_t need = CONN_POLLFDS * (rlim_t)gw->cfg->max_connections +
-	    LINGER_SLOTS + gw->pool_max + 32;
+	    LINGER_SLOTS + (rlim_t)gw->pool_max + 32;
 	unsigned fit;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
@@ -161,9 +162,9 @@ fit_max_connections(struct gateway *gw)
 	}
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
 		return;
-	fit = rl.rlim_cur > LINGER_SLOTS + gw->pool_max + 40 ?
-	    (unsigned)((rl.rlim_cur - LINGER_SLOTS - gw->pool_max - 32) /
-	    CONN_POLLFDS) : 4;
+	fit = rl.rlim_cur > LINGER_SLOTS + (rlim_t)gw->pool_max + 40 ?
+	    (unsigned)((rl.rlim_cur - LINGER_SLOTS - (rlim_t)gw->pool_max -
+	    32) / CONN_POLLFDS) : 4;
 	log_msg(LOG_WARNING, "listen", "RLIMIT_NOFILE %llu is too small for "
 	    "--max-connections %u; serving at most %u connections",
 	    (unsigned long long)rl.rlim_cur, gw->cfg->max_connections, fit);
