@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -59,17 +60,33 @@ pool_of(struct gateway *gw, int li)
 	return &gw->pools[li];
 }
 
+/* Close every kept connection of pool p. */
+static void
+pool_drop(struct bpool *p)
+{
+	while (p->n > 0)
+		close(p->fd[--p->n]);
+}
+
 /*
  * An idle pooled connection, newest first, that is still open and has
- * sent nothing since (a peek that would block); -1 when none.
+ * sent nothing since (a peek that would block); -1 when none. The kept
+ * connections are dropped when the backend's socket file is gone or was
+ * replaced since they were put back (a stopped or restarted daemon: a
+ * connection to the old one must not answer for the new, and a stopped
+ * one answers 502 backend-unreachable, http.md §5.4), one stat() each.
  */
 static int
 pool_take(struct gateway *gw, int li)
 {
 	struct bpool *p = pool_of(gw, li);
+	struct stat st;
 	char b;
 	int fd;
 
+	if (p->n > 0 && (stat(gw->lis[li].backend_path, &st) < 0 ||
+	    st.st_dev != p->dev || st.st_ino != p->ino))
+		pool_drop(p);
 	while (p->n > 0) {
 		fd = p->fd[--p->n];
 		if (recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0 &&
@@ -106,8 +123,7 @@ backend_pool_close(struct gateway *gw)
 	int i;
 
 	for (i = 0; i < CG_SOCKETS; i++)
-		while (gw->pools[i].n > 0)
-			close(gw->pools[i].fd[--gw->pools[i].n]);
+		pool_drop(&gw->pools[i]);
 }
 
 /*
@@ -163,6 +179,7 @@ void
 backend_release(struct conn *c)
 {
 	struct bpool *p;
+	struct stat st;
 	int fd = c->bc.fd;
 
 	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 &&
@@ -171,7 +188,13 @@ backend_release(struct conn *c)
 	    (c->framing == FR_LENGTH || c->framing == FR_CHUNKED ||
 	    c->framing == FR_NONE)))) {
 		p = pool_of(c->gw, c->lis);
-		if (p->n < c->gw->pool_max && p->n < POOL_MAX) {
+		if (p->n == 0 && stat(c->gw->lis[c->lis].backend_path, &st) == 0) {
+			p->dev = st.st_dev;	/* the socket it came through */
+			p->ino = st.st_ino;
+		} else if (p->n == 0) {
+			p = NULL;		/* the daemon's socket is gone */
+		}
+		if (p != NULL && p->n < c->gw->pool_max && p->n < POOL_MAX) {
 			ev_unwatch(c->gw, fd);
 			p->fd[p->n] = fd;
 			p->since[p->n++] = now_ms();

@@ -71,6 +71,8 @@ struct bpool {
 	int n;
 	int fd[POOL_MAX];
 	long long since[POOL_MAX];	/* ms: put back */
+	dev_t dev;			/* the backend socket file the kept */
+	ino_t ino;			/* connections reached (backend.c) */
 };
 
 struct evloop;

@@ -210,6 +210,43 @@ test_pool_stale(void **state)
 	t_close(&t, HANDLED);
 }
 
+/*
+ * The backend's socket file goes away while a kept connection still
+ * works (a daemon stopping: its listener is gone first; the conformance
+ * kit's http-backend-down does exactly this): the kept connection is
+ * dropped and the client gets 502 backend-unreachable, not an answer from
+ * the old daemon. With the socket back, requests are served again, on a
+ * new connection.
+ */
+static void
+test_pool_socket_gone(void **state)
+{
+	char moved[sizeof(kb_path) + 8];
+	struct t t;
+
+	(void)state;
+	memset(kb, 0, sizeof(*kb));
+	backend_pool_close(&gw);
+	t_open(&t, kb_path);
+	exchange(&t, 1, "GET", "/v1.41/info");
+	kb_wait_reqs(1);
+	assert_int_equal(gw.pools[0].n, 1);
+	snprintf(moved, sizeof(moved), "%s.old", kb_path);
+	assert_int_equal(rename(kb_path, moved), 0);
+	exchange(&t, 2, "GET", "/v1.41/info");
+	assert_log("method=GET path=/v1.41/info decision=error "
+	    "code=backend-unreachable status=502");
+	assert_int_equal(gw.pools[0].n, 0);
+	assert_int_equal(kb->reqs, 1);		/* the old connection saw nothing */
+	t_close(&t, HANDLED);
+	assert_int_equal(rename(moved, kb_path), 0);
+	t_open(&t, kb_path);
+	exchange(&t, 1, "GET", "/v1.41/info");
+	kb_wait_reqs(2);
+	assert_int_equal(kb->conns, 2);
+	t_close(&t, HANDLED);
+}
+
 static void
 test_pool_bounded(void **state)
 {
@@ -331,6 +368,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_reuse),
 		cmocka_unit_test(test_pool_stale),
+		cmocka_unit_test(test_pool_socket_gone),
 		cmocka_unit_test(test_pool_bounded),
 		cmocka_unit_test(test_ocache),
 		cmocka_unit_test(test_ocache_facts),
