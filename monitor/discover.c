@@ -382,6 +382,11 @@ rundir_discover(struct gateway *gw)
 	if (podman == NULL && docker == NULL) {
 		log_msg(LOG_WARNING, "no-backend", "no podman or docker backend "
 		    "found; nothing to serve");
+		/* what to do (issue 10 item 7; the line above is cli.md §7's) */
+		log_msg(LOG_WARNING, "no-backend", "start one (systemctl start "
+		    "podman.socket, or scripts/podman-up.sh DIR from the "
+		    "gateway's source tree) or name it with --podman-socket PATH "
+		    "or --docker-socket PATH");
 		return RD_BUSY;
 	}
 	/* §8.2 mapping */

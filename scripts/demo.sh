@@ -142,6 +142,11 @@ cat <<EOF
   export DOCKER_HOST=unix://$DEMO/run/docker.sock          # docker CLI, docker-compose
   podman --url unix://$DEMO/run/podman.sock ps -a         # podman (remote)
 
+the demo's gateway serves $DEMO/project from its own run directory:
+  $REPO/container-gateway status --project $DEMO/project --run-dir $DEMO/run
+(the demo's containers run with --network none: this machine may have no
+egress; drop it where yours has)
+
 stop everything (gateway, private podman, $DEMO):
   $REPO/scripts/demo.sh --stop $DEMO
 EOF

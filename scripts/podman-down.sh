@@ -9,6 +9,11 @@
 # Safe to run twice, on a half-started DIR, or on a DIR that no longer exists.
 # Refuses a directory that podman-up.sh did not make (no DIR/.cg-podman).
 set -uo pipefail
+# -h/--help: the comment above; any other DIR starting with "-" is a mistake
+case ${1-} in
+  -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+  -*) set -- ;;
+esac
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
 T=$(realpath -m -- "$1")
 unset CONTAINER_HOST CONTAINER_CONNECTION DOCKER_CONFIG REGISTRY_AUTH_FILE   # podman fails on a DOCKER_CONFIG dir without config.json

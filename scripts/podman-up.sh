@@ -26,6 +26,11 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
+# -h/--help: the comment above; any other DIR starting with "-" is a mistake
+case ${1-} in
+  -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+  -*) set -- ;;
+esac
 [ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: $0 DIR [overlay|vfs|auto] [busybox.tar]" >&2; exit 2; }
 T=$(realpath -m -- "$1")
 DRV=${2:-${CG_STORAGE_DRIVER:-auto}}

@@ -45,4 +45,14 @@ check "hook parses (bash -n)" bash -n "$HOOK"
 if command -v shellcheck >/dev/null 2>&1; then check "hook: shellcheck" shellcheck -S warning "$HOOK"; fi
 check "doc/hooks.md exists" test -s "$OPS_REPO/doc/hooks.md"
 
+# the backend scripts: --help prints their comment; an option-like DIR is refused (a new
+# user's `podman-up.sh --help` started a real service in ./--help)
+for sc in podman-up podman-down dockerd-up dockerd-down; do
+  out=$(cd "$OPS_TMP" && bash "$OPS_REPO/scripts/$sc.sh" --help 2>&1); rc=$?
+  check "$sc.sh --help: exit 0, its usage, no ./--help made" \
+    sh -c '[ "$1" = 0 ] && printf "%s" "$2" | head -n 1 | grep -q "^$3.sh DIR" && [ ! -e "$4/--help" ]' _ "$rc" "$out" "$sc" "$OPS_TMP"
+  (cd "$OPS_TMP" && bash "$OPS_REPO/scripts/$sc.sh" -x >/dev/null 2>&1); rc=$?
+  check "$sc.sh -x: usage error (exit 2), no ./-x made" sh -c '[ "$1" = 2 ] && [ ! -e "$2/-x" ]' _ "$rc" "$OPS_TMP"
+done
+
 ops_summary

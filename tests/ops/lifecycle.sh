@@ -228,6 +228,7 @@ if [ -e /run/podman/podman.sock ]; then echo "SKIP no backend: /run/podman/podma
   run "$GW" serve --project "$P" --backend podman --egress off
   check "no backend: exit 0" [ "$RC" = 0 ]
   check "no backend: WARNING line" grep -q 'WARNING no podman or docker backend found; nothing to serve$' "$OPS_TMP/.err"
+  check "no backend: what to do (start one, or --podman-socket)" grep -q 'WARNING start one (systemctl start podman.socket, or scripts/podman-up.sh DIR .*--podman-socket PATH' "$OPS_TMP/.err"
   check "no backend: no socket, no pid file" test ! -e "$R/podman.sock" -a ! -e "$R/docker.sock" -a ! -e "$R/container-gateway.pid"
   # with --daemon the start failed: the reason on stderr, exit non-zero (issue 10 item 8)
   expect_line "--daemon, no backend: exit 1, the reason on stderr" 1 \
