@@ -127,19 +127,45 @@ backend_pool_close(struct gateway *gw)
 }
 
 /*
+ * A new connection to c's backend in c->bc.fd, with the identity of the
+ * socket file it went through (kept with the connection if it is pooled).
+ * Returns 0, or -1 when the backend is unreachable.
+ */
+static int
+connect_new(struct conn *c)
+{
+	const char *path = c->gw->lis[c->lis].backend_path;
+	struct stat st;
+
+	c->bc.fd = backend_connect(path);
+	if (c->bc.fd < 0)
+		return -1;
+	if (stat(path, &st) == 0) {
+		c->bc.sknown = 1;
+		c->bc.sdev = st.st_dev;
+		c->bc.sino = st.st_ino;
+	}
+	return 0;
+}
+
+/*
  * A connection for c's next exchange: pooled when reuse, else new. The
  * request is kept for a retry when the connection was pooled.
  */
 static int
 open_backend(struct conn *c, int reuse)
 {
+	struct bpool *p = pool_of(c->gw, c->lis);
+
 	conn_close_backend(c);
 	if (reuse && (c->bc.fd = pool_take(c->gw, c->lis)) >= 0) {
 		c->bc.reused = 1;
+		c->bc.sknown = 1;	/* pool_take checked the file */
+		c->bc.sdev = p->dev;
+		c->bc.sino = p->ino;
 		return 0;
 	}
-	c->bc.fd = backend_connect(c->gw->lis[c->lis].backend_path);
-	return c->bc.fd < 0 ? -1 : 0;
+	return connect_new(c);
 }
 
 /* Queue req[0..len) for the backend, and keep it for a retry if pooled. */
@@ -167,7 +193,7 @@ backend_retry(struct conn *c)
 		return -1;
 	c->bc.retry = NULL;
 	conn_close_backend(c);		/* frees the queue, not req */
-	c->bc.fd = backend_connect(c->gw->lis[c->lis].backend_path);
+	(void)connect_new(c);
 	c->bc.internal = internal;
 	c->bc.deadline = deadline;
 	fifo_put(&c->bc.out, req, len);
@@ -179,7 +205,6 @@ void
 backend_release(struct conn *c)
 {
 	struct bpool *p;
-	struct stat st;
 	int fd = c->bc.fd;
 
 	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 &&
@@ -187,12 +212,14 @@ backend_release(struct conn *c)
 	    c->stream_done && !c->upload_failed &&
 	    (c->framing == FR_LENGTH || c->framing == FR_CHUNKED ||
 	    c->framing == FR_NONE)))) {
-		p = pool_of(c->gw, c->lis);
-		if (p->n == 0 && stat(c->gw->lis[c->lis].backend_path, &st) == 0) {
-			p->dev = st.st_dev;	/* the socket it came through */
-			p->ino = st.st_ino;
-		} else if (p->n == 0) {
-			p = NULL;		/* the daemon's socket is gone */
+		p = c->bc.sknown ? pool_of(c->gw, c->lis) : NULL;
+		/* the kept ones all came through the same socket file */
+		if (p != NULL && p->n > 0 &&
+		    (p->dev != c->bc.sdev || p->ino != c->bc.sino))
+			pool_drop(p);
+		if (p != NULL && p->n == 0) {
+			p->dev = c->bc.sdev;
+			p->ino = c->bc.sino;
 		}
 		if (p != NULL && p->n < c->gw->pool_max && p->n < POOL_MAX) {
 			ev_unwatch(c->gw, fd);

@@ -591,6 +591,16 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 			relay_on_client(c, pfd[i].revents);
 		}
 	}
+	/*
+	 * A request just queued for the backend (a forward, an inspect) is
+	 * written now rather than after another turn of the loop: a unix
+	 * socket takes it at once, and the backend's descriptor is then
+	 * registered for its answer only (issue 9: fewer epoll_ctl calls and
+	 * wake-ups per request). EAGAIN leaves it queued for POLLOUT.
+	 */
+	if (!c->dead && c->bc.fd >= 0 && c->bc.out.len > 0 &&
+	    !(c->bc.fd == c->wfd[EV_CONN_BACKEND - EV_CONN_IPC]))
+		on_backend(c, POLLOUT);
 }
 
 int

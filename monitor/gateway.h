@@ -174,6 +174,9 @@ struct bcall {
 					   pooled connection turns out closed */
 	size_t retry_len;
 	int keep;			/* the response leaves it reusable */
+	int sknown;			/* the backend socket file it came */
+	dev_t sdev;			/* through (pool: a replaced or gone */
+	ino_t sino;			/* file drops the kept ones) */
 	/* internal calls: where the response ends (backend_read_internal) */
 	int in_head;			/* head length once parsed; 0 */
 	int in_framing;			/* enum framing of the response */
