@@ -191,6 +191,7 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	MSG0(DONE),
 	[IPC_ZYGOTE_SPAWN] = { "ZYGOTE_SPAWN", 1, NULL, 0 },
 	MSG(ZYGOTE_SPAWNED, 1, f_zygote_spawned),
+	MSG0(REQUEST_BEGIN),
 };
 
 int

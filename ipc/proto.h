@@ -45,7 +45,9 @@ enum ipc_type {
 	/* monitor <-> zygote (the template children are forked from) */
 	IPC_ZYGOTE_SPAWN,	/* M->Z + fd: fork a child on this IPC socket */
 	IPC_ZYGOTE_SPAWNED,	/* Z->M: its pid, or the errno of the fork */
-	IPC_TYPE_MAX = IPC_ZYGOTE_SPAWNED,
+	/* C->M, no fields: request req began and its rest is awaited */
+	IPC_REQUEST_BEGIN,
+	IPC_TYPE_MAX = IPC_REQUEST_BEGIN,
 };
 
 /* Enumerations (u8 on the wire). */

@@ -100,6 +100,8 @@ conn_violation(struct conn *c, const char *fmt, ...)
 	log_msg(LOG_ERROR, "child-exit", "protocol violation from request parser "
 	    "for connection %llu (pid %d): %s", (unsigned long long)c->id,
 	    (int)c->pid, what);
+	/* the request it was on still gets its line (issue 11 item 3) */
+	conn_abandon(c, "abandoned: the request parser broke the protocol");
 	if (c->fwd_pending) {
 		c->fwd_pending = 0;
 		ipc_audit_verdict(c, "violation", NULL);
@@ -118,9 +120,28 @@ conn_backend_name(const struct conn *c)
 void
 conn_free_phase_tree(struct conn *c)
 {
-	if (c->ph_tree != NULL)
-		cJSON_Delete(c->ph_tree);
-	c->ph_tree = NULL;
+	free(c->ph_names_mem);
+	c->ph_names_mem = NULL;
+	c->ph_n[0] = c->ph_n[1] = 0;
+}
+
+void
+conn_abandon(struct conn *c, const char *why)
+{
+	/* before its FORWARD a request is known by its questions, its
+	   REQUEST_BEGIN, or the FORWARD being verified */
+	int asked = c->rs == RS_IDLE && (c->nfact_q + c->npath_q > 0 ||
+	    c->begun || c->fwd_pending);
+	int forwarded = c->rs != RS_IDLE && c->rs != RS_FACT &&
+	    c->rs != RS_WAIT_DONE;
+
+	if ((asked || c->rs == RS_FACT || forwarded) && !c->logged) {
+		c->logged = 1;
+		access_line(c, forwarded ? c->method : "-", forwarded &&
+		    c->log_path != NULL ? c->log_path : "-", "error", NULL, 0,
+		    conn_duration_ms(c), why);
+	}
+	relay_abandon(c, why);
 }
 
 unsigned

@@ -11,6 +11,7 @@
 #include "monitor/gateway.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@
 #include "policy/headers.h"
 
 #define LOG_LINES_MAX	32	/* per request: a child cannot flood the log */
+/* a parsed JSON body or list answer from this size on is trimmed after */
+#define TRIM_MIN	(1u << 20)
 
 /* ---------------------------------------------------------------- requests */
 
@@ -30,6 +33,9 @@
 static void
 end_request(struct conn *c)
 {
+	int parsed_big = (c->body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
+	    c->lf_len >= TRIM_MIN;
+
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
 	fifo_free(&c->down);
@@ -43,7 +49,18 @@ end_request(struct conn *c)
 	c->lf_on = 0;
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
+	c->begun = 0;
+	c->body_kind = FB_NONE;
+	c->body_len = 0;
 	c->idle_ms = now_ms();	/* idle from here (serve.c reclaims) */
+	/*
+	 * The trees of a large body's replay (and of a large list answer)
+	 * are freed, but in small chunks the heap keeps: hand the free pages
+	 * back, or one 8 MiB body leaves the monitor at 230 MB for good
+	 * (issue 11 item 2).
+	 */
+	if (parsed_big)
+		malloc_trim(0);
 }
 
 static int
@@ -248,16 +265,34 @@ on_access(struct conn *c, const struct ipc_msg *m)
 		return conn_violation(c, "ACCESS method is not a method");
 	memcpy(code, m->u.access.code.p, m->u.access.code.len);
 	code[m->u.access.code.len] = '\0';
-	if (cg_code_status(code) != st)
+	/*
+	 * No code and status 0: a request the child began to read and gave
+	 * up (the client left or stalled; unpriv/child.c abandon()), logged
+	 * like the monitor's own abandoned exchanges (issue 11 item 3).
+	 */
+	if (!(code[0] == '\0' && st == 0) && cg_code_status(code) != st)
 		return conn_violation(c, "ACCESS code and status disagree");
 	path = xstrndup(m->u.access.path.p, m->u.access.path.len);
 	detail = xstrndup(m->u.access.detail.p, m->u.access.detail.len);
-	access_line(c, method, path, st >= 500 ? "error" : "deny", code, st,
-	    m->u.access.duration_ms, detail);
+	access_line(c, method, path, st >= 500 || st == 0 ? "error" : "deny",
+	    code[0] != '\0' ? code : NULL, st, m->u.access.duration_ms, detail);
+	c->logged = 1;
 	free(path);
 	free(detail);
 	end_request(c);
 	c->closing = 1;		/* a gateway error closes (http.md §5.4) */
+	return 0;
+}
+
+/* The child began a request and awaits the rest of it (issue 11 item 3). */
+static int
+on_begin(struct conn *c, const struct ipc_msg *m)
+{
+	(void)m;
+	if (c->begun)
+		return conn_violation(c, "REQUEST_BEGIN twice for request %u",
+		    c->req);
+	c->begun = 1;
 	return 0;
 }
 
@@ -300,6 +335,7 @@ static const struct dispatch {
 	{ IPC_LOG, ST_ALL, 0, on_log },
 	/* a child may end whenever its client goes; it reports why */
 	{ IPC_BYE, ST_ALL, 0, on_bye },
+	{ IPC_REQUEST_BEGIN, ST(RS_IDLE), 1, on_begin },
 	{ IPC_ACCESS, ST(RS_IDLE), 1, on_access },
 	{ IPC_FACT_QUERY, ST(RS_IDLE), 1, facts_on_query },
 	{ IPC_PATH_QUERY, ST(RS_IDLE), 1, on_path_query },
@@ -322,18 +358,23 @@ check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m)
 	if (m->req == c->req && c->rs != RS_IDLE)
 		return 0;
 	if (d->new_request && c->rs == RS_IDLE && (m->req == c->req + 1 ||
-	    (m->req == c->req && c->nfact_q + c->npath_q > 0))) {
+	    (m->req == c->req && (c->nfact_q + c->npath_q > 0 || c->begun)))) {
+		if (m->req == c->req && c->begun && c->nfact_q + c->npath_q == 0)
+			c->req_ms = now_ms();	/* its first message after the
+						   announcement: the head's end */
 		if (m->req == c->req + 1) {
 			/* a request that asked questions ends with ACCESS or FORWARD */
-			if (c->nfact_q + c->npath_q > 0)
+			if (c->nfact_q + c->npath_q > 0 || c->begun)
 				return conn_violation(c, "request %u abandoned "
-				    "after its questions", c->req);
+				    "after its %s", c->req, c->begun ?
+				    "REQUEST_BEGIN" : "questions");
 			if (c->closing)
 				return conn_violation(c, "request %u after the "
 				    "connection's end", m->req);
 			c->req = m->req;
 			c->req_ms = now_ms();
 			c->nfacts = c->nfact_q = c->npath_q = 0;
+			c->logged = 0;
 		}
 		return 0;
 	}

@@ -253,6 +253,7 @@ struct conn {
 
 	/* the current request */
 	uint32_t req;
+	int begun;			/* REQUEST_BEGIN seen: its rest awaited */
 	enum req_state rs;
 	long long req_ms;		/* its first message arrived */
 	int closing;			/* the connection ends after it */
@@ -285,7 +286,10 @@ struct conn {
 	int ph_kind;			/* 0 networks, 1 volumes, 2 pre-creates */
 	unsigned char ph_missing[64];	/* volume i answered 404 */
 	int ph_step;
-	void *ph_tree;
+	char *ph_names_mem;		/* the names above, copied out of the
+					   body's tree (freed at once: a parse
+					   of 8 MiB can take 300 MB, issue 11
+					   item 2) */
 	int replay_unknown_fact;	/* the replay asked an unanswered fact */
 	unsigned replay_paths;		/* bind sources the replay resolved */
 	int fwd_pending;		/* a FORWARD awaits its VERDICT line */
@@ -679,7 +683,17 @@ int conn_violation(struct conn *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "docker" or "podman": the kind of c's backend (error details). */
 const char *conn_backend_name(const struct conn *c);
-/* Free the body tree kept by c's named-resource phase, if any. */
+/*
+ * c's request cannot go on: its child ended, or its client left while the
+ * monitor asked the backend on the request's behalf (an ownership question,
+ * the named-resource phase). The request's access line if it has none yet
+ * (decision error, code -, status 0, detail why; method and path "-" before
+ * its FORWARD), then a forwarded exchange is ended (relay_abandon). No line
+ * when no request is open: between requests, or once its line is out
+ * (cli.md §14.3: exactly one per request; issue 11 item 3).
+ */
+void conn_abandon(struct conn *c, const char *why);
+/* Free the names c's named-resource phase keeps, if any. */
 void conn_free_phase_tree(struct conn *c);
 /* Milliseconds since the end of c's request head (the access line's). */
 unsigned conn_duration_ms(const struct conn *c);

@@ -180,6 +180,33 @@ phase_next(struct conn *c)
 	backend_forward(c);
 }
 
+/*
+ * The phase outlives the body's tree (its inspects and pre-creates wait for
+ * the backend): the names it checks, c->ph_names (pointing into tree), are
+ * copied into one block, c->ph_names_mem, and the caller frees the tree at
+ * once, so that no connection keeps a parse tree across the event loop (issue 11 item 2:
+ * the tree of an 8 MiB body can take 300 MB; the monitor makes one at a
+ * time).
+ */
+static void
+keep_names(struct conn *c)
+{
+	size_t k, i, len = 0;
+	char *p;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < c->ph_n[k]; i++)
+			len += strlen(c->ph_names[k][i]) + 1;
+	p = c->ph_names_mem = xmalloc(len + 1);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < c->ph_n[k]; i++) {
+			len = strlen(c->ph_names[k][i]) + 1;
+			memcpy(p, c->ph_names[k][i], len);
+			c->ph_names[k][i] = p;
+			p += len;
+		}
+}
+
 /* Version prefix of the target (the first segment if it is v<digit>...). */
 static void
 target_prefix(const struct conn *c, char out[33])
@@ -212,6 +239,7 @@ phase_start(struct conn *c)
 	int vol = strcmp(c->action, "create") == 0 &&
 	    strstr(c->target, "/volumes/create") != NULL;
 
+	conn_free_phase_tree(c);
 	target_prefix(c, c->q_prefix);
 	/* routes the monitor answers or pre-checks itself (answer.c) */
 	if (answer_start(c))
@@ -233,10 +261,12 @@ phase_start(struct conn *c)
 		    c->gw->lis[c->lis].backend_kind, pod, tree, c->ph_names[0],
 		    &c->ph_n[0], c->ph_names[1], &c->ph_n[1], 64) < 0) {
 			cJSON_Delete(tree);
+			c->ph_n[0] = c->ph_n[1] = 0;
 			backend_refuse(c, "bind-mount", "too many named volumes "
 			    "or networks");
 			return;
 		}
+		keep_names(c);
 	} else if (tree != NULL && vol) {
 		/* volume create name check (policy.md §11) */
 		name = json_get(tree, "Name");
@@ -244,7 +274,8 @@ phase_start(struct conn *c)
 			c->ph_names[1][0] = name->valuestring;
 			c->ph_n[1] = 1;
 			c->ph_kind = 1;
-			c->ph_tree = tree;
+			keep_names(c);
+			cJSON_Delete(tree);
 			c->rs = RS_PHASE;
 			c->ph_step = 3;	/* name check only */
 			{
@@ -253,14 +284,15 @@ phase_start(struct conn *c)
 
 				req = facts_inspect_request(CG_FACT_VOLUME,
 				    (enum cg_api)c->api, c->q_prefix,
-				    name->valuestring, &len);
+				    c->ph_names[1][0], &len);
 				if (backend_internal(c, req, len, 1) < 0)
 					backend_refuse_transport(c, 0);
 			}
 			return;
 		}
 	}
-	c->ph_tree = tree;
+	if (tree != NULL)
+		cJSON_Delete(tree);
 	c->rs = RS_PHASE;
 	phase_next(c);
 }

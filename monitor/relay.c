@@ -505,8 +505,18 @@ relay_client_events(const struct conn *c)
 {
 	short ev = 0;
 
-	if (c->client < 0 || c->end_sent || (c->rs != RS_STREAM &&
-	    c->rs != RS_RESPONSE && c->rs != RS_SWITCHED))
+	if (c->client < 0)
+		return -1;
+	/*
+	 * The monitor asks the backend on the request's behalf (an ownership
+	 * question, the named-resource phase): a client that leaves meanwhile
+	 * ends the request at once (issue 11 item 1), not when the backend
+	 * answers (up to --backend-timeout).
+	 */
+	if (c->rs == RS_FACT || c->rs == RS_PHASE)
+		return 0;
+	if (c->end_sent || (c->rs != RS_STREAM && c->rs != RS_RESPONSE &&
+	    c->rs != RS_SWITCHED))
 		return -1;
 	if (c->down.len > 0 && may_write(c))
 		ev |= POLLOUT;
@@ -526,6 +536,13 @@ relay_client_events(const struct conn *c)
 void
 relay_on_client(struct conn *c, short revents)
 {
+	if ((c->rs == RS_FACT || c->rs == RS_PHASE) &&
+	    (revents & (POLLHUP | POLLERR))) {
+		/* its child, waiting for the answer, leaves with the connection */
+		conn_abandon(c, "abandoned: the client left before the response");
+		c->dead = 1;
+		return;
+	}
 	if (revents & POLLOUT)
 		to_client(c);
 	if (c->end_sent || c->client < 0)

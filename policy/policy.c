@@ -729,6 +729,16 @@ policy_finish(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		if (req->target_len > CG_TARGET_MAX)
 			rc = cg_refuse(r, "header-too-large",
 			    "request head exceeds 64 KiB");
+		/*
+		 * The body as forwarded, with what the policy adds (the
+		 * project label, proxy variables, defaults), obeys the same
+		 * 8 MiB as the client's (http.md §4.2): else the monitor,
+		 * which takes no larger one, would find the child in breach
+		 * and the client would get no answer (issue 11).
+		 */
+		else if (req->body_len > JSON_MAX_TEXT)
+			rc = cg_refuse(r, "too-large", "request body exceeds "
+			    "8 MiB");
 	}
 	free(path);
 	return rc;

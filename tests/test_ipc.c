@@ -124,6 +124,7 @@ static const struct tmsg cat[] = {
 	{ IPC_ZYGOTE_SPAWNED, "ZYGOTE_SPAWNED", 1, 2, {
 		{ "pid", T_U32, O(zygote_spawned.pid), 0 },
 		{ "errno", T_I32, O(zygote_spawned.err), 0 } } },
+	{ IPC_REQUEST_BEGIN, "REQUEST_BEGIN", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
 };
 #define NCAT	(sizeof(cat) / sizeof(cat[0]))
 

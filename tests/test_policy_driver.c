@@ -338,6 +338,39 @@ test_query_refs(void **state)
 	    NULL, "not-found", "no such container: x");
 }
 
+/*
+ * A create body just under 8 MiB that the policy's additions (the project
+ * label) take over 8 MiB is refused 413, never forwarded (the monitor takes
+ * no JSON body over 8 MiB: it found the child in breach, killed it, and the
+ * client got no answer; found by tests/sanitize/load.sh, issue 11).
+ */
+static void
+test_body_grown_over_limit(void **state)
+{
+	static const char head[] = "{\"Image\":\"alpine\",\"Cmd\":[";
+	size_t n = JSON_MAX_TEXT, i;
+	char *body = malloc(n + 1);
+	struct cg_request req;
+	struct cg_refusal r;
+
+	(void)state;
+	assert_non_null(body);
+	memcpy(body, head, sizeof(head) - 1);
+	for (i = sizeof(head) - 1; i + 5 <= n - 2; i += 3)
+		memcpy(body + i, "\"\",", 3);
+	memcpy(body + i - 1, "]}", 3);
+	assert_true(strlen(body) <= JSON_MAX_TEXT);
+	refuse(CG_DOCKER, "POST", "/v1.41/containers/create", body, "too-large",
+	    "request body exceeds 8 MiB");
+	/* a short one of the same shape passes, with the label added */
+	strcpy(body, "{\"Image\":\"alpine\",\"Cmd\":[\"\",\"\"]}");
+	assert_int_equal(run(CG_DOCKER, "POST", "/v1.41/containers/create", body,
+	    &req, &r), 0);
+	assert_non_null(strstr(req.body, "org.apache.magpie.project"));
+	policy_request_free(&req);
+	free(body);
+}
+
 static void
 test_bodies(void **state)
 {
@@ -889,6 +922,7 @@ main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_query_refs),
 		cmocka_unit_test(test_bodies),
+		cmocka_unit_test(test_body_grown_over_limit),
 		cmocka_unit_test(test_connect_order),
 		cmocka_unit_test(test_empty_body_ok),
 		cmocka_unit_test(test_refs_limit),

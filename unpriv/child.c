@@ -53,7 +53,11 @@ struct child {
 
 	unsigned char *msgbuf;	/* IPC receive buffer */
 	char *head;		/* the current request head */
-	struct timespec head_end;
+	struct timespec head_start, head_end;	/* its first byte, its end */
+	/* the current request's method and path (into head; 0: not known) */
+	const char *rmethod, *rpath;
+	size_t rmethod_len, rpath_len;
+	int begun;		/* REQUEST_BEGIN sent for it */
 };
 
 static void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
@@ -143,9 +147,57 @@ child_exit(struct child *c, uint8_t reason)
 	_exit(0);
 }
 
+/*
+ * The client left, or stalled past its deadline, in the middle of a request
+ * the child had begun to read (its head, or its body before FORWARD): the
+ * request's access line all the same (cli.md §14.3: one per request read
+ * whole or in part; issue 11 item 3), as an ACCESS with status 0 and no
+ * code, which the monitor logs as "decision=error code=- status=0
+ * detail=<why>"; then exit. The request is c->req + 1 while its head is
+ * incomplete (head 0), c->req after.
+ */
+static void __attribute__((noreturn))
+abandon(struct child *c, int head, uint8_t reason, const char *why)
+{
+	struct ipc_msg m = { .type = IPC_ACCESS, .fd = -1 };
+
+	m.req = head ? c->req + 1 : c->req;
+	m.u.access.method = c->rmethod_len ? SN(c->rmethod, c->rmethod_len) :
+	    ipc_cstr("-");
+	m.u.access.path = c->rpath_len ? SN(c->rpath, c->rpath_len) :
+	    ipc_cstr("-");
+	m.u.access.code = ipc_cstr("");
+	m.u.access.status = 0;
+	m.u.access.duration_ms = ms_since(head ? &c->head_start : &c->head_end);
+	m.u.access.detail = ipc_cstr(why);
+	send_msg(c, &m);
+	child_exit(c, reason);
+}
+
+/*
+ * Announce the current request to the monitor (REQUEST_BEGIN, once) before
+ * the child blocks in its middle, waiting for the rest of its head (head 1:
+ * it is c->req + 1 then) or body: killed meanwhile, the request still gets
+ * its access line, from the monitor (issue 11 item 3). A request that
+ * arrives whole goes straight to its first message (a question, FORWARD or
+ * ACCESS) and costs no announcement.
+ */
+static void
+begin(struct child *c, int head)
+{
+	struct ipc_msg m = { .type = IPC_REQUEST_BEGIN, .fd = -1 };
+
+	if (c->begun)
+		return;
+	c->begun = 1;
+	m.req = head ? c->req + 1 : c->req;
+	send_msg(c, &m);
+}
+
 /* ---------------------------------------------------------------- client */
 
-static void
+/* Write all of buf to the client: 0, or -1 when it is gone. */
+static int
 write_client(struct child *c, const char *buf, size_t len)
 {
 	ssize_t n;
@@ -155,10 +207,11 @@ write_client(struct child *c, const char *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			child_exit(c, IPC_BYE_CLIENT_CLOSED);
+			return -1;
 		buf += n;
 		len -= (size_t)n;
 	}
+	return 0;
 }
 
 /*
@@ -325,7 +378,7 @@ refuse(struct child *c, const char *method, size_t method_len,
 	int head = method_len == 4 && memcmp(method, "HEAD", 4) == 0;
 
 	resp = cg_error_response(r, head, &len);
-	write_client(c, resp, len);
+	(void)write_client(c, resp, len);	/* logged even if it is gone */
 	free(resp);
 	m.req = c->req;
 	m.u.access.method = method_len ? SN(method, method_len) : ipc_cstr("-");
@@ -341,10 +394,28 @@ refuse(struct child *c, const char *method, size_t method_len,
 
 /* ---------------------------------------------------------------- bodies */
 
+/* More body bytes into c->in; a client that stalls or leaves ends the child. */
+static void
+body_more(struct child *c)
+{
+	ssize_t got;
+
+	begin(c, 0);
+	got = read_client(c, BODY_MS);
+
+	if (got < 0)
+		abandon(c, 0, IPC_BYE_TIMEOUT, "abandoned: no byte of the "
+		    "request body for 120 s");
+	if (got == 0)
+		abandon(c, 0, IPC_BYE_CLIENT_CLOSED, "abandoned: the client "
+		    "left before the request body was complete");
+}
+
 /*
  * Read a buffered body (Content-Length n or chunked) of at most max bytes
  * into *out. Returns 0, or -1 with *r set (413 when over max, 400 on a
- * chunk grammar error); a client that stalls or leaves ends the child.
+ * chunk grammar error); a client that stalls or leaves ends the child,
+ * after the request's access line (abandon).
  */
 static int
 read_body(struct child *c, const struct http_request *hr, size_t max,
@@ -358,8 +429,7 @@ read_body(struct child *c, const struct http_request *hr, size_t max,
 		if (hr->content_length > max)
 			return cg_refuse(r, "too-large", "request body exceeds 8 MiB");
 		while (c->inlen < hr->content_length)
-			if (read_client(c, BODY_MS) <= 0)
-				child_exit(c, IPC_BYE_TIMEOUT);
+			body_more(c);
 		*outlen = (size_t)hr->content_length;
 		*out = xmalloc(*outlen + 1);
 		memcpy(*out, c->in, *outlen);
@@ -386,8 +456,8 @@ read_body(struct child *c, const struct http_request *hr, size_t max,
 		}
 		if (ch.done)
 			break;
-		if (wrote == 0 && used == 0 && read_client(c, BODY_MS) <= 0)
-			child_exit(c, IPC_BYE_TIMEOUT);
+		if (wrote == 0 && used == 0)
+			body_more(c);
 	}
 	*out = buf != NULL ? buf : xmalloc(1);
 	*outlen = len;
@@ -542,16 +612,29 @@ serve_request(struct child *c)
 	 * 1. the head (http.md §1.3, §2): 120 s for its first byte, then 30 s
 	 * for all of it, counted from that byte, not per read.
 	 */
-	head_start = c->inlen > 0 ? now_ms() : -1;
+	c->rmethod_len = c->rpath_len = 0;
+	c->begun = 0;
+	head_start = -1;
 	for (;;) {
 		n = c->inlen > 0 ? http_parse_request(c->in, c->inlen, &hr, &r) : -2;
 		if (n != -2)
 			break;
-		if (c->inlen > 0 && head_start < 0)
+		if (c->inlen > 0 && head_start < 0) {
 			head_start = now_ms();
+			clock_gettime(CLOCK_MONOTONIC, &c->head_start);
+		}
+		if (c->inlen > 0)
+			begin(c, 1);
 		got = read_client(c, c->inlen == 0 ? IDLE_MS :
 		    (int)(HEAD_MS - (now_ms() - head_start) > 0 ?
 		    HEAD_MS - (now_ms() - head_start) : 0));
+		/* a head begun and not finished is a request read in part */
+		if (got < 0 && c->inlen > 0)
+			abandon(c, 1, IPC_BYE_TIMEOUT, "abandoned: the request "
+			    "head did not complete within 30 s");
+		if (got == 0 && c->inlen > 0)
+			abandon(c, 1, IPC_BYE_CLIENT_CLOSED, "abandoned: the "
+			    "client left before the request head was complete");
 		if (got < 0)
 			child_exit(c, IPC_BYE_TIMEOUT);
 		if (got == 0)
@@ -578,6 +661,10 @@ serve_request(struct child *c)
 	memcpy(method, hr.method, hr.method_len);
 	method[hr.method_len] = '\0';
 	is_head = strcmp(method, "HEAD") == 0;
+	c->rmethod = hr.method;
+	c->rmethod_len = hr.method_len;
+	c->rpath = path;
+	c->rpath_len = pathlen > 8192 ? 8192 : pathlen;
 
 	/* 2. route and query policy (routes.md §5 steps 1-6) */
 	memset(&req, 0, sizeof(req));
@@ -604,8 +691,11 @@ serve_request(struct child *c)
 			/* amended §4.1: read and discarded, except on start */
 			int discard = policy_none_body_discarded(&req);
 
-			if (discard && hr.expect_continue)
-				write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+			if (discard && hr.expect_continue && write_client(c,
+			    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
+				abandon(c, 0, IPC_BYE_CLIENT_CLOSED, "abandoned: the "
+				    "client left before the request body was "
+				    "complete");
 			if (read_body(c, &hr, HTTP_BODY_JSON_MAX, &body,
 			    &bodylen, &r) < 0)
 				refuse(c, hr.method, hr.method_len, path, pathlen, &r);
@@ -624,8 +714,10 @@ serve_request(struct child *c)
 			cg_refuse(&r, "too-large", "request body exceeds 8 MiB");
 			refuse(c, hr.method, hr.method_len, path, pathlen, &r);
 		}
-		if (hr.expect_continue)
-			write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+		if (hr.expect_continue && write_client(c,
+		    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
+			abandon(c, 0, IPC_BYE_CLIENT_CLOSED, "abandoned: the client "
+			    "left before the request body was complete");
 		if (read_body(c, &hr, HTTP_BODY_JSON_MAX, &body, &bodylen, &r) < 0)
 			refuse(c, hr.method, hr.method_len, path, pathlen, &r);
 	}
@@ -681,7 +773,7 @@ serve_request(struct child *c)
 		cg_refuse(&r, code, "%.*s", (int)m.u.verdict.detail.len,
 		    m.u.verdict.detail.p);
 		resp = cg_error_response(&r, is_head, &len);
-		write_client(c, resp, len);
+		(void)write_client(c, resp, len);	/* the monitor logged it */
 		free(resp);
 		send_done(c);
 		linger_exit(c, IPC_BYE_ERROR);
@@ -692,8 +784,9 @@ serve_request(struct child *c)
 	 * meanwhile (steps 4-6). RESPONSE_END is the end of the exchange.
 	 */
 	if (req.body_kind == CG_BODY_STREAM) {
-		if (hr.expect_continue)
-			write_client(c, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+		if (hr.expect_continue && write_client(c,
+		    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
+			give_up(c, IPC_BYE_CLIENT_CLOSED);	/* the monitor logs it */
 		mode = stream_body(c, &hr);
 	}
 	policy_request_free(&req);
