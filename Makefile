@@ -31,7 +31,7 @@ LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
 HELPERS   = tests/helpers/try_syscall tests/helpers/hostile_gateway tests/fuzz/seed_ipc \
-            tests/fuzz/seed_forward
+            tests/fuzz/seed_forward tests/helpers/membounds
 
 all: container-gateway
 
@@ -61,7 +61,7 @@ tests/helpers/hostile_gateway: monitor/main.o tests/helpers/hostile_gateway.o li
 check:
 	./scripts/install-deps.sh --if-missing
 	./scripts/install-libs.sh --if-missing
-	$(MAKE) all $(TESTS) $(HELPERS)
+	$(MAKE) all $(TESTS) $(HELPERS) bench/loadgen
 	./tests/run-all.sh
 
 # every test program and helper, without running them (tests/sanitize/*.sh)
@@ -78,9 +78,15 @@ check-valgrind: all test-programs
 	./tests/sanitize/check-valgrind.sh
 
 # doc/reliability.md from the measurements in doc/results/ (issue 11): make fuzz
-# FUZZ_SECONDS=300, check-asan and check-valgrind record them; this only writes the page.
-reliability-report:
-	./tests/sanitize/reliability-report.sh
+# FUZZ_SECONDS=300, check-asan and check-valgrind record theirs; this target runs the
+# load test (256 clients for 60 s) and the fault table against a private podman,
+# records them, and writes the page (RELIABILITY_RUN=0: only the page). Needs root.
+RELIABILITY_RUN ?= 1
+reliability-report: all bench/loadgen test-programs
+	@rc=0; if [ "$(RELIABILITY_RUN)" = 1 ]; then \
+	  LOAD_RECORD=1 LOAD_FDS_ALL=1 ./tests/sanitize/load.sh || rc=1; \
+	  FAULTS_RECORD=1 ./tests/sanitize/faults.sh || rc=1; \
+	fi; ./tests/sanitize/reliability-report.sh && exit $$rc
 
 # libFuzzer entry points (style.md §16; issue 11 item 7), built with clang and
 # ASan/UBSan from the sources themselves. `make fuzz FUZZ_SECONDS=300` runs each one

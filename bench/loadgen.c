@@ -12,10 +12,16 @@
  *       C kept-alive connections, each sending its next request as soon as
  *       the previous response is complete, for S seconds (one epoll loop).
  *
- * Output: {"mode":..,"n":requests,"errors":E,"rps":..,"p50_us":..,
+ * --path may be given up to 16 times: the requests cycle through the
+ * paths (per connection in conc mode).
+ *
+ * Output: {"mode":..,"n":requests,"sent":S,"errors":E,"rps":..,"p50_us":..,
  * "p90_us":..,"p99_us":..,"max_us":..,"status":{"200":n,...}}. An error is
  * a failed connect, a reset, a response that does not parse, or a status
- * outside 2xx. Responses are framed with the gateway's own parser
+ * outside 2xx. "sent" counts every request written whole, answered or
+ * not (those in flight when conc mode stops are cut off: sent - n -
+ * errors of them; tests/sanitize/load.sh compares it with the gateway's
+ * access lines). Responses are framed with the gateway's own parser
  * (http/http.c), so a malformed answer counts as an error, never a hang:
  * every read has a 30 s deadline.
  */
@@ -34,9 +40,12 @@
 
 #define RBUF_MAX	(1u << 20)
 #define IO_TIMEOUT_MS	30000
+#define PATHS_MAX	16
 
 struct opts {
-	const char *mode, *sock, *path, *method;
+	const char *mode, *sock, *method;
+	const char *paths[PATHS_MAX];
+	int npaths;
 	long n, warmup, clients;
 	double seconds;
 	int newconn;
@@ -54,12 +63,14 @@ struct client {
 	int chunked;
 	struct http_chunked ch;
 	int status;
+	int next;		/* index of its next path */
 };
 
 static long status_count[600];
 static long long *samples;
 static size_t nsamples, capsamples;
 static long errors;
+static long sent;		/* requests written whole */
 
 static long long
 now_ns(void)
@@ -104,11 +115,12 @@ connect_sock(const char *path, int nonblock)
 }
 
 static char *
-request_text(const struct opts *o, int close_conn, size_t *len)
+request_text(const struct opts *o, const char *path, int close_conn,
+    size_t *len)
 {
 	char *r;
 	int n = asprintf(&r, "%s %s HTTP/1.1\r\nHost: d\r\nUser-Agent: "
-	    "cg-loadgen\r\n%s%s\r\n", o->method, o->path,
+	    "cg-loadgen\r\n%s%s\r\n", o->method, path,
 	    strcmp(o->method, "POST") == 0 || strcmp(o->method, "PUT") == 0 ?
 	    "Content-Length: 0\r\n" : "",
 	    close_conn ? "Connection: close\r\n" : "");
@@ -242,15 +254,40 @@ write_all(int fd, const char *p, size_t len)
 		p += n;
 		len -= (size_t)n;
 	}
+	sent++;
 	return 0;
+}
+
+/* The request texts of o's paths (request_text), in *lens. */
+static char **
+request_texts(const struct opts *o, int close_conn, size_t *lens)
+{
+	char **r = calloc((size_t)o->npaths, sizeof(*r));
+	int i;
+
+	if (r == NULL)
+		abort();
+	for (i = 0; i < o->npaths; i++)
+		r[i] = request_text(o, o->paths[i], close_conn, &lens[i]);
+	return r;
+}
+
+static void
+free_texts(const struct opts *o, char **r)
+{
+	int i;
+
+	for (i = 0; i < o->npaths; i++)
+		free(r[i]);
+	free(r);
 }
 
 static int
 run_lat(const struct opts *o)
 {
 	struct client c = { .fd = -1 };
-	size_t reqlen;
-	char *req = request_text(o, o->newconn, &reqlen);
+	size_t lens[PATHS_MAX];
+	char **req = request_texts(o, o->newconn, lens);
 	int is_head = strcmp(o->method, "HEAD") == 0;
 	long i, total = o->n + o->warmup;
 	long long t0, wall0 = 0;
@@ -265,7 +302,7 @@ run_lat(const struct opts *o)
 				errors++;
 			continue;
 		}
-		if (write_all(c.fd, req, reqlen) < 0 ||
+		if (write_all(c.fd, req[i % o->npaths], lens[i % o->npaths]) < 0 ||
 		    read_response(&c, is_head) < 0) {
 			if (i >= o->warmup)
 				errors++;
@@ -284,7 +321,7 @@ run_lat(const struct opts *o)
 	}
 	if (c.fd >= 0)
 		close(c.fd);
-	free(req);
+	free_texts(o, req);
 	free(c.buf);
 	return (int)((now_ns() - wall0) / 1000000);
 }
@@ -294,8 +331,8 @@ run_conc(const struct opts *o)
 {
 	struct client *cl = calloc((size_t)o->clients, sizeof(*cl));
 	struct epoll_event ev, evs[256];
-	size_t reqlen;
-	char *req = request_text(o, 0, &reqlen);
+	size_t lens[PATHS_MAX];
+	char **req = request_texts(o, 0, lens);
 	long long start = now_ns(), end = start + (long long)(o->seconds * 1e9);
 	long i, live = 0;
 	int ep = epoll_create1(EPOLL_CLOEXEC), n, k, rc;
@@ -312,7 +349,8 @@ run_conc(const struct opts *o)
 		epoll_ctl(ep, EPOLL_CTL_ADD, cl[i].fd, &ev);
 		client_reset(&cl[i]);
 		cl[i].t0_ns = now_ns();
-		if (write_all(cl[i].fd, req, reqlen) < 0) {
+		cl[i].next = (int)(i % o->npaths);
+		if (write_all(cl[i].fd, req[cl[i].next], lens[cl[i].next]) < 0) {
 			errors++;
 			close(cl[i].fd);
 			cl[i].fd = -1;
@@ -365,7 +403,8 @@ run_conc(const struct opts *o)
 			c->head_len = 0;
 			c->chunked = 0;
 			c->t0_ns = now_ns();
-			if (write_all(c->fd, req, reqlen) < 0) {
+			c->next = (c->next + 1) % o->npaths;
+			if (write_all(c->fd, req[c->next], lens[c->next]) < 0) {
 				errors++;
 				epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 				close(c->fd);
@@ -380,7 +419,7 @@ run_conc(const struct opts *o)
 		free(cl[i].buf);
 	}
 	free(cl);
-	free(req);
+	free_texts(o, req);
 	close(ep);
 	return (int)((now_ns() - start) / 1000000);
 }
@@ -409,14 +448,14 @@ usage(void)
 {
 	fprintf(stderr, "usage: loadgen lat|conc --sock PATH [--path P] "
 	    "[--method M] [--n N] [--warmup W] [--newconn] [--clients C] "
-	    "[--seconds S]\n");
+	    "[--seconds S] (--path up to %d times)\n", PATHS_MAX);
 	exit(2);
 }
 
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .path = "/_ping", .method = "GET", .n = 1000,
+	struct opts o = { .method = "GET", .n = 1000,
 	    .warmup = 50, .clients = 64, .seconds = 10 };
 	int i, ms, first = 1;
 
@@ -435,8 +474,8 @@ main(int argc, char **argv)
 		i++;
 		if (strcmp(a, "--sock") == 0)
 			o.sock = v;
-		else if (strcmp(a, "--path") == 0)
-			o.path = v;
+		else if (strcmp(a, "--path") == 0 && o.npaths < PATHS_MAX)
+			o.paths[o.npaths++] = v;
 		else if (strcmp(a, "--method") == 0)
 			o.method = v;
 		else if (strcmp(a, "--n") == 0)
@@ -452,6 +491,8 @@ main(int argc, char **argv)
 	}
 	if (o.sock == NULL || o.n < 1 || o.clients < 1 || o.seconds <= 0)
 		usage();
+	if (o.npaths == 0)
+		o.paths[o.npaths++] = "/_ping";
 	if (strcmp(o.mode, "lat") == 0)
 		ms = run_lat(&o);
 	else if (strcmp(o.mode, "conc") == 0)
@@ -459,9 +500,9 @@ main(int argc, char **argv)
 	else
 		usage();
 	qsort(samples, nsamples, sizeof(*samples), cmp_ll);
-	printf("{\"mode\":\"%s\",\"n\":%zu,\"errors\":%ld,\"ms\":%d,"
+	printf("{\"mode\":\"%s\",\"n\":%zu,\"sent\":%ld,\"errors\":%ld,\"ms\":%d,"
 	    "\"rps\":%.1f,\"p50_us\":%.1f,\"p90_us\":%.1f,\"p99_us\":%.1f,"
-	    "\"max_us\":%.1f,\"status\":{", o.mode, nsamples, errors, ms,
+	    "\"max_us\":%.1f,\"status\":{", o.mode, nsamples, sent, errors, ms,
 	    ms > 0 ? (double)nsamples * 1000.0 / ms : 0.0, pct(0.5) / 1e3,
 	    pct(0.9) / 1e3, pct(0.99) / 1e3, pct(1.0) / 1e3);
 	for (i = 0; i < 600; i++) {

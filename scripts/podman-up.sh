@@ -1,5 +1,6 @@
 #!/bin/bash
 # podman-up.sh DIR [overlay|vfs|auto] [busybox.tar]
+# podman-up.sh --restart DIR
 #
 # Starts a private, rootful podman API service whose every piece of state lives
 # in DIR (nothing is written to /etc; see README "Tests" for what rootful podman
@@ -14,6 +15,9 @@
 #
 # Driver: "auto" (default, or $CG_STORAGE_DRIVER) tries overlay and falls back
 # to vfs when overlay cannot run a container here.
+# --restart: start the service again on the store DIR already holds (after the service
+# was killed: tests/sanitize/faults.sh), keeping its containers, images and volumes;
+# fails when DIR is not a store podman-up.sh made or its service still answers.
 # Idempotent: a DIR whose service answers is reused; a DIR left half-started
 # (or by a killed run) is torn down with podman-down.sh and started afresh.
 # Its default network is its own (bridge cg<hash>, a 10.x.y.0/24 subnet, and networks
@@ -26,9 +30,11 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-# -h/--help: the comment above; any other DIR starting with "-" is a mistake
+# -h/--help: the comment above; --restart DIR; any other DIR starting with "-" is a mistake
+RESTART=0
 case ${1-} in
   -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+  --restart) RESTART=1; shift; [ $# -eq 1 ] || { echo "usage: $0 --restart DIR" >&2; exit 2; } ;;
   -*) set -- ;;
 esac
 [ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: $0 DIR [overlay|vfs|auto] [busybox.tar]" >&2; exit 2; }
@@ -54,6 +60,32 @@ service_pid_ok() {  # DIR/service.pid names a live podman service for this DIR
   case $p in ''|*[!0-9]*) return 1;; esac
   tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -qF -- "system service --time=0 unix://$SOCK"
 }
+
+# start_service WHAT: the API service on DIR's store, in its own session (it outlives
+# the caller, e.g. the demo, and ignores its signals); exits 0 once it answers
+start_service() {
+  . "$T/env"
+  setsid podman system service --time=0 "unix://$SOCK" </dev/null >>"$T/service.log" 2>&1 &
+  echo $! > "$T/service.pid"
+  for _ in $(seq 1 1000); do
+    if ping_ok; then
+      echo "podman-up: podman service pid $(cat "$T/service.pid") on $SOCK ($1)"
+      exit 0
+    fi
+    kill -0 "$(cat "$T/service.pid")" 2>/dev/null || { echo "$0: podman service died:" >&2; cat "$T/service.log" >&2; exit 1; }
+    sleep 0.02
+  done
+  echo "$0: podman service did not answer on $SOCK within 20 s" >&2
+  exit 1
+}
+
+# --- restart the service of an existing store ---------------------------------
+if [ $RESTART = 1 ]; then
+  [ -f "$T/.cg-podman" ] && [ -f "$T/env" ] || { echo "$0: $T holds no store made by podman-up.sh" >&2; exit 1; }
+  if ping_ok; then echo "$0: the service on $SOCK still answers" >&2; exit 1; fi
+  rm -f "$SOCK"
+  start_service "restarted on the existing store"
+fi
 
 # --- reuse a running service ------------------------------------------------
 if [ -f "$T/env" ] && service_pid_ok && ping_ok; then
@@ -168,17 +200,4 @@ case $DRV in
   *) try_driver "$DRV" || { cat "$T/smoke.log" >&2; exit 1; } ;;
 esac
 
-. "$T/env"
-# own session: the service outlives the caller (demo) and ignores its signals
-setsid podman system service --time=0 "unix://$SOCK" </dev/null >"$T/service.log" 2>&1 &
-echo $! > "$T/service.pid"
-for _ in $(seq 1 1000); do
-  if ping_ok; then
-    echo "podman-up: podman service pid $(cat "$T/service.pid") on $SOCK (driver $DRV)"
-    exit 0
-  fi
-  kill -0 "$(cat "$T/service.pid")" 2>/dev/null || { echo "$0: podman service died:" >&2; cat "$T/service.log" >&2; exit 1; }
-  sleep 0.02
-done
-echo "$0: podman service did not answer on $SOCK within 20 s" >&2
-exit 1
+start_service "driver $DRV"

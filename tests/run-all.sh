@@ -6,7 +6,8 @@
 #   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
 #      tests/integration/cli.sh, tools.sh, libs.sh, usability.sh and streams.sh against
 #      a private podman service, tests/integration/dockerd.sh (cli, tools, libs and
-#      usability again) against a private dockerd; tests/hostile/run.py --real;
+#      usability again) against a private dockerd; tests/hostile/run.py --real; the fault
+#      table and the load test (tests/sanitize/faults.sh, load.sh) against a private podman;
 #   3. the operations suite tests/ops/run.sh (one suite);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
 #      a plain clone has no ../shared: then it says so and goes on.
@@ -65,6 +66,12 @@ run_suite "tests/hostile/run.py --real" python3 tests/hostile/run.py --real
 run_suite tests/integration/streams.sh ./tests/integration/streams.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
+# the fault table: podman killed and restarted, clients gone half-way, a parser killed,
+# a slowloris of 500, oversized heads and bodies, the 503, a killed exec (issue 11)
+run_suite tests/sanitize/faults.sh ./tests/sanitize/faults.sh
+# 256 keep-alive clients (10 s here; 60 s in make reliability-report), everything back
+# afterwards, one access line per request; the monitor's memory (issue 11)
+run_suite tests/sanitize/load.sh env LOAD_SECONDS=10 LOAD_CP_MB=64 ./tests/sanitize/load.sh
 
 # 2a. the same tree built with clang, -Werror (the project is gcc- and clang-clean)
 if command -v clang >/dev/null; then

@@ -10,6 +10,10 @@
 #   cg_gateway_stop PID           SIGTERM, wait up to 5 s, SIGKILL
 #   cg_bg CMD...                  run a helper in the background, killed at teardown (CG_BG_PID)
 #   cg_children PID / cg_parsers PID  a monitor's children / its request parsers (not the zygote)
+#   cg_monitor_fds PID            a monitor's open descriptors
+#   cg_monitor_own_fds PID SOCK   the same without its connections to the backend socket SOCK
+#                                 (kept keep-alive connections, issue 9: their number follows
+#                                 the clients' concurrency)
 #   pass NAME / fail NAME WHY     count and print one PASS/FAIL line
 #   skip NAME WHY                 print SKIP (not counted)
 #   expect_ok NAME CMD...         PASS when CMD exits 0
@@ -34,6 +38,9 @@
 #                   (left running at the end); default: a fresh one in the tmp dir
 #   CG_DIRECT=1     debugging only: no gateway; R/docker.sock and R/podman.sock are
 #                   symlinks to the backend socket (every policy check then fails)
+#   CG_GW_LOG_LEVEL the gateways' --log-level (debug: every IPC message is logged)
+#   CG_GW_EXTRA     (array) more `serve` options for the gateways cg_gateway_start starts,
+#                   e.g. CG_GW_EXTRA=(--max-connections 4)
 #   CG_TIMEOUT      per-command timeout in seconds (60)
 #   CG_KEEP=1       keep the tmp dir (gateway logs) after the run
 
@@ -199,7 +206,7 @@ cg_gateway_start() {
   if [ "$CG_BACKEND" = docker ]; then be=(--docker-socket "$CG_DOCKER_SOCK" --backend docker)
   else be=(--podman-socket "$CG_PODMAN_SOCK" --backend podman); fi
   "$CG_GATEWAY" serve --project "$p" --run-dir "$r" "${be[@]}" \
-      --egress off --log-level debug --idle-timeout 900 \
+      --egress off --log-level "${CG_GW_LOG_LEVEL:-debug}" --idle-timeout 900 ${CG_GW_EXTRA[@]+"${CG_GW_EXTRA[@]}"} \
       </dev/null >"$log" 2>&1 &
   CG_GW_PID=$!
   CG_GW_PIDS+=("$CG_GW_PID")
@@ -241,6 +248,21 @@ cg_bg() {
 # children of a pid (direct only)
 cg_children() {
   cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9]+$' || true
+}
+
+cg_monitor_fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+cg_monitor_own_fds() {
+  ss -xpn 2>/dev/null | python3 -c '
+import re, sys
+mon, backend = sys.argv[1], sys.argv[2]
+local, mine = {}, []
+for line in sys.stdin:
+    f = line.split()
+    if len(f) < 8 or not f[0].startswith("u_"): continue
+    local[f[5]] = f[4]                       # inode -> bound path (or *)
+    if re.search(r"pid=%s," % mon, line): mine.append(f[7])   # peer inode
+print(sum(1 for peer in mine if local.get(peer) == backend))' "$1" "$2" |
+  { read -r nb; echo $(( $(cg_monitor_fds "$1") - ${nb:-0} )); }
 }
 
 # the request parsers among a monitor's children: all but the zygote they are

@@ -26,22 +26,8 @@ dk() { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
 bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker rm -f "$@" >/dev/null 2>&1; return 0; }
 sha() { sha256sum | cut -d' ' -f1; }
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
-mon_fds() { ls "/proc/$GW1/fd" 2>/dev/null | wc -l; }
-# the monitor's descriptors minus its connections to the backend's socket (kept
-# keep-alive connections, issue 9: their number follows the clients' concurrency)
-mon_own_fds() {
-  ss -xpn 2>/dev/null | python3 -c '
-import re, sys
-mon, backend = sys.argv[1], sys.argv[2]
-local, mine = {}, []
-for line in sys.stdin:
-    f = line.split()
-    if len(f) < 8 or not f[0].startswith("u_"): continue
-    local[f[5]] = f[4]                       # inode -> bound path (or *)
-    if re.search(r"pid=%s," % mon, line): mine.append(f[7])   # peer inode
-print(sum(1 for peer in mine if local.get(peer) == backend))' "$GW1" "$CG_BACKEND_SOCK" |
-  { read -r nb; echo $(( $(mon_fds) - ${nb:-0} )); }
-}
+mon_fds() { cg_monitor_fds "$GW1"; }
+mon_own_fds() { cg_monitor_own_fds "$GW1" "$CG_BACKEND_SOCK"; }
 mon_hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$GW1/status"; }
 mon_hwm_reset() { echo 5 > "/proc/$GW1/clear_refs"; }
 parsers() { cg_parsers "$GW1" | wc -w; }
