@@ -50,7 +50,7 @@ main(void)
 {
 	struct ipc_msg m;
 	size_t fact, path, verdict, end, start, queue, head, up, down, json, list,
-	    internal, stream, rhead, early;
+	    internal, stream, rhead, early, df, tree8;
 
 	memset(fill, 'a', sizeof(fill));
 	memset(&m, 0, sizeof(m));
@@ -97,6 +97,9 @@ main(void)
 	/* an inspect or pre-create answer (backend.c INTERNAL_RESPONSE_MAX) */
 	internal = (8u << 20) + HTTP_HEAD_MAX + head;
 	stream = head + rhead + up + down + early;
+	/* a system df answered by the monitor (monitor/answer.c): the decoded
+	   bodies of its ANSWER_PARTS internal requests, kept until all are in */
+	df = ANSWER_PARTS * ((8u << 20) + HTTP_HEAD_MAX) + internal;
 
 	printf("conn_record=%zu\n", sizeof(struct conn));
 	printf("ipc_fact_answer=%zu\nipc_path_answer=%zu\nipc_verdict=%zu\n",
@@ -109,9 +112,16 @@ main(void)
 	printf("json_exchange=%zu\nlist_exchange=%zu\ninternal_exchange=%zu\n"
 	    "stream_exchange=%zu\n", json, list, internal, stream);
 	printf("json_max=%u\nlist_max=%u\n", JSON_MAX_TEXT, LISTFILTER_RAW_MAX);
-	printf("per_conn_max=%zu\n", sizeof(struct conn) + queue +
-	    (json > list ? (json > internal ? json : internal) :
-	    (list > internal ? list : internal)));
+	printf("df_exchange=%zu\nanswer_parts=%d\n", df, ANSWER_PARTS);
+	{
+		size_t x = json;
+
+		if (list > x)
+			x = list;
+		if (df > x)
+			x = df;
+		printf("per_conn_max=%zu\n", sizeof(struct conn) + queue + x);
+	}
 	printf("per_conn_stream=%zu\n", sizeof(struct conn) + queue + stream);
 	/*
 	 * One parse at a time (the monitor is one thread, and no tree outlives
@@ -120,6 +130,9 @@ main(void)
 	 * allocation with a 16-byte header.
 	 */
 	printf("tree_per_value=%zu\n", sizeof(cJSON) + 16 + 32);
+	tree8 = (size_t)((8u << 20) + HTTP_HEAD_MAX) / 3 * (sizeof(cJSON) + 16 + 32);
+	/* a df computes from its answers' trees at once (monitor/usage.c) */
+	printf("transient_df=%zu\n", ANSWER_PARTS * tree8);
 	printf("tree_json=%zu\ntree_list=%zu\n",
 	    (size_t)JSON_MAX_TEXT / 3 * (sizeof(cJSON) + 16 + 32),
 	    (size_t)LISTFILTER_RAW_MAX / 3 * (sizeof(cJSON) + 16 + 32));

@@ -72,6 +72,9 @@ fc_line() {  # NAME ERE MS: wait for an output line matching ERE; it is left in 
   done
 }
 fc_say() { echo "$2" >&"${FC_FD[$1]}"; }
+# fc_kill_parser NAME FIELD WORD: SIGKILL the request parser whose pid is field FIELD of
+# the client's last line (FC_LINE), then tell the client WORD
+fc_kill_parser() { kill -KILL "$(awk -v f="$2" '{print $f}' <<<"$FC_LINE")"; fc_say "$1" "$3"; }
 fc_end() {  # NAME: close its stdin, wait for it (5 s), then kill it
   local fd=${FC_FD[$1]} pid=${FC_PID[$1]}
   exec {fd}>&-
@@ -291,13 +294,10 @@ r_client_gone_download() {
 r_child_killed() {
   row "a request parser killed" \
       "the parser SIGKILLed (a) while its client sends a create body, (b) while the monitor relays a 64 MiB download, (c) between two requests on a kept-alive connection"
-  local pid
   baseline
   fc_start ck create "$R1/docker.sock" fault-ck
   fc_line ck '^half ' 10000
-  pid=$(awk '{print $2}' <<<"$FC_LINE")
-  kill -KILL "$pid"
-  fc_say ck rest
+  fc_kill_parser ck 2 rest
   fc_line ck '^(answer|closed)' 10000
   fc_end ck
   NREQ=$((NREQ + 1))
@@ -309,9 +309,7 @@ r_child_killed() {
   baseline
   fc_start kd download "$R1/docker.sock" fc /tmp/dl $((4 * MIB))
   fc_line kd '^read ' 30000
-  pid=$(awk '{print $3}' <<<"$FC_LINE")
-  kill -KILL "$pid"
-  fc_say kd rest
+  fc_kill_parser kd 3 rest
   fc_line kd '^end ' 30000
   fc_end kd
   NREQ=$((NREQ + 1))
@@ -323,9 +321,7 @@ r_child_killed() {
   fc_start ka keepalive "$R1/docker.sock"
   fc_line ka '^answered ' 30000
   NREQ=$((NREQ + 1))
-  pid=$(awk '{print $2}' <<<"$FC_LINE")
-  kill -KILL "$pid"
-  fc_say ka again
+  fc_kill_parser ka 2 again
   fc_line ka '^(answer |closed)' 10000
   fc_end ka
   NREQ=$((NREQ + 1))

@@ -63,13 +63,23 @@ san_suite() {
   return 0
 }
 
+# the commit measured: "-dirty" when a source differs from it (recorded results and the
+# page they make do not count: a run that records several of them stays clean)
+san_commit() {
+  local c
+  c=$(git -C "$SAN_REPO" rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+  git -C "$SAN_REPO" diff --quiet HEAD -- . ':(exclude)doc/results' ':(exclude)doc/reliability.md' ||
+    c=$c-dirty
+  echo "$c"
+}
+
 san_record() {
   local name=$1 kv; shift
   mkdir -p "$SAN_RESULTS"
   {
     echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
     echo "machine=$(san_machine)"
-    echo "commit=$(git -C "$SAN_REPO" describe --always --dirty 2>/dev/null || echo unknown)"
+    echo "commit=$(san_commit)"
     for kv in "$@"; do echo "$kv"; done
   } >"$SAN_RESULTS/$name.env"
 }

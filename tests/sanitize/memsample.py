@@ -14,6 +14,9 @@ import signal
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+from bench import tree  # noqa: E402  (pid and its descendants; make bench's)
+
 
 def rollup(pid):
     """(Rss, Pss) of pid in kB, or None when it is gone."""
@@ -28,21 +31,6 @@ def rollup(pid):
     except OSError:
         return None
     return rss, pss
-
-
-def tree(pid):
-    """pid and all its descendants."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            for t in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{t}/children") as f:
-                    todo.extend(int(k) for k in f.read().split())
-        except OSError:
-            pass
-    return out
 
 
 def main():

@@ -25,7 +25,11 @@ res() { [ -f "$SAN_RESULTS/$1.env" ] && sed -n "s/^$2=//p" "$SAN_RESULTS/$1.env"
 have() { [ -f "$SAN_RESULTS/$1.env" ]; }
 # thousands separators for big counts: 7410050 -> 7,410,050
 num() { echo "${1:-0}" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
-missing() { echo "*Not measured yet: run \`$1\`, then \`make reliability-report\`.*"; echo; }
+missing() {
+  if [ "$1" = "make reliability-report" ]; then echo "*Not measured yet: run \`make reliability-report\` (as root).*"
+  else echo "*Not measured yet: run \`$1\`, then \`make reliability-report\`.*"; fi
+  echo
+}
 # a suites table from doc/results/NAME-suites.tsv
 suites_table() {
   local f=$SAN_RESULTS/$1-suites.tsv name r s
@@ -164,9 +168,9 @@ reports 62 errors, all definite leaks (941 bytes): the monitor's configuration s
 EOF
 }
 
-# kB or bytes, human: mb BYTES -> "17.2 MiB"; kbm KB -> "4.6 MB"
+# human sizes: mb BYTES -> "17.2 MiB"; kbm KILOBYTES -> "4.6 MiB"
 mb() { awk -v b="${1:-0}" 'BEGIN { if (b >= 1073741824) printf "%.1f GiB", b / 1073741824; else if (b >= 1048576) printf "%.1f MiB", b / 1048576; else printf "%.0f KiB", b / 1024 }'; }
-kbm() { awk -v k="${1:-0}" 'BEGIN { printf "%.1f MB", k * 1024 / 1000000 }'; }
+kbm() { awk -v k="${1:-0}" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
 msf() { awk -v u="${1:-0}" 'BEGIN { printf "%.0f", u / 1000 }'; }
 # bound KEY: tests/helpers/membounds (the monitor's bounds from the code's constants)
 bound() { [ -x tests/helpers/membounds ] && tests/helpers/membounds | sed -n "s/^$1=//p"; }
@@ -209,18 +213,19 @@ EOF
 }
 
 section_45_memory() {
-  local c=256 per stream conn queue json list internal tj tl trl lin oc total
+  local c=256 per stream conn queue json list internal df tj tl trl tdf tmax lin oc total
   echo "## Memory bounds of the monitor (issue 11 item 2)"
   echo
   if [ -z "$(bound conn_record)" ]; then missing "make tests/helpers/membounds"; return; fi
   per=$(bound per_conn_max); stream=$(bound per_conn_stream); conn=$(bound conn_record)
   queue=$(bound ipc_queue); json=$(bound json_exchange); list=$(bound list_exchange)
   internal=$(bound internal_exchange); tj=$(bound tree_json); tl=$(bound tree_list)
-  trl=$(bound transient_list)
+  trl=$(bound transient_list); df=$(bound df_exchange); tdf=$(bound transient_df)
+  tmax=$(( trl > tdf ? trl : tdf ))
   oc=$(sed -n 's/^#define OCACHE_MAX[[:space:]]*\([0-9]*\).*/\1/p' monitor/ocache.c)
   oc=${oc:-4096}
   lin=$(( $(bound linger_slots) * $(bound linger_slot) ))
-  total=$(( c * per + trl + oc * 112 + lin + $(bound gateway_record) + $(bound ipc_recv_buffer) ))
+  total=$(( c * per + tmax + oc * 112 + lin + $(bound gateway_record) + $(bound ipc_recv_buffer) ))
   cat <<EOF
 Computed from the code's constants and types by \`tests/helpers/membounds\` (built by
 \`make check\`; this page is written from its output, so it follows the code). The
@@ -237,6 +242,7 @@ bodies and answers are bounded by the protocol (\`http.md\` §4.2, §10.2, \`ipc
 | a JSON body ($(mb "$(bound json_max)")), received, and for a moment also queued for the backend with its head | $(mb "$json") | until it is written to the backend |
 | a post-filtered list answer ($(mb "$(bound list_max)") of wire bytes), collected, then the filtered answer instead | $(mb "$list") | containers, volumes, networks, pods lists |
 | an inspect or pre-create answer | $(mb "$internal") | during an ownership question |
+| a system df the monitor answers itself: the decoded bodies of its $(bound answer_parts) internal requests (8 MiB each at most), kept until all are in | $(mb "$df") | \`GET system/df\` (\`monitor/answer.c\`) |
 | **in all**: record, queue and the largest exchange | **$(mb "$per")** | $(mb "$stream") with a streamed exchange |
 
 **Once for the whole monitor** (it is one thread, and no parse tree outlives the call
@@ -244,16 +250,17 @@ that made it: \`monitor/phase.c\` keep_names):
 
 | what | bound |
 |---|---:|
-| one JSON parse at a time: $(bound tree_per_value) bytes per value (a \`cJSON\` node, its string, the allocator's headers); the densest text, \`"",\`, is 3 bytes per value | $(mb "$tj") for an 8 MiB body; $(mb "$trl") for a 16 MiB list answer with its decoded, filtered and rebuilt copies ($(mb "$tl") of it the tree) |
+| one JSON parse at a time: $(bound tree_per_value) bytes per value (a \`cJSON\` node, its string, the allocator's headers); the densest text, \`"",\`, is 3 bytes per value | $(mb "$tj") for an 8 MiB body; $(mb "$trl") for a 16 MiB list answer with its decoded, filtered and rebuilt copies ($(mb "$tl") of it the tree); $(mb "$tdf") for a system df, whose $(bound answer_parts) answers are parsed together (\`monitor/usage.c\`) |
 | ownership verdicts kept (\`OCACHE_MAX\` $oc entries) | $(mb $(( oc * 112 ))) |
 | lingering 503 clients (\`LINGER_SLOTS\` $(bound linger_slots)): a descriptor and counters each | $(mb "$lin") |
 | kept backend connections (\`POOL_MAX\` $(bound pool_max) per backend): descriptors only | – |
 | its own record and IPC receive buffer | $(mb $(( $(bound gateway_record) + $(bound ipc_recv_buffer) ))) |
 
 So at \`--max-connections $c\` (the default) the monitor holds at most about
-**$(mb "$total")** besides its program (2.3 MB resident at rest): $c × $(mb "$per") and
-the one transient parse, reached only if every client sent a maximal JSON body or got a
-maximal list answer at the same moment. A stream of any size costs a connection
+**$(mb "$total")** besides its program (about 2.5 MB resident at rest): $c × $(mb "$per") and
+the largest transient parse ($(mb "$tmax")), reached only if every client asked for a
+system df of a daemon whose four answers each came near 8 MiB, at the same moment; with
+JSON bodies and lists only, $c × $(mb $(( conn + queue + (json > list ? json : list) ))). A stream of any size costs a connection
 $(mb "$stream"). The request parsers are separate processes, each limited to 512 MiB of
 address space (\`RLIMIT_AS\`, \`unpriv/sandbox.c\`); the kernel's socket buffers are not
 counted here.
