@@ -18,6 +18,14 @@ and causes the fault in between):
                               "read N PARSER_PID" once the head and N body bytes are in;
                               "exit" leaves; "rest" reads to the end and prints
                               "end BYTES complete|truncated"
+  hugechunk SOCK CTR          PUT /v1.41/containers/CTR/archive?path=/tmp, chunked, with a
+                              chunk size of ffffffffffffff and 256 KiB of it, then leaves
+                              (issue 11 item 3: such an upload was forwarded and logged
+                              nothing); prints "sent PARSER_PID" before it leaves
+  limit SOCK N                N clients one after the other, each a create with a JSON body
+                              written whole before reading (as Python's http.client does):
+                              prints "saw503 K of N" (K: those that read the 503 and its
+                              message, not a reset or a broken pipe; issue 11 item 4)
   keepalive SOCK              GET /v1.41/version on one connection; prints
                               "answered PARSER_PID"; "again" sends the same request on
                               the same connection and prints "answer STATUS" or
@@ -177,6 +185,34 @@ def mode_download(sock, ctr, path, n):
     say("end", got, "complete" if complete else "truncated")
 
 
+def mode_hugechunk(sock, ctr):
+    s = connect(sock)
+    s.sendall(b"PUT /v1.41/containers/%s/archive?path=/tmp HTTP/1.1\r\nHost: d\r\n"
+              b"Content-Type: application/x-tar\r\nTransfer-Encoding: chunked\r\n\r\n"
+              b"ffffffffffffff\r\n" % ctr.encode())
+    s.sendall(bytes(256 << 10))
+    say("sent", parser_of(s))
+    os._exit(0)
+
+
+def mode_limit(sock, n):
+    body = json.dumps({"Image": "localhost/busybox", "Cmd": ["true"]}).encode()
+    req = (b"POST /v1.41/containers/create?name=fault-limit HTTP/1.1\r\nHost: d\r\n"
+           b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    saw = 0
+    for _ in range(n):
+        s = connect(sock)
+        try:
+            s.sendall(req)
+            st, msg, _ = read_answer(s)
+            if st == 503 and "too-many-connections" in msg:
+                saw += 1
+        except (OSError, EOFError):
+            pass
+        s.close()
+    say("saw503", saw, "of", n)
+
+
 def mode_keepalive(sock):
     s = connect(sock)
     req = b"GET /v1.41/version HTTP/1.1\r\nHost: d\r\n\r\n"
@@ -314,6 +350,10 @@ def main():
         mode_upload(a[0], a[1], a[2], a[3])
     elif mode == "download":
         mode_download(a[0], a[1], a[2], int(a[3]))
+    elif mode == "hugechunk":
+        mode_hugechunk(a[0], a[1])
+    elif mode == "limit":
+        mode_limit(a[0], int(a[1]))
     elif mode == "keepalive":
         mode_keepalive(a[0])
     elif mode == "exec":

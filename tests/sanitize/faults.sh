@@ -238,7 +238,7 @@ r_backend_mid_stream() {
 # the backend gets the bytes sent, never a completed body).
 r_client_gone_upload() {
   row "client gone mid-upload" \
-      "the client exits after (a) half of a create body, (b) 32 MiB of a 64 MiB chunked archive upload (PUT /containers/{id}/archive)"
+      "the client exits after (a) half of a create body, (b) 32 MiB of a 64 MiB chunked archive upload (PUT /containers/{id}/archive), (c) 256 KiB of an upload whose chunk size is ffffffffffffff"
   baseline
   fc_start cu create "$R1/docker.sock" fault-cu
   fc_line cu '^half ' 10000
@@ -265,6 +265,12 @@ r_client_gone_upload() {
   if [ "$gw" -lt $((64 * MIB)) ] && [ "$direct" -lt $((64 * MIB)) ]; then
     ok "(b) the backend never got a complete body: $gw bytes of the file kept (direct: $direct), of 64 MiB"
   else bad "(b) the backend never got a complete body" "file sizes $gw (direct $direct)"; fi
+  baseline
+  fc_start hc hugechunk "$R1/docker.sock" fc
+  fc_line hc '^sent ' 30000
+  fc_end hc
+  NREQ=$((NREQ + 1))
+  freed_since "(c) the huge chunk"
   ROW_ERR="none to read: the client is gone (access lines: $(tail -c +$((MARK + 1)) "$ROW_LOG" | grep ' INFO access conn=' | grep -o 'detail="[^"]*"' | sort -u | tr '\n' ' '))"
   serves "afterwards"
   lines_exact
@@ -416,6 +422,27 @@ r_conn_limit() {
   ROW_ERR="${out##* } $(sed 's/.*"message":"\([^"]*\)".*/\1/' <<<"$out")"
   if [[ $out == *'too-many-connections: more than 4 connections are open'*' 503' ]]; then ok "the fifth connection reads the 503 too-many-connections"
   else bad "the fifth connection reads the 503" "$out"; fi
+  # the issue's counts: Python 13 of 100, curl 22 of 50, the docker CLI 1 of 20 saw it
+  local py cu=0 dcli=0 out
+  py=$(python3 "$FC" limit "$R2/docker.sock" 100 2>&1)
+  NREQ=$((NREQ + 100))
+  for i in $(seq 50); do
+    out=$(curl -s -m 30 --unix-socket "$R2/docker.sock" -H 'Content-Type: application/json' \
+      -d '{"Image":"localhost/busybox","Cmd":["true"]}' 'http://d/v1.41/containers/create?name=fault-limit')
+    NREQ=$((NREQ + 1))
+    [[ $out == *'too-many-connections: more than 4 connections are open'* ]] && cu=$((cu + 1))
+  done
+  local L503; L503=$(tail -c +$((MARK + 1)) "$ROW_LOG" | grep -c 'code=too-many-connections')
+  for i in $(seq 20); do
+    out=$(DOCKER_HOST="unix://$R2/docker.sock" timeout 30 docker ps 2>&1)
+    [[ $out == *'too-many-connections: more than 4 connections are open'* ]] && dcli=$((dcli + 1))
+  done
+  # the docker CLI's connections are its own business: counted from the log
+  NREQ=$((NREQ + $(tail -c +$((MARK + 1)) "$ROW_LOG" | grep -c 'code=too-many-connections') - L503))
+  ROW_ERR="$ROW_ERR; and so it read by Python ${py#saw503 }, curl $cu of 50, the docker CLI $dcli of 20"
+  if [ "$py" = "saw503 100 of 100" ] && [ "$cu" = 50 ] && [ "$dcli" = 20 ]; then
+    ok "the 503 is read by Python 100 of 100, curl 50 of 50, the docker CLI 20 of 20"
+  else bad "the 503 is read by every client" "Python ${py#saw503 }, curl $cu of 50, the docker CLI $dcli of 20"; fi
   no_container fault-limit
   fc_say ho close
   fc_line ho '^closed' 5000

@@ -128,6 +128,18 @@ NERR=$(grep -c ' ERROR ' "$R.log")
 if [ "$NERR" -eq 0 ]; then pass "load: no ERROR line"
 else fail "load: no ERROR line" "$(grep ' ERROR ' "$R.log" | head -n 3)" quiet; fi
 
+# ---- refusals on new connections: each logged once (issue 11 item 3: 2000 gave 1,827) --
+M1=$(stat -c %s "$R.log")
+since() { tail -c +$((M1 + 1)) "$R.log" | grep ' INFO access conn=' | grep -c -- "${1:-}"; }
+out=$("$LOADGEN" lat --sock "$R/docker.sock" --newconn --n 2000 --warmup 0 --path /v1.41/nonexistent)
+lines403() { [ "$(since 'decision=deny code=unknown-endpoint status=403')" -ge 2000 ]; }
+wait_for 10000 lines403
+DENY=$(since 'decision=deny code=unknown-endpoint status=403'); ALLL=$(since)
+if grep -q '"n":2000,"sent":2000,"errors":2000' <<<"$out" && grep -q '"403":2000' <<<"$out" &&
+   [ "$DENY" -eq 2000 ] && [ "$ALLL" -eq 2000 ]; then
+  pass "2000 refused requests on new connections: 2000 answers 403, exactly 2000 deny lines"
+else fail "2000 refused requests on new connections: one deny line each" "$DENY deny lines ($ALLL access lines): $out" quiet; fi
+
 # ---- a big copy in and out: the monitor's memory -------------------------------------
 head -c $((CP_MB << 20)) /dev/urandom > "$CG_TMP/big"
 want=$(sha256sum < "$CG_TMP/big" | cut -d' ' -f1)
