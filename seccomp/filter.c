@@ -47,8 +47,7 @@
 #include <seccomp.h>
 
 #include "seccomp/filter.h"
-
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+#include "seccomp/rules.h"
 
 /*
  * Allowed without argument checks, grouped by purpose. One line per
@@ -193,8 +192,8 @@ static const struct {
 	{ SCMP_SYS(madvise), 2, MADV_NOHUGEPAGE },
 };
 
-static int
-add_sanitizer_rules(scmp_filter_ctx ctx)
+int
+cg_scmp_add_sanitizer_rules(scmp_filter_ctx ctx)
 {
 	size_t i;
 	int rc;
@@ -238,14 +237,9 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 		goto fail;
 
 	for (g = 0; g < NELEM(allowed); g++) {
-		for (i = 0; i < allowed[g].n; i++) {
-			if (allowed[g].nr[i] < 0)
-				continue;	/* not on this architecture */
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
-			    allowed[g].nr[i], 0);
-			if (rc < 0)
-				goto fail;
-		}
+		rc = cg_scmp_allow(ctx, allowed[g].nr, allowed[g].n);
+		if (rc < 0)
+			goto fail;
 	}
 
 	for (i = 0; i < NELEM(mem_noexec); i++) {
@@ -287,7 +281,7 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 	}
 
 #ifdef CG_SANITIZE
-	rc = add_sanitizer_rules(ctx);
+	rc = cg_scmp_add_sanitizer_rules(ctx);
 	if (rc < 0)
 		goto fail;
 #endif
@@ -303,20 +297,43 @@ int
 cg_seccomp_export_child(FILE *f)
 {
 	scmp_filter_ctx ctx;
-	int fd, rc;
-
-	if (f == NULL)
-		return -EINVAL;
-	fd = fileno(f);
-	if (fd < 0)
-		return -EBADF;	/* e.g. a memory stream: no descriptor */
-	if (fflush(f) != 0)
-		return -errno;
+	int rc;
 
 	rc = build_child(&ctx, -1);
 	if (rc < 0)
 		return rc;
-	rc = seccomp_export_pfc(ctx, fd);
+	return cg_scmp_export_release(f, ctx);
+}
+
+int
+cg_scmp_allow(scmp_filter_ctx ctx, const int *nr, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (nr[i] < 0)
+			continue;	/* not on this architecture */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr[i], 0);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+cg_scmp_export_release(FILE *f, scmp_filter_ctx ctx)
+{
+	int fd, rc;
+
+	if (f == NULL)
+		rc = -EINVAL;
+	else if ((fd = fileno(f)) < 0)
+		rc = -EBADF;	/* e.g. a memory stream: no descriptor */
+	else if (fflush(f) != 0)
+		rc = -errno;
+	else
+		rc = seccomp_export_pfc(ctx, fd);
 	seccomp_release(ctx);
 	return rc;
 }
@@ -400,21 +417,12 @@ int
 cg_seccomp_export_zygote(FILE *f)
 {
 	scmp_filter_ctx ctx;
-	int fd, rc;
+	int rc;
 
-	if (f == NULL)
-		return -EINVAL;
-	fd = fileno(f);
-	if (fd < 0)
-		return -EBADF;
-	if (fflush(f) != 0)
-		return -errno;
 	rc = build_zygote(&ctx, 0);
 	if (rc < 0)
 		return rc;
-	rc = seccomp_export_pfc(ctx, fd);
-	seccomp_release(ctx);
-	return rc;
+	return cg_scmp_export_release(f, ctx);
 }
 
 int

@@ -1,0 +1,40 @@
+/*
+ * Helpers shared by the filter builders of seccomp/ (filter.c: the request
+ * parser and the zygote; monitor.c: the monitor). Internal to seccomp/.
+ */
+#ifndef CG_SECCOMP_RULES_H
+#define CG_SECCOMP_RULES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <seccomp.h>
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Allow each of the n syscall numbers nr[] without argument checks. A
+ * negative number (a name libseccomp does not know on the native
+ * architecture, e.g. poll on aarch64) is skipped. Returns 0 or
+ * libseccomp's negative errno.
+ */
+int cg_scmp_allow(scmp_filter_ctx ctx, const int *nr, size_t n);
+
+/*
+ * Write ctx as libseccomp PFC text to f (flushed first; it needs a
+ * descriptor) and release ctx in every case. Returns 0, -EINVAL (f
+ * NULL), -EBADF (no descriptor, e.g. a memory stream), -errno of the
+ * flush or libseccomp's negative errno.
+ */
+int cg_scmp_export_release(FILE *f, scmp_filter_ctx ctx);
+
+#ifdef CG_SANITIZE
+/*
+ * Sanitizer builds only: allow the calls the ASan/UBSan runtime makes
+ * after a filter is loaded (filter.c sanitizer_rules[], each one call
+ * with one argument value). Returns 0 or libseccomp's negative errno.
+ */
+int cg_scmp_add_sanitizer_rules(scmp_filter_ctx ctx);
+#endif
+
+#endif
