@@ -5,6 +5,7 @@
 #ifndef CG_SECCOMP_FILTER_H
 #define CG_SECCOMP_FILTER_H
 
+#include <fcntl.h>
 #include <stdio.h>
 
 #include <linux/filter.h>
@@ -61,5 +62,36 @@ int cg_seccomp_load_prog(const struct sock_fprog *prog);
  * (tests/golden/zygote.pfc). Same errors as cg_seccomp_export_child().
  */
 int cg_seccomp_export_zygote(FILE *f);
+
+/* ---------------------------------------------------------------- monitor */
+
+/*
+ * cg_seccomp_load_monitor() flag: allow the daemon's log reopen on SIGHUP
+ * (openat with exactly CG_LOG_OPEN_FLAGS, dup2 onto 1 and 2). Set only
+ * when Landlock keeps file creation inside the run directory
+ * (monitor/confine.c); seccomp cannot check the path.
+ */
+#define CG_MONITOR_LOG_REOPEN	0x1u
+
+/* The flags monitor/daemon.c opens the log file with (cli.md §10). */
+#define CG_LOG_OPEN_FLAGS	(O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | \
+	O_CLOEXEC | O_NONBLOCK)
+
+/*
+ * Load the monitor's allow-list on the calling process (issue 7, "Confine
+ * the monitor"; seccomp/monitor.c lists each call and why): default
+ * action SCMP_ACT_TRAP (the caller installs the SIGSYS handler first),
+ * other architectures killed; flags 0 or CG_MONITOR_LOG_REOPEN. Needs
+ * PR_SET_NO_NEW_PRIVS (or CAP_SYS_ADMIN). Irreversible. Returns 0 or a
+ * negative errno from libseccomp.
+ */
+int cg_seccomp_load_monitor(unsigned flags);
+
+/*
+ * Write the monitor's filter (tgkill shown with pid 0) for flags as PFC
+ * text to f (tests/golden/monitor.pfc with CG_MONITOR_LOG_REOPEN). Same
+ * errors as cg_seccomp_export_child().
+ */
+int cg_seccomp_export_monitor(FILE *f, unsigned flags);
 
 #endif
