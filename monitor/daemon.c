@@ -17,11 +17,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "monitor/log.h"
 #include "policy/policy.h"	/* CG_PATH_MAX */
+#include "seccomp/filter.h"	/* CG_LOG_OPEN_FLAGS */
 
 static int ready_fd = -1;	/* daemon: write end of the readiness pipe */
 static pid_t daemon_pid;	/* the daemon itself, not its children */
 static char log_path[CG_PATH_MAX + 32];
+/* SIGHUP reopens the log: once ready (cli.md §9.1), and if allowed */
+static volatile sig_atomic_t hup_reopens;
+/* 0 once the confined monitor may not open files (monitor/confine.c) */
+static volatile sig_atomic_t reopen_allowed = 1;
 
 /*
  * Open the log file for appending (cli.md §10); no symlink, a regular
@@ -34,8 +40,7 @@ open_log(void)
 	struct stat st;
 	int fd;
 
-	fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
-	    O_CLOEXEC | O_NONBLOCK, 0600);
+	fd = open(log_path, CG_LOG_OPEN_FLAGS, 0600);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
@@ -68,8 +73,14 @@ on_hup(int sig)
 	int saved = errno, fd;
 
 	(void)sig;
-	fd = open_log();
-	if (fd >= 0) {
+	if (!hup_reopens)
+		;		/* before readiness SIGHUP is ignored */
+	else if (!reopen_allowed) {
+		log_event_signal_safe(LOG_WARNING, "log", "SIGHUP: the log file "
+		    "is not reopened (the confined monitor may open it only "
+		    "under Landlock, which this kernel lacks); rotate it with "
+		    "copytruncate");
+	} else if ((fd = open_log()) >= 0) {
 		dup2(fd, 1);
 		dup2(fd, 2);
 		close(fd);
@@ -227,18 +238,32 @@ daemon_detach(const char *run_dir)
 }
 
 void
-daemon_ready(void)
+daemon_arm_hup(void)
 {
 	struct sigaction sa;
 
 	if (ready_fd < 0 || getpid() != daemon_pid)
 		return;
-	(void)!write(ready_fd, "R", 1);
-	close(ready_fd);
-	ready_fd = -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_hup;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+void
+daemon_ready(void)
+{
+	if (ready_fd < 0 || getpid() != daemon_pid)
+		return;
+	(void)!write(ready_fd, "R", 1);
+	close(ready_fd);
+	ready_fd = -1;
+	hup_reopens = 1;
+}
+
+void
+daemon_allow_reopen(int allowed)
+{
+	reopen_allowed = allowed != 0;
 }

@@ -22,11 +22,27 @@
 int daemon_detach(const char *run_dir);
 
 /*
- * Report readiness (sockets listening) to the original process and
- * close the pipe; from then on SIGHUP reopens the log file on stdout and
- * stderr (cli.md §9.1 [S], for rotation). No-op unless daemon_detach
- * returned -1 in this process.
+ * Install the SIGHUP handler (rt_sigaction is refused once the monitor
+ * is confined, so this comes before monitor/confine.c); SIGHUP does
+ * nothing until daemon_ready. No-op unless daemon_detach returned -1 in
+ * this process.
+ */
+void daemon_arm_hup(void);
+
+/*
+ * Report readiness (sockets listening, monitor confined) to the original
+ * process and close the pipe; from then on SIGHUP reopens the log file on
+ * stdout and stderr (cli.md §9.1 [S], for rotation), see
+ * daemon_allow_reopen. No-op unless daemon_detach returned -1 in this
+ * process.
  */
 void daemon_ready(void);
+
+/*
+ * Whether SIGHUP may still reopen the log file (cli.md §10 [S]): the
+ * confined monitor allows the open only under Landlock (monitor/confine.c).
+ * Not allowed: SIGHUP writes a WARNING and keeps the old descriptor.
+ */
+void daemon_allow_reopen(int allowed);
 
 #endif

@@ -127,7 +127,7 @@ struct gateway {
 		pid_t pid;		/* -1 when none runs */
 		int fd;			/* its control socket; -1 */
 		int ready;		/* its CHILD_READY seen */
-		long long started_ms;	/* for the restart back-off */
+		long long started_ms;	/* when it was started */
 		int status;		/* wait status zygote_stop() reaped; -1 */
 		TAILQ_HEAD(, conn) pending;	/* spawns awaiting a pid */
 	} zyg;

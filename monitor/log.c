@@ -32,19 +32,6 @@ log_enabled(enum log_level level)
 	return level <= log_level;
 }
 
-void
-log_timestamp(char out[64])
-{
-	struct timespec ts;
-	struct tm tm;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
-	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-	    tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
-}
-
 char *
 log_quote(const char *s, size_t len)
 {
@@ -73,6 +60,117 @@ log_quote(const char *s, size_t len)
 	*o++ = '"';
 	*o = '\0';
 	return out;
+}
+
+/* days since 1970-01-01 -> civil date (Howard Hinnant's algorithm) */
+static void
+civil(long long days, int *y, int *m, int *d)
+{
+	long long era, doe, yoe, doy, mp;
+
+	days += 719468;
+	era = (days >= 0 ? days : days - 146096) / 146097;
+	doe = days - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+/* Append s to buf (cap bytes, *n used); async-signal-safe. */
+static void
+put(char *buf, size_t cap, size_t *n, const char *s)
+{
+	while (*s != '\0' && *n + 1 < cap)
+		buf[(*n)++] = *s++;
+}
+
+/* Append v as at least width decimal digits (zero-padded). */
+static void
+put_num(char *buf, size_t cap, size_t *n, long long v, int width)
+{
+	char d[24];
+	int i = 0;
+
+	if (v < 0)
+		v = 0;
+	do {
+		d[i++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0 && i < (int)sizeof(d));
+	while (i < width && i < (int)sizeof(d))
+		d[i++] = '0';
+	while (i > 0 && *n + 1 < cap)
+		buf[(*n)++] = d[--i];
+}
+
+/*
+ * The current UTC time as YYYY-MM-DDTHH:MM:SS.mmmZ (cli.md §14.1),
+ * appended to buf; async-signal-safe (no gmtime_r, which takes a lock).
+ */
+static void
+put_timestamp(char *buf, size_t cap, size_t *n)
+{
+	struct timespec ts;
+	long long secs;
+	int y, m, d;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	secs = (long long)ts.tv_sec;
+	civil(secs / 86400, &y, &m, &d);
+	put_num(buf, cap, n, y, 4);
+	put(buf, cap, n, "-");
+	put_num(buf, cap, n, m, 2);
+	put(buf, cap, n, "-");
+	put_num(buf, cap, n, d, 2);
+	put(buf, cap, n, "T");
+	put_num(buf, cap, n, secs % 86400 / 3600, 2);
+	put(buf, cap, n, ":");
+	put_num(buf, cap, n, secs % 3600 / 60, 2);
+	put(buf, cap, n, ":");
+	put_num(buf, cap, n, secs % 60, 2);
+	put(buf, cap, n, ".");
+	put_num(buf, cap, n, ts.tv_nsec / 1000000, 3);
+	put(buf, cap, n, "Z");
+}
+
+void
+log_timestamp(char out[64])
+{
+	size_t n = 0;
+
+	put_timestamp(out, 64, &n);
+	out[n] = '\0';
+}
+
+void
+log_event_signal_safe(enum log_level level, const char *event,
+    const char *msg)
+{
+	char line[1024];
+	size_t n = 0;
+
+	if (log_format == LOG_JSON)
+		put(line, sizeof(line), &n, "{\"ts\":\"");
+	put_timestamp(line, sizeof(line), &n);
+	if (log_format == LOG_JSON) {
+		put(line, sizeof(line), &n, "\",\"level\":\"");
+		put(line, sizeof(line), &n, level_json[level]);
+		put(line, sizeof(line), &n, "\",\"event\":\"");
+		put(line, sizeof(line), &n, event);
+		put(line, sizeof(line), &n, "\",\"msg\":\"");
+		put(line, sizeof(line), &n, msg);
+		put(line, sizeof(line), &n, "\"}");
+	} else {
+		put(line, sizeof(line), &n, " container-gateway ");
+		put(line, sizeof(line), &n, level_text[level]);
+		put(line, sizeof(line), &n, " ");
+		put(line, sizeof(line), &n, msg);
+	}
+	line[n++] = '\n';
+	(void)!write(log_fd, line, n);
 }
 
 static void

@@ -96,4 +96,15 @@ void log_idle_exit(const char *text, double seconds);
  */
 void log_timestamp(char out[64]);
 
+/*
+ * Async-signal-safe: write one line of event at level with message msg
+ * (NUL-terminated, plain printable ASCII without '"' or '\\': used
+ * verbatim in both formats) with one write(2), no allocation, no lock, no
+ * gmtime (the date is computed here). For signal handlers (the monitor's
+ * SIGSYS reporter, monitor/confine.c; the SIGHUP handler). Lines over 1 KiB
+ * are cut. Ignores the level threshold: callers only report errors.
+ */
+void log_event_signal_safe(enum log_level level, const char *event,
+    const char *msg);
+
 #endif

@@ -140,7 +140,8 @@ struct conn *zygote_spawn(struct gateway *gw);
  * SANDBOX_FAILED (its step in gw->sandbox_failure), ZYGOTE_SPAWNED (the
  * pid of the oldest pending spawn, or its fork errno: that record dies).
  * On end-of-file or a malformed message the zygote is stopped
- * (zygote_stop) and the pending records die; the event loop restarts it.
+ * (zygote_stop) and the pending records die; the event loop then stops
+ * the gateway (the confined monitor cannot start another, issue 7).
  */
 void zygote_on_event(struct gateway *gw);
 /* Kill and reap the zygote, close its socket, fail pending spawns. */

@@ -28,6 +28,7 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/confine.h"
 #include "monitor/daemon.h"
 #include "monitor/instance.h"
 #include "monitor/log.h"
@@ -158,14 +159,10 @@ reap(struct gateway *gw)
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 		if (pid == gw->zyg.pid) {
-			/* the zygote never exits on its own while we run */
-			if (!gw->stopping)
-				log_msg(LOG_ERROR, "child-exit", "the zygote (pid %d) "
-				    "died: %s%d; starting a new one", (int)pid,
-				    WIFSIGNALED(st) ? "signal " : "exit status ",
-				    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			/* the zygote never exits on its own: the loop stops */
 			gw->zyg.pid = -1;
 			zygote_stop(gw);
+			gw->zyg.status = st;
 			continue;
 		}
 		TAILQ_FOREACH(x, &gw->exiting, entry)
@@ -470,9 +467,23 @@ event_loop(struct gateway *gw)
 		kill_lingering(gw, now);
 		linger_tick(gw, now);
 		backend_pool_expire(gw, now);
-		/* a zygote that died is started again, at most once a second */
-		if (gw->zyg.pid < 0 && now - gw->zyg.started_ms >= 1000)
-			(void)zygote_start(gw);
+		/*
+		 * No zygote, no request parser: the confined monitor cannot
+		 * start another (no exec, no fork, no capabilities for its
+		 * sandbox; doc/privsep.md). Fail closed: stop the gateway.
+		 */
+		if (gw->zyg.pid < 0) {
+			char how[96] = "its control socket failed";
+
+			if (gw->zyg.status != -1)
+				describe_end(gw->zyg.status, how, sizeof(how));
+			log_msg(LOG_ERROR, "child-exit", "the zygote ended (%s); "
+			    "the confined monitor cannot start another, so the "
+			    "gateway stops (start it again)", how);
+			graceful_exit(gw);
+			rc = 1;
+			break;
+		}
 		if (gw->spare == NULL) {
 			gw->spare = spawn_child(gw);
 			mark_dirty(gw, gw->spare);
@@ -542,6 +553,7 @@ event_loop(struct gateway *gw)
 int
 serve_main(struct cg_config *cfg)
 {
+	struct confine_result conf;
 	struct gateway gw;
 	struct sigaction sa;
 	int rc, i;
@@ -639,6 +651,16 @@ serve_main(struct cg_config *cfg)
 		rc = 1;
 		goto out;
 	}
+	/* the last exec is done: keep only what the loop uses (issue 7) */
+	close(gw.exe_fd);
+	gw.exe_fd = -1;
+	if (confine_caps(&conf) < 0) {
+		fprintf(stderr, "container-gateway: cannot drop the monitor's "
+		    "capabilities (%s: %s)\n", conf.step, strerror(conf.err));
+		graceful_exit(&gw);
+		rc = 1;
+		goto out;
+	}
 	/* step 8-9: backends */
 	rc = rundir_discover(&gw);
 	if (rc != 0) {
@@ -663,9 +685,18 @@ serve_main(struct cg_config *cfg)
 		    "docker" : "podman", gw.lis[i].backend_path);
 	}
 	instance_record(&gw);	/* for a second serve's report (issue 10) */
+	fit_max_connections(&gw);
+	daemon_arm_hup();
+	if (confine_monitor(gw.run_dir, &conf) < 0) {
+		log_msg(LOG_ERROR, "sandbox", "cannot confine the monitor (%s: %s)",
+		    conf.step, strerror(conf.err));
+		graceful_exit(&gw);
+		rc = 1;
+		goto out;
+	}
+	confine_log(&conf);
 	daemon_ready();		/* step 12: readiness (cli.md §10) */
 	gw.idle_since = now_ms();
-	fit_max_connections(&gw);
 	rc = event_loop(&gw);
 out:
 	the_gw = NULL;

@@ -233,6 +233,6 @@ zygote_on_event(struct gateway *gw)
 	return;
 bad:
 	log_msg(LOG_ERROR, "sandbox", "zygote sent an unexpected %s; "
-	    "restarting it", ipc_type_name(m.type));
+	    "stopping it", ipc_type_name(m.type));
 	zygote_stop(gw);
 }
