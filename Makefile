@@ -30,8 +30,8 @@ LIB_SRCS  = $(filter-out monitor/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*
 LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
-HELPERS   = tests/helpers/try_syscall tests/helpers/hostile_gateway tests/fuzz/seed_ipc \
-            tests/fuzz/seed_forward tests/helpers/membounds
+HELPERS   = tests/helpers/try_syscall tests/helpers/try_monitor tests/helpers/hostile_gateway \
+            tests/fuzz/seed_ipc tests/fuzz/seed_forward tests/helpers/membounds
 
 all: container-gateway
 

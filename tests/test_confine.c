@@ -1,0 +1,347 @@
+/*
+ * The monitor's confinement (issue 7, "Confine the monitor";
+ * monitor/confine.c, seccomp/monitor.c):
+ * - the golden filter: cg_seccomp_export_monitor() with the log-reopen
+ *   rule must match tests/golden/monitor.pfc (monitor-sanitize.pfc in a
+ *   CG_SANITIZE build); after an intended policy change regenerate it with
+ *	./tests/helpers/try_monitor --export-pfc reopen > tests/golden/monitor.pfc
+ *   and review the diff;
+ * - without Landlock there is no open at all (no reopen rule);
+ * - tests/helpers/try_monitor confines itself exactly as the monitor does
+ *   and makes one call: refused calls die of SIGSYS after the reporter's
+ *   ERROR line, allowed calls return what they must, Landlock keeps
+ *   removal and creation inside the run directory, and the capabilities
+ *   left are CAP_KILL (root) plus CAP_NET_ADMIN only where the host's
+ *   socket buffer limits need it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ipc/proto.h"
+#include "seccomp/filter.h"
+
+#define HELPER		"tests/helpers/try_monitor"
+#ifdef CG_SANITIZE
+#define GOLDEN		"tests/golden/monitor-sanitize.pfc"
+#else
+#define GOLDEN		"tests/golden/monitor.pfc"
+#endif
+#define REPORTED	"ERROR the monitor made a system call its seccomp " \
+	"filter forbids: number "
+
+static char run_dir[] = "/tmp/cg-test-confine-run-XXXXXX";
+static char outside[] = "/tmp/cg-test-confine-out-XXXXXX";
+
+/* Calls the monitor's filter refuses, each named by the helper. */
+static const char *const refused[] = {
+	"execve", "execveat", "clone",
+#ifdef __NR_fork
+	"fork",
+#endif
+	"ptrace", "socket_inet", "socket_unix_dgram", "socket_netlink",
+	"socketpair_stream", "bind", "listen",
+#ifdef __NR_open
+	"open",
+#endif
+	"openat_read", "openat_path", "mount", "chroot", "setuid", "capset",
+	"prctl", "seccomp", "rt_sigaction", "kill_all", "kill_group",
+	"kill_usr1", "tgkill_other", "mmap_exec", "mprotect_exec",
+	"getsockopt_other", "setsockopt_other", "fcntl_dupfd", "dup2_other",
+	"ioctl", "pipe2", "memfd_create", "bpf", "io_uring_setup",
+	"process_vm_readv", "pidfd_open", "rename", "unlinkat_dir",
+};
+
+/* Calls the monitor's event loop makes; each checks its own result. */
+static const char *const allowed[] = {
+	"write", "socket_unix", "socketpair_ipc", "sockopts",
+	"sendmsg_recvmsg", "kill_child", "pathres", "unlink_inside", "epoll",
+	"fcntl_flags", "sleep_time", "malloc", "tgkill_self",
+};
+
+struct outcome {
+	int status;		/* wait status */
+	char err[4096];		/* the helper's stderr */
+	int landlock;		/* from its "confined" line; -1: none */
+	char caps[17];
+};
+
+static void
+run_helper(const char *name, struct outcome *o)
+{
+	int pfd[2], devnull;
+	size_t used = 0;
+	ssize_t n;
+	const char *c;
+	pid_t pid;
+
+	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		devnull = open("/dev/null", O_RDWR);
+		if (devnull < 0 || dup2(devnull, 0) < 0 ||
+		    dup2(devnull, 1) < 0 || dup2(pfd[1], 2) < 0)
+			_exit(120);
+		closefrom(3);
+		execl(HELPER, HELPER, name, run_dir, outside, (char *)NULL);
+		_exit(121);
+	}
+	close(pfd[1]);
+	while (used + 1 < sizeof(o->err) &&
+	    (n = read(pfd[0], o->err + used, sizeof(o->err) - 1 - used)) > 0)
+		used += (size_t)n;
+	o->err[used] = '\0';
+	close(pfd[0]);
+	assert_int_equal(waitpid(pid, &o->status, 0), pid);
+	o->landlock = -1;
+	o->caps[0] = '\0';
+	c = strstr(o->err, "confined caps=");
+	if (c != NULL)
+		sscanf(c, "confined caps=%16s landlock=%d", o->caps, &o->landlock);
+	if (o->landlock < 0)
+		fail_msg("%s: the helper did not confine itself: %s", name, o->err);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	if (mkdtemp(run_dir) == NULL || mkdtemp(outside) == NULL)
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", run_dir, outside);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *
+slurp(FILE *f, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	do {
+		cap += 65536;
+		buf = realloc(buf, cap + 1);
+		assert_non_null(buf);
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (*len == cap);
+	buf[*len] = '\0';
+	return buf;
+}
+
+/* The filter as PFC text, for flags. */
+static char *
+export(unsigned flags, size_t *len)
+{
+	FILE *f = tmpfile();
+	char *s;
+
+	assert_non_null(f);
+	assert_int_equal(cg_seccomp_export_monitor(f, flags), 0);
+	rewind(f);
+	s = slurp(f, len);
+	fclose(f);
+	return s;
+}
+
+static void
+test_golden(void **state)
+{
+	size_t glen, len;
+	char *got, *want;
+	FILE *f;
+
+	(void)state;
+	got = export(CG_MONITOR_LOG_REOPEN, &len);
+	f = fopen(GOLDEN, "re");
+	if (f == NULL)
+		fail_msg("cannot read %s (regenerate: ./" HELPER " --export-pfc "
+		    "reopen > %s)", GOLDEN, GOLDEN);
+	want = slurp(f, &glen);
+	fclose(f);
+	if (len != glen || memcmp(got, want, len) != 0)
+		fail_msg("the monitor's filter differs from %s: regenerate it "
+		    "with ./" HELPER " --export-pfc reopen > %s and review the "
+		    "diff", GOLDEN, GOLDEN);
+	free(got);
+	free(want);
+}
+
+/* Without Landlock nothing may be opened: no openat, no geteuid rule. */
+static void
+test_no_open_without_landlock(void **state)
+{
+	size_t len;
+	char *with, *without;
+
+	(void)state;
+	with = export(CG_MONITOR_LOG_REOPEN, &len);
+	without = export(0, &len);
+	assert_non_null(strstr(with, "\"openat\""));
+	assert_null(strstr(without, "\"openat\""));
+	assert_null(strstr(without, "\"open\""));
+	assert_null(strstr(without, "\"geteuid\""));
+	/* and no exec, fork or ptrace in either */
+	assert_null(strstr(with, "\"execve\""));
+	assert_null(strstr(with, "\"clone\""));
+	assert_null(strstr(with, "\"ptrace\""));
+	free(with);
+	free(without);
+}
+
+static void
+test_refused(void **state)
+{
+	struct outcome o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		run_helper(refused[i], &o);
+		if (!WIFSIGNALED(o.status) || WTERMSIG(o.status) != SIGSYS)
+			fail_msg("%s: the confined monitor was not killed by "
+			    "SIGSYS (status 0x%x): %s", refused[i], o.status, o.err);
+		if (strstr(o.err, REPORTED) == NULL)
+			fail_msg("%s: no ERROR line from the SIGSYS reporter: %s",
+			    refused[i], o.err);
+	}
+}
+
+/* int $0x80 / x32: killed by the bad-architecture action, no line. */
+static void
+test_other_abi(void **state)
+{
+#if defined(__x86_64__)
+	struct outcome o;
+
+	(void)state;
+	run_helper("x32_getpid", &o);
+	assert_true(WIFSIGNALED(o.status));
+	assert_int_equal(WTERMSIG(o.status), SIGSYS);
+	assert_null(strstr(o.err, REPORTED));
+#else
+	(void)state;
+#endif
+}
+
+static void
+test_allowed(void **state)
+{
+	struct outcome o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		run_helper(allowed[i], &o);
+		if (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0)
+			fail_msg("%s: expected exit 0 (status 0x%x): %s",
+			    allowed[i], o.status, o.err);
+	}
+}
+
+/*
+ * Landlock: removal and the log reopen only inside the run directory
+ * (EACCES outside; the helper checks the errno). A kernel without it:
+ * no reopen at all (SIGSYS), and unlink is not limited.
+ */
+static void
+test_landlock(void **state)
+{
+	static const char *const names[] = {
+		"unlink_outside", "log_reopen_outside", "log_reopen_inside",
+	};
+	struct outcome o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		run_helper(names[i], &o);
+		if (o.landlock > 0) {
+			if (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0)
+				fail_msg("%s: expected exit 0 (status 0x%x): %s",
+				    names[i], o.status, o.err);
+		} else if (i > 0) {
+			assert_true(WIFSIGNALED(o.status));
+			assert_int_equal(WTERMSIG(o.status), SIGSYS);
+		}
+	}
+}
+
+/* net.core.<name>, -1 when unreadable (as monitor/confine.c reads it). */
+static long
+sysctl_bytes(const char *name)
+{
+	char path[64];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/core/%s", name);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * CapEff after the confinement: root keeps CAP_KILL (bit 5) and, when
+ * the host caps socket buffers below IPC_SOCKBUF, CAP_NET_ADMIN (bit 12);
+ * anyone else keeps nothing.
+ */
+static void
+test_capabilities(void **state)
+{
+	unsigned long long want = 0;
+	struct outcome o;
+
+	(void)state;
+	if (geteuid() == 0) {
+		want = 1ULL << 5;
+		if (sysctl_bytes("wmem_max") < IPC_SOCKBUF ||
+		    sysctl_bytes("rmem_max") < IPC_SOCKBUF)
+			want |= 1ULL << 12;
+	}
+	run_helper("write", &o);
+	assert_int_equal(strtoull(o.caps, NULL, 16), want);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_no_open_without_landlock),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_other_abi),
+		cmocka_unit_test(test_allowed),
+		cmocka_unit_test(test_landlock),
+		cmocka_unit_test(test_capabilities),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
