@@ -242,26 +242,9 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 			goto fail;
 	}
 
-	for (i = 0; i < NELEM(mem_noexec); i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, mem_noexec[i], 1,
-		    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-		if (rc < 0)
-			goto fail;
-	}
-
-	for (i = 0; i < NELEM(fcntl_cmds); i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
-		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)fcntl_cmds[i], 0));
-		if (rc < 0)
-			goto fail;
-	}
-
-	for (i = 0; i < NELEM(madvise_advice); i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(madvise),
-		    1, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)madvise_advice[i], 0));
-		if (rc < 0)
-			goto fail;
-	}
+	rc = cg_scmp_add_memory_rules(ctx);
+	if (rc < 0)
+		goto fail;
 
 	/* tgkill(self, any tid of ours, sig): abort(), raise(). */
 	if (self_pid >= 0) {
@@ -319,6 +302,24 @@ cg_scmp_allow(scmp_filter_ctx ctx, const int *nr, size_t n)
 			return rc;
 	}
 	return 0;
+}
+
+int
+cg_scmp_add_memory_rules(scmp_filter_ctx ctx)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < NELEM(mem_noexec); i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, mem_noexec[i], 1,
+		    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+	for (i = 0; rc == 0 && i < NELEM(fcntl_cmds); i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+		    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)fcntl_cmds[i], 0));
+	for (i = 0; rc == 0 && i < NELEM(madvise_advice); i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(madvise),
+		    1, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)madvise_advice[i], 0));
+	return rc;
 }
 
 int

@@ -67,11 +67,9 @@ static const int mon_io[] = {
 
 /* The event loop. */
 static const int mon_events[] = {
-	SCMP_SYS(epoll_pwait),	/* the loop's wait, signals unblocked in it */
-	SCMP_SYS(epoll_wait),	/* same through glibc's epoll_wait() */
+	SCMP_SYS(epoll_pwait),	/* the epoll loop's wait, signals open in it */
 	SCMP_SYS(epoll_ctl),	/* (de)register client/backend/IPC fds */
-	SCMP_SYS(ppoll),	/* the ppoll() loop (before the epoll one) */
-	SCMP_SYS(poll),		/* a bounded wait on one fd (socket probe) */
+	SCMP_SYS(ppoll),	/* the ppoll() loop, signals open in it */
 };
 
 /* Children: reap, watch; signals: handlers return, masks. */
@@ -89,7 +87,6 @@ static const int mon_process[] = {
 /* The filesystem, by path: metadata only, and the run directory. */
 static const int mon_files[] = {
 	SCMP_SYS(newfstatat),	/* lstat() of pathres.c, stat(), fstat() */
-	SCMP_SYS(fstat),	/* fstat() of the reopened log (older libc) */
 	SCMP_SYS(readlink),	/* pathres.c: symlinks of a bind source */
 	SCMP_SYS(unlink),	/* graceful exit: sockets, pid file, flags */
 };
@@ -103,8 +100,6 @@ static const int mon_misc[] = {
 	SCMP_SYS(clock_gettime), /* timeouts, log time stamps (vDSO fallback) */
 	SCMP_SYS(gettimeofday),	/* same, older interface */
 	SCMP_SYS(clock_nanosleep), /* usleep() in the graceful exit's wait */
-	SCMP_SYS(nanosleep),	/* same, older libc */
-	SCMP_SYS(getrandom),	/* probe names, hash seeds */
 	SCMP_SYS(sysinfo),	/* glibc qsort() (the JSON replay) asks once */
 };
 
@@ -133,33 +128,8 @@ static const int sockopt_set[] = {
 	SO_RCVBUFFORCE,
 };
 
-/* fcntl: flag get/set only (O_NONBLOCK, FD_CLOEXEC). */
-static const int mon_fcntl[] = { F_GETFL, F_SETFL, F_GETFD, F_SETFD };
-
 /* kill(): the two signals the monitor sends its children. */
 static const int mon_signals[] = { SIGKILL, SIGTERM };
-
-/* madvise: what malloc and the libc use (as for the request parser). */
-static const int mon_madvise[] = {
-	MADV_NORMAL, MADV_DONTNEED, MADV_FREE, MADV_DONTFORK, MADV_DONTDUMP,
-	MADV_WIPEONFORK,
-};
-
-/* Add one rule per value v[i] of argument arg for syscall nr. */
-static int
-allow_each(scmp_filter_ctx ctx, int nr, unsigned arg, const int *v, size_t n)
-{
-	size_t i;
-	int rc;
-
-	for (i = 0; i < n; i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-		    SCMP_CMP(arg, SCMP_CMP_EQ, (scmp_datum_t)v[i], 0));
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
 
 /* socket(), socketpair(), getsockopt(), setsockopt() with their limits. */
 static int
@@ -210,29 +180,6 @@ add_signal_rules(scmp_filter_ctx ctx, pid_t self)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
 		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self, 0));
-	return rc;
-}
-
-/*
- * Memory without PROT_EXEC (no new code in the process), madvise's list,
- * fcntl's flag commands.
- */
-static int
-add_memory_rules(scmp_filter_ctx ctx)
-{
-	int rc;
-
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
-	    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
-		    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-	if (rc == 0)
-		rc = allow_each(ctx, SCMP_SYS(madvise), 2, mon_madvise,
-		    NELEM(mon_madvise));
-	if (rc == 0)
-		rc = allow_each(ctx, SCMP_SYS(fcntl), 1, mon_fcntl,
-		    NELEM(mon_fcntl));
 	return rc;
 }
 
@@ -301,8 +248,9 @@ build_monitor(scmp_filter_ctx *out, pid_t self, unsigned flags)
 		rc = add_socket_rules(ctx);
 	if (rc == 0)
 		rc = add_signal_rules(ctx, self);
+	/* no PROT_EXEC, malloc's madvise, fcntl flag commands (filter.c) */
 	if (rc == 0)
-		rc = add_memory_rules(ctx);
+		rc = cg_scmp_add_memory_rules(ctx);
 	if (rc == 0)
 		rc = add_at_forms(ctx);
 	if (rc == 0 && (flags & CG_MONITOR_LOG_REOPEN))

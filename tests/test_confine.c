@@ -36,8 +36,10 @@
 #define HELPER		"tests/helpers/try_monitor"
 #ifdef CG_SANITIZE
 #define GOLDEN		"tests/golden/monitor-sanitize.pfc"
+#define CG_SANITIZE_ON	1
 #else
 #define GOLDEN		"tests/golden/monitor.pfc"
+#define CG_SANITIZE_ON	0
 #endif
 #define REPORTED	"ERROR the monitor made a system call its seccomp " \
 	"filter forbids: number "
@@ -172,22 +174,52 @@ test_golden(void **state)
 {
 	size_t glen, len;
 	char *got, *want;
+	int same;
 	FILE *f;
 
 	(void)state;
 	got = export(CG_MONITOR_LOG_REOPEN, &len);
 	f = fopen(GOLDEN, "re");
-	if (f == NULL)
+	if (f == NULL) {
+		free(got);
 		fail_msg("cannot read %s (regenerate: ./" HELPER " --export-pfc "
 		    "reopen > %s)", GOLDEN, GOLDEN);
+	}
 	want = slurp(f, &glen);
 	fclose(f);
-	if (len != glen || memcmp(got, want, len) != 0)
+	same = len == glen && memcmp(got, want, len) == 0;
+	free(got);
+	free(want);
+	if (!same)
 		fail_msg("the monitor's filter differs from %s: regenerate it "
 		    "with ./" HELPER " --export-pfc reopen > %s and review the "
 		    "diff", GOLDEN, GOLDEN);
-	free(got);
-	free(want);
+}
+
+/*
+ * The release golden grants none of the sanitizer runtime's calls
+ * (seccomp/filter.c sanitizer_rules[]); the sanitizer golden does.
+ */
+static void
+test_sanitizer_rules_only_in_sanitizer_builds(void **state)
+{
+	size_t len;
+	char *pfc;
+	FILE *f;
+
+	(void)state;
+	f = fopen("tests/golden/monitor.pfc", "re");
+	assert_non_null(f);
+	pfc = slurp(f, &len);
+	fclose(f);
+	assert_null(strstr(pfc, "\"sigaltstack\""));
+	free(pfc);
+	pfc = export(CG_MONITOR_LOG_REOPEN, &len);
+	if (CG_SANITIZE_ON)
+		assert_non_null(strstr(pfc, "\"sigaltstack\""));
+	else
+		assert_null(strstr(pfc, "\"sigaltstack\""));
+	free(pfc);
 }
 
 /* Without Landlock nothing may be opened: no openat, no geteuid rule. */
@@ -335,6 +367,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_sanitizer_rules_only_in_sanitizer_builds),
 		cmocka_unit_test(test_no_open_without_landlock),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_other_abi),

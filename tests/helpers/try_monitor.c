@@ -47,6 +47,7 @@
 
 #include "monitor/confine.h"
 #include "seccomp/filter.h"
+#include "tests/helpers/try_report.h"
 
 #define PAGE	4096
 
@@ -60,33 +61,6 @@ struct prep {
 	int ep;			/* epoll instance */
 	void *rw;		/* a read-write page */
 };
-
-/* Raw write(2) to stderr: the only output after the confinement. */
-static void
-say(const char *a, const char *b)
-{
-	if (write(2, a, strlen(a)) < 0 || write(2, b, strlen(b)) < 0 ||
-	    write(2, "\n", 1) < 0)
-		return;
-}
-
-static int
-want_ok(long rc)
-{
-	if (rc >= 0)
-		return 0;
-	say("allowed call failed: ", strerrorname_np(errno));
-	return 4;
-}
-
-static int
-want_errno(long rc, int err)
-{
-	if (rc == -1 && errno == err)
-		return 0;
-	say("expected error ", strerrorname_np(err));
-	return 4;
-}
 
 /* ---- refused by the filter: the process dies of SIGSYS ---- */
 

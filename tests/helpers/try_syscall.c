@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "seccomp/filter.h"
+#include "tests/helpers/try_report.h"
 #include "unpriv/sandbox.h"
 
 #define PAGE	4096
@@ -66,39 +67,6 @@ struct prep {
 	int ep;			/* epoll instance */
 	void *rw;		/* one read-write anonymous page */
 };
-
-/* After the sandbox only raw write(2) to stderr is safe. */
-static void
-say(const char *a, const char *b)
-{
-	struct iovec iov[3] = {
-		{ (void *)a, strlen(a) },
-		{ (void *)b, strlen(b) },
-		{ "\n", 1 },
-	};
-
-	if (writev(2, iov, 3) < 0)
-		return;
-}
-
-/* For allowed calls: 0 if ok, else 4 with the errno name on stderr. */
-static int
-want_ok(long rc)
-{
-	if (rc >= 0)
-		return 0;
-	say("allowed call failed: ", strerrorname_np(errno));
-	return 4;
-}
-
-static int
-want_errno(long rc, int err)
-{
-	if (rc == -1 && errno == err)
-		return 0;
-	say("expected error ", strerrorname_np(err));
-	return 4;
-}
 
 /* ---- calls the filter must kill (the result is irrelevant) ---- */
 
