@@ -69,7 +69,6 @@ static const int mon_io[] = {
 static const int mon_events[] = {
 	SCMP_SYS(epoll_pwait),	/* the epoll loop's wait, signals open in it */
 	SCMP_SYS(epoll_ctl),	/* (de)register client/backend/IPC fds */
-	SCMP_SYS(ppoll),	/* the ppoll() loop, signals open in it */
 	SCMP_SYS(poll),		/* ipc_recv(): is a peer that sent 0 bytes gone? */
 };
 
