@@ -11,12 +11,25 @@
 #include <string.h>
 #include <unistd.h>
 
-/* a, b and a newline on stderr */
+/*
+ * a, b and a newline on stderr in one write(2): a line up to PIPE_BUF
+ * bytes arrives whole, even while another process (a sanitizer report
+ * of a child) writes to the same pipe. Longer lines are cut.
+ */
 static inline void
 say(const char *a, const char *b)
 {
-	if (write(2, a, strlen(a)) < 0 || write(2, b, strlen(b)) < 0 ||
-	    write(2, "\n", 1) < 0)
+	char line[512];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > sizeof(line) - 1)
+		la = sizeof(line) - 1;
+	if (lb > sizeof(line) - 1 - la)
+		lb = sizeof(line) - 1 - la;
+	memcpy(line, a, la);
+	memcpy(line + la, b, lb);
+	line[la + lb] = '\n';
+	if (write(2, line, la + lb + 1) < 0)
 		return;
 }
 
