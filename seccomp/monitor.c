@@ -242,6 +242,9 @@ build_monitor(scmp_filter_ctx *out, pid_t self, unsigned flags)
 		return -ENOMEM;
 	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
 	    SCMP_ACT_KILL_PROCESS);
+	/* the kernel's audit log records a trapped call too (type 1326) */
+	if (rc == 0)
+		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_LOG, 1);
 	for (g = 0; rc == 0 && g < NELEM(mon_allowed); g++)
 		rc = cg_scmp_allow(ctx, mon_allowed[g].nr, mon_allowed[g].n);
 	if (rc == 0)
