@@ -230,6 +230,8 @@ struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
 	int zpending;			/* spawned, pid not yet reported */
+	int orphan;			/* dropped while zpending: only its
+					 * place in gw->zyg.pending is left */
 	struct gateway *gw;
 	uint64_t id;			/* 0 until CONN_START */
 	pid_t pid;			/* -1 once reaped */

@@ -8,6 +8,7 @@
 #ifndef CG_MONITOR_LOOP_H
 #define CG_MONITOR_LOOP_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 struct gateway;
@@ -20,6 +21,14 @@ struct ev_event;
 /* c changed this event-loop turn: its epoll registrations are synced at
  * the turn's end, or it is dropped when dead (no-op for NULL). */
 void mark_dirty(struct gateway *gw, struct conn *c);
+
+/*
+ * A request parser (pid, of connection conn) the monitor no longer
+ * follows: reaped now if it has exited, else SIGKILLed first when
+ * kill_it, and left to reap() (which logs its end) with a SIGKILL after
+ * one second. Only for a pid that is still the monitor's unreaped child.
+ */
+void forget_child(struct gateway *gw, pid_t pid, uint64_t conn, int kill_it);
 
 /* ---- monitor/accept.c */
 
@@ -144,6 +153,13 @@ struct conn *zygote_spawn(struct gateway *gw);
  * the gateway (the confined monitor cannot start another, issue 7).
  */
 void zygote_on_event(struct gateway *gw);
+/*
+ * c (removed from gw->conns, still pending) ended before the zygote said
+ * which pid it got: its descriptors are closed now, the record waits in
+ * the queue for that answer, then zygote_on_event frees it and ends the
+ * child (forget_child with a kill). zygote_stop frees it too.
+ */
+void zygote_orphan(struct gateway *gw, struct conn *c);
 /* Kill and reap the zygote, close its socket, fail pending spawns. */
 void zygote_stop(struct gateway *gw);
 

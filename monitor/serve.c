@@ -106,17 +106,40 @@ log_child_exit(unsigned long long conn, pid_t pid, int st, int expected)
 	}
 }
 
+void
+forget_child(struct gateway *gw, pid_t pid, uint64_t conn, int kill_it)
+{
+	struct exiting *x;
+	pid_t w;
+	int st;
+
+	/*
+	 * Never wait for it here (that cost every new connection a
+	 * millisecond, issue 9): reap() logs its exit with its connection
+	 * when it comes, and one that lingers for a second is killed from
+	 * the event loop.
+	 */
+	w = waitpid(pid, &st, WNOHANG);
+	if (w == pid) {
+		log_child_exit(conn, pid, st, gw->stopping);
+		return;
+	}
+	if (w != 0)
+		return;		/* not (or no longer) our child: hands off */
+	if (kill_it)
+		kill(pid, SIGKILL);
+	x = xcalloc(1, sizeof(*x));
+	x->pid = pid;
+	x->conn = conn;
+	x->kill_ms = now_ms() + 1000;
+	TAILQ_INSERT_TAIL(&gw->exiting, x, entry);
+}
+
 static void
 drop_conn(struct gateway *gw, struct conn *c)
 {
-	int st;
-
 	if (c == gw->spare)
 		gw->spare = NULL;
-	if (c->zpending) {
-		TAILQ_REMOVE(&gw->zyg.pending, c, zentry);
-		c->zpending = 0;
-	}
 	if ((c->started || c->client >= 0) && !c->reclaimed) {
 		gw->nclients--;
 		if (gw->nclients == 0)
@@ -124,27 +147,16 @@ drop_conn(struct gateway *gw, struct conn *c)
 	}
 	/* a request still open gets its access line */
 	conn_abandon(c, "abandoned: the request parser ended");
+	TAILQ_REMOVE(&gw->conns, c, entry);
+	if (c->zpending) {
+		zygote_orphan(gw, c);	/* its ZYGOTE_SPAWNED is to come */
+		return;
+	}
 	if (c->pid > 0) {
-		/*
-		 * It is exiting (BYE, end-of-file) or was killed for a
-		 * violation. Never wait for it here (that cost every new
-		 * connection a millisecond, issue 9): reap() logs its exit
-		 * with its connection when it comes, and one that lingers for
-		 * a second is killed from the event loop.
-		 */
-		if (waitpid(c->pid, &st, WNOHANG) == c->pid) {
-			log_child_exit(c->id, c->pid, st, gw->stopping);
-		} else {
-			struct exiting *x = xcalloc(1, sizeof(*x));
-
-			x->pid = c->pid;
-			x->conn = c->id;
-			x->kill_ms = now_ms() + 1000;
-			TAILQ_INSERT_TAIL(&gw->exiting, x, entry);
-		}
+		/* exiting (BYE, end-of-file) or killed for a violation */
+		forget_child(gw, c->pid, c->id, 0);
 		c->pid = -1;
 	}
-	TAILQ_REMOVE(&gw->conns, c, entry);
 	conn_free(c);
 }
 

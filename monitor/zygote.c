@@ -109,7 +109,10 @@ fail_pending(struct gateway *gw)
 	while ((c = TAILQ_FIRST(&gw->zyg.pending)) != NULL) {
 		TAILQ_REMOVE(&gw->zyg.pending, c, zentry);
 		c->zpending = 0;
-		c->dead = 1;
+		if (c->orphan)
+			conn_free(c);	/* dropped already (serve.c) */
+		else
+			c->dead = 1;
 	}
 }
 
@@ -128,6 +131,25 @@ zygote_stop(struct gateway *gw)
 	gw->zyg.pid = -1;
 	gw->zyg.ready = 0;
 	fail_pending(gw);
+}
+
+void
+zygote_orphan(struct gateway *gw, struct conn *c)
+{
+	/*
+	 * The zygote answers spawns in order: the ZYGOTE_SPAWNED for c is
+	 * still to come and must not be taken for the next spawn's (that
+	 * child would then carry c's pid, fail its CHILD_READY check, and
+	 * the last answer would find no spawn: the zygote would be stopped,
+	 * and with it the gateway). The record keeps its place without
+	 * descriptors; zygote_on_event frees it and ends its child then,
+	 * by the zygote's pid (a pid the child reported is not trusted).
+	 */
+	conn_close_backend(c);
+	ev_close(gw, c->ipc);
+	ev_close(gw, c->client);
+	c->ipc = c->client = -1;
+	c->orphan = 1;
 }
 
 struct conn *
@@ -210,7 +232,13 @@ zygote_on_event(struct gateway *gw)
 				goto bad;
 			TAILQ_REMOVE(&gw->zyg.pending, c, zentry);
 			c->zpending = 0;
-			if (m.u.zygote_spawned.pid == 0) {
+			if (c->orphan) {
+				/* its connection ended before this answer */
+				if (m.u.zygote_spawned.pid != 0)
+					forget_child(gw, (pid_t)
+					    m.u.zygote_spawned.pid, c->id, 1);
+				conn_free(c);
+			} else if (m.u.zygote_spawned.pid == 0) {
 				log_msg(LOG_ERROR, "child-exit", "the zygote "
 				    "cannot fork: %s",
 				    strerror(m.u.zygote_spawned.err));
