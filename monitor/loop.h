@@ -22,13 +22,6 @@ struct ev_event;
  * the turn's end, or it is dropped when dead (no-op for NULL). */
 void mark_dirty(struct gateway *gw, struct conn *c);
 
-/*
- * A request parser (pid, of connection conn) the monitor no longer
- * follows: reaped now if it has exited, else SIGKILLed first when
- * kill_it, and left to reap() (which logs its end) with a SIGKILL after
- * one second. Only for a pid that is still the monitor's unreaped child.
- */
-void forget_child(struct gateway *gw, pid_t pid, uint64_t conn, int kill_it);
 
 /* ---- monitor/accept.c */
 
@@ -160,6 +153,21 @@ void zygote_on_event(struct gateway *gw);
  * child (forget_child with a kill). zygote_stop frees it too.
  */
 void zygote_orphan(struct gateway *gw, struct conn *c);
+/*
+ * A request parser (pid, of connection conn) the monitor no longer
+ * follows: reaped now if it has exited, else SIGKILLed first when
+ * kill_it, and left to serve.c's reap() (which logs its end) with a
+ * SIGKILL after one second. Only for a pid that is still the monitor's
+ * unreaped child.
+ */
+void forget_child(struct gateway *gw, pid_t pid, uint64_t conn, int kill_it);
+/*
+ * Log how request parser pid of connection conn ended, from its wait
+ * status st (privsep.md §10, cli.md §14.2 child-exit): DEBUG for exit 0
+ * or when expected (a graceful exit told it to go), else ERROR "request
+ * parser for connection <id> (pid <pid>) died: <SIGNAME | exit status N>".
+ */
+void log_child_exit(unsigned long long conn, pid_t pid, int st, int expected);
 /* Kill and reap the zygote, close its socket, fail pending spawns. */
 void zygote_stop(struct gateway *gw);
 
