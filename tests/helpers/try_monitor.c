@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -228,7 +229,8 @@ t_sleep_time(struct prep *p)
 static int
 t_malloc(struct prep *p)
 {
-	char *a = malloc(32 << 20), *b;
+	char *a = malloc(32 << 20), *b, *small[64];
+	size_t i;
 
 	(void)p;
 	if (a == NULL)
@@ -238,6 +240,14 @@ t_malloc(struct prep *p)
 	if (b == NULL)
 		return 4;
 	free(b);
+	/* dispatch.c gives memory back after a large request (madvise) */
+	for (i = 0; i < 64; i++)
+		small[i] = malloc(4096);
+	for (i = 0; i < 64; i += 2)
+		free(small[i]);
+	(void)malloc_trim(0);
+	for (i = 1; i < 64; i += 2)
+		free(small[i]);
 	return 0;
 }
 static int t_tgkill_self(struct prep *p) { (void)p; return want_ok(syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), 0)); }
