@@ -103,10 +103,7 @@ static const int exit_syscalls[] = {
 	SCMP_SYS(exit_group),	/* _exit(), exit() */
 };
 
-static const struct {
-	const int *nr;
-	size_t n;
-} allowed[] = {
+static const struct cg_scmp_group allowed[] = {
 	{ io_syscalls, NELEM(io_syscalls) },
 	{ event_syscalls, NELEM(event_syscalls) },
 	{ memory_syscalls, NELEM(memory_syscalls) },
@@ -222,7 +219,7 @@ static int
 build_child(scmp_filter_ctx *out, pid_t self_pid)
 {
 	scmp_filter_ctx ctx;
-	size_t g, i;
+	size_t i;
 	int rc;
 
 	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
@@ -236,11 +233,9 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 	if (rc < 0)
 		goto fail;
 
-	for (g = 0; g < NELEM(allowed); g++) {
-		rc = cg_scmp_allow(ctx, allowed[g].nr, allowed[g].n);
-		if (rc < 0)
-			goto fail;
-	}
+	rc = cg_scmp_allow_groups(ctx, allowed, NELEM(allowed));
+	if (rc < 0)
+		goto fail;
 
 	rc = cg_scmp_add_memory_rules(ctx);
 	if (rc < 0)
@@ -302,6 +297,18 @@ cg_scmp_allow(scmp_filter_ctx ctx, const int *nr, size_t n)
 			return rc;
 	}
 	return 0;
+}
+
+int
+cg_scmp_allow_groups(scmp_filter_ctx ctx, const struct cg_scmp_group *g,
+    size_t n)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = cg_scmp_allow(ctx, g[i].nr, g[i].n);
+	return rc;
 }
 
 int

@@ -103,10 +103,7 @@ static const int mon_misc[] = {
 	SCMP_SYS(sysinfo),	/* glibc qsort() (the JSON replay) asks once */
 };
 
-static const struct {
-	const int *nr;
-	size_t n;
-} mon_allowed[] = {
+static const struct cg_scmp_group mon_allowed[] = {
 	{ mon_io, NELEM(mon_io) },
 	{ mon_events, NELEM(mon_events) },
 	{ mon_process, NELEM(mon_process) },
@@ -234,7 +231,6 @@ static int
 build_monitor(scmp_filter_ctx *out, pid_t self, unsigned flags)
 {
 	scmp_filter_ctx ctx;
-	size_t g;
 	int rc;
 
 	ctx = seccomp_init(SCMP_ACT_TRAP);
@@ -245,8 +241,8 @@ build_monitor(scmp_filter_ctx *out, pid_t self, unsigned flags)
 	/* the kernel's audit log records a trapped call too (type 1326) */
 	if (rc == 0)
 		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_LOG, 1);
-	for (g = 0; rc == 0 && g < NELEM(mon_allowed); g++)
-		rc = cg_scmp_allow(ctx, mon_allowed[g].nr, mon_allowed[g].n);
+	if (rc == 0)
+		rc = cg_scmp_allow_groups(ctx, mon_allowed, NELEM(mon_allowed));
 	if (rc == 0)
 		rc = add_socket_rules(ctx);
 	if (rc == 0)

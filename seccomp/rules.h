@@ -12,6 +12,19 @@
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* One group of syscall numbers allowed without argument checks. */
+struct cg_scmp_group {
+	const int *nr;
+	size_t n;
+};
+
+/*
+ * Allow every number of the n groups g[] (cg_scmp_allow on each).
+ * Returns 0 or libseccomp's negative errno.
+ */
+int cg_scmp_allow_groups(scmp_filter_ctx ctx, const struct cg_scmp_group *g,
+    size_t n);
+
 /*
  * Allow each of the n syscall numbers nr[] without argument checks. A
  * negative number (a name libseccomp does not know on the native
