@@ -77,6 +77,13 @@ CG_DD_DIR=$CG_TMP/dd
 CG_BACKEND_SOCK=
 
 _cg_ms() { echo $(( ($(date +%s%N) - CG_T0) / 1000000 )); }
+# cg_ms: the wall clock in ms
+cg_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# cg_wait_for MS CMD...: poll CMD every 20 ms until it succeeds or MS pass; 0 when it did
+cg_wait_for() {
+  local until=$(( $(cg_ms) + $1 )); shift
+  while :; do "$@" && return 0; [ "$(cg_ms)" -ge "$until" ] && return 1; sleep 0.02; done
+}
 
 pass() { CG_PASSED=$((CG_PASSED + 1)); echo "PASS $1"; }
 fail() {

@@ -25,22 +25,12 @@ CG_TIMEOUT=${CG_TIMEOUT:-120}
 dk() { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
 bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker rm -f "$@" >/dev/null 2>&1; return 0; }
 sha() { sha256sum | cut -d' ' -f1; }
-ms() { echo $(( $(date +%s%N) / 1000000 )); }
 mon_fds() { cg_monitor_fds "$GW1"; }
 mon_own_fds() { cg_monitor_own_fds "$GW1" "$CG_BACKEND_SOCK"; }
 mon_hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$GW1/status"; }
 mon_hwm_reset() { echo 5 > "/proc/$GW1/clear_refs"; }
 parsers() { cg_parsers "$GW1" | wc -w; }
 
-# wait_for MS CMD...: poll CMD every 20 ms until it succeeds or MS pass; 0 when it did
-wait_for() {
-  local until=$(( $(ms) + $1 )); shift
-  while :; do
-    "$@" && return 0
-    [ "$(ms)" -ge "$until" ] && return 1
-    sleep 0.02
-  done
-}
 
 # ---- scenarios ------------------------------------------------------------------
 
@@ -51,9 +41,9 @@ s_exec_echo() {
   cg_run dk run -d --name sx --network none $IMG sleep 600
   if [ $CG_RC -ne 0 ]; then fail "exec echo: setup" "docker run -d failed"; return; fi
   for i in 1 2 3; do
-    t0=$(ms)
+    t0=$(cg_ms)
     got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker exec -i sx cat < "$BIG" | sha)
-    if [ "$got" = "$BIG_SHA" ]; then pass "exec -i echo of $MB MiB, run $i ($(( $(ms) - t0 )) ms)"
+    if [ "$got" = "$BIG_SHA" ]; then pass "exec -i echo of $MB MiB, run $i ($(( $(cg_ms) - t0 )) ms)"
     else fail "exec -i echo of $MB MiB, run $i" "sha256 $got, want $BIG_SHA" quiet; fi
   done
   bk_rm sx
@@ -63,10 +53,10 @@ s_exec_echo() {
 s_attach_echo() {
   local i got t0
   for i in 1 2 3; do
-    t0=$(ms)
+    t0=$(cg_ms)
     got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker run -i --rm --network none \
       $IMG cat < "$BIG" | sha)
-    if [ "$got" = "$BIG_SHA" ]; then pass "run -i (attach) echo of $MB MiB, run $i ($(( $(ms) - t0 )) ms)"
+    if [ "$got" = "$BIG_SHA" ]; then pass "run -i (attach) echo of $MB MiB, run $i ($(( $(cg_ms) - t0 )) ms)"
     else fail "run -i (attach) echo of $MB MiB, run $i" "sha256 $got, want $BIG_SHA" quiet; fi
   done
 }
@@ -105,14 +95,14 @@ s_logs() {
   if [ "$CG_OUT" = 0 ]; then pass "logs: the writer exits"
   else fail "logs: the writer exits" "docker wait said: $CG_OUT"; fi
   expect_output "logs: the writer has exited" exited dk inspect -f '{{.State.Status}}' slg
-  t0=$(ms)
+  t0=$(cg_ms)
   DOCKER_HOST="unix://$R1/docker.sock" timeout -k 5 600 docker logs slg > "$CG_TMP/logs.out"
   rc=$?
   got=$(sha < "$CG_TMP/logs.out")
-  if [ "$got" = "$want" ]; then pass "docker logs of $MB MiB byte for byte ($(( $(ms) - t0 )) ms)"
+  if [ "$got" = "$want" ]; then pass "docker logs of $MB MiB byte for byte ($(( $(cg_ms) - t0 )) ms)"
   else
     direct=$(DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout -k 5 600 docker logs slg | sha)
-    fail "docker logs of $MB MiB byte for byte" "sha256 $got of $(stat -c %s "$CG_TMP/logs.out") bytes, exit $rc, after $(( $(ms) - t0 )) ms; want $want (direct podman: $direct)" quiet
+    fail "docker logs of $MB MiB byte for byte" "sha256 $got of $(stat -c %s "$CG_TMP/logs.out") bytes, exit $rc, after $(( $(cg_ms) - t0 )) ms; want $want (direct podman: $direct)" quiet
   fi
   rm -f "$CG_TMP/logs.out"
   bk_rm slg
@@ -126,17 +116,17 @@ s_follow_pause() {
   cg_run dk run -d --name sfp --network none $IMG sh -c \
     "while :; do yes $LOGLINE | head -c 1048576; sleep 0.1; done"
   if [ $CG_RC -ne 0 ]; then fail "follow pause: setup" "docker run -d failed"; return; fi
-  wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
   base=$(parsers)
   # the reader's pipe fills, then docker stops reading its socket
   cg_bg sh -c "DOCKER_HOST=unix://$R1/docker.sock docker logs -f sfp | { sleep 5; head -c 1 >/dev/null; }"
-  if wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
+  if cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
     pass "follow pause: the logs -f stream is open"
   else fail "follow pause: the logs -f stream is open" "no request parser for it" quiet; fi
   for i in $(seq 10); do
-    t0=$(ms)
+    t0=$(cg_ms)
     if curl -sf -m 5 --unix-socket "$R1/docker.sock" http://d/v1.41/version >/dev/null; then ok=$((ok + 1)); fi
-    dt=$(( $(ms) - t0 )); [ "$dt" -gt "$worst" ] && worst=$dt
+    dt=$(( $(cg_ms) - t0 )); [ "$dt" -gt "$worst" ] && worst=$dt
   done
   # a monitor that waited for the reader would take the reader's 5 s
   if [ "$ok" -eq 10 ] && [ "$worst" -lt 2500 ]; then
@@ -152,7 +142,7 @@ s_never_reads() {
   local base hwm
   cg_run dk run -d --name snr --network none $IMG sh -c "yes $LOGLINE"
   if [ $CG_RC -ne 0 ]; then fail "never reads: setup" "docker run -d failed"; return; fi
-  wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
   base=$(parsers)
   mon_hwm_reset
   cg_bg python3 -c '
@@ -161,8 +151,8 @@ s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"GET /v1.41/containers/snr/logs?follow=1&stdout=1 HTTP/1.1\r\nHost: d\r\n\r\n")
 print("sent", flush=True)
 time.sleep(60)' "$R1/docker.sock" >"$CG_TMP/nr.out" 2>&1
-  wait_for 5000 grep -q sent "$CG_TMP/nr.out"
-  if wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
+  cg_wait_for 5000 grep -q sent "$CG_TMP/nr.out"
+  if cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
     pass "never reads: its connection is served"
   else fail "never reads: its connection is served" "no request parser for it" quiet; fi
   expect_output "never reads: others are served meanwhile" ApiVersion \
@@ -173,7 +163,7 @@ time.sleep(60)' "$R1/docker.sock" >"$CG_TMP/nr.out" 2>&1
   if [ "$hwm" -lt 32768 ]; then pass "never reads: monitor peak RSS $hwm kB (bound 32 MiB)"
   else fail "never reads: monitor peak RSS" "$hwm kB" quiet; fi
   kill -KILL "$CG_BG_PID" 2>/dev/null; wait "$CG_BG_PID" 2>/dev/null
-  if wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((base + 1)) ]"; then
+  if cg_wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((base + 1)) ]"; then
     pass "never reads: its request parser is gone within 1 s of the client"
   else fail "never reads: its request parser is gone within 1 s of the client" "still there" quiet; fi
   bk_rm snr
@@ -203,14 +193,14 @@ s_killed_exec() {
   cg_run dk run -d --name ske --network none $IMG sleep 600
   if [ $CG_RC -ne 0 ]; then fail "killed exec: setup" "docker run -d failed"; return; fi
   # the connections of docker run are gone: only the spare parser is left
-  wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
   p0=$(parsers); f0=$(mon_own_fds)
   sh -c "timeout -s KILL 5 env DOCKER_HOST=unix://$R1/docker.sock docker exec -i ske cat \
     < /dev/zero > /dev/null 2>&1" 2>/dev/null
-  t0=$(ms)
+  t0=$(cg_ms)
   freed() { [ "$(parsers)" -le "$p0" ] && [ "$(mon_own_fds)" -le "$f0" ]; }
-  if wait_for 1000 freed; then
-    pass "killed exec: parsers and monitor descriptors (kept backend connections aside) back to $p0 / $f0 within $(( $(ms) - t0 )) ms"
+  if cg_wait_for 1000 freed; then
+    pass "killed exec: parsers and monitor descriptors (kept backend connections aside) back to $p0 / $f0 within $(( $(cg_ms) - t0 )) ms"
   else fail "killed exec: freed within 1 s" "parsers $(parsers) (was $p0), monitor fds $(mon_own_fds) (was $f0; $(mon_fds) with backend connections)" quiet; fi
   # (the exec session itself outlives its client on podman 4.3.1, direct as through
   # the gateway: its cat keeps running after the attach connection closes; measured)

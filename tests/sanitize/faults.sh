@@ -34,11 +34,6 @@ MIB=$((1 << 20))
 declare -A FC_PID FC_FD
 ROWS=()
 
-ms() { echo $(( $(date +%s%N) / 1000000 )); }
-wait_for() {  # MS CMD...: poll CMD every 20 ms until it succeeds or MS pass
-  local until=$(( $(ms) + $1 )); shift
-  while :; do "$@" && return 0; [ "$(ms)" -ge "$until" ] && return 1; sleep 0.02; done
-}
 bk() { curl -s -m 10 --unix-socket "$CG_BACKEND_SOCK" "http://d$1"; }
 bk_status() { curl -s -m 10 -o /dev/null -w '%{http_code}' --unix-socket "$CG_BACKEND_SOCK" "http://d$1"; }
 # a command in a container, run by the backend directly (not through the gateway)
@@ -60,10 +55,10 @@ fc_start() {  # NAME MODE ARGS...
   FC_FD[$name]=$fd
 }
 fc_line() {  # NAME ERE MS: wait for an output line matching ERE; it is left in FC_LINE
-  local until=$(( $(ms) + $3 ))
+  local until=$(( $(cg_ms) + $3 ))
   while :; do
     FC_LINE=$(grep -E -m 1 -- "$2" "$CG_TMP/$1.out" 2>/dev/null) && return 0
-    if [ "$(ms)" -ge "$until" ] || ! kill -0 "${FC_PID[$1]}" 2>/dev/null; then
+    if [ "$(cg_ms)" -ge "$until" ] || ! kill -0 "${FC_PID[$1]}" 2>/dev/null; then
       FC_LINE=$(grep -E -m 1 -- "$2" "$CG_TMP/$1.out" 2>/dev/null) && return 0
       FC_LINE="(no '$2' from the client: $(tail -n 2 "$CG_TMP/$1.out" | tr '\n' ' '))"
       return 1
@@ -78,27 +73,27 @@ fc_kill_parser() { kill -KILL "$(awk -v f="$2" '{print $f}' <<<"$FC_LINE")"; fc_
 fc_end() {  # NAME: close its stdin, wait for it (5 s), then kill it
   local fd=${FC_FD[$1]} pid=${FC_PID[$1]}
   exec {fd}>&-
-  wait_for 5000 sh -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null
+  cg_wait_for 5000 sh -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
 }
 
 # ---- rows -------------------------------------------------------------------------
 row() {  # NAME FAULT: start a row (and its access-line count) on gateway 1
-  ROW=$1 ROW_FAULT=$2 ROW_ERR= ROW_SERVE= ROW_HALF= ROW_LINES= ROW_OK=1 ROW_T0=$(ms)
+  ROW=$1 ROW_FAULT=$2 ROW_ERR= ROW_SERVE= ROW_HALF= ROW_LINES= ROW_OK=1 ROW_T0=$(cg_ms)
   ROW_LOG=$R1.log; MARK=$(stat -c %s "$ROW_LOG"); NREQ=0
 }
 ok() { pass "$ROW: $1"; }
 bad() { fail "$ROW: $1" "$2" quiet; ROW_OK=0; }
 row_end() {
   ROWS+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$ROW" "$ROW_FAULT" "$ROW_ERR" "$ROW_SERVE" \
-    "$ROW_HALF" "$ROW_LINES" "$([ "$ROW_OK" = 1 ] && echo pass || echo FAIL)" "$(( $(ms) - ROW_T0 ))")")
+    "$ROW_HALF" "$ROW_LINES" "$([ "$ROW_OK" = 1 ] && echo pass || echo FAIL)" "$(( $(cg_ms) - ROW_T0 ))")")
 }
 access_since() { tail -c +$((MARK + 1)) "$ROW_LOG" | grep -c ' INFO access conn='; }
 # lines_exact: the row's NREQ requests have exactly NREQ access lines (waits up to 5 s
 # for the last ones: a connection's line may come when it is freed)
 lines_exact() {
   local got
-  wait_for 5000 sh -c "[ \$(tail -c +$((MARK + 1)) '$ROW_LOG' | grep -c ' INFO access conn=') -ge $NREQ ]"
+  cg_wait_for 5000 sh -c "[ \$(tail -c +$((MARK + 1)) '$ROW_LOG' | grep -c ' INFO access conn=') -ge $NREQ ]"
   got=$(access_since)
   ROW_LINES="$got for $NREQ requests"
   if [ "$got" -eq "$NREQ" ]; then ok "exactly one access line per request ($got for $NREQ)"
@@ -124,23 +119,23 @@ serves() {  # NAME [WANT]: assert the following request got WANT (200)
 # parser is gone, and then the monitor's descriptors (counted with ss, which itself
 # takes a while on a busy machine: not part of the second) are back to P0/F0
 freed_since() {
-  local t0=$(ms) dt
-  if wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((P0 + 1)) ]"; then
-    dt=$(( $(ms) - t0 ))
+  local t0=$(cg_ms) dt
+  if cg_wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((P0 + 1)) ]"; then
+    dt=$(( $(cg_ms) - t0 ))
     fds_back() { [ "$(own_fds)" -le "$F0" ]; }
-    if wait_for 2000 fds_back; then
+    if cg_wait_for 2000 fds_back; then
       ok "$1: its request parser gone within $dt ms, the monitor's descriptors back to $F0"
     else bad "$1: the monitor's descriptors back" "$(own_fds), was $F0"; fi
   else bad "$1: its request parser gone within 1 s" "parsers $(parsers) (was $P0)"; fi
 }
-baseline() { wait_for 10000 settled; P0=$(parsers); F0=$(own_fds); }
+baseline() { cg_wait_for 10000 settled; P0=$(parsers); F0=$(own_fds); }
 no_container() {  # NAME: the backend has no container NAME
   local st; st=$(bk_status "/v1.41/containers/$1/json")
   ROW_HALF="${ROW_HALF:+$ROW_HALF; }no container $1 (backend inspect: $st)"
   if [ "$st" = 404 ]; then ok "nothing forwarded: no container $1 on the backend"
   else bad "nothing forwarded: no container $1 on the backend" "the backend's inspect answered $st"; fi
 }
-pm_kill() { kill -KILL "$(cat "$CG_PM_DIR/service.pid")"; wait_for 5000 sh -c "! curl -sf -m 1 --unix-socket '$CG_BACKEND_SOCK' http://d/_ping >/dev/null 2>&1"; }
+pm_kill() { kill -KILL "$(cat "$CG_PM_DIR/service.pid")"; cg_wait_for 5000 sh -c "! curl -sf -m 1 --unix-socket '$CG_BACKEND_SOCK' http://d/_ping >/dev/null 2>&1"; }
 pm_restart() {
   if "$CG_REPO/scripts/podman-up.sh" --restart "$CG_PM_DIR" >>"$CG_TMP/podman-up.log" 2>&1; then return 0; fi
   bad "podman restarts" "$(tail -n 3 "$CG_TMP/podman-up.log")"; return 1
@@ -186,16 +181,16 @@ r_backend_mid_request() {
   local markb; markb=$(stat -c %s "$ROW_LOG")
   fc_start wt hold "$R1/podman.sock" 1 "/v4.0.0/libpod/containers/fc/wait?condition=exited"
   fc_line wt '^sent' 10000
-  wait_for 10000 sh -c "tail -c +$((markb + 1)) '$ROW_LOG' | grep -q 'type=VERDICT .*verdict=forwarded'"
+  cg_wait_for 10000 sh -c "tail -c +$((markb + 1)) '$ROW_LOG' | grep -q 'type=VERDICT .*verdict=forwarded'"
   pm_kill
-  local t0=$(ms) ans
-  wait_for 10000 sh -c "tail -c +$((MARK + 1)) '$ROW_LOG' | grep -q 'path=/v4.0.0/libpod/containers/[0-9a-f]*/wait decision=error'"
+  local t0=$(cg_ms) ans
+  cg_wait_for 10000 sh -c "tail -c +$((MARK + 1)) '$ROW_LOG' | grep -q 'path=/v4.0.0/libpod/containers/[0-9a-f]*/wait decision=error'"
   ans=$(tail -c +$((MARK + 1)) "$ROW_LOG" | grep -o 'path=/v4.0.0/libpod/containers/[0-9a-f]*/wait decision=error.*' | head -n 1)
   NREQ=$((NREQ + 1))
   fc_end wt
   ROW_ERR="$ROW_ERR; (b) 502 ${ans##*detail=}"
   if [[ $ans == *"code=backend-unreachable status=502"*"the backend closed without a response"* ]]; then
-    ok "(b) the forwarded request ends with 502 backend-unreachable within $(( $(ms) - t0 )) ms"
+    ok "(b) the forwarded request ends with 502 backend-unreachable within $(( $(cg_ms) - t0 )) ms"
   else bad "(b) the forwarded request ends with 502 backend-unreachable" "${ans:-no access line}"; fi
   pm_restart || return
   serves "(b) after the restart"
@@ -256,10 +251,10 @@ r_client_gone_upload() {
   freed_since "(b) the half upload"
   # podman writes an archive as it reads it: what it got stays (direct podman too)
   local gw direct
-  wait_for 10000 sh -c "[ \"\$(DOCKER_HOST=unix://$CG_BACKEND_SOCK timeout 10 docker exec fc sh -c 'wc -c < /tmp/up; sleep 0.3; wc -c < /tmp/up' 2>/dev/null | uniq | wc -l)\" = 1 ]"
+  cg_wait_for 10000 sh -c "[ \"\$(DOCKER_HOST=unix://$CG_BACKEND_SOCK timeout 10 docker exec fc sh -c 'wc -c < /tmp/up; sleep 0.3; wc -c < /tmp/up' 2>/dev/null | uniq | wc -l)\" = 1 ]"
   gw=$(bk_exec fc sh -c 'wc -c < /tmp/up')
   python3 "$FC" upload "$CG_BACKEND_SOCK" fc /tmp/direct "$TAR" </dev/null >/dev/null 2>&1
-  wait_for 10000 sh -c "[ \"\$(DOCKER_HOST=unix://$CG_BACKEND_SOCK timeout 10 docker exec fc sh -c 'wc -c < /tmp/direct/up; sleep 0.3; wc -c < /tmp/direct/up' 2>/dev/null | uniq | wc -l)\" = 1 ]"
+  cg_wait_for 10000 sh -c "[ \"\$(DOCKER_HOST=unix://$CG_BACKEND_SOCK timeout 10 docker exec fc sh -c 'wc -c < /tmp/direct/up; sleep 0.3; wc -c < /tmp/direct/up' 2>/dev/null | uniq | wc -l)\" = 1 ]"
   direct=$(bk_exec fc sh -c 'wc -c < /tmp/direct/up')
   ROW_HALF="(a) no container; (b) podman keeps the $(( gw / MIB )) MiB it had extracted of the 32 MiB sent (direct podman: $(( direct / MIB )) MiB), the last chunk never came"
   if [ "$gw" -lt $((64 * MIB)) ] && [ "$direct" -lt $((64 * MIB)) ]; then
@@ -361,7 +356,7 @@ r_slowloris() {
   # the owner's requests: one line each; the attacker's connections: one each (its 503,
   # or the head it began, logged when the connection ends)
   NREQ=$((owner_ok + owner_failed + opened))
-  wait_for 5000 settled
+  cg_wait_for 5000 settled
   fwd=$(tail -c +$((MARK + 1)) "$ROW_LOG" | grep -c 'path=/v1.41/containers/json')
   ROW_HALF="no slow request reached the backend ($fwd forwarded)"
   if [ "$fwd" -eq 0 ]; then ok "no slow request was forwarded"
@@ -415,7 +410,7 @@ r_conn_limit() {
   fc_start ho hold "$R2/podman.sock" 4 "/v4.0.0/libpod/containers/fl/wait?condition=exited"
   fc_line ho '^sent' 10000
   NREQ=$((NREQ + 4))
-  wait_for 20000 sh -c "[ \$(tail -c +$((MARK + 1)) '$ROW_LOG' | grep -c 'type=VERDICT .*verdict=forwarded') -ge 4 ]"
+  cg_wait_for 20000 sh -c "[ \$(tail -c +$((MARK + 1)) '$ROW_LOG' | grep -c 'type=VERDICT .*verdict=forwarded') -ge 4 ]"
   out=$(curl -s -m 30 -w ' %{http_code}' --unix-socket "$R2/docker.sock" -H 'Content-Type: application/json' \
     -d '{"Image":"localhost/busybox","Cmd":["true"]}' 'http://d/v1.41/containers/create?name=fault-limit')
   NREQ=$((NREQ + 1))
@@ -508,12 +503,12 @@ mkdir -p "$CG_TMP/tar" && head -c $((64 * MIB)) /dev/urandom > "$CG_TMP/tar/up"
 TAR=$CG_TMP/up.tar
 tar -C "$CG_TMP/tar" -cf "$TAR" up && rm -rf "$CG_TMP/tar"
 echo "# gateway 1 pid $GW1 ($R1), gateway 2 pid $GW2 (--max-connections 4)"
-T0=$(ms)
+T0=$(cg_ms)
 if [ $# -gt 0 ]; then SEL=("$@"); else SEL=("${ALL[@]}"); fi
 for s in "${SEL[@]}"; do
   t0=$(_cg_ms); "$s"; echo "# $s: $(( $(_cg_ms) - t0 )) ms"
 done
-SECS=$(( ($(ms) - T0) / 1000 ))
+SECS=$(( ($(cg_ms) - T0) / 1000 ))
 if [ "$CG_FAILED" -gt 0 ]; then
   grep -E ' (ERROR|WARNING) ' "$R1.log" "$R2.log" | tail -n 20 | sed 's/^/    log| /'
 fi

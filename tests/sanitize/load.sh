@@ -43,11 +43,6 @@ IMG=localhost/busybox
 LOADGEN=$CG_REPO/bench/loadgen
 export CG_GW_LOG_LEVEL=info         # one access line per request; debug would log every message
 
-ms() { echo $(( $(date +%s%N) / 1000000 )); }
-wait_for() {  # MS CMD...: poll CMD every 50 ms until it succeeds or MS pass
-  local until=$(( $(ms) + $1 )); shift
-  while :; do "$@" && return 0; [ "$(ms)" -ge "$until" ] && return 1; sleep 0.05; done
-}
 procs() { local n=0 k; for k in $(cg_children "$GW"); do n=$((n + 1 + $(cg_children "$k" | wc -l))); done; echo $((n + 1)); }
 parsers() { cg_parsers "$GW" | wc -w; }
 own_fds() { cg_monitor_own_fds "$GW" "$CG_BACKEND_SOCK"; }
@@ -77,13 +72,13 @@ cg_run dk run -d --name ld1 --network none $IMG sleep 600
 if [ $CG_RC -ne 0 ]; then fail "load: setup" "docker run -d failed"; cg_summary; exit; fi
 
 # ---- the load --------------------------------------------------------------------
-wait_for 10000 sh -c "[ \$(cat /proc/$GW/task/*/children | wc -w) -le 2 ]"
+cg_wait_for 10000 sh -c "[ \$(cat /proc/$GW/task/*/children | wc -w) -le 2 ]"
 P0=$(parsers); F0=$(own_fds); A0=$(all_fds); N0=$(procs); L0=$(access_lines)
 echo "# start: gateway processes $N0 (parsers $P0), monitor fds $A0 ($F0 without kept backend connections)"
 LOADAVG=$(cut -d' ' -f1-3 /proc/loadavg)
 echo 5 > "/proc/$GW/clear_refs"
 sample load
-t0=$(ms)
+t0=$(cg_ms)
 timeout -k 5 $((SECONDS_ + 120)) "$LOADGEN" conc --sock "$R/docker.sock" --clients "$CLIENTS" \
   --seconds "$SECONDS_" --path /_ping --path /v1.41/images/json --path '/v1.41/containers/json?all=1' \
   --path /v1.41/containers/ld1/json >"$CG_TMP/load.json" 2>"$CG_TMP/load.err"
@@ -99,10 +94,10 @@ if [ "$(mem load procs_max)" -ge $((CLIENTS + 2)) ]; then
 else fail "load: all $CLIENTS connections were served at once" "$(mem load procs_max) gateway processes at the peak" quiet; fi
 
 # back where it started
-t1=$(ms)
+t1=$(cg_ms)
 back() { [ "$(parsers)" -le "$P0" ] && [ "$(own_fds)" -le "$F0" ]; }
-if wait_for 5000 back; then
-  BACK_MS=$(( $(ms) - t1 ))
+if cg_wait_for 5000 back; then
+  BACK_MS=$(( $(cg_ms) - t1 ))
   pass "load: parsers back to $P0 and monitor fds (kept backend connections aside) back to $F0 within $BACK_MS ms"
 else BACK_MS=-1; fail "load: parsers and monitor fds back within 5 s" "parsers $(parsers) (was $P0), fds $(own_fds) (was $F0)" quiet; fi
 KEPT=$(( $(all_fds) - $(own_fds) ))
@@ -112,15 +107,15 @@ if [ "$(procs)" -eq "$N0" ]; then pass "load: gateway processes back to $N0"
 else fail "load: gateway processes back to $N0" "$(procs)" quiet; fi
 ALL_MS=-
 if [ "${LOAD_FDS_ALL:-0}" = 1 ]; then
-  if wait_for 60000 sh -c "[ \$(ls /proc/$GW/fd | wc -l) -le $A0 ]"; then
-    ALL_MS=$(( $(ms) - t1 ))
+  if cg_wait_for 60000 sh -c "[ \$(ls /proc/$GW/fd | wc -l) -le $A0 ]"; then
+    ALL_MS=$(( $(cg_ms) - t1 ))
     pass "load: all monitor fds back to $A0 within $ALL_MS ms (idle pool connections expire after 30 s)"
   else fail "load: all monitor fds back to $A0 within 60 s" "$(all_fds)" quiet; fi
 fi
 # exactly one access line per request written (those cut off at the end are logged
 # when their exchange ends)
 lines() { [ $(( $(access_lines) - L0 )) -ge "$SENT" ]; }
-wait_for 10000 lines
+cg_wait_for 10000 lines
 LINES=$(( $(access_lines) - L0 ))
 if [ "$LINES" -eq "$SENT" ]; then pass "load: exactly one access line per request ($LINES for $SENT written, $N answered)"
 else fail "load: exactly one access line per request" "$LINES access lines for $SENT requests written ($N answered)" quiet; fi
@@ -133,7 +128,7 @@ M1=$(stat -c %s "$R.log")
 since() { tail -c +$((M1 + 1)) "$R.log" | grep ' INFO access conn=' | grep -c -- "${1:-}"; }
 out=$("$LOADGEN" lat --sock "$R/docker.sock" --newconn --n 2000 --warmup 0 --path /v1.41/nonexistent)
 lines403() { [ "$(since 'decision=deny code=unknown-endpoint status=403')" -ge 2000 ]; }
-wait_for 10000 lines403
+cg_wait_for 10000 lines403
 DENY=$(since 'decision=deny code=unknown-endpoint status=403'); ALLL=$(since)
 if grep -q '"n":2000,"sent":2000,"errors":2000' <<<"$out" && grep -q '"403":2000' <<<"$out" &&
    [ "$DENY" -eq 2000 ] && [ "$ALLL" -eq 2000 ]; then
@@ -172,7 +167,7 @@ echo 5 > "/proc/$GW/clear_refs"
 st=$(dense 1)
 D1=$(awk '/^VmHWM/ {print $2}' "/proc/$GW/status")
 given_back() { [ "$(rss_kb)" -le $((D0 + 8192)) ]; }
-wait_for 5000 given_back
+cg_wait_for 5000 given_back
 DA=$(rss_kb)
 LIM1=$(( D0 + ( $(bound tree_json) + 3 * $(bound json_max) ) / 1024 ))
 if [ "$st" = 404 ] && [ "$D1" -le "$LIM1" ]; then
@@ -189,7 +184,7 @@ LIM4=$(( D0 + ( $(bound tree_json) + 4 * $(bound json_exchange) ) / 1024 ))
 if [ "$(cat "$CG_TMP"/dense[2-5].st | tr -d '\n')" = 404404404404 ] && [ "$D4" -le "$LIM4" ]; then
   pass "four densest bodies at once: monitor peak $D4 kB (bound $LIM4 kB: one parse at a time)"
 else fail "four densest bodies at once within the bound" "statuses $(cat "$CG_TMP"/dense[2-5].st | tr '\n' ' '), peak $D4 kB, bound $LIM4 kB" quiet; fi
-wait_for 5000 given_back
+cg_wait_for 5000 given_back
 rm -f "$CG_TMP/dense.json"
 
 echo "# monitor peak RSS / PSS (kB): load $(mem load rss_kb) / $(mem load pss_kb) (whole gateway PSS $(mem load tree_pss_kb)); cp in $CPIN_HWM / $(mem cpin pss_kb); cp out $CPOUT_HWM / $(mem cpout pss_kb)"
