@@ -348,6 +348,16 @@ backend_write(struct conn *c)
 	return c->bc.out.len > 0 ? 0 : 1;
 }
 
+enum framing
+backend_framing(const struct http_response *resp, int is_head)
+{
+	if (is_head || resp->status == 204 || resp->status == 304)
+		return FR_NONE;
+	if (resp->chunked)
+		return FR_CHUNKED;
+	return resp->has_content_length ? FR_LENGTH : FR_EOF;
+}
+
 static int
 head_keeps(const struct http_response *resp)
 {
@@ -398,14 +408,7 @@ internal_complete(struct conn *c)
 		b->in_head = n;
 		b->keep = head_keeps(&resp);
 		b->in_clen = resp.content_length;
-		if (resp.status == 204 || resp.status == 304)
-			b->in_framing = FR_NONE;
-		else if (resp.chunked)
-			b->in_framing = FR_CHUNKED;
-		else if (resp.has_content_length)
-			b->in_framing = FR_LENGTH;
-		else
-			b->in_framing = FR_EOF;
+		b->in_framing = backend_framing(&resp, 0);
 		http_chunked_init(&b->in_chunk, 1);
 		b->in_scan = 0;
 	}

@@ -589,6 +589,12 @@ void backend_release(struct conn *c);
  */
 int backend_retry(struct conn *c);
 /*
+ * How the body of a backend response with head resp ends (RFC 9112 §6.3):
+ * none for an answer to HEAD (is_head) and for 204/304, chunked, a
+ * Content-Length, or the connection's end.
+ */
+enum framing backend_framing(const struct http_response *resp, int is_head);
+/*
  * 1 when a backend response head leaves its connection reusable: HTTP/1.1
  * and no "close" in a Connection field.
  */

@@ -325,14 +325,7 @@ head_bytes(struct conn *c)
 		fifo_put(&c->down, c->rhead, (size_t)n);
 		relay_early_ready(c);
 	} else {
-		if (c->is_head || resp.status == 204 || resp.status == 304)
-			c->framing = FR_NONE;
-		else if (resp.chunked)
-			c->framing = FR_CHUNKED;
-		else if (resp.has_content_length)
-			c->framing = FR_LENGTH;
-		else
-			c->framing = FR_EOF;
+		c->framing = backend_framing(&resp, c->is_head);
 		c->remaining = resp.content_length;
 		http_chunked_init(&c->chunk, 1);
 		/* §5.6; a request body still arriving ends the connection too */
