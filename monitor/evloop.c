@@ -226,6 +226,24 @@ ev_forget(struct conn *c)
 	}
 }
 
+/*
+ * c changed this turn: its registrations are synced at the turn's end, or
+ * it is dropped (serve.c settle_dirty). The dirty list lives with the
+ * epoll set it feeds.
+ */
+void
+mark_dirty(struct gateway *gw, struct conn *c)
+{
+	if (c == NULL || c->dirty)
+		return;
+	if (gw->ndirty == gw->capdirty) {
+		gw->capdirty = gw->capdirty ? gw->capdirty * 2 : 64;
+		gw->dirty = xrealloc(gw->dirty, gw->capdirty * sizeof(*gw->dirty));
+	}
+	c->dirty = 1;
+	gw->dirty[gw->ndirty++] = c;
+}
+
 int
 ev_wait(struct gateway *gw, struct ev_event *out, int max, int timeout_ms,
     const sigset_t *mask)

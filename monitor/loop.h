@@ -16,7 +16,7 @@ struct conn;
 struct listener;
 struct ev_event;
 
-/* ---- monitor/serve.c */
+/* ---- monitor/evloop.c: the dirty list */
 
 /* c changed this event-loop turn: its epoll registrations are synced at
  * the turn's end, or it is dropped when dead (no-op for NULL). */

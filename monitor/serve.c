@@ -313,20 +313,6 @@ graceful_exit(struct gateway *gw)
 	rundir_release_pid(gw);
 }
 
-/* c changed this turn: its registrations are synced (or it is dropped). */
-void
-mark_dirty(struct gateway *gw, struct conn *c)
-{
-	if (c == NULL || c->dirty)
-		return;
-	if (gw->ndirty == gw->capdirty) {
-		gw->capdirty = gw->capdirty ? gw->capdirty * 2 : 64;
-		gw->dirty = xrealloc(gw->dirty, gw->capdirty * sizeof(*gw->dirty));
-	}
-	c->dirty = 1;
-	gw->dirty[gw->ndirty++] = c;
-}
-
 /* Drop the dirty connections that died, sync the others. */
 static void
 settle_dirty(struct gateway *gw)
