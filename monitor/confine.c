@@ -45,11 +45,8 @@
 #include "monitor/daemon.h"
 #include "monitor/log.h"
 #include "seccomp/filter.h"
+#include "unpriv/sandbox.h"
 #include "unpriv/sanitize.h"
-
-#define CONFINE_SECBITS	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | \
-	SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED | \
-	SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_SETUID_FIXUP_LOCKED)
 
 static int
 fail(struct confine_result *cr, const char *step, int err)
@@ -125,7 +122,7 @@ confine_caps(struct confine_result *cr)
 		for (cap = 0; cap < max; cap++)
 			if (cap_drop_bound(cap) != 0)
 				return fail(cr, "bounding", errno);
-		if (cap_set_secbits(cap_get_secbits() | CONFINE_SECBITS) != 0)
+		if (cap_set_secbits(cap_get_secbits() | CG_LOCKED_SECBITS) != 0)
 			return fail(cr, "securebits", errno);
 		cr->bounding_dropped = 1;
 	}

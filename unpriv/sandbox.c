@@ -71,16 +71,6 @@
 /* RLIMIT_AS of release builds: an 8 MiB body and its parse tree. */
 #define SANDBOX_AS_BYTES	((rlim_t)512 * 1024 * 1024)
 
-/*
- * Securebits set and locked when CAP_SETPCAP allows it ([S]):
- * NOROOT: uid 0 (in this user namespace) no longer grants capabilities
- * on execve; NO_CAP_AMBIENT_RAISE: the ambient set stays empty;
- * KEEP_CAPS and NO_SETUID_FIXUP are locked OFF, so that a later
- * set*uid() always clears the capability sets.
- */
-#define SANDBOX_SECBITS	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | \
-	SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED | \
-	SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_SETUID_FIXUP_LOCKED)
 
 /* Record the failed step; always returns -1 for "return fail(...)". */
 static int
@@ -182,7 +172,7 @@ drop_bounding(struct sandbox_result *res, int *dropped)
 		if (cap_drop_bound(cap) != 0)
 			return fail(res, "cap_bound", errno);
 	}
-	if (cap_set_secbits(cap_get_secbits() | SANDBOX_SECBITS) != 0)
+	if (cap_set_secbits(cap_get_secbits() | CG_LOCKED_SECBITS) != 0)
 		return fail(res, "securebits", errno);
 	*dropped = 1;
 	return 0;

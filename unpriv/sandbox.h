@@ -7,6 +7,19 @@
 
 #include <sys/types.h>
 #include <linux/filter.h>
+#include <linux/securebits.h>
+
+/*
+ * Securebits set and locked when CAP_SETPCAP allows it (privsep.md §4
+ * [S]; the zygote's sandbox and the monitor's confinement):
+ * NOROOT: uid 0 (in this user namespace) no longer grants capabilities
+ * on execve; NO_CAP_AMBIENT_RAISE: the ambient set stays empty;
+ * KEEP_CAPS and NO_SETUID_FIXUP are locked OFF, so that a later
+ * set*uid() always clears the capability sets.
+ */
+#define CG_LOCKED_SECBITS	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | \
+	SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED | \
+	SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_SETUID_FIXUP_LOCKED)
 
 struct sandbox_result {
 	int namespaces;		/* 1 when new user/mount/net/ipc/uts namespaces */
