@@ -1,6 +1,6 @@
 /*
  * The monitor's event loop and what it drives outside a connection's own
- * exchange: serve.c's dirty list, accepting (accept.c), the listening
+ * exchange: the dirty list (evloop.c), accepting (accept.c), the listening
  * sockets (listen.c), the epoll set (evloop.c), kept ownership verdicts
  * (ocache.c), the zygote (zygote.c), the 503's linger (linger.c).
  * Included by monitor/gateway.h after its types; include that instead.
@@ -94,7 +94,8 @@ int ev_wait(struct gateway *gw, struct ev_event *out, int max,
  */
 int ev_current(const struct gateway *gw, const struct ev_event *e);
 
-/* ---- monitor/ocache.c */
+/* ---- monitor/ocache.c: kept ownership verdicts of full ids (routes.md
+ * §9.3 [S]: labels are immutable and ids never reused; issue 9) */
 
 /* 1 for the kinds whose full-id verdicts are kept: container, pod, network. */
 int ocache_kind(int kind);
