@@ -108,9 +108,9 @@ FUZZ_routes = $(FUZZ_policy)
 FUZZ_query  = $(FUZZ_policy)
 FUZZ_build  = $(FUZZ_policy)
 # the monitor's FORWARD path: decode, verify, head, replay (issue 7)
-FUZZ_forward = $(FUZZ_policy) ipc/proto.c ipc/buf.c ipc/queue.c base/fifo.c \
+FUZZ_forward = $(FUZZ_policy) ipc/proto.c ipc/buf.c ipc/queue.c base/fifo.c base/rpipe.c \
               $(addprefix monitor/,verify.c conn.c audit.c log.c listfilter.c pathres.c backend.c \
-                answer.c usage.c relay.c evloop.c ocache.c \
+                answer.c usage.c relay.c splice.c evloop.c ocache.c \
                 dispatch.c facts.c phase.c zygote.c) ipc/msg.c unpriv/sanitize.c
 FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forward)
 

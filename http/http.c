@@ -614,6 +614,19 @@ http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
 	return -1;
 }
 
+uint64_t
+http_chunked_skip_data(struct http_chunked *c)
+{
+	uint64_t n;
+
+	if (c->state != CH_DATA)
+		return 0;
+	n = c->remaining;
+	c->remaining = 0;
+	c->state = CH_DATA_CR;
+	return n;
+}
+
 int
 http_chunked_decode_all(const char *in, size_t inlen, char **out,
     size_t *outlen)

@@ -153,6 +153,14 @@ int http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
     char *out, size_t *outlen, size_t *consumed);
 
 /*
+ * Inside a chunk's data: count the rest of it as consumed without feeding
+ * it (a relay that moves those bytes with splice(2), issue 8) and go on
+ * at the CRLF after it. Returns the data bytes skipped; 0 outside a
+ * chunk's data (nothing changes then).
+ */
+uint64_t http_chunked_skip_data(struct http_chunked *c);
+
+/*
  * Decode a whole chunked response body in[0..inlen) (response mode,
  * §8.4) into a new buffer: *out (malloc'd, the caller frees it) holds
  * *outlen data bytes and a NUL after them. Bytes after the body's end are

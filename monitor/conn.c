@@ -30,6 +30,7 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	c->bc.fd = -1;
 	c->wfd[0] = c->wfd[1] = c->wfd[2] = -1;
 	c->oc_kind = -1;
+	rpipe_init(&c->dp);
 	c->rs = RS_IDLE;
 	ipc_queue_init(&c->outq);
 	return c;
@@ -43,6 +44,7 @@ conn_free(struct conn *c)
 	ev_close(c->gw, c->client);
 	ipc_queue_clear(&c->outq);
 	fifo_free(&c->down);
+	rpipe_close(&c->dp);
 	fifo_free(&c->early);
 	conn_free_phase_tree(c);
 	answer_free(c);

@@ -39,6 +39,7 @@ end_request(struct conn *c)
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
 	fifo_free(&c->down);
+	rpipe_close(&c->dp);
 	fifo_free(&c->early);
 	free(c->json);
 	free(c->head);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "base/fifo.h"
+#include "base/rpipe.h"
 #include "http/http.h"
 #include "ipc/proto.h"
 #include "ipc/queue.h"
@@ -159,6 +160,13 @@ struct gateway {
  */
 #define RELAY_DOWN_MAX	(256u << 10)	/* backend -> client bytes waiting */
 #define RELAY_UP_MAX	(256u << 10)	/* client/child -> backend bytes waiting */
+/*
+ * A response body from this many bytes on (Content-Length), until close,
+ * a chunk with this much data, and a switched stream's backend direction
+ * go through the relay pipe (splice(2), base/rpipe.h; issue 8): fewer
+ * copies and system calls than through c->down. Smaller pieces are copied.
+ */
+#define RELAY_SPLICE_MIN	(16u << 10)
 
 /* An internal or forwarded exchange with the backend. */
 struct bcall {
@@ -315,6 +323,16 @@ struct conn {
 	uint64_t remaining;
 	struct http_chunked chunk;
 	struct fifo down;		/* bytes for the client */
+	struct rpipe dp;		/* bytes for the client after down's,
+					   spliced (closed unless in use) */
+	uint64_t sp_known;		/* chunked: bytes the decoder counted,
+					   still in the backend socket */
+	int sp_off;			/* no relay pipe for this exchange */
+	int sp_wait;			/* copied bytes wait for dp to drain */
+	int sp_writable;		/* POLLOUT seen since the last splice
+					   to the client */
+	size_t sp_max;			/* bytes per splice to the client:
+					   half its SO_SNDBUF */
 	int resp_done;			/* everything for the client is in down */
 	int end_sent;			/* RESPONSE_END sent */
 	int client_eof, backend_eof;	/* switched: directions read to EOF */
@@ -349,6 +367,7 @@ struct conn {
  *   phase.c     the named-resource phase (policy.md §5, §11)
  *   facts.c     ownership questions: inspects and their verdicts
  *   relay.c     the backend's response, relayed towards the client
+ *   splice.c    its large bodies moved through a pipe (splice(2))
  *   answer.c    routes the monitor answers itself (system df, build
  *               prune) and the libpod system prune pre-check
  *   listfilter.c list answers kept to the project's elements (pure)
@@ -363,6 +382,7 @@ struct conn {
 /* ---- monitor/dispatch.c */
 
 #define CONN_POLLFDS	3	/* the child's socket, the backend, the client */
+#define CONN_FDS	(CONN_POLLFDS + 2)	/* and a relay pipe (base/rpipe.h) */
 
 /*
  * Read up to 16 pending datagrams from c's child (non-blocking) and
@@ -552,6 +572,39 @@ void relay_head_timeout(struct conn *c);
  * outside RS_STREAM, RS_RESPONSE and RS_SWITCHED.
  */
 void relay_abandon(struct conn *c, const char *why);
+
+/* ---- monitor/splice.c */
+
+/* splice_from_backend() outcomes */
+enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR };
+
+/*
+ * 1 when the response body's next bytes go through c's relay pipe
+ * (issue 8), opening it on first use: not a list answer being collected,
+ * not a Content-Length body under RELAY_SPLICE_MIN, not when no pipe can
+ * be opened (c->sp_off: the exchange copies through c->down, as before).
+ * Opening raises the client socket's SO_SNDBUF to RELAY_DOWN_MAX (fewer
+ * wake-ups) and sets a send timeout of one tick: relay.c splices at most
+ * half the send buffer (c->sp_max), and only after POLLOUT (three
+ * quarters free), so an honest exchange never waits; a child writing to
+ * the same socket behind the monitor's back can make one splice wait a
+ * tick, never block the loop (doc/privsep.md).
+ */
+int splice_open(struct conn *c);
+/* Close c's relay pipe and clear the client's send timeout (the child
+ * writes to it with blocking sends again). */
+void splice_close(struct conn *c);
+/*
+ * Move the body's next bytes from the backend into the relay pipe,
+ * bounded by RELAY_DOWN_MAX with c->down, following the framing by
+ * counting so that nothing past the end is taken (http.md §8.4); sets
+ * c->resp_done and releases the backend at the end. Returns SPLICE_MOVED
+ * after progress, SPLICE_NONE when there is nothing now, SPLICE_COPY when
+ * these bytes must go through c->down instead (small chunks, a chunk line
+ * split across writes, invalid framing), SPLICE_EOF or SPLICE_ERROR when
+ * the backend's side ended (the caller handles it as for recv).
+ */
+int splice_from_backend(struct conn *c);
 
 /* ---- monitor/backend.c */
 

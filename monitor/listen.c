@@ -137,8 +137,9 @@ egress_probe(struct gateway *gw, struct listener *l)
 }
 
 /*
- * The monitor holds three descriptors per connection (its child's IPC
- * end, the client, a backend connection), up to LINGER_SLOTS refused
+ * The monitor holds up to five descriptors per connection (its child's
+ * IPC end, the client, a backend connection, a relay pipe's two ends:
+ * CONN_FDS), up to LINGER_SLOTS refused
  * clients, up to pool_max kept backend connections and a few of its
  * own: raise the soft RLIMIT_NOFILE to the hard limit, and lower
  * --max-connections with a
@@ -149,7 +150,7 @@ void
 fit_max_connections(struct gateway *gw)
 {
 	struct rlimit rl;
-	rlim_t need = CONN_POLLFDS * (rlim_t)gw->cfg->max_connections +
+	rlim_t need = CONN_FDS * (rlim_t)gw->cfg->max_connections +
 	    LINGER_SLOTS + (rlim_t)gw->pool_max + 32;
 	unsigned fit;
 
@@ -164,7 +165,7 @@ fit_max_connections(struct gateway *gw)
 		return;
 	fit = rl.rlim_cur > LINGER_SLOTS + (rlim_t)gw->pool_max + 40 ?
 	    (unsigned)((rl.rlim_cur - LINGER_SLOTS - (rlim_t)gw->pool_max -
-	    32) / CONN_POLLFDS) : 4;
+	    32) / CONN_FDS) : 4;
 	log_msg(LOG_WARNING, "listen", "RLIMIT_NOFILE %llu is too small for "
 	    "--max-connections %u; serving at most %u connections",
 	    (unsigned long long)rl.rlim_cur, gw->cfg->max_connections, fit);

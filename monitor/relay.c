@@ -33,6 +33,7 @@ end_exchange(struct conn *c)
 
 	conn_close_backend(c);
 	fifo_free(&c->down);
+	splice_close(c);
 	fifo_free(&c->early);
 	free(c->rhead);
 	c->rhead = NULL;
@@ -302,6 +303,8 @@ head_bytes(struct conn *c)
 		c->rheadlen -= (size_t)n;
 	}
 	c->head_done = 1;
+	c->sp_known = 0;
+	c->sp_off = c->sp_wait = c->sp_writable = 0;
 	c->status = resp.status;
 	c->bc.deadline = 0;
 	c->bc.keep = backend_keeps_alive(&resp);
@@ -387,13 +390,19 @@ relay_backend_wants_read(const struct conn *c)
 	if (c->bc.fd < 0 || c->rs < RS_STREAM || c->rs == RS_WAIT_DONE ||
 	    c->resp_done || c->backend_eof)
 		return 0;
-	return c->head_done ? c->down.len < RELAY_DOWN_MAX : 1;
+	if (!c->head_done)
+		return 1;
+	/* a full pipe, or copied bytes that must follow the pipe's */
+	if (c->dp.len > 0 && (c->dp.full || c->sp_wait))
+		return 0;
+	return c->down.len + c->dp.len < RELAY_DOWN_MAX;
 }
 
 int
 relay_from_backend(struct conn *c)
 {
 	ssize_t n;
+	int rc;
 
 	if (!c->head_done) {
 		if (c->rhead == NULL)
@@ -409,6 +418,17 @@ relay_from_backend(struct conn *c)
 		c->rheadlen += (size_t)n;
 		(void)head_bytes(c);
 		return 1;
+	}
+	if (splice_open(c)) {
+		rc = splice_from_backend(c);
+		if (rc == SPLICE_EOF || rc == SPLICE_ERROR)
+			backend_ended(c, rc == SPLICE_ERROR);
+		if (rc != SPLICE_COPY)
+			return rc == SPLICE_MOVED;
+	}
+	if (c->dp.len > 0) {	/* copied bytes go after the pipe's */
+		c->sp_wait = 1;
+		return 0;
 	}
 	n = fifo_recv(&c->down, c->bc.fd, c->framing == FR_LENGTH &&
 	    c->remaining < RELAY_DOWN_MAX - c->down.len ? (size_t)c->remaining :
@@ -457,7 +477,7 @@ switched_progress(struct conn *c)
 		c->backend_shut = 1;
 	}
 	if ((c->backend_eof || c->bc.fd < 0) && !c->client_shut &&
-	    c->down.len == 0) {
+	    c->down.len == 0 && c->dp.len == 0) {
 		shutdown(c->client, SHUT_WR);
 		c->client_shut = 1;
 	}
@@ -465,16 +485,41 @@ switched_progress(struct conn *c)
 		end_exchange(c);
 }
 
-/* Write what waits for the client; end the exchange when all is out. */
+/*
+ * Write what waits for the client, c->down then the relay pipe (at most
+ * half the send buffer per POLLOUT, see splice_ok); end the exchange when
+ * all is out.
+ */
 static void
 to_client(struct conn *c)
 {
-	if (fifo_send(&c->down, c->client) < 0 && errno != EAGAIN) {
-		client_gone(c);
-		return;
+	ssize_t n;
+
+	if (c->down.len > 0) {
+		n = fifo_send(&c->down, c->client);
+		if (n < 0 && errno != EAGAIN) {
+			client_gone(c);
+			return;
+		}
+		if (n > 0)
+			c->sp_writable = 0;	/* that room is taken */
+		if (c->down.len > 0)
+			return;
 	}
-	if (c->down.len > 0)
-		return;
+	if (c->dp.len > 0) {
+		if (!c->sp_writable)
+			return;
+		c->sp_writable = 0;
+		n = rpipe_drain(&c->dp, c->client, c->dp.len < c->sp_max ?
+		    c->dp.len : c->sp_max);
+		if (n < 0 && errno != EAGAIN) {
+			client_gone(c);
+			return;
+		}
+		if (c->dp.len > 0)
+			return;
+		c->sp_wait = 0;
+	}
 	if (c->framing == FR_SWITCHED)
 		switched_progress(c);
 	else if (c->resp_done)
@@ -511,7 +556,7 @@ relay_client_events(const struct conn *c)
 	if (c->end_sent || (c->rs != RS_STREAM && c->rs != RS_RESPONSE &&
 	    c->rs != RS_SWITCHED))
 		return -1;
-	if (c->down.len > 0 && may_write(c))
+	if ((c->down.len > 0 || c->dp.len > 0) && may_write(c))
 		ev |= POLLOUT;
 	if (c->framing == FR_SWITCHED && !c->client_eof && c->early_done &&
 	    c->bc.out.len < RELAY_UP_MAX && c->bc.fd >= 0 && !c->backend_shut)
@@ -536,8 +581,10 @@ relay_on_client(struct conn *c, short revents)
 		c->dead = 1;
 		return;
 	}
-	if (revents & POLLOUT)
+	if (revents & POLLOUT) {
+		c->sp_writable = 1;
 		to_client(c);
+	}
 	if (c->end_sent || c->client < 0)
 		return;
 	if ((revents & POLLERR) || ((revents & POLLHUP) && !c->client_shut)) {
@@ -561,11 +608,12 @@ relay_progress(struct conn *c)
 {
 	if (c->end_sent || c->client < 0 || c->rs < RS_STREAM)
 		return;
-	if (c->down.len > 0 && may_write(c))
+	if ((c->down.len > 0 || c->dp.len > 0) && may_write(c))
 		to_client(c);
 	else if (c->framing == FR_SWITCHED)
 		switched_progress(c);
-	else if (c->resp_done && c->down.len == 0 && may_write(c))
+	else if (c->resp_done && c->down.len == 0 && c->dp.len == 0 &&
+	    may_write(c))
 		end_exchange(c);
 }
 

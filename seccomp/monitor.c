@@ -26,7 +26,8 @@
  *
  * Argument limits where they are cheap and exact: socket and socketpair
  * only AF_UNIX with the one type the code uses, getsockopt/setsockopt
- * only the SOL_SOCKET options used, fcntl flag commands only, kill only
+ * only the SOL_SOCKET options used, fcntl flag commands and
+ * F_SETPIPE_SZ only, pipe2 only with the relay pipe's flags, kill only
  * SIGKILL/SIGTERM to a pid >= 0, tgkill only towards the monitor itself,
  * dup2 only onto stdout/stderr, mmap/mprotect never with PROT_EXEC,
  * madvise with malloc's advice only, openat only with the exact flags
@@ -63,6 +64,7 @@ static const int mon_io[] = {
 	SCMP_SYS(shutdown),	/* half-close propagation, lingering 503s */
 	SCMP_SYS(accept4),	/* new clients on the two listening sockets */
 	SCMP_SYS(connect),	/* the backend's unix socket, per request */
+	SCMP_SYS(splice),	/* relay pipe: backend/client <-> pipe (issue 8) */
 };
 
 /* The event loop. */
@@ -123,6 +125,8 @@ static const int sockopt_set[] = {
 	SO_RCVBUF,
 	SO_SNDBUFFORCE,		/* tried first; EPERM without CAP_NET_ADMIN */
 	SO_RCVBUFFORCE,
+	SO_SNDTIMEO,		/* client socket while the relay pipe splices
+				   to it (monitor/relay.c splice_ok) */
 };
 
 /* kill(): the two signals the monitor sends its children. */
@@ -154,6 +158,24 @@ add_socket_rules(scmp_filter_ctx ctx)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(setsockopt),
 		    2, SCMP_A1(SCMP_CMP_EQ, SOL_SOCKET, 0),
 		    SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)sockopt_set[i], 0));
+	return rc;
+}
+
+/*
+ * The relay pipe (base/rpipe.c, issue 8): pipe2 with exactly its flags,
+ * fcntl F_SETPIPE_SZ to grow it (the flag commands are in filter.c's
+ * memory rules); splice itself is in mon_io.
+ */
+static int
+add_pipe_rules(scmp_filter_ctx ctx)
+{
+	int rc;
+
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(pipe2), 1,
+	    SCMP_A1(SCMP_CMP_EQ, O_CLOEXEC | O_NONBLOCK, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+		    SCMP_A1(SCMP_CMP_EQ, F_SETPIPE_SZ, 0));
 	return rc;
 }
 
@@ -245,6 +267,8 @@ build_monitor(scmp_filter_ctx *out, pid_t self, unsigned flags)
 		rc = cg_scmp_allow_groups(ctx, mon_allowed, NELEM(mon_allowed));
 	if (rc == 0)
 		rc = add_socket_rules(ctx);
+	if (rc == 0)
+		rc = add_pipe_rules(ctx);
 	if (rc == 0)
 		rc = add_signal_rules(ctx, self);
 	/* no PROT_EXEC, malloc's madvise, fcntl flag commands (filter.c) */

@@ -70,7 +70,7 @@ static const char *const refused[] = {
 static const char *const allowed[] = {
 	"write", "socket_unix", "socketpair_ipc", "sockopts",
 	"sendmsg_recvmsg", "kill_child", "pathres", "unlink_inside", "epoll",
-	"fcntl_flags", "sleep_time", "malloc", "tgkill_self",
+	"fcntl_flags", "relay_pipe", "sleep_time", "malloc", "tgkill_self",
 };
 
 struct outcome {

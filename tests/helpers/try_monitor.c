@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -214,6 +215,27 @@ t_epoll(struct prep *p)
 	return syscall(SYS_epoll_pwait, p->ep, &got, 1, 0, NULL, 8) == 1 ? 0 : 4;
 }
 static int t_fcntl_flags(struct prep *p) { return want_ok(syscall(SYS_fcntl, p->sv[0], F_SETFL, O_NONBLOCK)); }
+/* the relay pipe (base/rpipe.c): made, grown, spliced through both ways */
+static int
+t_relay_pipe(struct prep *p)
+{
+	struct timeval tick = { 0, 1 };
+	int fd[2];
+	char c = 0;
+
+	if (syscall(SYS_pipe2, fd, O_CLOEXEC | O_NONBLOCK) != 0 ||
+	    syscall(SYS_fcntl, fd[1], F_SETPIPE_SZ, 1 << 20) < 0 ||
+	    syscall(SYS_setsockopt, p->sv[0], SOL_SOCKET, SO_SNDTIMEO, &tick,
+	    sizeof(tick)) != 0 ||
+	    syscall(SYS_sendto, p->sv[1], "r", 1, 0, NULL, 0) != 1 ||
+	    syscall(SYS_splice, p->sv[0], NULL, fd[1], NULL, 1,
+	    SPLICE_F_NONBLOCK) != 1 ||
+	    syscall(SYS_splice, fd[0], NULL, p->sv[0], NULL, 1,
+	    SPLICE_F_NONBLOCK) != 1 ||
+	    syscall(SYS_recvfrom, p->sv[1], &c, 1, 0, NULL, NULL) != 1)
+		return want_ok(-1);
+	return c == 'r' ? 0 : 4;
+}
 static int
 t_sleep_time(struct prep *p)
 {
@@ -297,6 +319,7 @@ static const struct {
 	{ "log_reopen_inside", t_log_reopen_inside },
 	{ "log_reopen_outside", t_log_reopen_outside },
 	{ "epoll", t_epoll }, { "fcntl_flags", t_fcntl_flags },
+	{ "relay_pipe", t_relay_pipe },
 	{ "sleep_time", t_sleep_time }, { "malloc", t_malloc },
 	{ "tgkill_self", t_tgkill_self },
 };

@@ -1,0 +1,278 @@
+/*
+ * Large response bodies and switched streams go through the monitor's
+ * relay pipe (splice(2), issue 8; monitor/relay.c splice_ok): the bytes
+ * the client gets are exactly the backend's, the framing is followed by
+ * counting (chunk lines split across the backend's writes, a body that
+ * ends exactly where the pipe's bound does, bytes past the end), and a
+ * client that leaves mid-splice ends the exchange once. The world is
+ * tests/monitor_fixture.h: the test plays the child, the client and, with
+ * writes of its own, the backend.
+ */
+#include "tests/monitor_fixture.h"
+
+#define BIG	(3u << 20)
+
+static char body[BIG + 1];	/* 'a'..'z' repeating */
+static char acc[BIG + (1u << 16)];
+
+/* What the client has now, appended to acc at *got. */
+static void
+take(struct t *t, size_t *got)
+{
+	size_t len;
+	int eof;
+	char *c;
+
+	c = cl_read(t, &len, &eof);
+	assert_true(*got + len < sizeof(acc));
+	memcpy(acc + *got, c, len);
+	*got += len;
+}
+
+/* Let the monitor relay for ms, the client reading into acc at *got. */
+static void
+drain(struct t *t, size_t *got, int ms)
+{
+	long long end = mono_ms() + ms;
+
+	while (mono_ms() < end) {
+		pump(t->c);
+		take(t, got);
+	}
+}
+
+/*
+ * The backend writes p[0..n) on its connection, the monitor relaying
+ * meanwhile (a full socket waits for it); the client reads into acc at
+ * *got.
+ */
+static void
+fb_write(struct t *t, const char *p, size_t n, size_t *got)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = send(fb.fds[0], p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+		}
+		pump(t->c);
+		take(t, got);
+	}
+}
+
+/* A GET forwarded to a backend that has not answered yet (RS_RESPONSE). */
+static void
+forwarded_get(struct t *t)
+{
+	struct ipc_msg m = m_fwd(1, "GET", "/v1.41/info", NULL);
+
+	fb_queue(NULL, 0);
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_true(drive_until(t->c, RS_RESPONSE));
+	(void)fb_read(0);
+}
+
+/* The head the client gets for a backend head of "HTTP/1.1 200 OK" + f. */
+static const char *
+client_head(const char *f)
+{
+	static char h[512];
+
+	snprintf(h, sizeof(h), "HTTP/1.1 200 OK\r\n%s" CGV "\r\n", f);
+	return h;
+}
+
+/* The rest of the exchange after a whole response: RESPONSE_END, DONE. */
+static int
+finish(struct t *t)
+{
+	struct ipc_msg m;
+	int mode;
+
+	assert_true(drive_until(t->c, RS_WAIT_DONE));
+	t_expect_msg(t, IPC_VERDICT, &m);
+	t_expect_msg(t, IPC_RESPONSE_END, &m);
+	mode = m.u.response_end.mode;
+	assert_int_equal(t->c->dp.fd[0], -1);	/* the pipe is given back */
+	m = m_simple(IPC_DONE, 1);
+	assert_int_equal(t_send_run(t, &m), 0);
+	return mode;
+}
+
+/*
+ * Chunked, with chunk lines split across the backend's writes and large
+ * chunks spliced: the client gets the backend's bytes as they were.
+ */
+static void
+test_chunk_lines_split(void **state)
+{
+	const char *head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+	size_t got = 0, hl;
+	char want[256];
+	struct t t;
+	int used_pipe;
+
+	(void)state;
+	t_open(&t, sock_up);
+	forwarded_get(&t);
+	fb_write(&t, head, strlen(head), &got);
+	fb_write(&t, "9c", 2, &got);		/* 40000 = 0x9c40, split */
+	fb_write(&t, "40\r", 3, &got);
+	fb_write(&t, "\n", 1, &got);
+	fb_write(&t, body, 40000, &got);
+	used_pipe = t.c->dp.fd[0] >= 0;
+	fb_write(&t, "\r", 1, &got);		/* CRLF split from the line */
+	fb_write(&t, "\n10000;ext=1\r\n", 14, &got);
+	fb_write(&t, body + 40000, 65536, &got);
+	fb_write(&t, "\r\n3\r\nxyz\r\n0\r\nTrailer: t\r\n\r\n", 27, &got);
+	assert_true(used_pipe);
+	drain(&t, &got, 100);
+	hl = strlen(client_head("Transfer-Encoding: chunked\r\n"));
+	assert_int_equal(got, hl + 6 + 40000 + 15 + 65536 + 27);
+	assert_memory_equal(acc, client_head("Transfer-Encoding: chunked\r\n"),
+	    hl);
+	assert_memory_equal(acc + hl, "9c40\r\n", 6);
+	assert_memory_equal(acc + hl + 6, body, 40000);
+	snprintf(want, sizeof(want), "\r\n10000;ext=1\r\n");
+	assert_memory_equal(acc + hl + 40006, want, 15);
+	assert_memory_equal(acc + hl + 40021, body + 40000, 65536);
+	assert_memory_equal(acc + hl + 40021 + 65536,
+	    "\r\n3\r\nxyz\r\n0\r\nTrailer: t\r\n\r\n", 27);
+	assert_int_equal(finish(&t), IPC_END_KEEP_ALIVE);
+	t_close(&t, HANDLED);
+}
+
+/*
+ * Bodies that end exactly where the pipe's bound (RELAY_DOWN_MAX) does:
+ * a Content-Length of twice the bound, a chunk of exactly the bound whose
+ * end comes in a later write; and bytes past a chunked body's end, in the
+ * bytes the monitor peeks at, are never relayed.
+ */
+static void
+test_pipe_boundary(void **state)
+{
+	const char *head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+	char resp[128], line[32];
+	size_t got = 0, hl, n, bl;
+	struct t t;
+
+	(void)state;
+	/* Content-Length: 2 x RELAY_DOWN_MAX */
+	t_open(&t, sock_up);
+	forwarded_get(&t);
+	n = (size_t)snprintf(resp, sizeof(resp), "HTTP/1.1 200 OK\r\n"
+	    "Content-Length: %u\r\n\r\n", 2 * RELAY_DOWN_MAX);
+	fb_write(&t, resp, n, &got);
+	fb_write(&t, body, 2 * RELAY_DOWN_MAX, &got);
+	drain(&t, &got, 100);
+	hl = strlen(client_head("Content-Length: 524288\r\n"));
+	assert_int_equal(got, hl + 2 * RELAY_DOWN_MAX);
+	assert_memory_equal(acc + hl, body, 2 * RELAY_DOWN_MAX);
+	assert_int_equal(finish(&t), IPC_END_KEEP_ALIVE);
+	t_close(&t, HANDLED);
+
+	/* one chunk of exactly RELAY_DOWN_MAX, its CRLF and the end later */
+	t_open(&t, sock_up);
+	forwarded_get(&t);
+	got = 0;
+	fb_write(&t, head, strlen(head), &got);
+	bl = (size_t)snprintf(line, sizeof(line), "%x\r\n", RELAY_DOWN_MAX);
+	fb_write(&t, line, bl, &got);
+	fb_write(&t, body, RELAY_DOWN_MAX, &got);
+	drain(&t, &got, 50);
+	assert_int_equal(t.c->rs, RS_RESPONSE);	/* not over yet */
+	fb_write(&t, "\r\n0\r\n\r\nEXTRA BYTES", 18, &got);
+	drain(&t, &got, 100);
+	assert_int_equal(finish(&t), IPC_END_KEEP_ALIVE);
+	hl = strlen(client_head("Transfer-Encoding: chunked\r\n"));
+	assert_int_equal(got, hl + bl + RELAY_DOWN_MAX + 7);
+	assert_memory_equal(acc + hl + bl, body, RELAY_DOWN_MAX);
+	assert_memory_equal(acc + hl + bl + RELAY_DOWN_MAX, "\r\n0\r\n\r\n", 7);
+	t_close(&t, HANDLED);
+}
+
+/* A Content-Length body spliced whole, compared byte for byte. */
+static void
+test_length_exact(void **state)
+{
+	size_t got = 0, n, hl;
+	char resp[128];
+	struct t t;
+
+	(void)state;
+	t_open(&t, sock_up);
+	forwarded_get(&t);
+	n = (size_t)snprintf(resp, sizeof(resp), "HTTP/1.1 200 OK\r\n"
+	    "Content-Length: %u\r\n\r\n", BIG);
+	fb_write(&t, resp, n, &got);
+	fb_write(&t, body, 1u << 20, &got);
+	assert_true(t.c->dp.fd[0] >= 0);	/* spliced, not copied */
+	assert_true(t.c->down.cap <= HTTP_HEAD_MAX + IPC_DATA_MAX);
+	fb_write(&t, body + (1u << 20), BIG - (1u << 20), &got);
+	drain(&t, &got, 100);
+	hl = strlen(client_head("Content-Length: 3145728\r\n"));
+	assert_int_equal(got, hl + BIG);
+	assert_memory_equal(acc + hl, body, BIG);
+	assert_int_equal(finish(&t), IPC_END_KEEP_ALIVE);
+	t_close(&t, HANDLED);
+}
+
+/*
+ * The client leaves while the monitor splices to it: the exchange ends
+ * once (one access line, RESPONSE_END close), the backend and the pipe
+ * are closed, the monitor goes on (SIGPIPE is ignored, as in serve.c).
+ */
+static void
+test_client_gone_mid_splice(void **state)
+{
+	size_t got = 0, n;
+	char resp[128], buf[65536];
+	struct ipc_msg m;
+	struct t t;
+
+	(void)state;
+	t_open(&t, sock_up);
+	forwarded_get(&t);
+	n = (size_t)snprintf(resp, sizeof(resp), "HTTP/1.1 200 OK\r\n"
+	    "Content-Length: %u\r\n\r\n", 64u << 20);
+	fb_write(&t, resp, n, &got);
+	/* the backend writes while the client reads a little, then leaves */
+	for (n = 0; n < 8; n++) {
+		(void)send(fb.fds[0], body, 1u << 20, MSG_DONTWAIT |
+		    MSG_NOSIGNAL);
+		pump(t.c);
+		(void)recv(t.cl, buf, sizeof(buf), MSG_DONTWAIT);
+	}
+	assert_true(t.c->dp.fd[0] >= 0);
+	assert_int_equal(t.c->rs, RS_RESPONSE);
+	close(t.cl);
+	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	(void)send(fb.fds[0], body, 1u << 20, MSG_DONTWAIT | MSG_NOSIGNAL);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	t_expect_msg(&t, IPC_RESPONSE_END, &m);
+	assert_int_equal(m.u.response_end.mode, IPC_END_CLOSE);
+	assert_int_equal(t.c->client, -1);
+	assert_int_equal(t.c->bc.fd, -1);
+	assert_int_equal(t.c->dp.fd[0], -1);
+	assert_int_equal(log_count("access conn="), 1);
+	t_close(&t, HANDLED);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chunk_lines_split),
+		cmocka_unit_test(test_pipe_boundary),
+		cmocka_unit_test(test_length_exact),
+		cmocka_unit_test(test_client_gone_mid_splice),
+	};
+	size_t i;
+
+	for (i = 0; i < BIG; i++)
+		body[i] = (char)('a' + i % 26);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
