@@ -14,7 +14,7 @@ rpipe_init(struct rpipe *p)
 }
 
 int
-rpipe_open(struct rpipe *p)
+rpipe_open(struct rpipe *p, unsigned size)
 {
 	rpipe_init(p);
 	if (pipe2(p->fd, O_CLOEXEC | O_NONBLOCK) < 0) {
@@ -22,7 +22,7 @@ rpipe_open(struct rpipe *p)
 		return -1;
 	}
 	/* best effort: a refused size keeps the default 16 slots */
-	(void)fcntl(p->fd[1], F_SETPIPE_SZ, (int)RPIPE_SIZE);
+	(void)fcntl(p->fd[1], F_SETPIPE_SZ, (int)size);
 	return 0;
 }
 
@@ -62,7 +62,7 @@ rpipe_drain(struct rpipe *p, int fd, size_t max)
 		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 	while (n < 0 && errno == EINTR);
 	if (n > 0) {
-		p->len -= (size_t)n;
+		p->len -= (size_t)n < p->len ? (size_t)n : p->len;
 		p->full = 0;
 	}
 	return n;

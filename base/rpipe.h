@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define RPIPE_SIZE	(1u << 20)	/* asked of F_SETPIPE_SZ: 256 slots */
+#define RPIPE_SIZE	(1u << 20)	/* responses: 256 slots (F_SETPIPE_SZ) */
+#define RPIPE_UP_SIZE	(256u << 10)	/* request bodies: 64 slots */
 
 struct rpipe {
 	int fd[2];		/* read end, write end; -1 while closed */
@@ -23,12 +24,12 @@ struct rpipe {
 void rpipe_init(struct rpipe *p);
 
 /*
- * Open p: a non-blocking, close-on-exec pipe, grown to RPIPE_SIZE when
+ * Open p: a non-blocking, close-on-exec pipe, sized to size bytes when
  * the kernel allows it (fcntl F_SETPIPE_SZ; the default 16 slots stay
  * otherwise: pipe-max-size, the user's pipe-user-pages-soft). Returns 0,
  * or -1 with errno (EMFILE, ENFILE, ENOMEM) and p closed.
  */
-int rpipe_open(struct rpipe *p);
+int rpipe_open(struct rpipe *p, unsigned size);
 
 /* Close p's descriptors (the bytes in it are dropped); p is closed. */
 void rpipe_close(struct rpipe *p);
@@ -47,7 +48,8 @@ ssize_t rpipe_fill(struct rpipe *p, int fd, size_t max);
  * side never blocks; a socket without O_NONBLOCK blocks as long as its
  * SO_SNDTIMEO (the caller bounds max to what fits). Returns the bytes
  * moved, or -1 with errno (EAGAIN, EPIPE and ECONNRESET when the peer is
- * gone). Clears p->full after progress. SIGPIPE must be ignored.
+ * gone). Clears p->full after progress; p->len counts down by the bytes
+ * moved (never below 0). SIGPIPE must be ignored.
  */
 ssize_t rpipe_drain(struct rpipe *p, int fd, size_t max);
 

@@ -167,6 +167,9 @@ static const struct field f_response_end[] = {
 static const struct field f_client_data[] = {
 	BYTES("data", client_data.data, IPC_DATA_MAX),
 };
+static const struct field f_body_spliced[] = {
+	U32("len", body_spliced.len),
+};
 
 #define MSG(t, conn, f)	[IPC_##t] = { #t, conn, f, NELEM(f) }
 #define MSG0(t)		[IPC_##t] = { #t, 0, NULL, 0 }
@@ -192,12 +195,15 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	[IPC_ZYGOTE_SPAWN] = { "ZYGOTE_SPAWN", 1, NULL, 0 },
 	MSG(ZYGOTE_SPAWNED, 1, f_zygote_spawned),
 	MSG0(REQUEST_BEGIN),
+	MSG0(BODY_PIPE),
+	MSG(BODY_SPLICED, 0, f_body_spliced),
 };
 
 int
 ipc_type_carries_fd(unsigned type)
 {
-	return type == IPC_CONN_START || type == IPC_ZYGOTE_SPAWN;
+	return type == IPC_CONN_START || type == IPC_ZYGOTE_SPAWN ||
+	    type == IPC_BODY_PIPE;
 }
 
 static const struct msgdesc *

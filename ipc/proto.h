@@ -22,6 +22,7 @@
 #define IPC_FACT_QUERIES_MAX	64		/* per request */
 #define IPC_PATH_QUERIES_MAX	64		/* per request */
 #define IPC_EARLY_MAX		262144		/* CLIENT_DATA bytes per request */
+#define IPC_SPLICED_MAX		(1u << 20)	/* BODY_SPLICED len, at most */
 
 /* Message types. Values are part of the protocol. */
 enum ipc_type {
@@ -47,7 +48,11 @@ enum ipc_type {
 	IPC_ZYGOTE_SPAWNED,	/* Z->M: its pid, or the errno of the fork */
 	/* C->M, no fields: request req began and its rest is awaited */
 	IPC_REQUEST_BEGIN,
-	IPC_TYPE_MAX = IPC_REQUEST_BEGIN,
+	/* M->C + fd, no fields: the write end of request req's body pipe */
+	IPC_BODY_PIPE,
+	/* C->M: that many more body bytes are in the body pipe (issue 8) */
+	IPC_BODY_SPLICED,
+	IPC_TYPE_MAX = IPC_BODY_SPLICED,
 };
 
 /* Enumerations (u8 on the wire). */
@@ -87,7 +92,8 @@ struct ipc_str ipc_cstr(const char *s);
 struct ipc_msg {
 	uint16_t type;
 	uint32_t req;
-	int fd;			/* CONN_START, ZYGOTE_SPAWN only; -1 otherwise */
+	int fd;			/* CONN_START, ZYGOTE_SPAWN, BODY_PIPE only;
+				   -1 otherwise */
 	union {
 		struct { uint32_t pid; uint8_t namespaces, chroot; } child_ready;
 		struct { struct ipc_str step; int32_t err; } sandbox_failed;	/* step str(32) */
@@ -146,6 +152,7 @@ struct ipc_msg {
 		} verdict;
 		struct { uint8_t mode; } response_end;	/* enum ipc_end_mode */
 		struct { struct ipc_str data; } client_data;	/* bytes(65000) */
+		struct { uint32_t len; } body_spliced;	/* 1..IPC_SPLICED_MAX */
 		/* BODY_END, DONE: no fields */
 	} u;
 };
@@ -187,7 +194,7 @@ int ipc_encode(const struct ipc_msg *m, unsigned char *buf, size_t cap);
 
 /*
  * 1 for the message types that carry exactly one descriptor with
- * SCM_RIGHTS (CONN_START, ZYGOTE_SPAWN), 0 for every other type.
+ * SCM_RIGHTS (CONN_START, ZYGOTE_SPAWN, BODY_PIPE), 0 for every other type.
  */
 int ipc_type_carries_fd(unsigned type);
 
@@ -218,12 +225,12 @@ int ipc_socketpair(int sv[2]);
 /*
  * Encode m (ipc_encode) and send it as one datagram on fd with
  * MSG_NOSIGNAL | flags (MSG_DONTWAIT for a non-blocking send). For
- * IPC_CONN_START and IPC_ZYGOTE_SPAWN, m->fd (>= 0, still owned by the
+ * IPC_CONN_START, IPC_ZYGOTE_SPAWN and IPC_BODY_PIPE, m->fd (>= 0, still owned by the
  * caller) travels in the same sendmsg with SCM_RIGHTS; for every other
  * type m->fd is ignored.
  * Not reentrant: one static IPC_MSG_MAX buffer (single-threaded processes,
  * never from a signal handler). Returns IPC_OK, IPC_EAGAIN, IPC_EFD
- * (CONN_START or ZYGOTE_SPAWN without a descriptor), IPC_ESYS (errno set), or an encode
+ * (CONN_START, ZYGOTE_SPAWN or BODY_PIPE without a descriptor), IPC_ESYS (errno set), or an encode
  * error.
  */
 int ipc_send(int fd, const struct ipc_msg *m, int flags);
@@ -233,7 +240,7 @@ int ipc_send(int fd, const struct ipc_msg *m, int flags);
  * else IPC_ESYS with EINVAL) and decode it into m (strings point into buf;
  * m->fd = -1 unless stated). Uses MSG_CMSG_CLOEXEC | flags; MSG_TRUNC or
  * MSG_CTRUNC -> IPC_ETRUNC. A descriptor is accepted only with CONN_START
- * or ZYGOTE_SPAWN (ipc_type_carries_fd)
+ * ZYGOTE_SPAWN or BODY_PIPE (ipc_type_carries_fd)
  * when accept_fd is set: then exactly one is required and stored in m->fd
  * (the caller owns it). Any other descriptor, or control data other than
  * SCM_RIGHTS, is closed and gives IPC_EFD. Every received descriptor is

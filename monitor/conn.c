@@ -31,6 +31,7 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	c->wfd[0] = c->wfd[1] = c->wfd[2] = -1;
 	c->oc_kind = -1;
 	rpipe_init(&c->dp);
+	rpipe_init(&c->up);
 	c->rs = RS_IDLE;
 	ipc_queue_init(&c->outq);
 	return c;
@@ -45,6 +46,7 @@ conn_free(struct conn *c)
 	ipc_queue_clear(&c->outq);
 	fifo_free(&c->down);
 	rpipe_close(&c->dp);
+	rpipe_close(&c->up);
 	fifo_free(&c->early);
 	conn_free_phase_tree(c);
 	answer_free(c);

@@ -40,6 +40,8 @@ end_request(struct conn *c)
 	conn_free_phase_tree(c);
 	fifo_free(&c->down);
 	rpipe_close(&c->dp);
+	rpipe_close(&c->up);
+	c->up_given = c->up_crlf = 0;
 	fifo_free(&c->early);
 	free(c->json);
 	free(c->head);
@@ -141,7 +143,9 @@ stream_bytes(struct conn *c, const char *p, size_t len)
 	if (c->body_kind == FB_LENGTH) {
 		fifo_put(&c->bc.out, p, len);
 	} else if (len > 0) {
-		n = snprintf(hex, sizeof(hex), "%zx\r\n", len);
+		n = snprintf(hex, sizeof(hex), "%s%zx\r\n", c->up_crlf ? "\r\n" :
+		    "", len);
+		c->up_crlf = 0;
 		fifo_put(&c->bc.out, hex, (size_t)n);
 		fifo_put(&c->bc.out, p, len);
 		fifo_put(&c->bc.out, "\r\n", 2);
@@ -196,8 +200,11 @@ on_body_end(struct conn *c, const struct ipc_msg *m)
 	c->stream_done = c->stream_started = 1;
 	if (c->rs == RS_WAIT_DONE)
 		return 0;
-	if (c->body_kind == FB_CHUNKED && !c->upload_failed && c->bc.fd >= 0)
+	if (c->body_kind == FB_CHUNKED && !c->upload_failed && c->bc.fd >= 0) {
+		if (c->up_crlf)
+			fifo_put(&c->bc.out, "\r\n", 2);
 		fifo_put(&c->bc.out, "0\r\n\r\n", 5);
+	}
 	if (c->rs == RS_STREAM)
 		c->rs = RS_RESPONSE;
 	if (!c->no_head_timeout && !c->head_done)
@@ -344,6 +351,8 @@ static const struct dispatch {
 	/* RS_WAIT_DONE: a streamed body that crossed RESPONSE_END */
 	{ IPC_BODY, ST(RS_BODY) | ST(RS_STREAM) | ST(RS_WAIT_DONE), 0, on_body },
 	{ IPC_BODY_END, ST(RS_STREAM) | ST(RS_WAIT_DONE), 0, on_body_end },
+	{ IPC_BODY_SPLICED, ST(RS_STREAM) | ST(RS_WAIT_DONE), 0,
+	    splice_on_body_spliced },
 	/* sent right after FORWARD: read once the head is out */
 	{ IPC_CLIENT_DATA, ST(RS_RESPONSE) | ST(RS_SWITCHED) | ST(RS_WAIT_DONE),
 	    0, on_client_data },
@@ -451,7 +460,9 @@ reads_child(const struct conn *c)
 	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_SENDING ||
 	    !ipc_queue_empty(&c->outq))
 		return 0;
-	return c->rs != RS_STREAM || c->bc.out.len < RELAY_UP_MAX;
+	/* announced body pipe bytes go out before the next message */
+	return c->rs != RS_STREAM || (c->bc.out.len < RELAY_UP_MAX &&
+	    c->up.len == 0);
 }
 
 int
@@ -512,6 +523,7 @@ forward_written(struct conn *c)
 	if (!c->stream_done) {
 		c->rs = RS_STREAM;
 		c->bc.deadline = 0;
+		splice_offer_body_pipe(c);
 	} else {
 		c->rs = RS_RESPONSE;
 		c->bc.deadline = c->no_head_timeout ? 0 :
@@ -546,6 +558,14 @@ on_backend(struct conn *c, short revents)
 			forward_written(c);
 		relay_progress(c);
 	}
+	if ((revents & (POLLOUT | POLLERR | POLLHUP)) && c->bc.fd >= 0 &&
+	    c->bc.out.len == 0 && c->up.len > 0) {
+		rc = splice_to_backend(c);
+		if (rc == -2)
+			return;
+		if (rc == -1)
+			relay_backend_write_failed(c);
+	}
 	if (c->bc.fd < 0 || !(revents & (POLLIN | POLLHUP | POLLERR)))
 		return;
 	if (c->bc.internal) {
@@ -579,7 +599,7 @@ backend_events(const struct conn *c)
 
 	if (c->bc.fd < 0)
 		return 0;
-	if (c->bc.out.len > 0)
+	if (c->bc.out.len > 0 || c->up.len > 0)
 		ev |= POLLOUT;
 	if (c->bc.internal)
 		return c->bc.out.len == 0 ? POLLIN : ev;
@@ -640,7 +660,7 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 	 * registered for its answer only (issue 9: fewer epoll_ctl calls and
 	 * wake-ups per request). EAGAIN leaves it queued for POLLOUT.
 	 */
-	if (!c->dead && c->bc.fd >= 0 && c->bc.out.len > 0 &&
+	if (!c->dead && c->bc.fd >= 0 && (c->bc.out.len > 0 || c->up.len > 0) &&
 	    !(c->bc.fd == c->wfd[EV_CONN_BACKEND - EV_CONN_IPC]))
 		on_backend(c, POLLOUT);
 }

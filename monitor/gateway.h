@@ -333,6 +333,11 @@ struct conn {
 					   to the client */
 	size_t sp_max;			/* bytes per splice to the client:
 					   half its SO_SNDBUF */
+	struct rpipe up;		/* the body pipe offered to the child
+					   (read end; len: bytes announced by
+					   BODY_SPLICED, not yet written) */
+	int up_given;			/* BODY_PIPE sent for this request */
+	int up_crlf;			/* a spliced chunk's CRLF is owed */
 	int resp_done;			/* everything for the client is in down */
 	int end_sent;			/* RESPONSE_END sent */
 	int client_eof, backend_eof;	/* switched: directions read to EOF */
@@ -382,7 +387,8 @@ struct conn {
 /* ---- monitor/dispatch.c */
 
 #define CONN_POLLFDS	3	/* the child's socket, the backend, the client */
-#define CONN_FDS	(CONN_POLLFDS + 2)	/* and a relay pipe (base/rpipe.h) */
+#define CONN_FDS	(CONN_POLLFDS + 3)	/* and the relay pipe, the body
+						   pipe's read end (rpipe.h) */
 
 /*
  * Read up to 16 pending datagrams from c's child (non-blocking) and
@@ -605,6 +611,31 @@ void splice_close(struct conn *c);
  * the backend's side ended (the caller handles it as for recv).
  */
 int splice_from_backend(struct conn *c);
+/*
+ * Offer c's child a pipe for the rest of a streamed request body (issue 8,
+ * doc/privsep.md "Uploads"): BODY_PIPE with its write end, sent at once
+ * after VERDICT when nothing else waits for the child (the order of the
+ * messages is kept); none when the pipe cannot be made or sent (the child
+ * goes on with BODY).
+ */
+void splice_offer_body_pipe(struct conn *c);
+/*
+ * BODY_SPLICED: n more body bytes are in the body pipe. Checked like BODY
+ * (a streamed body, not after BODY_END, within the declared length), n in
+ * 1..IPC_SPLICED_MAX, and a pipe must have been offered; the monitor
+ * frames them (a chunk line of n for a chunked body) and moves exactly n
+ * bytes from the pipe to the backend, reading no further message of the
+ * child meanwhile. Returns 0, or -1 after a violation.
+ */
+int splice_on_body_spliced(struct conn *c, const struct ipc_msg *m);
+/*
+ * Move announced body bytes from the body pipe to the backend (after
+ * c->bc.out is written). Returns 1 after progress, 0 when the backend is
+ * full, -1 when the backend connection failed (the caller ends the upload
+ * as for a failed write), -2 after a violation (the pipe holds fewer bytes
+ * than the child announced; c->dead set).
+ */
+int splice_to_backend(struct conn *c);
 
 /* ---- monitor/backend.c */
 

@@ -622,6 +622,7 @@ relay_backend_write_failed(struct conn *c)
 {
 	/* the upward direction is over; the backend may still answer */
 	fifo_free(&c->bc.out);
+	rpipe_close(&c->up);
 	c->upload_failed = 1;
 	if (c->framing == FR_SWITCHED) {
 		c->client_eof = 1;

@@ -4,14 +4,20 @@
  * from the backend socket into the connection's relay pipe (c->dp) and
  * from there to the client (monitor/relay.c to_client), the monitor
  * following the backend's framing by counting: Content-Length, until
- * close, chunk sizes read with MSG_PEEK. The client's bytes are never
- * looked at here.
+ * close, chunk sizes read with MSG_PEEK. A streamed request body comes
+ * the other way through the body pipe (c->up) the child fills from its
+ * client and announces with BODY_SPLICED; the monitor frames what was
+ * announced and moves exactly that many bytes to the backend. The
+ * client's bytes are never looked at here.
  */
 #include "monitor/gateway.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #define PEEK_MAX	64	/* bytes peeked at for chunk lines */
 
@@ -28,7 +34,7 @@ splice_open(struct conn *c)
 		return 1;
 	if (c->framing == FR_LENGTH && c->remaining < RELAY_SPLICE_MIN)
 		return 0;
-	if (rpipe_open(&c->dp) < 0 || setsockopt(c->client, SOL_SOCKET,
+	if (rpipe_open(&c->dp, RPIPE_SIZE) < 0 || setsockopt(c->client, SOL_SOCKET,
 	    SO_SNDTIMEO, &tick, sizeof(tick)) < 0) {
 		rpipe_close(&c->dp);
 		c->sp_off = 1;
@@ -121,4 +127,100 @@ splice_from_backend(struct conn *c)
 	if (c->resp_done)
 		backend_release(c);
 	return SPLICE_MOVED;
+}
+
+/* ---------------------------------------------------------------- uploads */
+
+void
+splice_offer_body_pipe(struct conn *c)
+{
+	struct ipc_msg m = { .type = IPC_BODY_PIPE, .req = c->req };
+	int rc;
+
+	if (c->up_given || c->pid < 0 || !ipc_queue_empty(&c->outq) ||
+	    rpipe_open(&c->up, RPIPE_UP_SIZE) < 0)
+		return;
+	m.fd = c->up.fd[1];
+	ipc_audit(c, "to-child", &m);
+	rc = ipc_send(c->ipc, &m, MSG_DONTWAIT);
+	/* the child's copy travels in the message; the monitor only reads */
+	close(c->up.fd[1]);
+	c->up.fd[1] = -1;
+	if (rc != IPC_OK) {
+		rpipe_close(&c->up);
+		return;
+	}
+	c->up_given = 1;
+}
+
+int
+splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
+{
+	uint32_t n = m->u.body_spliced.len;
+	char hex[16];
+	int k;
+
+	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+		return conn_violation(c, "BODY_SPLICED on a request without a "
+		    "streamed body");
+	if (!c->up_given)
+		return conn_violation(c, "BODY_SPLICED without a body pipe");
+	if (c->stream_done)
+		return conn_violation(c, "BODY_SPLICED after BODY_END");
+	if (n == 0 || n > IPC_SPLICED_MAX)
+		return conn_violation(c, "BODY_SPLICED of %u bytes", n);
+	if (c->body_kind == FB_LENGTH && c->body_got + n > c->body_len)
+		return conn_violation(c, "BODY_SPLICED beyond the declared "
+		    "Content-Length");
+	c->body_got += n;
+	c->stream_started = 1;
+	if (c->rs == RS_WAIT_DONE || c->upload_failed || c->bc.fd < 0 ||
+	    c->up.fd[0] < 0) {
+		rpipe_close(&c->up);	/* the exchange is over: dropped */
+		return 0;
+	}
+	if (c->body_kind == FB_CHUNKED) {
+		k = snprintf(hex, sizeof(hex), "%s%x\r\n", c->up_crlf ? "\r\n" :
+		    "", (unsigned)n);
+		fifo_put(&c->bc.out, hex, (size_t)k);
+		c->up_crlf = 0;
+	}
+	c->up.len = n;
+	/* at once when the backend takes it: no wake-up per announcement */
+	if (c->bc.out.len > 0 && backend_write(c) < 0) {
+		relay_backend_write_failed(c);
+		return 0;
+	}
+	if (c->bc.out.len == 0 && (k = splice_to_backend(c)) < 0) {
+		if (k == -2)
+			return -1;
+		relay_backend_write_failed(c);
+	}
+	return 0;
+}
+
+int
+splice_to_backend(struct conn *c)
+{
+	struct pollfd p = { .fd = c->up.fd[0], .events = POLLIN };
+	ssize_t n;
+	int moved = 0;
+
+	while ((n = rpipe_drain(&c->up, c->bc.fd, c->up.len)) > 0) {
+		moved = 1;
+		if (c->up.len == 0) {
+			/* the chunk's CRLF goes with what follows (c->up_crlf) */
+			c->up_crlf = c->body_kind == FB_CHUNKED;
+			return 1;
+		}
+	}
+	if (n < 0 && errno == EAGAIN && poll(&p, 1, 0) == 1)
+		return moved;		/* the backend is full */
+	if (n < 0 && errno != EAGAIN)
+		return -1;
+	/* an empty pipe (or its end) with announced bytes: a lie */
+	(void)conn_violation(c, "BODY_SPLICED beyond the bytes in the body "
+	    "pipe");
+	c->dead = 1;
+	return -2;
 }

@@ -66,6 +66,7 @@ static const int io_syscalls[] = {
 	SCMP_SYS(sendto),	/* send() with MSG_NOSIGNAL on the client socket */
 	SCMP_SYS(close),	/* drop the client socket at connection end */
 	SCMP_SYS(shutdown),	/* half-close the client connection */
+	SCMP_SYS(splice),	/* client -> body pipe (BODY_PIPE, issue 8) */
 };
 
 /* The single-threaded event loop (the epoll fd is created before). */

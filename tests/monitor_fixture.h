@@ -64,6 +64,8 @@ static char sock_up[108], sock_missing[108], datadir[PATH_MAX];
 static int lfd = -1;		/* the fake backend's listener */
 static int logfd = -1;		/* memfd holding the monitor's log */
 static unsigned char rbuf[IPC_MSG_MAX + 1];
+/* the write end of the last BODY_PIPE the monitor sent, -1 (t_recv) */
+static int fx_body_pipe = -1;
 static int fds_at_start;
 
 /* The fake backend: canned responses handed out per accepted connection. */
@@ -408,6 +410,9 @@ t_close(struct t *t, enum outcome o)
 	conn_free(t->c);
 	close(t->ch);
 	close(t->cl);
+	if (fx_body_pipe >= 0)
+		close(fx_body_pipe);
+	fx_body_pipe = -1;
 	fb_reset();
 	t->c = NULL;
 }
@@ -457,7 +462,16 @@ t_send_run(struct t *t, struct ipc_msg *m)
 FX int
 t_recv(struct t *t, struct ipc_msg *m)
 {
-	return ipc_recv(t->ch, rbuf, sizeof(rbuf), m, 0, MSG_DONTWAIT);
+	int rc;
+
+	/* a body pipe is kept aside (fx_body_pipe), as the child does */
+	while ((rc = ipc_recv(t->ch, rbuf, sizeof(rbuf), m, 1,
+	    MSG_DONTWAIT)) == IPC_OK && m->type == IPC_BODY_PIPE) {
+		if (fx_body_pipe >= 0)
+			close(fx_body_pipe);
+		fx_body_pipe = m->fd;
+	}
+	return rc;
 }
 
 FX void

@@ -125,6 +125,9 @@ static const struct tmsg cat[] = {
 		{ "pid", T_U32, O(zygote_spawned.pid), 0 },
 		{ "errno", T_I32, O(zygote_spawned.err), 0 } } },
 	{ IPC_REQUEST_BEGIN, "REQUEST_BEGIN", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
+	{ IPC_BODY_PIPE, "BODY_PIPE", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
+	{ IPC_BODY_SPLICED, "BODY_SPLICED", 0, 1, {
+		{ "len", T_U32, O(body_spliced.len), 0 } } },
 };
 #define NCAT	(sizeof(cat) / sizeof(cat[0]))
 
@@ -267,6 +270,9 @@ sample(uint16_t type, struct ipc_msg *m)
 		break;
 	case IPC_CLIENT_DATA:
 		m->u.client_data.data = S("\0\x01\x02");
+		break;
+	case IPC_BODY_SPLICED:
+		m->u.body_spliced.len = 65536;
 		break;
 	default:
 		break;

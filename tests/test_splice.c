@@ -261,6 +261,158 @@ test_client_gone_mid_splice(void **state)
 	t_close(&t, HANDLED);
 }
 
+/* ---------------------------------------------------------------- uploads */
+
+/* What the backend received on connection 0, appended to out at *n. */
+static void
+fb_take(char *out, size_t cap, size_t *n)
+{
+	ssize_t r;
+
+	while (*n < cap && (r = recv(fb.fds[0], out + *n, cap - *n,
+	    MSG_DONTWAIT)) > 0)
+		*n += (size_t)r;
+}
+
+/* The backend reads for 100 ms while the monitor writes (pump). */
+static void
+backend_gets(struct t *t, char *out, size_t cap, size_t *n)
+{
+	long long end = mono_ms() + 100;
+
+	while (mono_ms() < end) {
+		pump(t->c);
+		fb_take(out, cap, n);
+	}
+}
+
+/* The test plays the child: body bytes written into the offered pipe. */
+static void
+pipe_body(struct t *t, const char *p, size_t n)
+{
+	struct ipc_msg m = m_simple(IPC_BODY_SPLICED, 1);
+
+	assert_true(fx_body_pipe >= 0);
+	assert_int_equal(write(fx_body_pipe, p, n), (ssize_t)n);
+	m.u.body_spliced.len = (uint32_t)n;
+	assert_int_equal(t_send_run(t, &m), 0);
+}
+
+/*
+ * A streamed request body through the body pipe (BODY_PIPE after VERDICT,
+ * BODY_SPLICED): the monitor frames exactly what was announced, mixed
+ * with BODY messages in their order, and the backend gets a valid chunked
+ * body; a Content-Length body goes through unframed.
+ */
+static void
+test_body_pipe(void **state)
+{
+	static char got[1 << 20];
+	const char *want;
+	struct ipc_msg m;
+	size_t n = 0, hl;
+	struct t t;
+	char *e;
+
+	(void)state;
+	t_open(&t, sock_up);
+	fb_queue(NULL, 0);
+	m = m_fwd(1, "POST", "/v1.41/images/load", "Transfer-Encoding",
+	    "chunked", NULL);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_STREAM));
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	(void)t_recv(&t, &m);		/* takes the BODY_PIPE aside */
+	assert_true(fx_body_pipe >= 0);
+	pipe_body(&t, body, 100000);
+	m = m_data(IPC_BODY, 1, "tail", 4);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	pipe_body(&t, body + 100000, 3);
+	m = m_simple(IPC_BODY_END, 1);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	backend_gets(&t, got, sizeof(got), &n);
+	e = memmem(got, n, "\r\n\r\n", 4);
+	assert_non_null(e);
+	hl = (size_t)(e + 4 - got);
+	assert_memory_equal(got + hl, "186a0\r\n", 7);
+	assert_memory_equal(got + hl + 7, body, 100000);
+	want = "\r\n4\r\ntail\r\n3\r\n";
+	assert_memory_equal(got + hl + 100007, want, strlen(want));
+	assert_memory_equal(got + hl + 100007 + strlen(want), body + 100000, 3);
+	assert_int_equal(n, hl + 100007 + strlen(want) + 3 + 7);
+	assert_memory_equal(got + n - 7, "\r\n0\r\n\r\n", 7);
+	t_close(&t, HANDLED);
+
+	/* Content-Length: the bytes as they are */
+	t_open(&t, sock_up);
+	fb_queue(NULL, 0);
+	m = m_fwd(1, "POST", "/v1.41/images/load", "Content-Length", "70000",
+	    NULL);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_STREAM));
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	(void)t_recv(&t, &m);
+	pipe_body(&t, body, 70000);
+	m = m_simple(IPC_BODY_END, 1);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	n = 0;
+	backend_gets(&t, got, sizeof(got), &n);
+	e = memmem(got, n, "\r\n\r\n", 4);
+	assert_non_null(e);
+	hl = (size_t)(e + 4 - got);
+	assert_int_equal(n, hl + 70000);
+	assert_memory_equal(got + hl, body, 70000);
+	t_close(&t, HANDLED);
+}
+
+/*
+ * A child that announces bytes it did not put in the pipe, or more than
+ * the declared length, or announces without a pipe, is killed: the
+ * backend never gets bytes the monitor did not count and frame.
+ */
+static void
+test_body_pipe_lies(void **state)
+{
+	struct ipc_msg m;
+	struct t t;
+
+	(void)state;
+	/* announced, never written */
+	t_open(&t, sock_up);
+	fb_queue(NULL, 0);
+	m = m_fwd(1, "POST", "/v1.41/images/load", "Content-Length", "70000",
+	    NULL);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_STREAM));
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	(void)t_recv(&t, &m);
+	assert_true(fx_body_pipe >= 0);
+	assert_int_equal(write(fx_body_pipe, body, 10), 10);
+	m = m_simple(IPC_BODY_SPLICED, 1);
+	m.u.body_spliced.len = 20;
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+	assert_log("BODY_SPLICED beyond the bytes in the body pipe");
+
+	/* beyond the declared length */
+	t_open(&t, sock_up);
+	fb_queue(NULL, 0);
+	m = m_fwd(1, "POST", "/v1.41/images/load", "Content-Length", "5",
+	    NULL);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_STREAM));
+	(void)t_recv(&t, &m);
+	m = m_simple(IPC_BODY_SPLICED, 1);
+	m.u.body_spliced.len = 6;
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+	assert_log("BODY_SPLICED beyond the declared Content-Length");
+
+	/* on a request without a streamed body */
+	t_open(&t, sock_up);
+	m = m_simple(IPC_BODY_SPLICED, 1);
+	m.u.body_spliced.len = 1;
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+}
+
 int
 main(void)
 {
@@ -269,6 +421,8 @@ main(void)
 		cmocka_unit_test(test_pipe_boundary),
 		cmocka_unit_test(test_length_exact),
 		cmocka_unit_test(test_client_gone_mid_splice),
+		cmocka_unit_test(test_body_pipe),
+		cmocka_unit_test(test_body_pipe_lies),
 	};
 	size_t i;
 

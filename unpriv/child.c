@@ -9,6 +9,7 @@
 #include "unpriv/child.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,8 @@ struct child {
 	const char *rmethod, *rpath;
 	size_t rmethod_len, rpath_len;
 	int begun;		/* REQUEST_BEGIN sent for it */
+	int up;			/* the body pipe's write end (BODY_PIPE), -1 */
+	uint32_t up_pending;	/* bytes spliced into it, not yet announced */
 };
 
 static void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
@@ -127,14 +130,33 @@ log_dropped_keys(struct child *c, const char *action, const char *keys)
 	send_msg(c, &m);
 }
 
-/* Receive one message; anything but the expected types ends the child. */
+/*
+ * Receive one message, BODY_PIPE included (its descriptor kept in c->up
+ * when it is for the current request and none is held, else closed);
+ * anything but the expected types ends the child.
+ */
 static void
-recv_msg(struct child *c, struct ipc_msg *m)
+recv_any(struct child *c, struct ipc_msg *m)
 {
-	int rc = ipc_recv(c->ipc, c->msgbuf, IPC_MSG_MAX + 1, m, 0, 0);
+	int rc = ipc_recv(c->ipc, c->msgbuf, IPC_MSG_MAX + 1, m, 1, 0);
 
 	if (rc != IPC_OK)
 		_exit(rc == IPC_EOF ? 0 : 1);
+	if (m->type != IPC_BODY_PIPE)
+		return;
+	if (m->req == c->req && c->up < 0)
+		c->up = m->fd;
+	else
+		close(m->fd);
+}
+
+/* Receive one message other than BODY_PIPE (recv_any). */
+static void
+recv_msg(struct child *c, struct ipc_msg *m)
+{
+	do
+		recv_any(c, m);
+	while (m->type == IPC_BODY_PIPE);
 }
 
 static void
@@ -523,11 +545,87 @@ give_up(struct child *c, uint8_t reason)
 	child_exit(c, reason);
 }
 
+/* BODY_SPLICED for the bytes spliced into the body pipe so far. */
+static void
+announce(struct child *c)
+{
+	struct ipc_msg m = { .type = IPC_BODY_SPLICED, .fd = -1 };
+
+	if (c->up_pending == 0)
+		return;
+	m.req = c->req;
+	m.u.body_spliced.len = c->up_pending;
+	c->up_pending = 0;
+	send_msg(c, &m);
+}
+
 /*
- * Stream a request body (http.md §4.3, §7.4) as BODY messages, then
- * BODY_END. The monitor may end the exchange first (the backend answered
- * before the body was complete): returns that RESPONSE_END's mode, or -1
- * when the body was sent whole.
+ * The body's next bytes from the client into the body pipe (issue 8),
+ * never through the child's memory: a Content-Length body counted
+ * (*left), a chunked one's lines read with MSG_PEEK and fed to the decoder
+ * ch (only the exact bytes it used are then taken), its data spliced
+ * (*data: what is left of the current chunk). The monitor frames what
+ * BODY_SPLICED announces. Returns 2 when the body is complete, 1 after
+ * progress, 0 when the client has nothing or the pipe no room (EAGAIN),
+ * -1 when the monitor closed the pipe (the exchange is over; BODY goes
+ * on). Gives up on a client gone or an invalid chunk (as stream_body).
+ */
+static int
+splice_body(struct child *c, const struct http_request *hr,
+    struct http_chunked *ch, uint64_t *left, uint64_t *data)
+{
+	char pk[64];
+	size_t used, none = 0;
+	uint64_t want;
+	ssize_t n;
+
+	if (hr->chunked && *data == 0 &&
+	    (*data = http_chunked_skip_data(ch)) == 0) {
+		n = recv(c->client, pk, sizeof(pk), MSG_PEEK | MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n <= 0)
+			give_up(c, IPC_BYE_CLIENT_CLOSED);
+		/* no room for data: the decoder stops at the first data byte */
+		if (http_chunked_feed(ch, pk, (size_t)n, pk, &none, &used) < 0)
+			give_up(c, IPC_BYE_ERROR);
+		if (recv(c->client, pk, used, MSG_DONTWAIT) != (ssize_t)used)
+			give_up(c, IPC_BYE_CLIENT_CLOSED);
+		if (ch->done)
+			return 2;
+		*data = http_chunked_skip_data(ch);
+		return 1;
+	}
+	want = hr->chunked ? *data : *left;
+	if (want > IPC_SPLICED_MAX - c->up_pending)
+		want = IPC_SPLICED_MAX - c->up_pending;
+	n = splice(c->client, NULL, c->up, NULL, (size_t)want,
+	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n < 0 && errno == EPIPE) {
+		close(c->up);
+		c->up = -1;
+		return -1;
+	}
+	if (n <= 0)
+		give_up(c, IPC_BYE_CLIENT_CLOSED);
+	c->up_pending += (uint32_t)n;
+	if (c->up_pending == IPC_SPLICED_MAX)
+		announce(c);
+	if (hr->chunked)
+		*data -= (uint64_t)n;
+	else if ((*left -= (uint64_t)n) == 0)
+		return 2;
+	return 1;
+}
+
+/*
+ * Stream a request body (http.md §4.3, §7.4) as BODY messages, or through
+ * the body pipe once the monitor offered one (BODY_PIPE, announced by
+ * BODY_SPLICED), then BODY_END. The monitor may end the exchange first
+ * (the backend answered before the body was complete): returns that
+ * RESPONSE_END's mode, or -1 when the body was sent whole.
  */
 static int
 stream_body(struct child *c, const struct http_request *hr)
@@ -536,14 +634,28 @@ stream_body(struct child *c, const struct http_request *hr)
 	struct ipc_msg m;
 	struct pollfd p[2];
 	uint64_t left = hr->has_content_length ? hr->content_length : 0;
+	uint64_t data = 0;
 	char *dec = xmalloc(IPC_DATA_MAX);
 	size_t used, wrote;
 	int done = !hr->chunked && left == 0, rc;
+	int readable = 1, full = 0;	/* client known readable; pipe full */
 
 	http_chunked_init(&ch, 0);
 	while (!done) {
+		/* through the pipe, once offered and the buffer is used */
+		if (c->inlen == 0 && c->up >= 0 && !full && readable) {
+			rc = splice_body(c, hr, &ch, &left, &data);
+			if (rc == 2)
+				break;
+			if (rc != 0)
+				continue;
+			/* readable, yet nothing moved: the pipe is full */
+			full = readable == 2;
+			readable = 0;
+		}
 		/* use what is buffered first */
 		if (c->inlen > 0) {
+			announce(c);
 			if (hr->chunked) {
 				wrote = IPC_DATA_MAX;
 				if (http_chunked_feed(&ch, c->in, c->inlen, dec,
@@ -566,7 +678,10 @@ stream_body(struct child *c, const struct http_request *hr)
 				continue;
 			}
 		}
+		announce(c);	/* before waiting: the monitor moves them */
 		p[0] = (struct pollfd){ .fd = c->client, .events = POLLIN };
+		if (c->up >= 0 && full)
+			p[0] = (struct pollfd){ .fd = c->up, .events = POLLOUT };
 		p[1] = (struct pollfd){ .fd = c->ipc, .events = POLLIN };
 		do
 			rc = poll(p, 2, BODY_MS);
@@ -574,14 +689,25 @@ stream_body(struct child *c, const struct http_request *hr)
 		if (rc <= 0)
 			give_up(c, IPC_BYE_TIMEOUT);
 		if (p[1].revents) {
-			recv_msg(c, &m);
+			recv_any(c, &m);
+			if (m.type == IPC_BODY_PIPE)
+				continue;
 			free(dec);
 			return response_end(c, &m);
 		}
-		if (p[0].revents && read_client(c, 0) == 0 && c->inlen == 0)
+		if (!p[0].revents)
+			continue;
+		if (c->up >= 0 && full) {
+			full = 0;
+			readable = 1;
+		} else if (c->up >= 0 && c->inlen == 0) {
+			readable = 2;
+		} else if (read_client(c, 0) == 0 && c->inlen == 0) {
 			give_up(c, IPC_BYE_CLIENT_CLOSED);
+		}
 	}
 	free(dec);
+	announce(c);
 	m = (struct ipc_msg){ .type = IPC_BODY_END, .fd = -1, .req = c->req };
 	send_msg(c, &m);
 	return -1;
@@ -794,6 +920,10 @@ serve_request(struct child *c)
 		recv_msg(c, &m);
 		mode = response_end(c, &m);
 	}
+	if (c->up >= 0) {	/* the request's body pipe ends with it */
+		close(c->up);
+		c->up = -1;
+	}
 	send_done(c);
 	if (mode != IPC_END_KEEP_ALIVE)
 		linger_exit(c, IPC_BYE_CLIENT_CLOSED);
@@ -830,6 +960,7 @@ child_serve(const struct ipc_msg *m, unsigned char *buf)
 	c.incap = 2 * READ_CHUNK;
 	c.in = xmalloc(c.incap);
 	c.client = m->fd;
+	c.up = -1;
 	c.conn = m->u.conn_start.conn;
 	c.root = xstrndup(m->u.conn_start.root.p, m->u.conn_start.root.len);
 	c.proxy = xstrndup(m->u.conn_start.proxy.p, m->u.conn_start.proxy.len);

@@ -14,7 +14,7 @@ MAGIC = 0x43475031
 TYPES = ["CHILD_READY", "SANDBOX_FAILED", "CONN_START", "LOG", "BYE", "ACCESS",
          "FACT_QUERY", "FACT_ANSWER", "PATH_QUERY", "PATH_ANSWER", "FORWARD", "BODY",
          "BODY_END", "VERDICT", "RESPONSE_END", "CLIENT_DATA", "DONE", "ZYGOTE_SPAWN",
-         "ZYGOTE_SPAWNED"]
+         "ZYGOTE_SPAWNED", "REQUEST_BEGIN", "BODY_PIPE", "BODY_SPLICED"]
 T = {name: i + 1 for i, name in enumerate(TYPES)}
 KINDS = ["container", "pod", "volume", "network", "image", "exec"]
 RESULTS = ["owned", "not-owned", "unreachable", "timeout", "unexpected"]
@@ -71,6 +71,10 @@ def client_data(req, data):
 
 def body_end(req):
     return dgram("BODY_END", req)
+
+
+def body_spliced(req, n):
+    return dgram("BODY_SPLICED", req, u32(n))
 
 
 def done(req):

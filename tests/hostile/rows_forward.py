@@ -1,6 +1,6 @@
 """tests/hostile/rows_forward.py - lies in FORWARD, bodies, stream bytes and DONE
 (the table and what a row says: tests/hostile/table.py)."""
-from ipc import body, body_end, client_data, done, forward
+from ipc import body, body_end, body_spliced, client_data, done, forward
 from table import JSON, archive, ask, attach, create, owned, row, verdict_forwarding
 
 
@@ -380,6 +380,42 @@ def _(p, x):
     container: the head reached the backend, no byte past the length does)"""
     archive(p, x, 5, "hold")
     p.send(body(1, b"HOSTILE"))
+
+
+@row("body-spliced-beyond-length",
+     violation="BODY_SPLICED beyond the declared Content-Length",
+     backend=[r"PUT {C}/containers/{container_mine}/archive\?path=%2Fhold"])
+def _(p, x):
+    """BODY_SPLICED announcing more than the declared Content-Length"""
+    archive(p, x, 5, "hold")
+    p.send(body_spliced(1, 6))
+
+
+@row("body-spliced-empty-pipe", violation="BODY_SPLICED beyond the bytes in the body pipe",
+     backend=[r"PUT {C}/containers/{container_mine}/archive\?path=%2Fhold"])
+def _(p, x):
+    """BODY_SPLICED for bytes never put in the body pipe (the puppet closed it): the
+    monitor moves only what is there, and the backend gets no byte it did not count"""
+    archive(p, x, 5, "hold")
+    p.send(body_spliced(1, 5))
+
+
+@row("body-spliced-zero", violation="BODY_SPLICED of 0 bytes",
+     backend=[r"PUT {C}/containers/{container_mine}/archive\?path=%2Fhold"])
+def _(p, x):
+    """an empty BODY_SPLICED"""
+    archive(p, x, 5, "hold")
+    p.send(body_spliced(1, 0))
+
+
+@row("body-spliced-json", violation="BODY_SPLICED not allowed now|BODY_SPLICED on a request "
+     "without a streamed body|BODY_SPLICED without a body pipe")
+def _(p, x):
+    """BODY_SPLICED for a JSON body (no pipe is offered for one)"""
+    doc = x.create_body()
+    p.send(forward(1, "POST", x.C + "/containers/create", [JSON, ("Content-Length",
+                                                                 str(len(doc)))]))
+    p.send(body_spliced(1, 1))
 
 
 @row("body-stream-end-early", violation="BODY_END before the declared length",

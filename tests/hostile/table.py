@@ -73,6 +73,8 @@ def archive(p, x, length, path="tmp"):
     p.send(forward(1, "PUT", x.C + "/containers/%s/archive?path=%%2F%s" % (cid, path),
                    [("Content-Type", "application/x-tar"), ("Content-Length", str(length))]))
     p.expect("VERDICT", outcome="forwarding")
+    # the body pipe's write end: the puppet closes every descriptor it gets
+    p.expect("BODY_PIPE")
 
 
 def attach(p, x):
