@@ -31,6 +31,7 @@
 #define HEAD_MS			30000
 #define BODY_MS			120000
 #define READ_CHUNK		65000	/* = IPC_DATA_MAX */
+#define CHUNK_GAP		8	/* "\r\n8000\r\n" between chunks */
 /* linger after the last answer (issue 8): idle, total, bytes */
 #define LINGER_IDLE_MS		5000
 #define LINGER_TOTAL_MS		60000
@@ -562,9 +563,9 @@ announce(struct child *c)
 /*
  * The body's next bytes from the client into the body pipe (issue 8),
  * never through the child's memory: a Content-Length body counted
- * (*left), a chunked one's lines read with MSG_PEEK and fed to the decoder
- * ch (only the exact bytes it used are then taken), its data spliced
- * (*data: what is left of the current chunk). The monitor frames what
+ * (*left), a chunked one's lines read into c->in for the decoder ch
+ * (stream_body feeds it), its data spliced (*data: what is left of the
+ * current chunk). The monitor frames what
  * BODY_SPLICED announces. Returns 2 when the body is complete, 1 after
  * progress, 0 when the client has nothing or the pipe no room (EAGAIN),
  * -1 when the monitor closed the pipe (the exchange is over; BODY goes
@@ -574,26 +575,28 @@ static int
 splice_body(struct child *c, const struct http_request *hr,
     struct http_chunked *ch, uint64_t *left, uint64_t *data)
 {
-	char pk[64];
-	size_t used, none = 0;
 	uint64_t want;
 	ssize_t n;
 
 	if (hr->chunked && *data == 0 &&
 	    (*data = http_chunked_skip_data(ch)) == 0) {
-		n = recv(c->client, pk, sizeof(pk), MSG_PEEK | MSG_DONTWAIT);
+		/*
+		 * Between chunks: CRLF and the next size line, 8 bytes for the
+		 * 32 KiB chunks of Go clients ("\r\n8000\r\n"), read into c->in
+		 * for stream_body's decoder; a longer line takes more reads, a
+		 * shorter one leaves data bytes (sent as BODY) or the next
+		 * request's first bytes (kept) there.
+		 */
+		if (c->incap - c->inlen < CHUNK_GAP) {
+			c->incap = c->inlen + CHUNK_GAP;
+			c->in = xrealloc(c->in, c->incap);
+		}
+		n = recv(c->client, c->in + c->inlen, CHUNK_GAP, MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return 0;
 		if (n <= 0)
 			give_up(c, IPC_BYE_CLIENT_CLOSED);
-		/* no room for data: the decoder stops at the first data byte */
-		if (http_chunked_feed(ch, pk, (size_t)n, pk, &none, &used) < 0)
-			give_up(c, IPC_BYE_ERROR);
-		if (recv(c->client, pk, used, MSG_DONTWAIT) != (ssize_t)used)
-			give_up(c, IPC_BYE_CLIENT_CLOSED);
-		if (ch->done)
-			return 2;
-		*data = http_chunked_skip_data(ch);
+		c->inlen += (size_t)n;
 		return 1;
 	}
 	want = hr->chunked ? *data : *left;
@@ -655,21 +658,24 @@ stream_body(struct child *c, const struct http_request *hr)
 		}
 		/* use what is buffered first */
 		if (c->inlen > 0) {
-			announce(c);
+			/* (pipe bytes announced first: BODY keeps the order) */
 			if (hr->chunked) {
 				wrote = IPC_DATA_MAX;
 				if (http_chunked_feed(&ch, c->in, c->inlen, dec,
 				    &wrote, &used) < 0)
 					give_up(c, IPC_BYE_ERROR);
 				consume_input(c, used);
-				if (wrote > 0)
+				if (wrote > 0) {
+					announce(c);
 					send_data(c, IPC_BODY, dec, wrote);
+				}
 				if (ch.done)
 					break;
 				if (wrote > 0 || used > 0)
 					continue;
 			} else {
 				wrote = c->inlen < left ? c->inlen : (size_t)left;
+				announce(c);
 				send_data(c, IPC_BODY, c->in, wrote);
 				consume_input(c, wrote);
 				left -= wrote;
