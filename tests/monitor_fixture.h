@@ -620,6 +620,17 @@ m_data(uint16_t type, uint32_t req, const char *data, size_t len)
 	return m;
 }
 
+/* A GET forwarded to a backend that has not answered yet (RS_RESPONSE). */
+FX void
+unanswered_get(struct t *t)
+{
+	struct ipc_msg m = m_fwd(1, "GET", "/v1.41/info", NULL);
+
+	fb_queue(NULL, 0);
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_true(drive_until(t->c, RS_RESPONSE));
+}
+
 FX struct ipc_msg
 m_access(uint32_t req, const char *code, uint16_t status)
 {

@@ -82,17 +82,6 @@ get(struct t *t, const char *method, const char *target, const char *resp,
 	return got;
 }
 
-/* A GET forwarded to a backend that has not answered yet (RS_RESPONSE). */
-static void
-unanswered_get(struct t *t)
-{
-	struct ipc_msg m = m_fwd(1, "GET", "/v1.41/info", NULL);
-
-	fb_queue(NULL, 0);
-	assert_int_equal(t_send_run(t, &m), 0);
-	assert_true(drive_until(t->c, RS_RESPONSE));
-}
-
 /* ---------------------------------------------------------------- framing */
 
 static void

@@ -62,15 +62,11 @@ fb_write(struct t *t, const char *p, size_t n, size_t *got)
 	}
 }
 
-/* A GET forwarded to a backend that has not answered yet (RS_RESPONSE). */
+/* A GET forwarded, unanswered yet; the forwarded head read. */
 static void
 forwarded_get(struct t *t)
 {
-	struct ipc_msg m = m_fwd(1, "GET", "/v1.41/info", NULL);
-
-	fb_queue(NULL, 0);
-	assert_int_equal(t_send_run(t, &m), 0);
-	assert_true(drive_until(t->c, RS_RESPONSE));
+	unanswered_get(t);
 	(void)fb_read(0);
 }
 
@@ -274,6 +270,25 @@ fb_take(char *out, size_t cap, size_t *n)
 		*n += (size_t)r;
 }
 
+/*
+ * An upload (images/load) with the field name: value forwarded, its
+ * VERDICT and BODY_PIPE taken: the test plays the child from there.
+ */
+static void
+upload(struct t *t, const char *name, const char *value)
+{
+	struct ipc_msg m;
+
+	t_open(t, sock_up);
+	fb_queue(NULL, 0);
+	m = m_fwd(1, "POST", "/v1.41/images/load", name, value, NULL);
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_true(drive_until(t->c, RS_STREAM));
+	t_expect_msg(t, IPC_VERDICT, &m);
+	(void)t_recv(t, &m);		/* takes the BODY_PIPE aside */
+	assert_true(fx_body_pipe >= 0);
+}
+
 /* The backend reads for 100 ms while the monitor writes (pump). */
 static void
 backend_gets(struct t *t, char *out, size_t cap, size_t *n)
@@ -315,15 +330,7 @@ test_body_pipe(void **state)
 	char *e;
 
 	(void)state;
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v1.41/images/load", "Transfer-Encoding",
-	    "chunked", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
-	t_expect_msg(&t, IPC_VERDICT, &m);
-	(void)t_recv(&t, &m);		/* takes the BODY_PIPE aside */
-	assert_true(fx_body_pipe >= 0);
+	upload(&t, "Transfer-Encoding", "chunked");
 	pipe_body(&t, body, 100000);
 	m = m_data(IPC_BODY, 1, "tail", 4);
 	assert_int_equal(t_send_run(&t, &m), 0);
@@ -344,14 +351,7 @@ test_body_pipe(void **state)
 	t_close(&t, HANDLED);
 
 	/* Content-Length: the bytes as they are */
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v1.41/images/load", "Content-Length", "70000",
-	    NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
-	t_expect_msg(&t, IPC_VERDICT, &m);
-	(void)t_recv(&t, &m);
+	upload(&t, "Content-Length", "70000");
 	pipe_body(&t, body, 70000);
 	m = m_simple(IPC_BODY_END, 1);
 	assert_int_equal(t_send_run(&t, &m), 0);
@@ -378,15 +378,7 @@ test_body_pipe_lies(void **state)
 
 	(void)state;
 	/* announced, never written */
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v1.41/images/load", "Content-Length", "70000",
-	    NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
-	t_expect_msg(&t, IPC_VERDICT, &m);
-	(void)t_recv(&t, &m);
-	assert_true(fx_body_pipe >= 0);
+	upload(&t, "Content-Length", "70000");
 	assert_int_equal(write(fx_body_pipe, body, 10), 10);
 	m = m_simple(IPC_BODY_SPLICED, 1);
 	m.u.body_spliced.len = 20;
@@ -394,13 +386,7 @@ test_body_pipe_lies(void **state)
 	assert_log("BODY_SPLICED beyond the bytes in the body pipe");
 
 	/* beyond the declared length */
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v1.41/images/load", "Content-Length", "5",
-	    NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
-	(void)t_recv(&t, &m);
+	upload(&t, "Content-Length", "5");
 	m = m_simple(IPC_BODY_SPLICED, 1);
 	m.u.body_spliced.len = 6;
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
