@@ -585,10 +585,11 @@ void relay_abandon(struct conn *c, const char *why);
 enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR };
 
 /*
- * 1 when the response body's next bytes go through c's relay pipe
- * (issue 8), opening it on first use: not a list answer being collected,
- * not a Content-Length body under RELAY_SPLICE_MIN, not when no pipe can
- * be opened (c->sp_off: the exchange copies through c->down, as before).
+ * 1 when the response body's next bytes may go through c's relay pipe
+ * (issue 8), opening it on first use (a chunked body's at its first chunk
+ * of RELAY_SPLICE_MIN data): not a list answer being collected, not a
+ * Content-Length body under RELAY_SPLICE_MIN, not when no pipe can be
+ * opened (c->sp_off: the exchange copies through c->down, as before).
  * Opening raises the client socket's SO_SNDBUF to RELAY_DOWN_MAX (fewer
  * wake-ups) and sets a send timeout of one tick: relay.c splices at most
  * half the send buffer (c->sp_max), and only after POLLOUT (three

@@ -21,31 +21,39 @@
 
 #define PEEK_MAX	64	/* bytes peeked at for chunk lines */
 
-int
-splice_open(struct conn *c)
+/* Open c's relay pipe (splice_open); -1 (c->sp_off set) when it cannot. */
+static int
+pipe_open(struct conn *c)
 {
 	static const struct timeval tick = { 0, 1 };
 	int sz = (int)RELAY_DOWN_MAX;
 	socklen_t len = sizeof(sz);
 
-	if (c->lf_on || c->sp_off || c->framing == FR_NONE || c->client < 0)
-		return 0;
-	if (c->dp.fd[0] >= 0)
-		return 1;
-	if (c->framing == FR_LENGTH && c->remaining < RELAY_SPLICE_MIN)
-		return 0;
-	if (rpipe_open(&c->dp, RPIPE_SIZE) < 0 || setsockopt(c->client, SOL_SOCKET,
-	    SO_SNDTIMEO, &tick, sizeof(tick)) < 0) {
+	if (rpipe_open(&c->dp, RPIPE_SIZE) < 0 || setsockopt(c->client,
+	    SOL_SOCKET, SO_SNDTIMEO, &tick, sizeof(tick)) < 0) {
 		rpipe_close(&c->dp);
 		c->sp_off = 1;
-		return 0;
+		return -1;
 	}
 	(void)setsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	if (getsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz, &len) < 0 ||
 	    sz < 2)
 		sz = 2;
 	c->sp_max = (size_t)sz / 2;
-	return 1;
+	return 0;
+}
+
+int
+splice_open(struct conn *c)
+{
+	if (c->lf_on || c->sp_off || c->framing == FR_NONE || c->client < 0)
+		return 0;
+	/* chunked: opened by chunk_ahead at the first large chunk */
+	if (c->dp.fd[0] >= 0 || c->framing == FR_CHUNKED)
+		return 1;
+	if (c->framing == FR_LENGTH && c->remaining < RELAY_SPLICE_MIN)
+		return 0;
+	return pipe_open(c) == 0;
 }
 
 void
@@ -91,7 +99,8 @@ chunk_ahead(struct conn *c)
 	if (http_chunked_feed(&ch, pk, (size_t)n, NULL, &wrote, &used) < 0)
 		return SPLICE_COPY;
 	data = http_chunked_skip_data(&ch);
-	if (!ch.done && data < RELAY_SPLICE_MIN)
+	if ((!ch.done && data < RELAY_SPLICE_MIN) ||
+	    (c->dp.fd[0] < 0 && (ch.done || pipe_open(c) < 0)))
 		return SPLICE_COPY;
 	if (ch.done && used < (size_t)n)
 		c->bc.keep = 0;	/* bytes past the end */
