@@ -996,9 +996,8 @@ child_serve(const struct ipc_msg *m, unsigned char *buf)
 }
 
 void
-child_run(const struct sandbox_result *sr)
+child_run(const struct sandbox_result *sr, unsigned char *buf)
 {
-	unsigned char *buf = xmalloc(IPC_MSG_MAX + 1);
 	struct ipc_msg m;
 
 	if (child_await_conn(sr, buf, &m) < 0)

@@ -13,10 +13,13 @@ struct sandbox_result;
  * Serve as a request parser on CHILD_IPC_FD, in a process whose sandbox
  * is complete (sr: what it got, for CHILD_READY): send CHILD_READY, wait
  * for CONN_START (which brings the client socket) and serve that one
- * connection (privsep.md §8). Never returns: exits 0 after BYE or when
- * the monitor closes the socket, 1 on a protocol error.
+ * connection (privsep.md §8). buf (IPC_MSG_MAX + 1 bytes) is the IPC
+ * receive buffer it takes over: the zygote's, inherited by the fork
+ * (issue 9). Never returns: exits 0 after BYE or when the monitor closes
+ * the socket, 1 on a protocol error.
  */
-void child_run(const struct sandbox_result *sr) __attribute__((noreturn));
+void child_run(const struct sandbox_result *sr, unsigned char *buf)
+    __attribute__((noreturn));
 
 /*
  * child_run() in two steps (the hostile-child harness of issue 7,

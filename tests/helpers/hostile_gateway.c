@@ -45,7 +45,7 @@
 #define FDS_MAX		16	/* descriptors one 'S' may attach */
 #define PEEK_MS		30000	/* for the first four client bytes */
 
-void __wrap_child_run(const struct sandbox_result *sr)
+void __wrap_child_run(const struct sandbox_result *sr, unsigned char *buf)
     __attribute__((noreturn));
 
 static int client = -1;
@@ -297,9 +297,8 @@ wants_puppet(int fd)
 }
 
 void
-__wrap_child_run(const struct sandbox_result *sr)
+__wrap_child_run(const struct sandbox_result *sr, unsigned char *buf)
 {
-	unsigned char *buf = xmalloc(IPC_MSG_MAX + 1);
 	struct ipc_msg m;
 
 	if (child_await_conn(sr, buf, &m) < 0)
