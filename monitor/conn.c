@@ -50,6 +50,7 @@ conn_free(struct conn *c)
 	fifo_free(&c->early);
 	conn_free_phase_tree(c);
 	answer_free(c);
+	free(c->facts);
 	free(c->target);
 	free(c->log_path);
 	free(c->json);

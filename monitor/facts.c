@@ -186,6 +186,13 @@ answer_fact(struct conn *c, uint8_t result, const char *id)
 	m.u.fact_answer.result = result;
 	m.u.fact_answer.id = ipc_cstr(result == IPC_FACT_OWNED ? id : "");
 	if (result == IPC_FACT_OWNED && c->nfacts < CG_FACTS_MAX) {
+		if (c->nfacts == c->facts_cap) {
+			c->facts_cap = c->facts_cap == 0 ? 4 : 2 * c->facts_cap;
+			if (c->facts_cap > CG_FACTS_MAX)
+				c->facts_cap = CG_FACTS_MAX;
+			c->facts = xrealloc(c->facts, c->facts_cap *
+			    sizeof(*c->facts));
+		}
 		c->facts[c->nfacts].kind = c->q_kind;
 		snprintf(c->facts[c->nfacts].id, sizeof(c->facts[0].id), "%.255s",
 		    c->q_kind == CG_FACT_EXEC ? c->q_ref : id);

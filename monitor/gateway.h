@@ -267,7 +267,10 @@ struct conn {
 	enum req_state rs;
 	long long req_ms;		/* its first message arrived */
 	int closing;			/* the connection ends after it */
-	struct fact facts[CG_FACTS_MAX];
+	/* the request's owned facts: grown on demand up to CG_FACTS_MAX
+	   (facts.c), not 164 KiB in every record (issue 9) */
+	struct fact *facts;
+	unsigned facts_cap;
 	unsigned nfacts, nfact_q, npath_q, nlogs;
 	/* running fact question */
 	uint32_t qid;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/xmalloc.h"
 #include "monitor/gateway.h"
 
 #define FZ_ROOT		"/home/user/project"
@@ -66,6 +67,10 @@ fz_fill_facts(struct conn *c)
 	size_t i;
 
 	c->nfacts = 0;
+	if (c->facts_cap < sizeof(fz_facts) / sizeof(fz_facts[0])) {
+		c->facts_cap = sizeof(fz_facts) / sizeof(fz_facts[0]);
+		c->facts = xrealloc(c->facts, c->facts_cap * sizeof(*c->facts));
+	}
 	for (i = 0; i < sizeof(fz_facts) / sizeof(fz_facts[0]); i++) {
 		c->facts[c->nfacts].kind = (uint8_t)fz_facts[i].kind;
 		snprintf(c->facts[c->nfacts].id, sizeof(c->facts[0].id), "%s",

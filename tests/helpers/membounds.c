@@ -101,7 +101,9 @@ main(void)
 	   bodies of its ANSWER_PARTS internal requests, kept until all are in */
 	df = ANSWER_PARTS * ((8u << 20) + HTTP_HEAD_MAX) + internal;
 
-	printf("conn_record=%zu\n", sizeof(struct conn));
+	/* the record with its facts array at its largest (facts.c) */
+	printf("conn_record=%zu\n", sizeof(struct conn) +
+	    CG_FACTS_MAX * sizeof(struct fact));
 	printf("ipc_fact_answer=%zu\nipc_path_answer=%zu\nipc_verdict=%zu\n",
 	    fact, path, verdict);
 	printf("ipc_queue=%zu\n", queue);
@@ -120,9 +122,11 @@ main(void)
 			x = list;
 		if (df > x)
 			x = df;
-		printf("per_conn_max=%zu\n", sizeof(struct conn) + queue + x);
+		printf("per_conn_max=%zu\n", sizeof(struct conn) +
+		    CG_FACTS_MAX * sizeof(struct fact) + queue + x);
 	}
-	printf("per_conn_stream=%zu\n", sizeof(struct conn) + queue + stream);
+	printf("per_conn_stream=%zu\n", sizeof(struct conn) +
+	    CG_FACTS_MAX * sizeof(struct fact) + queue + stream);
 	/*
 	 * One parse at a time (the monitor is one thread, and no tree outlives
 	 * its call: phase.c keep_names): a value of the densest text ("",) is
