@@ -39,14 +39,27 @@
  */
 #define SOCKBUF_FLOOR	(IPC_MSG_MAX + 4096)
 
+/*
+ * 1 once SO_*BUFFORCE was refused with EPERM: the process lacks
+ * CAP_NET_ADMIN and cannot regain it (the monitor drops it for good at
+ * start-up, confine.c), so later pairs go straight to the plain option
+ * (issue 9: four refused system calls less per new connection).
+ */
+static int force_denied;
+
 static int
 set_bufsize(int s, int force_opt, int opt)
 {
 	int v = IPC_SOCKBUF, got = 0;
 	socklen_t len = sizeof(got);
 
-	if (setsockopt(s, SOL_SOCKET, force_opt, &v, sizeof(v)) == -1 &&
-	    setsockopt(s, SOL_SOCKET, opt, &v, sizeof(v)) == -1)
+	if (!force_denied) {
+		if (setsockopt(s, SOL_SOCKET, force_opt, &v, sizeof(v)) == 0)
+			return 0;	/* 2 * IPC_SOCKBUF: nothing to check */
+		if (errno == EPERM)
+			force_denied = 1;
+	}
+	if (setsockopt(s, SOL_SOCKET, opt, &v, sizeof(v)) == -1)
 		return -1;
 	if (getsockopt(s, SOL_SOCKET, opt, &got, &len) == -1)
 		return -1;
