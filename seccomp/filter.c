@@ -242,6 +242,20 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 	if (rc < 0)
 		goto fail;
 
+	/*
+	 * setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE): the child's exit (its
+	 * address space torn down) yields to the requests in flight
+	 * (issue 9). Only towards itself and only down to the lowest
+	 * priority; raising it back needs CAP_SYS_NICE or RLIMIT_NICE,
+	 * which the child has neither of.
+	 */
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(setpriority), 3,
+	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)PRIO_PROCESS, 0),
+	    SCMP_A1(SCMP_CMP_EQ, 0, 0),
+	    SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)CG_EXIT_NICE, 0));
+	if (rc < 0)
+		goto fail;
+
 	/* tgkill(self, any tid of ours, sig): abort(), raise(). */
 	if (self_pid >= 0) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,

@@ -14,6 +14,13 @@
 #define CG_CHILD_IPC_FD	3
 
 /*
+ * The nice value a request parser gives itself for its exit (issue 9):
+ * setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE) is allowed with exactly
+ * these arguments (raising one's own nice value needs no privilege).
+ */
+#define CG_EXIT_NICE	19
+
+/*
  * Write the request parser's final filter (cg_seccomp_final_prog) as
  * libseccomp PFC text to f (the golden-file test, tests/golden/child.pfc).
  * f must have a descriptor (fileno); it is flushed first. Returns 0,

@@ -121,6 +121,8 @@ static const struct syscall_case forbidden[] = {
 	{ "setgid", DIES_SIGSYS },
 	{ "setgroups", DIES_SIGSYS },
 	{ "getuid", DIES_SIGSYS },
+	{ "setpriority_other", DIES_SIGSYS },	/* back up: never */
+	{ "setpriority_pgrp", DIES_SIGSYS },	/* another process: never */
 	{ "capset", DIES_SIGSYS },
 	{ "prctl", DIES_SIGSYS },
 	{ "seccomp", DIES_SIGSYS },
@@ -172,6 +174,7 @@ static const struct syscall_case allowed[] = {
 	{ "qsort_large", EXITS_0 },	/* regression: qsort probed sysinfo */
 	{ "getpid", EXITS_0 },
 	{ "gettid", EXITS_0 },
+	{ "setpriority_exit", EXITS_0 },	/* its exit, issue 9 */
 	{ "write", EXITS_0 },
 	{ "read", EXITS_0 },
 	{ "readv_writev", EXITS_0 },

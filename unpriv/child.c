@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "ipc/proto.h"
 #include "policy/headers.h"
 #include "policy/policy.h"
+#include "seccomp/filter.h"
 #include "unpriv/sandbox.h"
 
 #define IDLE_MS			120000	/* http.md §1.3 */
@@ -167,6 +169,8 @@ child_exit(struct child *c, uint8_t reason)
 
 	m.u.bye.reason = reason;
 	(void)ipc_send(c->ipc, &m, 0);
+	/* the teardown of this process waits for the requests in flight */
+	(void)setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE);
 	_exit(0);
 }
 

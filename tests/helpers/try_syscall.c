@@ -133,6 +133,10 @@ static int t_setresuid(struct prep *p) { (void)p; syscall(SYS_setresuid, 0, 0, 0
 static int t_setgid(struct prep *p) { (void)p; syscall(SYS_setgid, 0); return 0; }
 static int t_setgroups(struct prep *p) { (void)p; syscall(SYS_setgroups, 0, NULL); return 0; }
 static int t_getuid(struct prep *p) { (void)p; syscall(SYS_getuid); return 0; }
+/* only setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE) is allowed (issue 9) */
+static int t_setpriority_other(struct prep *p) { (void)p; syscall(SYS_setpriority, PRIO_PROCESS, 0, 0); return 0; }
+static int t_setpriority_pgrp(struct prep *p) { (void)p; syscall(SYS_setpriority, PRIO_PGRP, 0, CG_EXIT_NICE); return 0; }
+static int t_setpriority_exit(struct prep *p) { (void)p; return want_ok(syscall(SYS_setpriority, PRIO_PROCESS, 0, CG_EXIT_NICE)); }
 static int t_capset(struct prep *p) { (void)p; syscall(SYS_capset, NULL, NULL); return 0; }
 static int t_prctl(struct prep *p) { (void)p; syscall(SYS_prctl, PR_GET_DUMPABLE, 0, 0, 0, 0); return 0; }
 static int t_seccomp(struct prep *p) { (void)p; syscall(SYS_seccomp, 2 /* GET_ACTION_AVAIL */, 0, NULL); return 0; }
@@ -568,6 +572,8 @@ static const struct {
 	{ "setgid", t_setgid },
 	{ "setgroups", t_setgroups },
 	{ "getuid", t_getuid },
+	{ "setpriority_other", t_setpriority_other },
+	{ "setpriority_pgrp", t_setpriority_pgrp },
 	{ "capset", t_capset },
 	{ "prctl", t_prctl },
 	{ "seccomp", t_seccomp },
@@ -613,6 +619,7 @@ static const struct {
 	{ "qsort_large", t_qsort_large },
 	{ "getpid", t_getpid },
 	{ "gettid", t_gettid },
+	{ "setpriority_exit", t_setpriority_exit },
 	{ "write", t_write },
 	{ "read", t_read },
 	{ "readv_writev", t_readv_writev },
