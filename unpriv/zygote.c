@@ -19,13 +19,11 @@
 #include "unpriv/child.h"
 
 #include <errno.h>
-#include <link.h>
 #include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -35,44 +33,6 @@
 #include "ipc/proto.h"
 #include "seccomp/filter.h"
 #include "unpriv/sandbox.h"
-
-/*
- * Libraries only the zygote uses (issue 9): libseccomp compiled both
- * filters and libcap emptied the capability sets before the first fork;
- * no child calls either (it loads its final filter with the raw seccomp()
- * call, zygote.c and sandbox_finish_child). Their mappings are kept out
- * of every child (MADV_DONTFORK): ten mappings fewer to copy at each fork
- * and to tear down at each exit. A child that called into one would die
- * of SIGSEGV.
- */
-static const char *const zygote_only[] = { "/libseccomp.so", "/libcap.so" };
-
-/* dl_iterate_phdr callback: MADV_DONTFORK on a zygote_only[] object. */
-static int
-keep_from_children(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
-	const ElfW(Phdr) *ph;
-	size_t i;
-	int mine = 0;
-
-	(void)size;
-	(void)arg;
-	for (i = 0; i < sizeof(zygote_only) / sizeof(zygote_only[0]); i++)
-		if (info->dlpi_name != NULL &&
-		    strstr(info->dlpi_name, zygote_only[i]) != NULL)
-			mine = 1;
-	for (i = 0; mine && i < info->dlpi_phnum; i++) {
-		ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD)
-			continue;
-		start = (info->dlpi_addr + ph->p_vaddr) & ~(page - 1);
-		end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + page - 1) &
-		    ~(page - 1);
-		(void)madvise((void *)start, end - start, MADV_DONTFORK);
-	}
-	return 0;
-}
 
 /* a request larger than any free chunk: malloc sorts all of them */
 #define ZYGOTE_SORT_BYTES	(64 * 1024)
@@ -147,7 +107,6 @@ zygote_main(const char *chroot_dir)
 	 */
 	(void)malloc_trim(0);
 	free(xmalloc(ZYGOTE_SORT_BYTES));
-	(void)dl_iterate_phdr(keep_from_children, NULL);
 
 	for (;;) {
 		rc = ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, &m, 1, 0);
