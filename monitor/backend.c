@@ -466,11 +466,15 @@ backend_verdict(struct conn *c, int refused, const char *code, int status,
 {
 	struct ipc_msg m = { .type = IPC_VERDICT, .req = c->req };
 
-	m.u.verdict.outcome = refused ? IPC_OUTCOME_REFUSED : IPC_OUTCOME_FORWARDING;
-	m.u.verdict.code = ipc_cstr(refused ? code : "");
-	m.u.verdict.status = (uint16_t)(refused ? status : 0);
-	m.u.verdict.detail = ipc_cstr(refused ? detail : "");
-	conn_send(c, &m);
+	/* a light exchange is told only a refusal (issue 9) */
+	if (refused || c->synced) {
+		m.u.verdict.outcome = refused ? IPC_OUTCOME_REFUSED :
+		    IPC_OUTCOME_FORWARDING;
+		m.u.verdict.code = ipc_cstr(refused ? code : "");
+		m.u.verdict.status = (uint16_t)(refused ? status : 0);
+		m.u.verdict.detail = ipc_cstr(refused ? detail : "");
+		conn_send(c, &m);
+	}
 	c->fwd_pending = 0;
 	ipc_audit_verdict(c, refused ? "refused" : "forwarded",
 	    refused ? code : NULL);

@@ -29,9 +29,8 @@
 
 /* ---------------------------------------------------------------- requests */
 
-/* The request is over for the monitor: back to RS_IDLE, nothing kept. */
-static void
-end_request(struct conn *c)
+void
+conn_end_request(struct conn *c)
 {
 	int parsed_big = (c->body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
 	    c->lf_len >= TRIM_MIN;
@@ -255,7 +254,7 @@ on_done(struct conn *c, const struct ipc_msg *m)
 	c->stream_started = 1;
 	if (c->rs == RS_STREAM)
 		relay_abandon(c, "abandoned: the request body did not complete");
-	end_request(c);
+	conn_end_request(c);
 	return 0;
 }
 
@@ -287,7 +286,7 @@ on_access(struct conn *c, const struct ipc_msg *m)
 	c->logged = 1;
 	free(path);
 	free(detail);
-	end_request(c);
+	conn_end_request(c);
 	c->closing = 1;		/* a gateway error closes (http.md §5.4) */
 	return 0;
 }

@@ -286,6 +286,8 @@ struct conn {
 	enum fwd_body body_kind;
 	uint64_t body_len, body_got;
 	int hijack, no_head_timeout, is_head, client_close;
+	int synced;			/* VERDICT forwarding and DONE belong to
+					   the exchange (policy_exchange_synced) */
 	char *json;			/* the JSON body as received */
 	char *head;			/* the serialised forwarded head */
 	size_t head_len;
@@ -426,7 +428,7 @@ int conn_on_timer(struct conn *c, long long now);
  * the header list, which the policy's header rules must give back
  * unchanged (policy/headers.h). On success the monitor's own view is set
  * (c->method, target, log_path, api, action, hijack, no_head_timeout,
- * is_head, client_close, body_kind, body_len), *fh holds the list (its
+ * is_head, client_close, body_kind, body_len, synced), *fh holds the list (its
  * values point into m) and 0 is returned; otherwise -1 after
  * conn_violation().
  */
@@ -756,6 +758,12 @@ struct conn *conn_new(struct gateway *gw, pid_t pid, int ipc);
 void conn_free(struct conn *c);
 /* Close c's backend connection and free its buffers (c->bc reset). */
 void conn_close_backend(struct conn *c);
+/*
+ * c's request is over for the monitor (DONE, its ACCESS, or a light
+ * exchange's keep-alive RESPONSE_END: privsep.md §8): back to RS_IDLE with
+ * nothing of it kept, idle from now (accept.c reclaims). In dispatch.c.
+ */
+void conn_end_request(struct conn *c);
 /*
  * Audit m (to-child), queue it for c's child and send what the socket
  * takes now. m->fd is ignored. An m the encoder refuses is a broken

@@ -122,7 +122,7 @@ kb_teardown(void **state)
 	return teardown(state);
 }
 
-/* Forward method target on t; run the exchange to RESPONSE_END, DONE. */
+/* Forward method target on t; run the exchange to RESPONSE_END (, DONE). */
 static void
 exchange(struct t *t, uint32_t req, const char *method, const char *target)
 {
@@ -135,12 +135,16 @@ exchange(struct t *t, uint32_t req, const char *method, const char *target)
 	if (t_send_run(t, &m) != 0)
 		fail_msg("FORWARD %s %s refused:\n%s", method, target, log_text());
 	end = mono_ms() + 2000;
-	while (t->c->rs != RS_WAIT_DONE && mono_ms() < end)
+	while (!t->c->end_sent && t->c->rs != RS_WAIT_DONE && mono_ms() < end)
 		pump(t->c);
-	assert_int_equal(t->c->rs, RS_WAIT_DONE);
+	assert_true(t->c->end_sent || t->c->rs == RS_WAIT_DONE);
 	t_drain(t);
-	m = m_simple(IPC_DONE, req);
-	assert_int_equal(t_send_run(t, &m), 0);
+	/* a light exchange kept alive is over already (privsep.md §8) */
+	if (t->c->rs == RS_WAIT_DONE) {
+		assert_int_equal(t->c->rs, RS_WAIT_DONE);
+		m = m_simple(IPC_DONE, req);
+		assert_int_equal(t_send_run(t, &m), 0);
+	}
 	assert_int_equal(t->c->rs, RS_IDLE);
 }
 
@@ -355,8 +359,9 @@ test_ocache_facts(void **state)
 	m = m_fwd(1, "GET", path, NULL);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	end = mono_ms() + 2000;
-	while (t.c->rs != RS_WAIT_DONE && mono_ms() < end)
+	while (!t.c->end_sent && mono_ms() < end)
 		pump(t.c);
+	assert_true(t.c->end_sent);
 	assert_int_equal(ocache_get(&gw, CG_FACT_CONTAINER, id), -1);
 	t_close(&t, HANDLED);
 	ocache_free(&gw);
