@@ -112,6 +112,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	c->early_done = 0;
 	c->logged = c->head_done = c->interim = c->resp_done = 0;
 	c->end_sent = 0;
+	c->client_unwatch = 0;
 	free(c->lf_buf);
 	c->lf_buf = NULL;
 	c->lf_len = c->lf_headlen = 0;
@@ -649,7 +650,11 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 		} else if (pfd[i].fd == c->bc.fd) {
 			on_backend(c, pfd[i].revents);
 		} else if (pfd[i].fd == c->client) {
-			relay_on_client(c, pfd[i].revents);
+			/* a hang-up between exchanges is the child's to see */
+			if (relay_client_events(c) < 0)
+				c->client_unwatch = 1;
+			else
+				relay_on_client(c, pfd[i].revents);
 		}
 	}
 	/*

@@ -63,8 +63,9 @@ struct lingering {
 
 /*
  * Idle keep-alive connections to one backend socket (issue 9). Bounded;
- * a connection idle longer than POOL_IDLE_MS is closed. Not in the epoll
- * set: a connection is checked for a close or stray bytes when taken.
+ * a connection idle longer than POOL_IDLE_MS is closed. They stay in the
+ * epoll set (EV_POOL, for input): one the backend closes or sends stray
+ * bytes on is dropped when that is reported (backend_pool_event).
  */
 #define POOL_MAX	32
 #define POOL_IDLE_MS	30000
@@ -84,6 +85,7 @@ enum ev_kind {
 	EV_LISTENER,		/* index: gw->lis[] */
 	EV_ZYGOTE,
 	EV_LINGER,		/* a 503 being lingered on */
+	EV_POOL,		/* a kept backend connection; index: gw->pools[] */
 	EV_CONN_IPC,		/* the three roles of a connection, in order */
 	EV_CONN_BACKEND,
 	EV_CONN_CLIENT,
@@ -250,6 +252,8 @@ struct conn {
 	int lis;			/* index into gw->lis */
 	int wfd[3];			/* descriptors in the epoll set per role
 					   (ipc, backend, client); -1 */
+	int client_unwatch;		/* a hang-up came between exchanges: the
+					   client leaves the set (evloop.c) */
 	int dirty;			/* in gw->dirty */
 	int ready;			/* CHILD_READY seen */
 	int started;			/* CONN_START sent */
@@ -688,6 +692,13 @@ enum framing backend_framing(const struct http_response *resp, int is_head);
 int backend_keeps_alive(const struct http_response *resp);
 /* Close the pooled connections idle since before now - POOL_IDLE_MS. */
 void backend_pool_expire(struct gateway *gw, long long now);
+/*
+ * Pooled connection fd of gw->pools[pi] was reported readable or hung up
+ * while idle (the backend closed it, or sent bytes nobody asked for): it
+ * is closed and leaves the pool. No-op when fd is no longer in that pool
+ * (taken earlier in the same batch of events).
+ */
+void backend_pool_event(struct gateway *gw, int pi, int fd);
 /* Close every pooled connection (graceful exit). */
 void backend_pool_close(struct gateway *gw);
 /*
