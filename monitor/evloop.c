@@ -154,7 +154,9 @@ ev_watch(struct gateway *gw, int fd, int kind, int index, struct conn *c,
 	memset(&e, 0, sizeof(e));
 	e.events = want;
 	e.data.u64 = (uint64_t)w->gen << 32 | (uint32_t)fd;
-	if (epoll_ctl(ev->ep, op, fd, &e) != 0) {
+	/* a descriptor closed behind the set's back left no registration */
+	if (epoll_ctl(ev->ep, op, fd, &e) != 0 && (op != EPOLL_CTL_MOD ||
+	    errno != ENOENT || epoll_ctl(ev->ep, EPOLL_CTL_ADD, fd, &e) != 0)) {
 		/* cannot happen for a valid open descriptor: say so, go on */
 		log_msg(LOG_ERROR, "listen", "epoll_ctl %d: %s", fd,
 		    strerror(errno));
