@@ -39,10 +39,14 @@ enum ipc_type {
 	IPC_FORWARD,
 	IPC_BODY,
 	IPC_BODY_END,
-	IPC_VERDICT,
+	IPC_VERDICT,		/* M->C: FORWARD's outcome; a light exchange
+				   (policy_exchange_synced() 0) gets it
+				   only when refused */
 	IPC_RESPONSE_END,
 	IPC_CLIENT_DATA,
-	IPC_DONE,
+	IPC_DONE,		/* C->M: answers RESPONSE_END or a refused
+				   VERDICT; none after a light exchange's
+				   keep-alive RESPONSE_END (privsep.md) */
 	/* monitor <-> zygote (the template children are forked from) */
 	IPC_ZYGOTE_SPAWN,	/* M->Z + fd: fork a child on this IPC socket */
 	IPC_ZYGOTE_SPAWNED,	/* Z->M: its pid, or the errno of the fork */

@@ -77,7 +77,8 @@ answered_verdict(struct conn *c, const char *code)
 	m.u.verdict.outcome = IPC_OUTCOME_FORWARDING;
 	m.u.verdict.code = ipc_cstr("");
 	m.u.verdict.detail = ipc_cstr("");
-	conn_send(c, &m);
+	if (c->synced)		/* a light exchange waits for the end only */
+		conn_send(c, &m);
 	c->fwd_pending = 0;
 	ipc_audit_verdict(c, "answered", code);
 }

@@ -19,7 +19,7 @@ access_line(struct conn *c, const char *method, const char *path,
 {
 	const char *sock = c->gw->lis[c->lis].socket_kind == CG_DOCKER ?
 	    "docker" : "podman";
-	char *qpath = log_quote(path, strlen(path)), *qdetail = NULL, *msg;
+	char *qpath, *qdetail = NULL, *msg;
 	struct log_field f[9] = {
 		LF_NUM("conn", c->id),
 		LF_STR("socket", sock),
@@ -32,6 +32,10 @@ access_line(struct conn *c, const char *method, const char *path,
 		LF_STR("detail", detail),
 	};
 
+	/* nothing to format below INFO (issue 9: per request, in the hot path) */
+	if (!log_enabled(LOG_INFO))
+		return;
+	qpath = log_quote(path, strlen(path));
 	if (detail != NULL)
 		qdetail = log_quote(detail, strlen(detail));
 	if (asprintf(&msg, "access conn=%llu socket=%s method=%s path=%s "

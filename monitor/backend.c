@@ -62,39 +62,50 @@ pool_of(struct gateway *gw, int li)
 
 /* Close every kept connection of pool p. */
 static void
-pool_drop(struct bpool *p)
+pool_drop(struct gateway *gw, struct bpool *p)
 {
 	while (p->n > 0)
-		close(p->fd[--p->n]);
+		ev_close(gw, p->fd[--p->n]);
 }
 
 /*
- * An idle pooled connection, newest first, that is still open and has
- * sent nothing since (a peek that would block); -1 when none. The kept
- * connections are dropped when the backend's socket file is gone or was
- * replaced since they were put back (a stopped or restarted daemon: a
- * connection to the old one must not answer for the new, and a stopped
- * one answers 502 backend-unreachable, http.md §5.4), one stat() each.
+ * An idle pooled connection, newest first; -1 when none. One the backend
+ * closed or sent stray bytes on has left the pool when that was reported
+ * (backend_pool_event); one it closes in the meantime fails at the write
+ * or gives end-of-file before a head, and the request is sent once more on
+ * a new connection (backend_retry). The kept connections are dropped when
+ * the backend's socket file is gone or was replaced since they were put
+ * back (a stopped or restarted daemon: a connection to the old one must
+ * not answer for the new, and a stopped one answers 502
+ * backend-unreachable, http.md §5.4), one stat() each.
  */
 static int
 pool_take(struct gateway *gw, int li)
 {
 	struct bpool *p = pool_of(gw, li);
 	struct stat st;
-	char b;
-	int fd;
 
 	if (p->n > 0 && (stat(gw->lis[li].backend_path, &st) < 0 ||
 	    st.st_dev != p->dev || st.st_ino != p->ino))
-		pool_drop(p);
-	while (p->n > 0) {
-		fd = p->fd[--p->n];
-		if (recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0 &&
-		    (errno == EAGAIN || errno == EWOULDBLOCK))
-			return fd;
-		close(fd);	/* closed by the backend, or stray bytes */
-	}
-	return -1;
+		pool_drop(gw, p);
+	return p->n > 0 ? p->fd[--p->n] : -1;
+}
+
+void
+backend_pool_event(struct gateway *gw, int pi, int fd)
+{
+	struct bpool *p = &gw->pools[pi];
+	int k;
+
+	for (k = 0; k < p->n && p->fd[k] != fd; k++)
+		;
+	if (k == p->n)
+		return;		/* taken meanwhile: the event is not its own */
+	ev_close(gw, fd);
+	p->n--;
+	memmove(p->fd + k, p->fd + k + 1, (size_t)(p->n - k) * sizeof(*p->fd));
+	memmove(p->since + k, p->since + k + 1,
+	    (size_t)(p->n - k) * sizeof(*p->since));
 }
 
 void
@@ -107,7 +118,7 @@ backend_pool_expire(struct gateway *gw, long long now)
 		p = &gw->pools[i];
 		for (k = j = 0; k < p->n; k++) {
 			if (now - p->since[k] >= POOL_IDLE_MS) {
-				close(p->fd[k]);
+				ev_close(gw, p->fd[k]);
 				continue;
 			}
 			p->fd[j] = p->fd[k];
@@ -123,7 +134,7 @@ backend_pool_close(struct gateway *gw)
 	int i;
 
 	for (i = 0; i < CG_SOCKETS; i++)
-		pool_drop(&gw->pools[i]);
+		pool_drop(gw, &gw->pools[i]);
 }
 
 /*
@@ -216,13 +227,15 @@ backend_release(struct conn *c)
 		/* the kept ones all came through the same socket file */
 		if (p != NULL && p->n > 0 &&
 		    (p->dev != c->bc.sdev || p->ino != c->bc.sino))
-			pool_drop(p);
+			pool_drop(c->gw, p);
 		if (p != NULL && p->n == 0) {
 			p->dev = c->bc.sdev;
 			p->ino = c->bc.sino;
 		}
 		if (p != NULL && p->n < c->gw->pool_max && p->n < POOL_MAX) {
-			ev_unwatch(c->gw, fd);
+			/* its registration stays, for input (EV_POOL) */
+			ev_watch(c->gw, fd, EV_POOL, (int)(p - c->gw->pools),
+			    NULL, POLLIN);
 			p->fd[p->n] = fd;
 			p->since[p->n++] = now_ms();
 			c->bc.fd = -1;	/* not closed below */
@@ -466,11 +479,15 @@ backend_verdict(struct conn *c, int refused, const char *code, int status,
 {
 	struct ipc_msg m = { .type = IPC_VERDICT, .req = c->req };
 
-	m.u.verdict.outcome = refused ? IPC_OUTCOME_REFUSED : IPC_OUTCOME_FORWARDING;
-	m.u.verdict.code = ipc_cstr(refused ? code : "");
-	m.u.verdict.status = (uint16_t)(refused ? status : 0);
-	m.u.verdict.detail = ipc_cstr(refused ? detail : "");
-	conn_send(c, &m);
+	/* a light exchange is told only a refusal (issue 9) */
+	if (refused || c->synced) {
+		m.u.verdict.outcome = refused ? IPC_OUTCOME_REFUSED :
+		    IPC_OUTCOME_FORWARDING;
+		m.u.verdict.code = ipc_cstr(refused ? code : "");
+		m.u.verdict.status = (uint16_t)(refused ? status : 0);
+		m.u.verdict.detail = ipc_cstr(refused ? detail : "");
+		conn_send(c, &m);
+	}
 	c->fwd_pending = 0;
 	ipc_audit_verdict(c, refused ? "refused" : "forwarded",
 	    refused ? code : NULL);

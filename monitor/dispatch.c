@@ -29,9 +29,8 @@
 
 /* ---------------------------------------------------------------- requests */
 
-/* The request is over for the monitor: back to RS_IDLE, nothing kept. */
-static void
-end_request(struct conn *c)
+void
+conn_end_request(struct conn *c)
 {
 	int parsed_big = (c->body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
 	    c->lf_len >= TRIM_MIN;
@@ -113,6 +112,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	c->early_done = 0;
 	c->logged = c->head_done = c->interim = c->resp_done = 0;
 	c->end_sent = 0;
+	c->client_unwatch = 0;
 	free(c->lf_buf);
 	c->lf_buf = NULL;
 	c->lf_len = c->lf_headlen = 0;
@@ -255,7 +255,7 @@ on_done(struct conn *c, const struct ipc_msg *m)
 	c->stream_started = 1;
 	if (c->rs == RS_STREAM)
 		relay_abandon(c, "abandoned: the request body did not complete");
-	end_request(c);
+	conn_end_request(c);
 	return 0;
 }
 
@@ -287,7 +287,7 @@ on_access(struct conn *c, const struct ipc_msg *m)
 	c->logged = 1;
 	free(path);
 	free(detail);
-	end_request(c);
+	conn_end_request(c);
 	c->closing = 1;		/* a gateway error closes (http.md §5.4) */
 	return 0;
 }
@@ -650,7 +650,11 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 		} else if (pfd[i].fd == c->bc.fd) {
 			on_backend(c, pfd[i].revents);
 		} else if (pfd[i].fd == c->client) {
-			relay_on_client(c, pfd[i].revents);
+			/* a hang-up between exchanges is the child's to see */
+			if (relay_client_events(c) < 0)
+				c->client_unwatch = 1;
+			else
+				relay_on_client(c, pfd[i].revents);
 		}
 	}
 	/*

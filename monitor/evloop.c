@@ -128,13 +128,21 @@ ev_watch(struct gateway *gw, int fd, int kind, int index, struct conn *c,
 		return;
 	w = slot(ev, fd);
 	want = to_epoll(events);
-	if (w->gen != 0 && w->kind == kind && w->c == c && w->index == index) {
+	if (w->gen != 0) {
+		/*
+		 * A new owner of a registered descriptor (a kept backend
+		 * connection going to or from the pool) takes the
+		 * registration over: no system call when the events stay
+		 * (issue 9). Events fetched for the old owner are left out
+		 * by ev_current(), which compares the owner too.
+		 */
+		w->kind = kind;
+		w->index = index;
+		w->c = c;
 		if (w->events == want)
 			return;
 		op = EPOLL_CTL_MOD;
 	} else {
-		if (w->gen != 0)
-			unwatch(ev, fd);
 		op = EPOLL_CTL_ADD;
 		if (++ev->gen == 0)
 			ev->gen = 1;
@@ -146,7 +154,9 @@ ev_watch(struct gateway *gw, int fd, int kind, int index, struct conn *c,
 	memset(&e, 0, sizeof(e));
 	e.events = want;
 	e.data.u64 = (uint64_t)w->gen << 32 | (uint32_t)fd;
-	if (epoll_ctl(ev->ep, op, fd, &e) != 0) {
+	/* a descriptor closed behind the set's back left no registration */
+	if (epoll_ctl(ev->ep, op, fd, &e) != 0 && (op != EPOLL_CTL_MOD ||
+	    errno != ENOENT || epoll_ctl(ev->ep, EPOLL_CTL_ADD, fd, &e) != 0)) {
 		/* cannot happen for a valid open descriptor: say so, go on */
 		log_msg(LOG_ERROR, "listen", "epoll_ctl %d: %s", fd,
 		    strerror(errno));
@@ -199,6 +209,19 @@ ev_sync(struct conn *c)
 		want[r] = pfd[i].fd;
 		ev_watch(gw, pfd[i].fd, EV_CONN_IPC + r, 0, c, pfd[i].events);
 	}
+	/*
+	 * The client stays registered for hang-ups only between exchanges,
+	 * until one is reported while the monitor is not answering
+	 * (conn_on_poll sets client_unwatch): one registration per
+	 * connection, not two epoll_ctl per request (issue 9).
+	 */
+	r = EV_CONN_CLIENT - EV_CONN_IPC;
+	if (want[r] < 0 && c->wfd[r] >= 0 && c->wfd[r] == c->client &&
+	    !c->client_unwatch && (size_t)c->client < gw->ev->nw &&
+	    gw->ev->w[c->client].c == c &&
+	    gw->ev->w[c->client].kind == EV_CONN_CLIENT &&
+	    gw->ev->w[c->client].events == 0)
+		want[r] = c->client;
 	/* a role no longer waited for: its descriptor leaves the set */
 	for (r = 0; r < 3; r++) {
 		int old = c->wfd[r];
@@ -280,6 +303,12 @@ int
 ev_current(const struct gateway *gw, const struct ev_event *e)
 {
 	const struct evloop *ev = gw->ev;
+	const struct watch *w;
 
-	return (size_t)e->fd < ev->nw && ev->w[e->fd].gen == e->gen;
+	if ((size_t)e->fd >= ev->nw)
+		return 0;
+	w = &ev->w[e->fd];
+	/* level-triggered: an event left out comes again if it still holds */
+	return w->gen == e->gen && w->kind == e->kind && w->c == e->c &&
+	    w->index == e->index;
 }

@@ -63,8 +63,9 @@ struct lingering {
 
 /*
  * Idle keep-alive connections to one backend socket (issue 9). Bounded;
- * a connection idle longer than POOL_IDLE_MS is closed. Not in the epoll
- * set: a connection is checked for a close or stray bytes when taken.
+ * a connection idle longer than POOL_IDLE_MS is closed. They stay in the
+ * epoll set (EV_POOL, for input): one the backend closes or sends stray
+ * bytes on is dropped when that is reported (backend_pool_event).
  */
 #define POOL_MAX	32
 #define POOL_IDLE_MS	30000
@@ -84,6 +85,7 @@ enum ev_kind {
 	EV_LISTENER,		/* index: gw->lis[] */
 	EV_ZYGOTE,
 	EV_LINGER,		/* a 503 being lingered on */
+	EV_POOL,		/* a kept backend connection; index: gw->pools[] */
 	EV_CONN_IPC,		/* the three roles of a connection, in order */
 	EV_CONN_BACKEND,
 	EV_CONN_CLIENT,
@@ -250,6 +252,8 @@ struct conn {
 	int lis;			/* index into gw->lis */
 	int wfd[3];			/* descriptors in the epoll set per role
 					   (ipc, backend, client); -1 */
+	int client_unwatch;		/* a hang-up came between exchanges: the
+					   client leaves the set (evloop.c) */
 	int dirty;			/* in gw->dirty */
 	int ready;			/* CHILD_READY seen */
 	int started;			/* CONN_START sent */
@@ -289,6 +293,8 @@ struct conn {
 	enum fwd_body body_kind;
 	uint64_t body_len, body_got;
 	int hijack, no_head_timeout, is_head, client_close;
+	int synced;			/* VERDICT forwarding and DONE belong to
+					   the exchange (policy_exchange_synced) */
 	char *json;			/* the JSON body as received */
 	char *head;			/* the serialised forwarded head */
 	size_t head_len;
@@ -429,7 +435,7 @@ int conn_on_timer(struct conn *c, long long now);
  * the header list, which the policy's header rules must give back
  * unchanged (policy/headers.h). On success the monitor's own view is set
  * (c->method, target, log_path, api, action, hijack, no_head_timeout,
- * is_head, client_close, body_kind, body_len), *fh holds the list (its
+ * is_head, client_close, body_kind, body_len, synced), *fh holds the list (its
  * values point into m) and 0 is returned; otherwise -1 after
  * conn_violation().
  */
@@ -689,6 +695,13 @@ enum framing backend_framing(const struct http_response *resp, int is_head);
 int backend_keeps_alive(const struct http_response *resp);
 /* Close the pooled connections idle since before now - POOL_IDLE_MS. */
 void backend_pool_expire(struct gateway *gw, long long now);
+/*
+ * Pooled connection fd of gw->pools[pi] was reported readable or hung up
+ * while idle (the backend closed it, or sent bytes nobody asked for): it
+ * is closed and leaves the pool. No-op when fd is no longer in that pool
+ * (taken earlier in the same batch of events).
+ */
+void backend_pool_event(struct gateway *gw, int pi, int fd);
 /* Close every pooled connection (graceful exit). */
 void backend_pool_close(struct gateway *gw);
 /*
@@ -759,6 +772,12 @@ struct conn *conn_new(struct gateway *gw, pid_t pid, int ipc);
 void conn_free(struct conn *c);
 /* Close c's backend connection and free its buffers (c->bc reset). */
 void conn_close_backend(struct conn *c);
+/*
+ * c's request is over for the monitor (DONE, its ACCESS, or a light
+ * exchange's keep-alive RESPONSE_END: privsep.md §8): back to RS_IDLE with
+ * nothing of it kept, idle from now (accept.c reclaims). In dispatch.c.
+ */
+void conn_end_request(struct conn *c);
 /*
  * Audit m (to-child), queue it for c's child and send what the socket
  * takes now. m->fd is ignored. An m the encoder refuses is a broken

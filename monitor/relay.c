@@ -6,7 +6,8 @@
  * switch, both directions relayed with their own backpressure and
  * half-closes. The monitor interprets no client byte: in a switched
  * stream it only moves them. RESPONSE_END tells the child the exchange is
- * over (the sync point; the child answers DONE).
+ * over (the sync point; the child answers DONE, except after a light
+ * exchange kept alive: privsep.md §8).
  */
 #include "monitor/gateway.h"
 
@@ -50,7 +51,13 @@ end_exchange(struct conn *c)
 		    IPC_END_KEEP_ALIVE;
 		conn_send(c, &m);
 	}
-	if (c->rs != RS_IDLE)
+	/*
+	 * A light exchange kept alive is over now: the child's next request
+	 * says it got RESPONSE_END (no DONE, privsep.md §8; issue 9).
+	 */
+	if (c->rs != RS_IDLE && !c->synced && !c->closing)
+		conn_end_request(c);
+	else if (c->rs != RS_IDLE)
 		c->rs = RS_WAIT_DONE;
 }
 

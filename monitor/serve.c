@@ -458,6 +458,9 @@ event_loop(struct gateway *gw)
 			case EV_LINGER:
 				linger_on_event(gw, e->fd, e->revents, now);
 				break;
+			case EV_POOL:
+				backend_pool_event(gw, e->index, e->fd);
+				break;
 			default:
 				c = e->c;
 				if (c->dead)

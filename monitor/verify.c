@@ -243,6 +243,7 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 			c->body_kind = FB_JSON;
 		else
 			c->body_kind = FB_NONE;
+		c->synced = policy_exchange_synced(&req, fh);
 	}
 	policy_request_free(&req);
 	free(target);

@@ -218,6 +218,23 @@ policy_forward_headers(const struct cg_request *req, uint64_t json_len,
 }
 
 int
+policy_exchange_synced(const struct cg_request *req,
+    const struct cg_fwd_headers *fh)
+{
+	size_t i;
+
+	if (req->hijack || req->body_kind == CG_BODY_STREAM || fh->chunked ||
+	    fh->length > 0)
+		return 1;
+	for (i = 0; i < fh->n; i++)
+		if (cg_ci_eq(fh->f[i].name, fh->f[i].name_len, "Content-Length") ||
+		    cg_ci_eq(fh->f[i].name, fh->f[i].name_len,
+		    "Transfer-Encoding"))
+			return 1;
+	return 0;
+}
+
+int
 policy_headers_equal(const struct http_field *a, size_t na,
     const struct cg_fwd_headers *b)
 {

@@ -61,6 +61,20 @@ int policy_forward_headers(const struct cg_request *req, uint64_t json_len,
     struct cg_refusal *r);
 
 /*
+ * 1 when the exchange of the forwarded request req with the list fh is
+ * synchronised by VERDICT forwarding and DONE (privsep.md §8, issue 9): a
+ * Content-Length or Transfer-Encoding field is forwarded (a body follows
+ * the FORWARD, or a POST/PUT says it has none), the route streams a body
+ * or it hijacks. 0 for
+ * a light exchange: no VERDICT unless refused, and no DONE after a
+ * keep-alive RESPONSE_END (the next request implies it). The child and the
+ * monitor both decide by this function, from the same request; a child
+ * that does otherwise breaks the protocol.
+ */
+int policy_exchange_synced(const struct cg_request *req,
+    const struct cg_fwd_headers *fh);
+
+/*
  * 1 when a[0..na) and b->f[0..b->n) are the same list: same length, and
  * names and values equal byte for byte in the same order; else 0.
  */

@@ -264,11 +264,15 @@ fb_reset(void)
 	memset(&fb, 0, sizeof(fb));
 }
 
+#define WANT_END	(-2)	/* drive(): until RESPONSE_END is sent */
+
 /*
  * Run the monitor's backend and client sides (and the fake backend) the
  * way the event loop does, for at most ms, until c reaches state want
- * (-1: never). The child's socket is left alone: the test sends and runs
- * conn_on_ipc itself. Returns 1 when reached.
+ * (-1: never; WANT_END: until the exchange's RESPONSE_END is out, which
+ * leaves a light exchange kept alive in RS_IDLE and any other in
+ * RS_WAIT_DONE, privsep.md §8). The child's socket is left alone: the
+ * test sends and runs conn_on_ipc itself. Returns 1 when reached.
  */
 FX int
 drive(struct conn *c, int want, int ms)
@@ -280,7 +284,7 @@ drive(struct conn *c, int want, int ms)
 	while (mono_ms() < end) {
 		fb_accept();
 		fb_echo();
-		if ((int)c->rs == want)
+		if ((int)c->rs == want || (want == WANT_END && c->end_sent))
 			return 1;
 		n = conn_pollfds(c, p);
 		for (i = 0; i < n; i++)
@@ -293,13 +297,20 @@ drive(struct conn *c, int want, int ms)
 			conn_on_poll(c, p, n);
 		}
 	}
-	return (int)c->rs == want;
+	return (int)c->rs == want || (want == WANT_END && c->end_sent);
 }
 
 FX int
 drive_until(struct conn *c, enum req_state want)
 {
 	return drive(c, (int)want, 1000);
+}
+
+/* Drive until the exchange's RESPONSE_END is sent (see drive()). */
+FX int
+drive_until_end(struct conn *c)
+{
+	return drive(c, WANT_END, 1000);
 }
 
 /* Let the backend and client sides run for a moment (writes flushed). */

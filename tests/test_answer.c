@@ -33,14 +33,19 @@ client_gets(struct t *t, int ms)
 	return acc;
 }
 
-/* The child's view: VERDICT forwarding, then RESPONSE_END (its mode). */
+/*
+ * The child's view: VERDICT forwarding (a synced exchange: a POST; none
+ * for a light GET, privsep.md §8), then RESPONSE_END (its mode).
+ */
 static int
 child_sees_answer(struct t *t)
 {
 	struct ipc_msg m;
 
-	t_expect_msg(t, IPC_VERDICT, &m);
-	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
+	if (t->c->synced) {
+		t_expect_msg(t, IPC_VERDICT, &m);
+		assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
+	}
 	t_expect_msg(t, IPC_RESPONSE_END, &m);
 	return m.u.response_end.mode;
 }
@@ -67,14 +72,18 @@ forward(struct t *t, uint32_t req, const char *method, const char *target)
 	if (t_send_run(t, &m) != 0)
 		fail_msg("FORWARD %s %s refused:\n%s", method, target,
 		    log_text());
-	assert_true(drive_until(t->c, RS_WAIT_DONE));
+	/* a refusal (RS_WAIT_DONE) or the answer's RESPONSE_END */
+	assert_true(drive(t->c, RS_WAIT_DONE, 1000) || t->c->end_sent);
 }
 
+/* The child's DONE, when the exchange takes one (not a light kept-alive). */
 static void
 done(struct t *t, uint32_t req)
 {
 	struct ipc_msg m = m_simple(IPC_DONE, req);
 
+	if (t->c->rs == RS_IDLE && !t->c->synced && !t->c->closing)
+		return;
 	assert_int_equal(t_send_run(t, &m), 0);
 	assert_int_equal(t->c->rs, RS_IDLE);
 }

@@ -49,14 +49,39 @@ expect_end(struct t *t)
 	return m.u.response_end.mode;
 }
 
-/* VERDICT forwarding for request req. */
+/*
+ * VERDICT forwarding for the current request when its exchange is synced;
+ * a light one (no body, no hijack: privsep.md §8) gets none, which the
+ * caller's next t_expect_msg (RESPONSE_END) checks.
+ */
 static void
 expect_forwarding(struct t *t)
 {
 	struct ipc_msg m;
 
+	if (!t->c->synced)
+		return;
 	t_expect_msg(t, IPC_VERDICT, &m);
 	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
+}
+
+/*
+ * The child's DONE after a RESPONSE_END of mode: none after a light
+ * exchange kept alive (its next request stands for it), which is then
+ * over already.
+ */
+static void
+child_done(struct t *t, int mode)
+{
+	struct ipc_msg m = m_simple(IPC_DONE, t->c->req);
+
+	if (!t->c->synced && mode == IPC_END_KEEP_ALIVE) {
+		assert_int_equal(t->c->rs, RS_IDLE);
+		return;
+	}
+	assert_int_equal(t->c->rs, RS_WAIT_DONE);
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_int_equal(t->c->rs, RS_IDLE);
 }
 
 /*
@@ -75,7 +100,7 @@ get(struct t *t, const char *method, const char *target, const char *resp,
 
 	fb_queue(resp, backend_close);
 	assert_int_equal(t_send_run(t, &m), 0);
-	assert_true(drive_until(t->c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t->c));
 	expect_forwarding(t);
 	*mode = expect_end(t);
 	got = client_gets(t, 50, NULL, eof);
@@ -109,14 +134,30 @@ test_framing(void **state)
 	assert_int_equal(t.c->bc.fd, -1);	/* nothing past the end is read */
 	assert_log("access conn=");
 	assert_log("method=GET path=/v1.41/info decision=allow code=- status=200");
-	m = m_simple(IPC_DONE, 1);
-	assert_int_equal(t_send_run(&t, &m), 0);
+	/* a light exchange kept alive: no VERDICT (get() saw RESPONSE_END
+	   first), no DONE, the request is over with RESPONSE_END */
+	assert_false(t.c->synced);
 	assert_int_equal(t.c->rs, RS_IDLE);
-	/* the next request on the kept connection */
+	assert_int_equal(t_recv(&t, &m), IPC_EAGAIN);
+	/* a DONE now is a DONE out of state */
+	m = m_simple(IPC_DONE, 1);
+	assert_int_equal(ipc_send(t.ch, &m, 0), IPC_OK);
+	m = m_fwd(2, "GET", "/_ping", NULL);
+	fb_queue("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nOK", 0);
+	assert_int_equal(t_send_run(&t, &m), -1);
+	assert_log("DONE not allowed now");
+	t_close(&t, KILLED);
+
+	/* the next request on the kept connection, without a DONE */
+	t_open(&t, sock_up);
+	(void)get(&t, "GET", "/v1.41/info", "HTTP/1.1 200 OK\r\nContent-"
+	    "Length: 1\r\n\r\nx", 0, 0, &mode, &eof);
+	assert_int_equal(mode, IPC_END_KEEP_ALIVE);
+	child_done(&t, mode);
 	m = m_fwd(2, "GET", "/_ping", NULL);
 	fb_queue("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nOK", 0);
 	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
 	assert_string_equal(client_gets(&t, 50, NULL, &eof), "HTTP/1.1 200 OK"
 	    "\r\nContent-Length: 2\r\n" CGV "\r\nOK");
 	assert_int_equal(log_count("access conn="), 2);
@@ -195,7 +236,8 @@ test_large_body(void **state)
 	for (i = 0; i < body; i++)
 		if (got[len - body + i] != (char)('a' + i % 26))
 			fail_msg("byte %zu differs", i);
-	assert_int_equal(t.c->rs, RS_WAIT_DONE);
+	assert_true(t.c->end_sent);
+	assert_int_equal(t.c->rs, RS_IDLE);	/* light, kept alive: over */
 	/* the monitor held at most its buffer, never the whole body */
 	assert_true(t.c->down.cap <= RELAY_DOWN_MAX + HTTP_HEAD_MAX + IPC_DATA_MAX);
 	t_close(&t, HANDLED);
@@ -231,7 +273,7 @@ test_gateway_errors(void **state)
 		fb_queue(bad[i].resp, 1);
 		m = m_fwd(1, "GET", "/v1.41/info", NULL);
 		assert_int_equal(t_send_run(&t, &m), 0);
-		assert_true(drive_until(t.c, RS_WAIT_DONE));
+		assert_true(drive_until_end(t.c));
 		expect_forwarding(&t);
 		assert_int_equal(expect_end(&t), IPC_END_CLOSE);
 		got = client_gets(&t, 50, NULL, &eof);
@@ -249,7 +291,7 @@ test_gateway_errors(void **state)
 	t_open(&t, sock_up);
 	unanswered_get(&t);
 	assert_int_equal(conn_on_timer(t.c, t.c->bc.deadline), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
 	got = client_gets(&t, 50, NULL, &eof);
 	assert_true(strncmp(got, "HTTP/1.1 504 Gateway Timeout\r\n", 30) == 0);
 	assert_log("decision=error code=backend-timeout status=504");
@@ -273,7 +315,7 @@ test_gateway_errors(void **state)
 	    "3\r\nabc\r\nzz\r\n", 0);
 	m = m_fwd(1, "GET", "/v1.41/info", NULL);
 	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
 	got = client_gets(&t, 50, NULL, &eof);
 	assert_string_equal(got, "HTTP/1.1 200 OK\r\nTransfer-Encoding: "
 	    "chunked\r\n" CGV "\r\n3\r\nabc\r\n");
@@ -319,7 +361,7 @@ test_list_postfilter(void **state)
 		log_reset();
 		m = m_fwd((uint32_t)i + 1, "GET", target, NULL);
 		assert_int_equal(t_send_run(&t, &m), 0);
-		assert_true(drive_until(t.c, RS_WAIT_DONE));
+		assert_true(drive_until_end(t.c));
 		expect_forwarding(&t);
 		got = client_gets(&t, 30, NULL, &eof);
 		if (i < 2) {
@@ -332,9 +374,7 @@ test_list_postfilter(void **state)
 			assert_log("the backend's list answer could not be filtered");
 		}
 		assert_int_equal(log_count("access conn="), 1);
-		m = m_simple(IPC_DONE, (uint32_t)i + 1);
-		assert_int_equal(t_send_run(&t, &m), 0);
-		assert_int_equal(t.c->rs, RS_IDLE);
+		child_done(&t, i < 2 ? IPC_END_KEEP_ALIVE : IPC_END_CLOSE);
 	}
 	t_close(&t, HANDLED);
 #undef VOL
@@ -483,7 +523,8 @@ test_switched_duplex(void **state)
 		    sent, total, got, eof);
 	assert_memory_equal(in, out, total);
 	/* both directions done: the exchange ended, the child is told */
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
+	assert_true(t.c->synced);		/* a hijack route */
 	expect_forwarding(&t);
 	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
 	assert_int_equal(t.c->bc.fd, -1);
@@ -556,7 +597,7 @@ test_client_gone(void **state)
 	assert_int_equal(t.c->rs, RS_RESPONSE);
 	close(t.cl);
 	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
 	expect_forwarding(&t);
 	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
 	assert_int_equal(t.c->bc.fd, -1);
@@ -575,7 +616,7 @@ test_client_gone(void **state)
 	unanswered_get(&t);
 	close(t.cl);
 	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
 	assert_log("decision=error code=- status=0 duration_ms=");
 	assert_log("abandoned: the client left before the response ended");
 	assert_int_equal(log_count("access conn="), 1);
@@ -589,7 +630,7 @@ test_client_gone(void **state)
 	assert_int_equal(t.c->rs, RS_RESPONSE);
 	assert_int_equal(write(fb.fds[0], "HTTP/1.1 200 OK\r\nContent-Length: 1"
 	    "\r\n\r\nz", 39), 39);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
 	assert_true(strstr(client_gets(&t, 30, NULL, &eof), "\r\n\r\nz") != NULL);
 	t_close(&t, HANDLED);
 
@@ -702,7 +743,8 @@ test_early_answer(void **state)
 	assert_int_equal(t.c->rs, RS_STREAM);
 	m = m_data(IPC_BODY, 1, "abc", 3);
 	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_true(drive_until_end(t.c));
+	assert_true(t.c->synced);		/* a streamed body */
 	expect_forwarding(&t);
 	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
 	got = client_gets(&t, 30, NULL, &eof);

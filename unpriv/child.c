@@ -741,7 +741,7 @@ serve_request(struct child *c)
 	size_t pathlen, bodylen = 0, i;
 	char *body = NULL, method[HTTP_METHOD_MAX + 1];
 	long long head_start;
-	int n, mode = -1, is_head, early_bytes = 0;
+	int n, mode = -1, is_head, early_bytes = 0, synced;
 	ssize_t got;
 
 	/*
@@ -892,10 +892,18 @@ serve_request(struct child *c)
 		send_msg(c, &m);
 	}
 
+	/*
+	 * A light exchange (no body, no hijack: policy_exchange_synced) hears
+	 * of its VERDICT only when refused; RESPONSE_END may come first.
+	 */
+	synced = policy_exchange_synced(&req, &fh);
 	recv_msg(c, &m);
-	if (m.type != IPC_VERDICT || m.req != c->req)
+	if (!synced && m.type == IPC_RESPONSE_END)
+		mode = response_end(c, &m);
+	else if (m.type != IPC_VERDICT || m.req != c->req ||
+	    (!synced && m.u.verdict.outcome != IPC_OUTCOME_REFUSED))
 		_exit(1);
-	if (m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
+	if (mode < 0 && m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
 		/* the monitor logged it (privsep.md §8 step 3) */
 		char code[33], *resp;
 		size_t len;
@@ -919,7 +927,7 @@ serve_request(struct child *c)
 	 * 6. the monitor writes the response itself; a streamed body goes on
 	 * meanwhile (steps 4-6). RESPONSE_END is the end of the exchange.
 	 */
-	if (req.body_kind == CG_BODY_STREAM) {
+	if (mode < 0 && req.body_kind == CG_BODY_STREAM) {
 		if (hr.expect_continue && write_client(c,
 		    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
 			give_up(c, IPC_BYE_CLIENT_CLOSED);	/* the monitor logs it */
@@ -934,7 +942,9 @@ serve_request(struct child *c)
 		close(c->up);
 		c->up = -1;
 	}
-	send_done(c);
+	/* a light exchange kept alive: the next request stands for DONE */
+	if (synced || mode != IPC_END_KEEP_ALIVE)
+		send_done(c);
 	if (mode != IPC_END_KEEP_ALIVE)
 		linger_exit(c, IPC_BYE_CLIENT_CLOSED);
 	return 1;

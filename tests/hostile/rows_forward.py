@@ -11,7 +11,7 @@ from table import JSON, archive, ask, attach, create, owned, row, verdict_forwar
 def _(p, x):
     """(control) the canonical container list is forwarded and answered"""
     p.send(forward(1, "GET", x.C + "/containers/json?" + x.lbl))
-    verdict_forwarding(p)
+    verdict_forwarding(p, light=True)
     if b" 200 " not in p.http.split(b"\r\n", 1)[0]:
         raise AssertionError("no 200 written to the client: %r" % p.http[:80])
 
@@ -113,7 +113,7 @@ def _(p, x):
     kept across requests)"""
     cid = owned(p, x)
     p.send(forward(1, "GET", x.C + "/containers/%s/json" % cid))
-    verdict_forwarding(p)
+    verdict_forwarding(p, light=True)
     p.send(forward(2, "POST", x.C + "/containers/%s/start" % cid, [("Content-Length", "0")]))
 
 
@@ -519,5 +519,28 @@ def _(p, x):
     """DONE while the monitor still waits for the response"""
     cid = owned(p, x)
     p.send(forward(1, "GET", x.C + "/containers/%s/archive?path=%%2Fhold" % cid))
-    p.expect("VERDICT", outcome="forwarding")
+    x.log.wait(r"conn=%d dir=monitor type=VERDICT req=1 verdict=forwarded" % p.conn)
     p.send(done(1))
+
+
+@row("done-after-light-end", violation="DONE not allowed now",
+     backend=[r"GET {C}/containers/{container_mine}/json"])
+def _(p, x):
+    """DONE after the keep-alive RESPONSE_END of a light exchange (a GET: no body, no
+    hijack), which ends it by itself (privsep.md §8)"""
+    cid = owned(p, x)
+    p.send(forward(1, "GET", x.C + "/containers/%s/json" % cid))
+    p.expect("RESPONSE_END", mode="keep-alive")
+    p.send(done(1))
+
+
+@row("synced-skips-done", violation="FORWARD not allowed now",
+     backend=[r"POST {C}/containers/{container_mine}/start"])
+def _(p, x):
+    """the next request without the DONE that a synced exchange (a Content-Length is
+    forwarded) owes after its keep-alive RESPONSE_END"""
+    cid = owned(p, x)
+    p.send(forward(1, "POST", x.C + "/containers/%s/start" % cid, [("Content-Length", "0")]))
+    p.expect("VERDICT", outcome="forwarding")
+    p.expect("RESPONSE_END", mode="keep-alive")
+    p.send(forward(2, "GET", x.C + "/_ping"))
