@@ -35,6 +35,13 @@ void start_conn(struct gateway *gw, struct conn *c);
  * a connection was taken (another may wait), 0 when none was. */
 int accept_client(struct gateway *gw, int li);
 
+/* End connection c, whose slot was given to a newcomer, when its request
+ * parser is still there at c->reclaim_kill_ms (monotonic ms, now >= it): a
+ * protocol violation (SIGKILL), c marked dead. A compromised parser that
+ * ignores its client's end-of-file would otherwise hold a connection the
+ * limit no longer counts (hostile row reclaimed-stays). */
+void accept_reclaim_expired(struct conn *c);
+
 /* ---- monitor/listen.c */
 
 /* Bind listener l's socket at l->path, mode 0600 (cli.md §7 step 11).
