@@ -152,9 +152,15 @@ reclaim_idle(struct gateway *gw)
 void
 accept_reclaim_expired(struct conn *c)
 {
-	/* an honest parser leaves at its client's end-of-file (privsep.md) */
-	(void)conn_violation(c, "still runs %d ms after its slot was given to "
-	    "a new client", RECLAIM_KILL_MS);
+	/*
+	 * An honest parser leaves at its client's end-of-file (privsep.md).
+	 * One that never had its client (no CONN_START yet: the zygote was
+	 * slow) read no client byte: it is simply let go, and killed from
+	 * the exiting list if it stays (serve.c drop_conn).
+	 */
+	if (c->started)
+		(void)conn_violation(c, "still runs %d ms after its slot was given "
+		    "to a new client", RECLAIM_KILL_MS);
 	c->reclaim_kill_ms = 0;
 	c->dead = 1;
 }
