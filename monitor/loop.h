@@ -104,7 +104,8 @@ int ev_current(const struct gateway *gw, const struct ev_event *e);
 /* ---- monitor/ocache.c: kept ownership verdicts of full ids (routes.md
  * §9.3 [S]: labels are immutable and ids never reused; issue 9) */
 
-/* 1 for the kinds whose full-id verdicts are kept: container, pod, network. */
+/* 1 for the kinds whose full-id verdicts are kept: container, pod (not
+ * network: podman's CNI backend derives its id from its name). */
 int ocache_kind(int kind);
 /* 1 when s[0..len) is a full id: 64 lower-case hex digits. */
 int ocache_full_id(const char *s, size_t len);
