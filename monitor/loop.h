@@ -102,7 +102,7 @@ int ev_wait(struct gateway *gw, struct ev_event *out, int max,
 int ev_current(const struct gateway *gw, const struct ev_event *e);
 
 /* ---- monitor/ocache.c: kept ownership verdicts of full ids (routes.md
- * §9.3 [S]: labels are immutable and ids never reused; issue 9) */
+ * §9.3 [S]: labels are immutable and random ids never reused; issue 9) */
 
 /* 1 for the kinds whose full-id verdicts are kept: container, pod (not
  * network: podman's CNI backend derives its id from its name). */
