@@ -114,6 +114,16 @@ reclaim_idle(struct gateway *gw)
 	struct conn *c, *victim = NULL;
 	unsigned held, victim_held = 0;
 
+	/*
+	 * An honest request parser leaves within milliseconds of its
+	 * client's end-of-file; one that does not still holds its
+	 * descriptors and its process, uncounted. Without this bound a
+	 * compromised parser that ignores the end-of-file kept any number
+	 * of connections past --max-connections (each newcomer took a slot
+	 * the limit no longer counted).
+	 */
+	if (gw->nreclaimed >= RECLAIMED_MAX)
+		return 0;
 	TAILQ_FOREACH(c, &gw->conns, entry) {
 		if (!idle_conn(c))
 			continue;
@@ -133,8 +143,26 @@ reclaim_idle(struct gateway *gw)
 	    gw->cfg->max_connections);
 	shutdown(victim->client, SHUT_RDWR);
 	victim->reclaimed = 1;
+	victim->reclaim_kill_ms = now_ms() + RECLAIM_KILL_MS;
 	gw->nclients--;
+	gw->nreclaimed++;
 	return 1;
+}
+
+void
+accept_reclaim_expired(struct conn *c)
+{
+	/*
+	 * An honest parser leaves at its client's end-of-file (privsep.md).
+	 * One that never had its client (no CONN_START yet: the zygote was
+	 * slow) read no client byte: it is simply let go, and killed from
+	 * the exiting list if it stays (serve.c drop_conn).
+	 */
+	if (c->started)
+		(void)conn_violation(c, "still runs %d ms after its slot was given "
+		    "to a new client", RECLAIM_KILL_MS);
+	c->reclaim_kill_ms = 0;
+	c->dead = 1;
 }
 
 /*

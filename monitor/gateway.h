@@ -62,6 +62,14 @@ struct lingering {
 #define LINGER_SLOTS	64
 
 /*
+ * Connections whose slot was given to a newcomer (accept.c) but whose
+ * request parser has not ended yet, at most; each is ended RECLAIM_KILL_MS
+ * after its slot was taken.
+ */
+#define RECLAIMED_MAX	16
+#define RECLAIM_KILL_MS	2000
+
+/*
  * Idle keep-alive connections to one backend socket (issue 9). Bounded;
  * a connection idle longer than POOL_IDLE_MS is closed. They stay in the
  * epoll set (EV_POOL, for input): one the backend closes or sends stray
@@ -135,6 +143,7 @@ struct gateway {
 		TAILQ_HEAD(, conn) pending;	/* spawns awaiting a pid */
 	} zyg;
 	unsigned nclients;		/* connections with a client (§1.2) */
+	unsigned nreclaimed;		/* reclaimed ones not dropped yet */
 	uint64_t next_conn_id;
 	struct conn *spare;		/* a sandboxed child waiting for work */
 	long long idle_since;		/* ms; -1 while a client is connected */
@@ -262,6 +271,7 @@ struct conn {
 	long long idle_ms;		/* since when it has no request (its
 					   last one ended, or it was accepted) */
 	int reclaimed;			/* its slot was given to a newer client */
+	long long reclaim_kill_ms;	/* its child is killed if still there */
 	pid_t peer_pid;			/* the client process (SO_PEERCRED) */
 	struct ipc_queue outq;		/* messages for the child */
 

@@ -140,7 +140,8 @@ egress_probe(struct gateway *gw, struct listener *l)
  * The monitor holds up to five descriptors per connection (its child's
  * IPC end, the client, a backend connection, a relay pipe's two ends:
  * CONN_FDS), up to LINGER_SLOTS refused
- * clients, up to pool_max kept backend connections and a few of its
+ * clients, 2 per reclaimed connection not ended yet (RECLAIMED_MAX), up
+ * to pool_max kept backend connections and a few of its
  * own: raise the soft RLIMIT_NOFILE to the hard limit, and lower
  * --max-connections with a
  * WARNING when even that is too small (beyond http.md §1.2: a limit the
@@ -151,7 +152,7 @@ fit_max_connections(struct gateway *gw)
 {
 	struct rlimit rl;
 	rlim_t need = CONN_FDS * (rlim_t)gw->cfg->max_connections +
-	    LINGER_SLOTS + (rlim_t)gw->pool_max + 32;
+	    LINGER_SLOTS + 2 * RECLAIMED_MAX + (rlim_t)gw->pool_max + 32;
 	unsigned fit;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
@@ -163,9 +164,9 @@ fit_max_connections(struct gateway *gw)
 	}
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
 		return;
-	fit = rl.rlim_cur > LINGER_SLOTS + (rlim_t)gw->pool_max + 40 ?
-	    (unsigned)((rl.rlim_cur - LINGER_SLOTS - (rlim_t)gw->pool_max -
-	    32) / CONN_FDS) : 4;
+	fit = rl.rlim_cur > LINGER_SLOTS + 2 * RECLAIMED_MAX +
+	    (rlim_t)gw->pool_max + 40 ? (unsigned)((rl.rlim_cur - LINGER_SLOTS -
+	    2 * RECLAIMED_MAX - (rlim_t)gw->pool_max - 32) / CONN_FDS) : 4;
 	log_msg(LOG_WARNING, "listen", "RLIMIT_NOFILE %llu is too small for "
 	    "--max-connections %u; serving at most %u connections",
 	    (unsigned long long)rl.rlim_cur, gw->cfg->max_connections, fit);

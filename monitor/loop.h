@@ -35,6 +35,13 @@ void start_conn(struct gateway *gw, struct conn *c);
  * a connection was taken (another may wait), 0 when none was. */
 int accept_client(struct gateway *gw, int li);
 
+/* End connection c, whose slot was given to a newcomer, when its request
+ * parser is still there at c->reclaim_kill_ms (monotonic ms, now >= it): a
+ * protocol violation (SIGKILL), c marked dead. A compromised parser that
+ * ignores its client's end-of-file would otherwise hold a connection the
+ * limit no longer counts (hostile row reclaimed-stays). */
+void accept_reclaim_expired(struct conn *c);
+
 /* ---- monitor/listen.c */
 
 /* Bind listener l's socket at l->path, mode 0600 (cli.md §7 step 11).
@@ -95,9 +102,10 @@ int ev_wait(struct gateway *gw, struct ev_event *out, int max,
 int ev_current(const struct gateway *gw, const struct ev_event *e);
 
 /* ---- monitor/ocache.c: kept ownership verdicts of full ids (routes.md
- * §9.3 [S]: labels are immutable and ids never reused; issue 9) */
+ * §9.3 [S]: labels are immutable and random ids never reused; issue 9) */
 
-/* 1 for the kinds whose full-id verdicts are kept: container, pod, network. */
+/* 1 for the kinds whose full-id verdicts are kept: container, pod (not
+ * network: podman's CNI backend derives its id from its name). */
 int ocache_kind(int kind);
 /* 1 when s[0..len) is a full id: 64 lower-case hex digits. */
 int ocache_full_id(const char *s, size_t len);

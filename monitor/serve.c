@@ -76,6 +76,8 @@ drop_conn(struct gateway *gw, struct conn *c)
 		if (gw->nclients == 0)
 			gw->idle_since = now_ms();
 	}
+	if (c->reclaimed)
+		gw->nreclaimed--;
 	/* a request still open gets its access line */
 	conn_abandon(c, "abandoned: the request parser ended");
 	TAILQ_REMOVE(&gw->conns, c, entry);
@@ -345,6 +347,13 @@ sweep(struct gateway *gw, long long now, int full)
 
 	for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
+		/* a reclaimed slot's parser that outstays its end (accept.c) */
+		if (!c->dead && c->reclaim_kill_ms > 0) {
+			if (now >= c->reclaim_kill_ms)
+				accept_reclaim_expired(c);
+			else if (c->reclaim_kill_ms < next_deadline)
+				next_deadline = c->reclaim_kill_ms;
+		}
 		if (!c->dead && c->bc.fd >= 0 && c->bc.deadline > 0) {
 			if (now >= c->bc.deadline) {
 				(void)conn_on_timer(c, now);

@@ -1,5 +1,7 @@
 """tests/hostile/rows_ipc.py - lies in ACCESS, LOG, questions, request numbers,
 datagrams and descriptors; floods (the table: tests/hostile/table.py)."""
+import socket
+import subprocess
 import threading
 import time
 
@@ -344,3 +346,34 @@ def _(p, x):
     grown = x.monitor_rss() - rss0
     if grown > 2 << 20:
         raise AssertionError("the monitor grew by %d KiB" % (grown >> 10))
+
+
+@row("reclaimed-stays", violation=r"still runs \d+ ms after its slot was given to a new client",
+     backend=[r"GET /_ping"])
+def _(p, x):
+    """keep its connection alive after the monitor gave its idle slot to a newcomer at
+    --max-connections, by ignoring its client's end-of-file: the reclaimed connection no
+    longer counts, so such parsers held any number of connections and processes past the
+    limit (found by red-team review); it is killed 2 s after its slot was taken, and at
+    most 16 reclaimed connections wait for their parsers to end"""
+    p.pause(60000)          # the puppet reads nothing more: it never sees the end
+    fill = []
+    try:
+        # this process takes every other slot: the puppet's is the longest idle
+        for _ in range(x.max_connections - 1):
+            f = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            f.connect(x.sock["podman"])
+            fill.append(f)
+        x.log.wait(r"type=CONN_START", timeout=5)
+        # a newcomer from another process takes the puppet's slot (accept.c)
+        r = subprocess.run(["curl", "-s", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}",
+                            "--unix-socket", x.sock["podman"], "http://d/_ping"],
+                           capture_output=True, text=True, timeout=20)
+        if r.stdout != "200":
+            raise AssertionError("the newcomer got %r, not 200" % r.stdout)
+        if not x.log.search(r"connection %d \(client pid \d+, %d connections\) idle for "
+                            r"\d+ ms gives its slot" % (p.conn, x.max_connections)):
+            raise AssertionError("the puppet's slot was not the one given")
+    finally:
+        for f in fill:
+            f.close()

@@ -46,6 +46,7 @@ from table import ROWS  # noqa: E402
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KEY = backend.KEY
 C, L = "/v1.41", "/v4.3.1/libpod"
+MAX_CONNECTIONS = 8     # small, for the rows about the limit (reclaimed-stays)
 
 
 def http(sock_path, method, target, body=None, timeout=15):
@@ -295,7 +296,8 @@ def start_gateway(binary, root, run, backend_sock, log_path):
     logf = open(log_path, "wb")
     gw = subprocess.Popen([binary, "serve", "--project", root, "--run-dir", run,
                            "--podman-socket", backend_sock, "--backend", "podman",
-                           "--egress", "off", "--log-level", "debug"],
+                           "--egress", "off", "--log-level", "debug",
+                           "--max-connections", str(MAX_CONNECTIONS)],
                           stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
                           env=env)
     logf.close()
@@ -385,6 +387,7 @@ def main():
             world, names, ids = fake_world(root, other)
             rec = backend.Recorder(os.path.join(tmp, "rec.sock"), world=world)
         x = Ctx(root, other, names, ids, None)
+        x.max_connections = MAX_CONNECTIONS
         x.rec, x.log = rec, LogWatch(log_path)
         gw, x.sock = start_gateway(binary, root, os.path.join(tmp, "run"), rec.path,
                                    log_path)
