@@ -453,14 +453,24 @@ relay_from_backend(struct conn *c)
 /*
  * Move client bytes towards the backend in a switched stream (§9.3): the
  * early bytes first, then what the client sends, while the backend's
- * buffer has room.
+ * buffer has room: through c->up with splice(2) once the early bytes are
+ * out (issue 8; the monitor holds both ends, nothing is interpreted),
+ * through c->bc.out when no pipe can be made.
  */
 static void
 client_to_backend(struct conn *c)
 {
+	size_t room = RELAY_UP_MAX - c->bc.out.len - c->up.len;
 	ssize_t n;
 
-	n = fifo_recv(&c->bc.out, c->client, RELAY_UP_MAX - c->bc.out.len);
+	if (c->bc.out.len == 0 && !c->sp_off && (c->up.fd[0] >= 0 ||
+	    rpipe_open(&c->up, RPIPE_UP_SIZE) == 0)) {
+		n = rpipe_fill(&c->up, c->client, room);
+		if (n > 0 && splice_to_backend(c) == -1)
+			relay_backend_write_failed(c);
+	} else {
+		n = fifo_recv(&c->bc.out, c->client, room);
+	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n < 0) {
@@ -479,6 +489,7 @@ static void
 switched_progress(struct conn *c)
 {
 	if (c->client_eof && !c->backend_shut && c->bc.out.len == 0 &&
+	    c->up.len == 0 &&
 	    c->bc.fd >= 0) {
 		shutdown(c->bc.fd, SHUT_WR);
 		c->backend_shut = 1;
@@ -566,7 +577,8 @@ relay_client_events(const struct conn *c)
 	if ((c->down.len > 0 || c->dp.len > 0) && may_write(c))
 		ev |= POLLOUT;
 	if (c->framing == FR_SWITCHED && !c->client_eof && c->early_done &&
-	    c->bc.out.len < RELAY_UP_MAX && c->bc.fd >= 0 && !c->backend_shut)
+	    c->bc.out.len + c->up.len < RELAY_UP_MAX && !c->up.full &&
+	    c->bc.fd >= 0 && !c->backend_shut)
 		ev |= POLLIN;
 	/*
 	 * With its direction towards the client done, a client that closes
