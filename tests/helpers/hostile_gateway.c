@@ -23,6 +23,14 @@
  *       with 'M' (its bytes), 'T' (none came) or 'E' (text: end-of-file,
  *       an error, a truncated datagram)
  *   'W' u32 ms: wait that long (no answer)
+ *   'F' u32 flags: fcntl(client, F_SETFL, flags) on the client descriptor
+ *       the monitor shares (clear O_NONBLOCK); no answer
+ *   'X' u32 how: shutdown(client, how); no answer
+ *   'Y' u32 ms: for that long, write to the client behind the monitor's
+ *       back whenever it takes bytes (MSG_DONTWAIT); no answer
+ *   'P' u32 len: write len bytes "HOSTILE..." into the descriptor the last
+ *       message from the monitor brought (the body pipe's write end, kept
+ *       instead of closed); answered with 'K' (u32 written, i32 errno)
  *   end-of-file: exit 0, without BYE
  * Every answer is a frame "\0CGH", kind (1 byte), u32 length, payload
  * (dropped once the client socket takes no more);
@@ -30,12 +38,14 @@
  * forwarded responses to the same client socket, between the frames.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/xmalloc.h"
@@ -49,6 +59,7 @@ void __wrap_child_run(const struct sandbox_result *sr, unsigned char *buf)
     __attribute__((noreturn));
 
 static int client = -1;
+static int kept = -1;		/* the last descriptor the monitor sent */
 
 static void
 put_u32(unsigned char *p, uint32_t v)
@@ -228,7 +239,9 @@ op_recv(unsigned char *buf)
 				int fd;
 
 				memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
-				close(fd);
+				if (kept >= 0)
+					close(kept);
+				kept = fd;
 			}
 	if (n < 0)
 		frame_text('E', strerror(errno));
@@ -238,6 +251,51 @@ op_recv(unsigned char *buf)
 		frame_text('E', "truncated");
 	else
 		frame('M', buf, (uint32_t)n);
+}
+
+/* 'Y': keep the client's send buffer full for ms milliseconds. */
+static void
+op_flood(uint32_t ms)
+{
+	static const char junk[4096];
+	struct timespec t0, t;
+	long long el;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		(void)send(client, junk, sizeof(junk), MSG_DONTWAIT | MSG_NOSIGNAL);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		el = (t.tv_sec - t0.tv_sec) * 1000LL + (t.tv_nsec - t0.tv_nsec) /
+		    1000000;
+	} while (el < (long long)ms);
+}
+
+/* 'P': bytes into the kept descriptor (the body pipe). */
+static void
+op_pipe(uint32_t len)
+{
+	unsigned char ack[8];
+	char *d = xmalloc(len + 1);
+	uint32_t done = 0;
+	int32_t err = 0;
+	ssize_t n;
+
+	for (uint32_t i = 0; i < len; i++)
+		d[i] = "HOSTILE"[i % 7];
+	while (done < len) {
+		n = write(kept, d + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
+			break;
+		}
+		done += (uint32_t)n;
+	}
+	free(d);
+	put_u32(ack, done);
+	memcpy(ack + 4, &err, 4);
+	frame('K', ack, sizeof(ack));
 }
 
 static void __attribute__((noreturn))
@@ -262,6 +320,14 @@ puppet(const struct ipc_msg *start, unsigned char *buf)
 			op_recv(buf);
 		else if (op == 'W')
 			(void)poll(NULL, 0, (int)read_u32());
+		else if (op == 'F')
+			(void)fcntl(client, F_SETFL, (int)read_u32());
+		else if (op == 'X')
+			(void)shutdown(client, (int)read_u32());
+		else if (op == 'Y')
+			op_flood(read_u32());
+		else if (op == 'P')
+			op_pipe(read_u32());
 		else
 			_exit(2);
 	}
