@@ -218,7 +218,8 @@ backend_release(struct conn *c)
 	struct bpool *p;
 	int fd = c->bc.fd;
 
-	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 &&
+	/* announced body bytes still in the body pipe: the request is not over */
+	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 && c->up.len == 0 &&
 	    (c->bc.internal || (!c->hijack && c->resp_done &&
 	    c->stream_done && !c->upload_failed &&
 	    (c->framing == FR_LENGTH || c->framing == FR_CHUNKED ||

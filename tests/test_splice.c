@@ -405,6 +405,48 @@ test_body_pipe_lies(void **state)
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 }
 
+/*
+ * A backend that answers before it has taken the whole body (announced
+ * bytes still in the body pipe, BODY_END already read: conn_on_ipc reads
+ * on when the child hangs up its IPC socket, whose POLLHUP cannot be
+ * masked) is not kept for another request: it would read that request's
+ * head as the rest of this body (redteam3).
+ */
+static void
+test_body_pipe_early_answer(void **state)
+{
+	static const char resp[] = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+	    "\r\nok";
+	int i, kept = 0, small = 4096;
+	struct ipc_msg m;
+	long long end;
+	struct t t;
+
+	(void)state;
+	gw.pool_max = POOL_MAX;
+	upload(&t, "Content-Length", "120000");
+	/* a backend that reads slowly: its socket takes a few KiB */
+	assert_int_equal(setsockopt(t.c->bc.fd, SOL_SOCKET, SO_SNDBUF, &small,
+	    sizeof(small)), 0);
+	pipe_body(&t, body, 60000);	/* one splice may exceed it */
+	pipe_body(&t, body + 60000, 60000);
+	m = m_simple(IPC_BODY_END, 1);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(t.c->up.len > 0);	/* announced, not yet written */
+	assert_int_equal(send(fb.fds[0], resp, sizeof(resp) - 1,
+	    MSG_DONTWAIT | MSG_NOSIGNAL), (ssize_t)sizeof(resp) - 1);
+	end = mono_ms() + 2000;
+	while (!t.c->end_sent && mono_ms() < end)
+		pump(t.c);
+	assert_true(t.c->end_sent);
+	for (i = 0; i < CG_SOCKETS; i++)
+		kept += gw.pools[i].n;
+	assert_int_equal(kept, 0);
+	t_close(&t, HANDLED);
+	backend_pool_close(&gw);
+	gw.pool_max = 0;
+}
+
 int
 main(void)
 {
@@ -415,6 +457,7 @@ main(void)
 		cmocka_unit_test(test_client_gone_mid_splice),
 		cmocka_unit_test(test_body_pipe),
 		cmocka_unit_test(test_body_pipe_lies),
+		cmocka_unit_test(test_body_pipe_early_answer),
 	};
 	size_t i;
 
