@@ -351,7 +351,8 @@ struct conn {
 	int sp_writable;		/* POLLOUT seen since the last splice
 					   to the client */
 	size_t sp_max;			/* bytes per splice to the client:
-					   half its SO_SNDBUF */
+					   half its SO_SNDBUF (0: not sized
+					   yet; kept for the connection) */
 	struct rpipe up;		/* the body pipe offered to the child
 					   (read end; len: bytes announced by
 					   BODY_SPLICED, not yet written) */

@@ -505,7 +505,7 @@ switched_progress(struct conn *c)
 
 /*
  * Write what waits for the client, c->down then the relay pipe (at most
- * half the send buffer per POLLOUT, see splice_ok); end the exchange when
+ * half the send buffer per POLLOUT: splice.c pipe_open); end the exchange when
  * all is out.
  */
 static void

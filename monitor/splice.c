@@ -21,7 +21,13 @@
 
 #define PEEK_MAX	64	/* bytes peeked at for chunk lines */
 
-/* Open c's relay pipe (splice_open); -1 (c->sp_off set) when it cannot. */
+/*
+ * Open c's relay pipe (splice_open) and give the client socket its
+ * one-tick send timeout (cleared by splice_close); the first time on this
+ * connection also its SO_SNDBUF, of which c->sp_max is half (it stays for
+ * the connection's lifetime). Returns 0, or -1 (c->sp_off set) when it
+ * cannot.
+ */
 static int
 pipe_open(struct conn *c)
 {
@@ -35,6 +41,8 @@ pipe_open(struct conn *c)
 		c->sp_off = 1;
 		return -1;
 	}
+	if (c->sp_max > 0)
+		return 0;	/* the client's send buffer was sized already */
 	(void)setsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	if (getsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz, &len) < 0 ||
 	    sz < 2)

@@ -65,11 +65,10 @@ int policy_forward_headers(const struct cg_request *req, uint64_t json_len,
  * synchronised by VERDICT forwarding and DONE (privsep.md §8, issue 9): a
  * Content-Length or Transfer-Encoding field is forwarded (a body follows
  * the FORWARD, or a POST/PUT says it has none), the route streams a body
- * or it hijacks. 0 for
- * a light exchange: no VERDICT unless refused, and no DONE after a
- * keep-alive RESPONSE_END (the next request implies it). The child and the
- * monitor both decide by this function, from the same request; a child
- * that does otherwise breaks the protocol.
+ * or it hijacks. 0 for a light exchange: no VERDICT unless refused, and
+ * no DONE after a keep-alive RESPONSE_END (the next request implies it).
+ * The child and the monitor both decide by this function, from the same
+ * request; a child that does otherwise breaks the protocol.
  */
 int policy_exchange_synced(const struct cg_request *req,
     const struct cg_fwd_headers *fh);

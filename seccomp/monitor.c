@@ -126,7 +126,7 @@ static const int sockopt_set[] = {
 	SO_SNDBUFFORCE,		/* tried first; EPERM without CAP_NET_ADMIN */
 	SO_RCVBUFFORCE,
 	SO_SNDTIMEO,		/* client socket while the relay pipe splices
-				   to it (monitor/relay.c splice_ok) */
+				   to it (monitor/splice.c pipe_open) */
 };
 
 /* kill(): the two signals the monitor sends its children. */
