@@ -1,0 +1,176 @@
+/*
+ * The request parser's two channels (privsep.md §8): the monitor's IPC
+ * (send, receive, BYE, the access line of an abandoned request) and the
+ * client socket (read into c->in, write). Used by unpriv/child.c and
+ * unpriv/body.c; see unpriv/child_io.h.
+ */
+#include "unpriv/child_io.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/xmalloc.h"
+#include "seccomp/filter.h"
+
+uint32_t
+child_ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (now.tv_sec - t0->tv_sec) * 1000LL +
+	    (now.tv_nsec - t0->tv_nsec) / 1000000;
+	return ms < 0 ? 0 : (uint32_t)ms;
+}
+
+/* ---------------------------------------------------------------- monitor */
+
+void
+child_send(struct child *c, struct ipc_msg *m)
+{
+	if (ipc_send(c->ipc, m, 0) != IPC_OK)
+		_exit(1);
+}
+
+void
+child_recv_any(struct child *c, struct ipc_msg *m)
+{
+	int rc = ipc_recv(c->ipc, c->msgbuf, IPC_MSG_MAX + 1, m, 1, 0);
+
+	if (rc != IPC_OK)
+		_exit(rc == IPC_EOF ? 0 : 1);
+	if (m->type != IPC_BODY_PIPE)
+		return;
+	if (m->req == c->req && c->up < 0)
+		c->up = m->fd;
+	else
+		close(m->fd);
+}
+
+void
+child_recv(struct child *c, struct ipc_msg *m)
+{
+	do
+		child_recv_any(c, m);
+	while (m->type == IPC_BODY_PIPE);
+}
+
+void
+child_exit(struct child *c, uint8_t reason)
+{
+	struct ipc_msg m = { .type = IPC_BYE, .fd = -1 };
+
+	m.u.bye.reason = reason;
+	(void)ipc_send(c->ipc, &m, 0);
+	/* the teardown of this process waits for the requests in flight */
+	(void)setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE);
+	_exit(0);
+}
+
+void
+child_abandon(struct child *c, int head, uint8_t reason, const char *why)
+{
+	struct ipc_msg m = { .type = IPC_ACCESS, .fd = -1 };
+
+	m.req = head ? c->req + 1 : c->req;
+	m.u.access.method = c->rmethod_len ? SN(c->rmethod, c->rmethod_len) :
+	    ipc_cstr("-");
+	m.u.access.path = c->rpath_len ? SN(c->rpath, c->rpath_len) :
+	    ipc_cstr("-");
+	m.u.access.code = ipc_cstr("");
+	m.u.access.status = 0;
+	m.u.access.duration_ms = child_ms_since(head ? &c->head_start :
+	    &c->head_end);
+	m.u.access.detail = ipc_cstr(why);
+	child_send(c, &m);
+	child_exit(c, reason);
+}
+
+void
+child_begin(struct child *c, int head)
+{
+	struct ipc_msg m = { .type = IPC_REQUEST_BEGIN, .fd = -1 };
+
+	if (c->begun)
+		return;
+	c->begun = 1;
+	m.req = head ? c->req + 1 : c->req;
+	child_send(c, &m);
+}
+
+void
+child_send_done(struct child *c)
+{
+	struct ipc_msg m = { .type = IPC_DONE, .fd = -1 };
+
+	m.req = c->req;
+	child_send(c, &m);
+}
+
+uint8_t
+child_response_end(struct child *c, const struct ipc_msg *m)
+{
+	if (m->type != IPC_RESPONSE_END || m->req != c->req)
+		_exit(1);
+	return m->u.response_end.mode;
+}
+
+/* ---------------------------------------------------------------- client */
+
+int
+child_write_client(struct child *c, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = send(c->client, buf, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t
+child_read_client(struct child *c, int timeout_ms)
+{
+	struct pollfd p = { .fd = c->client, .events = POLLIN };
+	ssize_t n;
+	int rc;
+
+	if (c->client_eof)
+		return 0;
+	do
+		rc = poll(&p, 1, timeout_ms);
+	while (rc < 0 && errno == EINTR);
+	if (rc == 0)
+		return -1;
+	if (c->incap - c->inlen < READ_CHUNK) {
+		c->incap = c->inlen + READ_CHUNK;
+		c->in = xrealloc(c->in, c->incap);
+	}
+	do
+		n = recv(c->client, c->in + c->inlen, READ_CHUNK, 0);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0) {
+		c->client_eof = 1;
+		return 0;
+	}
+	c->inlen += (size_t)n;
+	return n;
+}
+
+void
+child_consume(struct child *c, size_t n)
+{
+	memmove(c->in, c->in + n, c->inlen - n);
+	c->inlen -= n;
+}

@@ -1,0 +1,130 @@
+/*
+ * Internal interface of the request parser (unpriv/child.c, body.c,
+ * child_io.c): its per-connection state and its two channels, the client
+ * socket and the monitor's IPC (privsep.md §8). Not for use outside
+ * unpriv/.
+ */
+#ifndef CG_UNPRIV_CHILD_IO_H
+#define CG_UNPRIV_CHILD_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "ipc/proto.h"
+#include "policy/policy.h"
+
+#define READ_CHUNK		65000	/* = IPC_DATA_MAX */
+
+struct child {
+	int ipc;
+	int client;
+	uint64_t conn;
+	uint32_t req;
+	uint32_t qid;
+	unsigned nfacts, npaths;
+	unsigned backend_timeout_ms;
+	struct cg_policy_ctx ctx;
+	struct cg_facts facts;
+	char *root, *proxy, *noproxy;
+
+	char *in;		/* client bytes read but not yet used */
+	size_t inlen, incap;
+	int client_eof;
+
+	unsigned char *msgbuf;	/* IPC receive buffer */
+	char *head;		/* the current request head */
+	struct timespec head_start, head_end;	/* its first byte, its end */
+	/* the current request's method and path (into head; 0: not known) */
+	const char *rmethod, *rpath;
+	size_t rmethod_len, rpath_len;
+	int begun;		/* REQUEST_BEGIN sent for it */
+	int up;			/* the body pipe's write end (BODY_PIPE), -1 */
+	uint32_t up_pending;	/* bytes spliced into it, not yet announced */
+};
+
+/* s[0..n) as an IPC string (n at most UINT32_MAX; no copy). */
+static inline struct ipc_str
+SN(const char *s, size_t n)
+{
+	struct ipc_str v = { s, (uint32_t)n };
+
+	return v;
+}
+
+/* Milliseconds since t0 (CLOCK_MONOTONIC), 0 when t0 is in the future. */
+uint32_t child_ms_since(const struct timespec *t0);
+
+/* ---------------------------------------------------------------- monitor */
+
+/*
+ * Send m to the monitor or die (_exit 1): a child that cannot talk to its
+ * monitor has nothing to do.
+ */
+void child_send(struct child *c, struct ipc_msg *m);
+
+/*
+ * Receive one message into *m (decoded from c->msgbuf), BODY_PIPE
+ * included (its descriptor kept in c->up when it is for the current
+ * request and none is held, else closed); the monitor gone ends the
+ * child (_exit 0), a protocol error too (_exit 1).
+ */
+void child_recv_any(struct child *c, struct ipc_msg *m);
+
+/* Receive one message other than BODY_PIPE (child_recv_any). */
+void child_recv(struct child *c, struct ipc_msg *m);
+
+/*
+ * BYE with reason (an IPC_BYE_* of ipc/proto.h) to the monitor, then
+ * exit 0 at CG_EXIT_NICE (issue 9).
+ */
+void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
+
+/*
+ * The client left, or stalled past its deadline, in the middle of a request
+ * the child had begun to read (its head, or its body before FORWARD): the
+ * request's access line all the same (cli.md §14.3: one per request read
+ * whole or in part; issue 11 item 3), as an ACCESS with status 0 and no
+ * code, which the monitor logs as "decision=error code=- status=0
+ * detail=<why>"; then exit with reason (child_exit). The request is
+ * c->req + 1 while its head is incomplete (head 1), c->req after (head 0).
+ */
+void child_abandon(struct child *c, int head, uint8_t reason, const char *why)
+    __attribute__((noreturn));
+
+/*
+ * Announce the current request to the monitor (REQUEST_BEGIN, once) before
+ * the child blocks in its middle, waiting for the rest of its head (head 1:
+ * it is c->req + 1 then) or body: killed meanwhile, the request still gets
+ * its access line, from the monitor (issue 11 item 3). A request that
+ * arrives whole goes straight to its first message (a question, FORWARD or
+ * ACCESS) and costs no announcement.
+ */
+void child_begin(struct child *c, int head);
+
+/* DONE for the current request (privsep.md §8). */
+void child_send_done(struct child *c);
+
+/*
+ * The monitor's RESPONSE_END for this request in *m (anything else is a
+ * protocol error: _exit 1): returns its mode (IPC_END_*).
+ */
+uint8_t child_response_end(struct child *c, const struct ipc_msg *m);
+
+/* ---------------------------------------------------------------- client */
+
+/* Write all of buf[0..len) to the client: 0, or -1 when it is gone. */
+int child_write_client(struct child *c, const char *buf, size_t len);
+
+/*
+ * Wait up to timeout_ms for the client to become readable and append what
+ * it sends (at most READ_CHUNK bytes) to c->in. Returns bytes read, 0 at
+ * end-of-file (c->client_eof set), -1 on timeout.
+ */
+ssize_t child_read_client(struct child *c, int timeout_ms);
+
+/* Drop the first n (at most c->inlen) bytes of c->in. */
+void child_consume(struct child *c, size_t n);
+
+#endif
