@@ -252,6 +252,31 @@ network_create_libpod(const cJSON *body, struct cg_refusal *r)
 	return 0;
 }
 
+/*
+ * Hardening beyond policy.md §12 (red-team finding, issue 8): podman 4.3
+ * refuses a new network whose name is a prefix of an existing network's id
+ * ("network name ... already used"), so a project that creates networks
+ * named with hex prefixes learns other projects' network ids from the
+ * refusals, one hex digit per at most 16 tries (measured in
+ * tests/integration/isolation.sh i_hex_network_names). Every name made
+ * only of hex digits is refused, whatever the backend; name is the body's
+ * Name/name ("" when absent: the daemon picks one). Returns 0, or -1 with
+ * *r set (`network`).
+ */
+static int
+network_name_ok(const char *name, struct cg_refusal *r)
+{
+	char qb[260];
+
+	if (name[0] == '\0' ||
+	    name[strspn(name, "0123456789abcdefABCDEF")] != '\0')
+		return 0;
+	return cg_refuse_hint(r, "network", "add a character other than 0-9 "
+	    "and a-f to the name, for example a prefix net-",
+	    "network name %s is refused: network names made only of hex "
+	    "digits can match other networks' ids", q(name, qb));
+}
+
 int
 network_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON *body, struct cg_refusal *r)
@@ -260,6 +285,8 @@ network_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 
 	if (schema_check(compat ? &sc_compat_network_create :
 	    &sc_libpod_network_create, body, r) != 0)
+		return -1;
+	if (network_name_ok(jstr0(body, compat ? "Name" : "name"), r) != 0)
 		return -1;
 	if ((compat ? network_create_compat(body, r) :
 	    network_create_libpod(body, r)) != 0) {

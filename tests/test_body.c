@@ -3436,6 +3436,69 @@ test_hardening(void **state)
 	TABLE(t);
 }
 
+/*
+ * Red-team finding (issue 8): podman refuses a network name that is a
+ * prefix of an existing network's id, so all-hex names would let a project
+ * read other projects' network ids from the refusals (measured live in
+ * tests/integration/isolation.sh i_hex_network_names). Every name made
+ * only of hex digits is refused on both APIs, whatever its length or case
+ * and before the other network rules; one other character lets it pass.
+ */
+#define D_HEXNAME(n)	"network name " n " is refused: network names made " \
+			"only of hex digits can match other networks' ids"
+#define ID64	"2f259bab93aaaaa2542ba43ef33eb990d0999ee1b9924b557b7be53c0b7a1bb9"
+
+static void
+test_hex_network_names(void **state)
+{
+	static const struct bcase t[] = {
+		NET(CG_API_COMPAT, "H attack: 12-digit id prefix",
+		    "{'Name':'2f259bab93aa','CheckDuplicate':true}", "network",
+		    D_HEXNAME("2f259bab93aa"), NULL),
+		NET(CG_API_COMPAT, "H a whole id", "{'Name':'" ID64 "'}",
+		    "network", D_HEXNAME(ID64), NULL),
+		NET(CG_API_COMPAT, "H one digit", "{'Name':'0'}", "network",
+		    D_HEXNAME("0"), NULL),
+		NET(CG_API_COMPAT, "H one letter", "{'Name':'f'}", "network",
+		    D_HEXNAME("f"), NULL),
+		NET(CG_API_COMPAT, "H upper case", "{'Name':'DEADBEEF'}",
+		    "network", D_HEXNAME("DEADBEEF"), NULL),
+		NET(CG_API_COMPAT, "H before the driver rule", "{'Name':'0abc',"
+		    "'Driver':'macvlan'}", "network", D_HEXNAME("0abc"), NULL),
+		NET(CG_API_LIBPOD, "H attack: libpod", "{'name':'0abc',"
+		    "'driver':'bridge','dns_enabled':true}", "network",
+		    D_HEXNAME("0abc"), NULL),
+		NET(CG_API_LIBPOD, "H libpod mixed case", "{'name':'aB09'}",
+		    "network", D_HEXNAME("aB09"), NULL),
+		/* one character outside [0-9a-fA-F] passes */
+		NET(CG_API_COMPAT, "H a g passes", "{'Name':'0abg'}", NULL, NULL,
+		    "'Name':'0abg'"),
+		NET(CG_API_COMPAT, "H a dash passes", "{'Name':'net-0abc'}",
+		    NULL, NULL, "'Name':'net-0abc'"),
+		NET(CG_API_COMPAT, "H 0x passes", "{'Name':'0xabc'}", NULL, NULL,
+		    "'Name':'0xabc'"),
+		NET(CG_API_COMPAT, "H cafe_1 passes", "{'Name':'cafe_1'}", NULL,
+		    NULL, "'Name':'cafe_1'"),
+		NET(CG_API_LIBPOD, "H libpod pn1 passes", "{'name':'pn1'}", NULL,
+		    NULL, "'name':'pn1'"),
+		/* no name: the daemon picks one (podman1, ...) */
+		NET(CG_API_LIBPOD, "H libpod without a name", "{'driver':"
+		    "'bridge'}", NULL, NULL, "'driver':'bridge'"),
+		NET(CG_API_LIBPOD, "H libpod empty name", "{'name':''}", NULL,
+		    NULL, "'name':''"),
+	};
+	struct cg_refusal r;
+	char *body = dq(t[0].body);
+
+	(void)state;
+	TABLE(t);
+	/* the hint says what to do instead, not the bridge-network one */
+	assert_null(run(&t[0], body, &r));
+	assert_string_equal(r.hint, "add a character other than 0-9 and a-f "
+	    "to the name, for example a prefix net-");
+	free(body);
+}
+
 int
 main(void)
 {
@@ -3453,6 +3516,7 @@ main(void)
 		cmocka_unit_test(test_connect_commit),
 		cmocka_unit_test(test_bypass),
 		cmocka_unit_test(test_hardening),
+		cmocka_unit_test(test_hex_network_names),
 		cmocka_unit_test(test_traffic),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_named_resources),

@@ -7,6 +7,7 @@
 # CLI, podman --remote and raw curl; its own prunes still remove its unused resources.
 # Plus the libpod host-fact fields (issue 7 item 4) through podman --remote, and the
 # libpod system prune pre-check: other projects' stopped pods survive it (i_system_prune).
+# And no network id of project 2 through all-hex network names (i_hex_network_names).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -317,17 +318,63 @@ i_host_facts() {
   fi
 }
 
+# Red-team finding (issue 8): podman refuses a new network whose name is a prefix of an
+# existing network's id, so all-hex names would tell project 1 project 2's network ids,
+# one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
+# refused through the gateway, with one answer for a prefix of project 2's id and for any
+# other all-hex name, on the docker CLI and podman --remote; nothing is created.
+i_hex_network_names() {
+  local id pre other n msg
+  id=$(backend GET /v1.41/networks/isonb | python3 -c 'import json,sys; print(json.load(sys.stdin)["Id"])')
+  if [[ ! $id =~ ^[0-9a-f]{64}$ ]]; then fail "hex network names: project 2's network id" "got '$id'"; return; fi
+  pre=${id:0:12}
+  other=$( [ "${pre:0:1}" = 0 ] && echo 1 || echo 0 )${pre:1}    # differs in the first digit: prefixes no id
+  if podman_only "measure (podman): a network name that prefixes an id"; then
+    cg_run backend POST /v4.3.1/libpod/networks/create "{\"name\":\"$pre\"}"
+    if [[ $CG_OUT == *"network name $pre already used"* ]]; then
+      pass "measure (podman): a network name that prefixes another network's id is refused"
+    else fail "measure (podman): a network name that prefixes another network's id is refused" "answered: $CG_OUT"; fi
+    cg_run backend POST /v4.3.1/libpod/networks/create "{\"name\":\"$other\"}"
+    if [[ $CG_OUT == *"\"name\":\"$other\""* ]]; then
+      pass "measure (podman): an all-hex name that prefixes no id is created (the two answers differ)"
+    else fail "measure (podman): an all-hex name that prefixes no id is created (the two answers differ)" "answered: $CG_OUT"; fi
+    backend DELETE "/v4.3.1/libpod/networks/$other" >/dev/null
+  fi
+  for n in "$pre" "$other" 0abc; do
+    msg="container-gateway: network: network name $n is refused: network names made only of hex digits can match other networks' ids; add a character other than 0-9 and a-f to the name"
+    expect_fail_with "docker network create $n refused (403)" "$msg" dk network create "$n"
+  done
+  if [ "$CG_BACKEND" = podman ]; then
+    expect_fail_with "podman --remote network create 0abc refused (403)" \
+      "container-gateway: network: network name 0abc is refused: network names made only of hex digits" \
+      pm network create 0abc
+    cg_run curl -s -i -m 20 -X POST -H 'Content-Type: application/json' -d '{"name":"DEADBEEF"}' \
+      --unix-socket "$R1/podman.sock" http://d/v4.3.1/libpod/networks/create
+    if [[ $CG_OUT == "HTTP/1.1 403 Forbidden"* && $CG_OUT == *"network name DEADBEEF is refused"* ]]; then
+      pass "libpod network create DEADBEEF: 403"
+    else fail "libpod network create DEADBEEF: 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  fi
+  cg_run bk network ls --format '{{.Name}}'
+  if grep -qxE "0abc|DEADBEEF|$pre|$other" <<<"$CG_OUT"; then
+    fail "refused hex names created nothing" "backend has: $(echo $CG_OUT)"
+    for n in 0abc DEADBEEF "$pre" "$other"; do bk network rm "$n" >/dev/null 2>&1; done
+  else pass "refused hex names created nothing"; fi
+  # one character outside 0-9a-f is enough
+  expect_ok "docker network create 0abg" dk network create 0abg
+  bk network rm 0abg >/dev/null 2>&1
+}
+
 cleanup() {
   local v
   for v in isoca isocb isocu; do bk rm -f $v >/dev/null 2>&1; done
   [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
   for v in isova isova2 isova3 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
-  for v in isona isonb isonu; do bk network rm $v >/dev/null 2>&1; done
+  for v in isona isonb isonu 0abg; do bk network rm $v >/dev/null 2>&1; done
   for v in ${IMA:-} ${IMB:-} ${IMU:-}; do bk rmi -f "$v" >/dev/null 2>&1; done
   return 0
 }
 
-ALL=(i_lists i_prunes i_host_facts i_system_prune)
+ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
