@@ -45,8 +45,8 @@ ssize_t rpipe_fill(struct rpipe *p, int fd, size_t max);
 
 /*
  * splice(2) up to max bytes of p's (max > 0) to the socket fd. The pipe
- * side never blocks; a socket without O_NONBLOCK blocks as long as its
- * SO_SNDTIMEO (the caller bounds max to what fits). Returns the bytes
+ * side never blocks; the socket must have O_NONBLOCK (SPLICE_F_NONBLOCK
+ * does not reach a socket: it would block). Returns the bytes
  * moved, or -1 with errno (EAGAIN, EPIPE and ECONNRESET when the peer is
  * gone). Clears p->full after progress; p->len counts down by the bytes
  * moved (never below 0). SIGPIPE must be ignored.

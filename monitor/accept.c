@@ -179,7 +179,7 @@ accept_client(struct gateway *gw, int li)
 	pid_t peer_pid;
 	int fd;
 
-	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC);
+	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (fd < 0) {
 		/* out of descriptors: the listener stays readable; wait a bit */
 		if (errno == EMFILE || errno == ENFILE) {

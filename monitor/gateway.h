@@ -348,11 +348,8 @@ struct conn {
 					   still in the backend socket */
 	int sp_off;			/* no relay pipe for this exchange */
 	int sp_wait;			/* copied bytes wait for dp to drain */
-	int sp_writable;		/* POLLOUT seen since the last splice
-					   to the client */
-	size_t sp_max;			/* bytes per splice to the client:
-					   half its SO_SNDBUF (0: not sized
-					   yet; kept for the connection) */
+	int sp_sized;			/* the client's SO_SNDBUF raised
+					   (once per connection) */
 	struct rpipe up;		/* the body pipe offered to the child
 					   (read end; len: bytes announced by
 					   BODY_SPLICED, not yet written) */
@@ -610,16 +607,15 @@ enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR };
  * of RELAY_SPLICE_MIN data): not a list answer being collected, not a
  * Content-Length body under RELAY_SPLICE_MIN, not when no pipe can be
  * opened (c->sp_off: the exchange copies through c->down, as before).
- * Opening raises the client socket's SO_SNDBUF to RELAY_DOWN_MAX (fewer
- * wake-ups) and sets a send timeout of one tick: relay.c splices at most
- * half the send buffer (c->sp_max), and only after POLLOUT (three
- * quarters free), so an honest exchange never waits; a child writing to
- * the same socket behind the monitor's back can make one splice wait a
- * tick, never block the loop (doc/privsep.md).
+ * The first opening on a connection raises the client socket's SO_SNDBUF
+ * to RELAY_DOWN_MAX (fewer wake-ups). The client socket is non-blocking
+ * for good (accepted so; the child, which shares its open file, cannot
+ * clear O_NONBLOCK: no F_SETFL or ioctl in its filter), so relay.c
+ * splices to it as soon as bytes are in the pipe and waits for POLLOUT
+ * only after EAGAIN (doc/privsep.md "Relaying").
  */
 int splice_open(struct conn *c);
-/* Close c's relay pipe and clear the client's send timeout (the child
- * writes to it with blocking sends again). */
+/* Close c's relay pipe (the bytes in it are dropped). */
 void splice_close(struct conn *c);
 /*
  * Move the body's next bytes from the backend into the relay pipe,

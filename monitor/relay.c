@@ -311,7 +311,7 @@ head_bytes(struct conn *c)
 	}
 	c->head_done = 1;
 	c->sp_known = 0;
-	c->sp_off = c->sp_wait = c->sp_writable = 0;
+	c->sp_off = c->sp_wait = 0;
 	c->status = resp.status;
 	c->bc.deadline = 0;
 	c->bc.keep = backend_keeps_alive(&resp);
@@ -504,9 +504,9 @@ switched_progress(struct conn *c)
 }
 
 /*
- * Write what waits for the client, c->down then the relay pipe (at most
- * half the send buffer per POLLOUT: splice.c pipe_open); end the exchange when
- * all is out.
+ * Write what waits for the client, c->down then the relay pipe, as much
+ * as the socket takes now (it is non-blocking: splice.c pipe_open; what
+ * is left waits for POLLOUT); end the exchange when all is out.
  */
 static void
 to_client(struct conn *c)
@@ -519,17 +519,11 @@ to_client(struct conn *c)
 			client_gone(c);
 			return;
 		}
-		if (n > 0)
-			c->sp_writable = 0;	/* that room is taken */
 		if (c->down.len > 0)
 			return;
 	}
 	if (c->dp.len > 0) {
-		if (!c->sp_writable)
-			return;
-		c->sp_writable = 0;
-		n = rpipe_drain(&c->dp, c->client, c->dp.len < c->sp_max ?
-		    c->dp.len : c->sp_max);
+		n = rpipe_drain(&c->dp, c->client, c->dp.len);
 		if (n < 0 && errno != EAGAIN) {
 			client_gone(c);
 			return;
@@ -600,10 +594,8 @@ relay_on_client(struct conn *c, short revents)
 		c->dead = 1;
 		return;
 	}
-	if (revents & POLLOUT) {
-		c->sp_writable = 1;
+	if (revents & POLLOUT)
 		to_client(c);
-	}
 	if (c->end_sent || c->client < 0)
 		return;
 	if ((revents & POLLERR) || ((revents & POLLHUP) && !c->client_shut)) {

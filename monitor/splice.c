@@ -16,38 +16,31 @@
 #include <poll.h>
 #include <stdio.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #define PEEK_MAX	64	/* bytes peeked at for chunk lines */
 
 /*
- * Open c's relay pipe (splice_open) and give the client socket its
- * one-tick send timeout (cleared by splice_close); the first time on this
- * connection also its SO_SNDBUF, of which c->sp_max is half (it stays for
- * the connection's lifetime). Returns 0, or -1 (c->sp_off set) when it
- * cannot.
+ * Open c's relay pipe (splice_open); the first time on this connection
+ * also raise the client's SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups of
+ * the client; it stays for the connection's lifetime). The client socket
+ * is non-blocking for good (accept.c; the child's filter has no
+ * F_SETFL), so splices to it never wait. Returns 0, or -1 (c->sp_off
+ * set) when no pipe can be made.
  */
 static int
 pipe_open(struct conn *c)
 {
-	static const struct timeval tick = { 0, 1 };
 	int sz = (int)RELAY_DOWN_MAX;
-	socklen_t len = sizeof(sz);
 
-	if (rpipe_open(&c->dp, RPIPE_SIZE) < 0 || setsockopt(c->client,
-	    SOL_SOCKET, SO_SNDTIMEO, &tick, sizeof(tick)) < 0) {
-		rpipe_close(&c->dp);
+	if (rpipe_open(&c->dp, RPIPE_SIZE) < 0) {
 		c->sp_off = 1;
 		return -1;
 	}
-	if (c->sp_max > 0)
-		return 0;	/* the client's send buffer was sized already */
-	(void)setsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	if (getsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz, &len) < 0 ||
-	    sz < 2)
-		sz = 2;
-	c->sp_max = (size_t)sz / 2;
+	if (!c->sp_sized)
+		(void)setsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz,
+		    sizeof(sz));
+	c->sp_sized = 1;
 	return 0;
 }
 
@@ -67,14 +60,7 @@ splice_open(struct conn *c)
 void
 splice_close(struct conn *c)
 {
-	static const struct timeval none;
-
-	if (c->dp.fd[0] < 0)
-		return;
 	rpipe_close(&c->dp);
-	if (c->client >= 0)
-		(void)setsockopt(c->client, SOL_SOCKET, SO_SNDTIMEO, &none,
-		    sizeof(none));
 }
 
 /*

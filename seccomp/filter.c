@@ -122,10 +122,14 @@ static const int mem_noexec[] = {
 	SCMP_SYS(mprotect),	/* malloc arena growth (PROT_READ|PROT_WRITE) */
 };
 
-/* fcntl: flag get/set only; F_DUPFD, locks, F_SETOWN, ... kill. */
+/*
+ * fcntl: flag reads and FD_CLOEXEC only; F_DUPFD, locks, F_SETOWN, ...
+ * kill. No F_SETFL (nor ioctl FIONBIO): the client socket's open file is
+ * shared with the monitor, which splices to it relying on its O_NONBLOCK
+ * (privsep.md "Relaying"); the monitor's filter adds F_SETFL for itself.
+ */
 static const int fcntl_cmds[] = {
 	F_GETFL,		/* read O_NONBLOCK */
-	F_SETFL,		/* set O_NONBLOCK on the client socket */
 	F_GETFD,		/* read FD_CLOEXEC */
 	F_SETFD,		/* set FD_CLOEXEC on a received descriptor */
 };

@@ -125,8 +125,6 @@ static const int sockopt_set[] = {
 	SO_RCVBUF,
 	SO_SNDBUFFORCE,		/* tried first; EPERM without CAP_NET_ADMIN */
 	SO_RCVBUFFORCE,
-	SO_SNDTIMEO,		/* client socket while the relay pipe splices
-				   to it (monitor/splice.c pipe_open) */
 };
 
 /* kill(): the two signals the monitor sends its children. */
@@ -163,8 +161,9 @@ add_socket_rules(scmp_filter_ctx ctx)
 
 /*
  * The relay pipe (base/rpipe.c, issue 8): pipe2 with exactly its flags,
- * fcntl F_SETPIPE_SZ to grow it (the flag commands are in filter.c's
- * memory rules); splice itself is in mon_io.
+ * fcntl F_SETPIPE_SZ to grow it; splice itself is in mon_io. And fcntl
+ * F_SETFL, O_NONBLOCK on a new IPC pair (zygote.c), which the shared
+ * flag rules (filter.c) leave out for the child.
  */
 static int
 add_pipe_rules(scmp_filter_ctx ctx)
@@ -176,6 +175,9 @@ add_pipe_rules(scmp_filter_ctx ctx)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
 		    SCMP_A1(SCMP_CMP_EQ, F_SETPIPE_SZ, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+		    SCMP_A1(SCMP_CMP_EQ, F_SETFL, 0));
 	return rc;
 }
 

@@ -36,7 +36,7 @@ int cg_scmp_allow(scmp_filter_ctx ctx, const int *nr, size_t n);
 /*
  * The memory and descriptor-flag rules every filter here shares
  * (filter.c): mmap and mprotect never with PROT_EXEC, fcntl F_GETFL
- * F_SETFL F_GETFD F_SETFD only, madvise with malloc's advice only.
+ * F_GETFD F_SETFD only (no F_SETFL: only the monitor's filter has it), madvise with malloc's advice only.
  * Returns 0 or libseccomp's negative errno.
  */
 int cg_scmp_add_memory_rules(scmp_filter_ctx ctx);

@@ -385,6 +385,8 @@ t_open(struct t *t, const char *backend)
 	assert_int_equal(ipc_socketpair(sv), 0);
 	assert_int_equal(fcntl(sv[0], F_SETFL, O_NONBLOCK), 0);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, cs), 0);
+	/* as accept_client() makes it: the relay splices to it */
+	assert_int_equal(fcntl(cs[0], F_SETFL, O_NONBLOCK), 0);
 	t->c = conn_new(&gw, t->pid, sv[0]);
 	t->c->id = ++gw.next_conn_id;
 	t->c->lis = 0;

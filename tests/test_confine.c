@@ -61,7 +61,8 @@ static const char *const refused[] = {
 	"openat_read", "openat_path", "mount", "chroot", "setuid", "capset",
 	"prctl", "seccomp", "rt_sigaction", "kill_all", "kill_group",
 	"kill_usr1", "tgkill_other", "mmap_exec", "mprotect_exec",
-	"getsockopt_other", "setsockopt_other", "fcntl_dupfd", "dup2_other",
+	"getsockopt_other", "setsockopt_other", "setsockopt_sndtimeo",
+	"fcntl_dupfd", "dup2_other",
 	"ioctl", "pipe2", "memfd_create", "bpf", "io_uring_setup",
 	"process_vm_readv", "pidfd_open", "rename", "unlinkat_dir",
 };

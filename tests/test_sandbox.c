@@ -135,6 +135,7 @@ static const struct syscall_case forbidden[] = {
 	{ "fcntl_dupfd_cloexec", DIES_SIGSYS },
 	{ "fcntl_setown", DIES_SIGSYS },
 	{ "fcntl_setlk", DIES_SIGSYS },
+	{ "fcntl_setfl", DIES_SIGSYS },	/* O_NONBLOCK of the shared client socket */
 	{ "madvise_other", DIES_SIGSYS },
 	{ "sigaltstack_set", DIES_SIGSYS },
 #ifndef CG_SANITIZE

@@ -125,12 +125,18 @@ child_response_end(struct child *c, const struct ipc_msg *m)
 int
 child_write_client(struct child *c, const char *buf, size_t len)
 {
+	struct pollfd p = { .fd = c->client, .events = POLLOUT };
 	ssize_t n;
 
 	while (len > 0) {
-		n = send(c->client, buf, len, MSG_NOSIGNAL);
+		n = send(c->client, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == EAGAIN) {
+			if (poll(&p, 1, WRITE_MS) == 1)
+				continue;
+			return -1;
+		}
 		if (n <= 0)
 			return -1;
 		buf += n;
@@ -148,18 +154,18 @@ child_read_client(struct child *c, int timeout_ms)
 
 	if (c->client_eof)
 		return 0;
-	do
-		rc = poll(&p, 1, timeout_ms);
-	while (rc < 0 && errno == EINTR);
-	if (rc == 0)
-		return -1;
 	if (c->incap - c->inlen < READ_CHUNK) {
 		c->incap = c->inlen + READ_CHUNK;
 		c->in = xrealloc(c->in, c->incap);
 	}
-	do
-		n = recv(c->client, c->in + c->inlen, READ_CHUNK, 0);
-	while (n < 0 && errno == EINTR);
+	do {
+		do
+			rc = poll(&p, 1, timeout_ms);
+		while (rc < 0 && errno == EINTR);
+		if (rc == 0)
+			return -1;
+		n = recv(c->client, c->in + c->inlen, READ_CHUNK, MSG_DONTWAIT);
+	} while (n < 0 && (errno == EINTR || errno == EAGAIN));
 	if (n <= 0) {
 		c->client_eof = 1;
 		return 0;

@@ -16,6 +16,7 @@
 #include "policy/policy.h"
 
 #define READ_CHUNK		65000	/* = IPC_DATA_MAX */
+#define WRITE_MS		120000	/* a client that takes no byte */
 
 struct child {
 	int ipc;
@@ -114,7 +115,13 @@ uint8_t child_response_end(struct child *c, const struct ipc_msg *m);
 
 /* ---------------------------------------------------------------- client */
 
-/* Write all of buf[0..len) to the client: 0, or -1 when it is gone. */
+/*
+ * Write all of buf[0..len) to the client: 0, or -1 when it is gone or
+ * takes no byte for WRITE_MS. The client socket is non-blocking for good
+ * (the monitor accepts it so and the child's filter has no F_SETFL: the
+ * monitor splices to it, privsep.md "Relaying"), so a full socket is
+ * waited for here.
+ */
 int child_write_client(struct child *c, const char *buf, size_t len);
 
 /*

@@ -24,7 +24,8 @@
  *       an error, a truncated datagram)
  *   'W' u32 ms: wait that long (no answer)
  *   'F' u32 flags: fcntl(client, F_SETFL, flags) on the client descriptor
- *       the monitor shares (clear O_NONBLOCK); no answer
+ *       the monitor shares (clear O_NONBLOCK); the child's filter kills it
+ *       (SIGSYS, hostile row client-clear-nonblock)
  *   'X' u32 how: shutdown(client, how); no answer
  *   'Y' u32 ms: for that long, write to the client behind the monitor's
  *       back whenever it takes bytes (MSG_DONTWAIT); no answer
@@ -67,6 +68,15 @@ put_u32(unsigned char *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
+/* 1 once the client socket has events (POLLIN/POLLOUT) within ms (-1: no limit). */
+static int
+wait_client(short events, int ms)
+{
+	struct pollfd p = { .fd = client, .events = events };
+
+	return poll(&p, 1, ms) == 1;
+}
+
 /*
  * One answer frame to the driver. When the client socket no longer takes
  * bytes (the monitor shut it down for writing after a response that closes
@@ -88,6 +98,9 @@ frame(char kind, const void *p, uint32_t len)
 	while (left > 0) {
 		n = send(client, q, left, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
+			continue;
+		/* the client socket is non-blocking (the monitor's) */
+		if (n < 0 && errno == EAGAIN && wait_client(POLLOUT, 10000))
 			continue;
 		if (n <= 0)
 			break;
@@ -112,6 +125,8 @@ read_full(void *p, size_t n)
 	while (n > 0) {
 		k = recv(client, p, n, 0);
 		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && errno == EAGAIN && wait_client(POLLIN, -1))
 			continue;
 		if (k <= 0)
 			_exit(0);

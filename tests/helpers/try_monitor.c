@@ -98,6 +98,8 @@ static int t_tgkill_other(struct prep *p) { syscall(SYS_tgkill, p->kid, p->kid, 
 static int t_mmap_exec(struct prep *p) { (void)p; syscall(SYS_mmap, NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); return 0; }
 static int t_mprotect_exec(struct prep *p) { syscall(SYS_mprotect, p->rw, PAGE, PROT_READ | PROT_EXEC); return 0; }
 static int t_getsockopt_other(struct prep *p) { int v; socklen_t l = sizeof(v); syscall(SYS_getsockopt, p->sv[0], SOL_SOCKET, SO_TYPE, &v, &l); return 0; }
+/* no send timeout any more: the client socket is non-blocking (issue 8) */
+static int t_setsockopt_sndtimeo(struct prep *p) { struct timeval t = { 0, 1 }; syscall(SYS_setsockopt, p->sv[0], SOL_SOCKET, SO_SNDTIMEO, &t, sizeof(t)); return 0; }
 static int t_setsockopt_other(struct prep *p) { int v = 1; syscall(SYS_setsockopt, p->sv[0], SOL_SOCKET, SO_REUSEADDR, &v, sizeof(v)); return 0; }
 static int t_fcntl_dupfd(struct prep *p) { (void)p; syscall(SYS_fcntl, 2, F_DUPFD_CLOEXEC, 0); return 0; }
 static int t_dup2_other(struct prep *p) { syscall(SYS_dup2, p->sv[0], 7); return 0; }
@@ -219,14 +221,11 @@ static int t_fcntl_flags(struct prep *p) { return want_ok(syscall(SYS_fcntl, p->
 static int
 t_relay_pipe(struct prep *p)
 {
-	struct timeval tick = { 0, 1 };
 	int fd[2];
 	char c = 0;
 
 	if (syscall(SYS_pipe2, fd, O_CLOEXEC | O_NONBLOCK) != 0 ||
 	    syscall(SYS_fcntl, fd[1], F_SETPIPE_SZ, 1 << 20) < 0 ||
-	    syscall(SYS_setsockopt, p->sv[0], SOL_SOCKET, SO_SNDTIMEO, &tick,
-	    sizeof(tick)) != 0 ||
 	    syscall(SYS_sendto, p->sv[1], "r", 1, 0, NULL, 0) != 1 ||
 	    syscall(SYS_splice, p->sv[0], NULL, fd[1], NULL, 1,
 	    SPLICE_F_NONBLOCK) != 1 ||
@@ -300,6 +299,7 @@ static const struct {
 	{ "mmap_exec", t_mmap_exec }, { "mprotect_exec", t_mprotect_exec },
 	{ "getsockopt_other", t_getsockopt_other },
 	{ "setsockopt_other", t_setsockopt_other },
+	{ "setsockopt_sndtimeo", t_setsockopt_sndtimeo },
 	{ "fcntl_dupfd", t_fcntl_dupfd }, { "dup2_other", t_dup2_other },
 	{ "ioctl", t_ioctl }, { "pipe2", t_pipe2 },
 	{ "memfd_create", t_memfd_create }, { "bpf", t_bpf },

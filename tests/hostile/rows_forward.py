@@ -1,6 +1,6 @@
 """tests/hostile/rows_forward.py - lies in FORWARD, bodies, stream bytes and DONE
 (the table and what a row says: tests/hostile/table.py)."""
-from ipc import body, body_end, body_spliced, client_data, done, forward
+from ipc import body, body_end, body_spliced, client_data, done, forward, u32
 from table import JSON, archive, ask, attach, create, owned, row, verdict_forwarding
 
 
@@ -507,6 +507,16 @@ def _(p, x):
     attach(p, x)
     p.send(client_data(1, b""))
     p.send(client_data(1, b"HOSTILE"))
+
+
+# ------------------------------------------------------------ the client's file
+
+@row("client-clear-nonblock", dies="SIGSYS")
+def _(p, x):
+    """clear O_NONBLOCK on the client socket it shares with the monitor, which splices
+    to it relying on that flag (its filter has no fcntl F_SETFL and no ioctl: it dies of
+    SIGSYS)"""
+    p.c.sendall(b"F" + u32(0))
 
 
 # ------------------------------------------------------------ DONE out of state

@@ -230,7 +230,7 @@ def run_row(row, x, gw_pid, fd_base, real_sock):
         try:
             row.fn(p, x)
         except ipc.Gone as e:
-            if not row.violation:
+            if not row.violation and not row.dies:
                 return "the connection ended: %s" % e
     except (AssertionError, ipc.Gone, OSError) as e:
         return str(e) or repr(e)
@@ -245,6 +245,14 @@ def run_row(row, x, gw_pid, fd_base, real_sock):
             return "the child was not killed with SIGKILL"
         if not p.wait_gone():
             return "the client connection stayed open"
+    elif row.dies:
+        if not x.log.wait(r"request parser for %s died: %s" % (who, row.dies)):
+            return "the child did not die of %s" % row.dies
+        if not p.wait_gone():
+            return "the client connection stayed open"
+        m = x.log.search(r"protocol violation from request parser for %s: (.*)" % who)
+        if m:
+            return "violation '%s' for a row whose child dies by its filter" % m.group(1)
     else:
         p.close()
         if not x.log.wait(r"child-exit conn=%d pid=%d status=0" % (p.conn, p.pid)):
@@ -347,7 +355,7 @@ def main():
     if args.list:
         for r in rows:
             print("%s\t%s\t%s" % (r.name, "violation: " + r.violation if r.violation else
-                                  "answer", r.doc))
+                                  "dies: " + r.dies if r.dies else "answer", r.doc))
         return 0
     if args.real and os.geteuid() != 0:
         print("SKIP hostile --real: needs root (a rootful private podman)")

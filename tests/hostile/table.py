@@ -9,7 +9,9 @@ follow (tests/hostile/run.py checks it):
   backend    regexes of request lines that may reach the backend besides the
              inspects of the refs the row asked about ({C} {L} and the ids of the
              run's World are filled in); nothing else may, and no byte "HOSTILE";
-  real       the row runs against the private podman too (its state must not change).
+  real       the row runs against the private podman too (its state must not change);
+  dies       the child's own filter kills it (e.g. "SIGSYS"): that death must be logged,
+             no violation, and the client connection must end.
 The docstring of each row is its line in doc/privsep.md. The rows are in
 rows_forward.py (FORWARD, bodies, stream bytes, DONE) and rows_ipc.py (ACCESS, LOG,
 questions, request numbers, datagrams, descriptors, floods).
@@ -18,17 +20,18 @@ from ipc import body, done, fact_query, forward
 
 
 class Row:
-    def __init__(self, name, sock, fn, violation, backend, real, doc):
+    def __init__(self, name, sock, fn, violation, backend, real, doc, dies=None):
         self.name, self.sock, self.fn, self.violation = name, sock, fn, violation
         self.backend, self.real, self.doc = backend, real, " ".join(doc.split())
+        self.dies = dies
 
 
 ROWS = []
 
 
-def row(name, violation=None, sock="podman", backend=(), real=False):
+def row(name, violation=None, sock="podman", backend=(), real=False, dies=None):
     def reg(fn):
-        ROWS.append(Row(name, sock, fn, violation, backend, real, fn.__doc__))
+        ROWS.append(Row(name, sock, fn, violation, backend, real, fn.__doc__, dies))
         return fn
     return reg
 
