@@ -531,7 +531,7 @@ forward_written(struct conn *c)
 	}
 }
 
-#define BACKEND_READS	4	/* backend reads per wake-up, at most */
+#define BACKEND_READS	8	/* backend reads per wake-up, at most */
 
 static void
 on_backend(struct conn *c, short revents)
@@ -579,16 +579,21 @@ on_backend(struct conn *c, short revents)
 		return;
 	}
 	/*
-	 * While the backend has more and the client takes it all, read on
-	 * (a few times) instead of returning to ppoll() for each piece: a
-	 * streamed answer arrives in pieces of some 64 KiB.
+	 * While the backend has more, read on (a few times) instead of
+	 * returning to epoll for each piece (a chunked answer comes in 32 KiB
+	 * chunks, each a peek and a splice), then write it to the client at
+	 * once: one wake-up of the client per batch, not per chunk. A splice
+	 * that got less than it asked for emptied the socket: no read that
+	 * would find nothing.
 	 */
+	more = -1;
 	for (i = 0; i < BACKEND_READS && relay_backend_wants_read(c); i++) {
 		more = relay_from_backend(c);
-		relay_progress(c);
-		if (!more || c->down.len > 0)
+		if (more != 1 || c->down.len > 0)
 			break;
 	}
+	if (more >= 0)		/* read at least once */
+		relay_progress(c);
 }
 
 /* poll() events on c's backend connection; 0 when none. */

@@ -553,8 +553,10 @@ int relay_backend_wants_read(const struct conn *c);
  * responses skipped, the final head validated (502 when unusable), logged
  * and rewritten for the client, the framing followed so that nothing past
  * the response's end is relayed; a switch (101, raw 200 on hijack routes)
- * enters RS_SWITCHED. Returns 1 when bytes were read, 0 otherwise (none
- * there yet, end-of-file, an error).
+ * enters RS_SWITCHED. Returns 1 when bytes were read, 2 when bytes were
+ * spliced and the socket had fewer than asked for (it is empty now: no
+ * need to read again before epoll says so), 0 otherwise (none there yet,
+ * end-of-file, an error).
  */
 int relay_from_backend(struct conn *c);
 /*
@@ -599,7 +601,8 @@ void relay_abandon(struct conn *c, const char *why);
 /* ---- monitor/splice.c */
 
 /* splice_from_backend() outcomes */
-enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR };
+enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR,
+	SPLICE_SHORT };
 
 /*
  * 1 when the response body's next bytes may go through c's relay pipe
@@ -622,7 +625,8 @@ void splice_close(struct conn *c);
  * bounded by RELAY_DOWN_MAX with c->down, following the framing by
  * counting so that nothing past the end is taken (http.md §8.4); sets
  * c->resp_done and releases the backend at the end. Returns SPLICE_MOVED
- * after progress, SPLICE_NONE when there is nothing now, SPLICE_COPY when
+ * after progress (SPLICE_SHORT: fewer bytes than asked for, the socket is
+ * empty for now), SPLICE_NONE when there is nothing now, SPLICE_COPY when
  * these bytes must go through c->down instead (small chunks, a chunk line
  * split across writes, invalid framing), SPLICE_EOF or SPLICE_ERROR when
  * the backend's side ended (the caller handles it as for recv).

@@ -431,7 +431,7 @@ relay_from_backend(struct conn *c)
 		if (rc == SPLICE_EOF || rc == SPLICE_ERROR)
 			backend_ended(c, rc == SPLICE_ERROR);
 		if (rc != SPLICE_COPY)
-			return rc == SPLICE_MOVED;
+			return rc == SPLICE_MOVED ? 1 : rc == SPLICE_SHORT ? 2 : 0;
 	}
 	if (c->dp.len > 0) {	/* copied bytes go after the pipe's */
 		c->sp_wait = 1;

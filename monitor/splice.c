@@ -129,7 +129,7 @@ splice_from_backend(struct conn *c)
 		c->resp_done = 1;
 	if (c->resp_done)
 		backend_release(c);
-	return SPLICE_MOVED;
+	return (uint64_t)n < want ? SPLICE_SHORT : SPLICE_MOVED;
 }
 
 /* ---------------------------------------------------------------- uploads */
