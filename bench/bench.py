@@ -20,6 +20,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -320,9 +321,10 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def section_stream(rep, envs, cid, logcid, tmp, args):
+def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid):
     size = (32 if args.quick else 256) * MIB
-    rounds = 1 if args.quick else 3
+    rounds = 1 if args.quick else 5
+    hz = os.sysconf("SC_CLK_TCK")
     src = os.path.join(tmp, "blob")
     if not os.path.exists(src) or os.path.getsize(src) != size:
         with open(src, "wb") as f:
@@ -377,13 +379,40 @@ def section_stream(rep, envs, cid, logcid, tmp, args):
         ("docker run -i cat (attach echo)",
          echo(["docker", "run", "-i", "--rm", "--network", "none", "localhost/busybox", "cat"])),
     ]
+    def with_cpu(fn):
+        # CPU of each process in the path during one run, ms: the gateway tree,
+        # the podman service, the docker CLI (conmon is the same either way)
+        def f(side):
+            g0, p0 = cpu_ticks(gw_pid), cpu_ticks(pm_pid)
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            mibs = fn(side)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            g1, p1 = cpu_ticks(gw_pid), cpu_ticks(pm_pid)
+            cli = (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000
+            return mibs, ((g1 - g0) * 1000 / hz if side == "gateway" else 0,
+                          (p1 - p0) * 1000 / hz, cli)
+        return f
+
+    cpus = []
     for name, fn in cases:
         failures = {}
-        res = interleave(rounds, fn, failures)
+        res = interleave(rounds, with_cpu(fn), failures)
         for side, err in failures.items():
             rep.notes.append(f"{name} ({size // MIB} MiB) through {side}: {err}")
-        rep.add("Streaming throughput", f"{name}, {size // MIB} MiB", median_or_none(res["direct"]),
-                median_or_none(res["gateway"]), "MiB/s", 0.95, True)
+        rate = {k: median_or_none([r[0] for r in v]) for k, v in res.items()}
+        rep.add("Streaming throughput", f"{name}, {size // MIB} MiB", rate["direct"],
+                rate["gateway"], "MiB/s", 0.95, True)
+        if res["gateway"] and res["direct"]:
+            cpus.append((name, {k: [median_or_none([r[1][i] for r in v]) for i in range(3)]
+                                for k, v in res.items()}))
+    # after the throughput table: where the CPU of the same runs went
+    sec = f"Streaming CPU per {size // MIB} MiB (medians of the same runs)"
+    for name, cpu in cpus:
+        rep.add_abs(sec, f"{name}: gateway tree", cpu["gateway"][0], "ms")
+        rep.add(sec, f"{name}: podman service", cpu["direct"][1], cpu["gateway"][1], "ms")
+        rep.add(sec, f"{name}: docker CLI", cpu["direct"][2], cpu["gateway"][2], "ms")
+        rep.add(sec, f"{name}: the three together", cpu["direct"][1] + cpu["direct"][2],
+                sum(cpu["gateway"]), "ms")
     try:
         os.unlink(out)
     except OSError:
@@ -555,7 +584,7 @@ def main():
                           f"head -c {logmb * 3 // 4 * MIB} /dev/urandom | base64 -w 4096"],
                          env=envs["gateway"]).stdout.decode().strip()
             run(["docker", "wait", logcid], env=envs["direct"], timeout=300)
-            section_stream(rep, envs, cid, logcid, tmp, args)
+            section_stream(rep, envs, cid, logcid, tmp, args, gw.pid, pm_pid)
         if "conc" in only:
             section_conc(rep, socks, gw.pid, args)
         run(["docker", "rm", "-f", cid], env=envs["direct"], check=False)
