@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "seccomp/filter.h"
 
@@ -149,6 +150,7 @@ ssize_t
 child_read_client(struct child *c, int timeout_ms)
 {
 	struct pollfd p = { .fd = c->client, .events = POLLIN };
+	long long deadline = now_ms() + timeout_ms, left;
 	ssize_t n;
 	int rc;
 
@@ -158,10 +160,16 @@ child_read_client(struct child *c, int timeout_ms)
 		c->incap = c->inlen + READ_CHUNK;
 		c->in = xrealloc(c->in, c->incap);
 	}
+	/*
+	 * One deadline for the whole wait: a wake-up with nothing to read (an
+	 * urgent MSG_OOB byte, which recv() drops: EAGAIN) must not restart
+	 * it, or a client could hold the parser past HEAD_MS/IDLE_MS forever.
+	 */
 	do {
-		do
-			rc = poll(&p, 1, timeout_ms);
-		while (rc < 0 && errno == EINTR);
+		do {
+			left = deadline - now_ms();
+			rc = poll(&p, 1, left > 0 ? (int)left : 0);
+		} while (rc < 0 && errno == EINTR);
 		if (rc == 0)
 			return -1;
 		n = recv(c->client, c->in + c->inlen, READ_CHUNK, MSG_DONTWAIT);

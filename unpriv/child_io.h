@@ -125,9 +125,10 @@ uint8_t child_response_end(struct child *c, const struct ipc_msg *m);
 int child_write_client(struct child *c, const char *buf, size_t len);
 
 /*
- * Wait up to timeout_ms for the client to become readable and append what
- * it sends (at most READ_CHUNK bytes) to c->in. Returns bytes read, 0 at
- * end-of-file (c->client_eof set), -1 on timeout.
+ * Wait up to timeout_ms (>= 0; one deadline, however often the socket
+ * wakes with nothing to read) for the client's bytes and append what it
+ * sends (at most READ_CHUNK bytes) to c->in. Returns bytes read, 0 at
+ * end-of-file (c->client_eof set), -1 on timeout (http.md §1.3).
  */
 ssize_t child_read_client(struct child *c, int timeout_ms);
 
