@@ -1,6 +1,22 @@
-"""tests/forwarded/client.py - one HTTP/1.1 request on a unix socket, for the Python
-test drivers (tests/forwarded/run.py, tests/hostile/run.py). Standard library only."""
+"""tests/forwarded/client.py - one HTTP/1.1 request on a unix socket, and stopping a
+started process, for the Python test drivers (tests/forwarded/run.py,
+tests/hostile/run.py, tests/ops/framing.py). Standard library only."""
+import signal
 import socket
+import subprocess
+
+
+def stop(proc):
+    """SIGTERM to proc (a subprocess.Popen) and wait for it: 10 s, then SIGKILL. Does
+    nothing when proc is None or has exited."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def http(sock_path, method, target, body=None, ctype="application/json", upgrade=False,

@@ -27,7 +27,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -36,7 +35,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from client import http  # noqa: E402
+from client import http, stop  # noqa: E402
 
 KEY = "org.apache.magpie.project"
 CID = "a1" * 32
@@ -339,12 +338,7 @@ def main():
                     for r in fake.requests():
                         print("    daemon: %s %s %r" % r)
     finally:
-        gw.send_signal(signal.SIGTERM)
-        try:
-            gw.wait(10)
-        except subprocess.TimeoutExpired:
-            gw.kill()
-            gw.wait()
+        stop(gw)
         logf.close()
         if failed and args.verbose:
             with open(log_path, "rb") as f:

@@ -27,7 +27,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -322,17 +321,6 @@ def start_gateway(binary, root, run, backend_sock, log_path):
     return gw, None
 
 
-def stop(proc):
-    if proc is None or proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 def release_has_no_puppet():
     """The release binary knows nothing of the puppet (privsep.md §12)."""
     with open(os.path.join(REPO, "container-gateway"), "rb") as f:
@@ -427,7 +415,7 @@ def main():
                 failed += 1
                 break
     finally:
-        stop(gw)
+        client.stop(gw)
         if rec is not None:
             rec.close()
         if pm_dir is not None:
