@@ -618,8 +618,6 @@ enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR,
  * only after EAGAIN (doc/privsep.md "Relaying").
  */
 int splice_open(struct conn *c);
-/* Close c's relay pipe (the bytes in it are dropped). */
-void splice_close(struct conn *c);
 /*
  * Move the body's next bytes from the backend into the relay pipe,
  * bounded by RELAY_DOWN_MAX with c->down, following the framing by

@@ -34,7 +34,7 @@ end_exchange(struct conn *c)
 
 	conn_close_backend(c);
 	fifo_free(&c->down);
-	splice_close(c);
+	rpipe_close(&c->dp);
 	fifo_free(&c->early);
 	free(c->rhead);
 	c->rhead = NULL;

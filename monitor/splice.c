@@ -57,12 +57,6 @@ splice_open(struct conn *c)
 	return pipe_open(c) == 0;
 }
 
-void
-splice_close(struct conn *c)
-{
-	rpipe_close(&c->dp);
-}
-
 /*
  * Chunked: look at the next backend bytes without taking them (MSG_PEEK)
  * and let the decoder count the chunk lines there (http.md §8.4). When

@@ -19,6 +19,18 @@ def stop(proc):
         proc.wait()
 
 
+def read_head(s, buf=b""):
+    """Read from socket s until buf holds a whole HTTP head. Returns (head, rest),
+    the bytes before and after the blank line, or None at end-of-file first."""
+    while b"\r\n\r\n" not in buf:
+        d = s.recv(65536)
+        if not d:
+            return None
+        buf += d
+    head, rest = buf.split(b"\r\n\r\n", 1)
+    return head, rest
+
+
 def http(sock_path, method, target, body=None, ctype="application/json", upgrade=False,
          timeout=15):
     """One request on a new connection; returns (status, body bytes), the body

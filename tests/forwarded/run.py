@@ -35,7 +35,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from client import http, stop  # noqa: E402
+from client import http, read_head, stop  # noqa: E402
 
 KEY = "org.apache.magpie.project"
 CID = "a1" * 32
@@ -76,13 +76,10 @@ class FakeDaemon:
     def handle(self, c):
         try:
             c.settimeout(10)
-            data = b""
-            while b"\r\n\r\n" not in data:
-                d = c.recv(65536)
-                if not d:
-                    return
-                data += d
-            head, rest = data.split(b"\r\n\r\n", 1)
+            got = read_head(c)
+            if got is None:
+                return
+            head, rest = got
             lines = head.decode("latin-1").split("\r\n")
             method, target, _ = lines[0].split(" ", 2)
             hdrs = {}

@@ -26,7 +26,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "forwarded"))
-from client import stop  # noqa: E402
+from client import read_head, stop  # noqa: E402
 
 SIZES = [1, 2, 3, 5, 9, 15, 16, 17, 63, 64, 65, 100, 1000, 4095, 4096, 16383, 16384,
          16385, 32768, 40000, 65535, 65536, 100000, 262143, 262144, 262145, 300000]
@@ -87,12 +87,10 @@ class Backend:
         buf = b""
         try:
             while True:
-                while b"\r\n\r\n" not in buf:
-                    d = s.recv(65536)
-                    if not d:
-                        return
-                    buf += d
-                head, buf = buf.split(b"\r\n\r\n", 1)
+                got = read_head(s, buf)
+                if got is None:
+                    return
+                head, buf = got
                 method, target = head.split(b"\r\n", 1)[0].split(b" ")[:2]
                 if method != b"GET" or not target.endswith(b"/version"):
                     s.sendall(b"HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\n"
