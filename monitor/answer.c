@@ -36,7 +36,6 @@
 #include "policy/json.h"
 #include "policy/query.h"
 
-enum answer_kind { ANS_NONE = 0, ANS_DF, ANS_PRUNE_CHECK };
 
 #define BUILD_PRUNE_EMPTY	"{\"CachesDeleted\":[],\"SpaceReclaimed\":0}"
 #define UNMEASURED	"this backend did not identify itself as either " \
@@ -53,20 +52,6 @@ static const struct {
 	{ "/images/json", { "", "all=true" }, 0 },
 	{ "/system/df", { "", "" }, 0 },
 };
-
-void
-answer_free(struct conn *c)
-{
-	size_t i;
-
-	for (i = 0; i < ANSWER_PARTS; i++) {
-		free(c->ans_body[i]);
-		c->ans_body[i] = NULL;
-		c->ans_len[i] = 0;
-	}
-	c->ans_kind = ANS_NONE;
-	c->ans_step = 0;
-}
 
 /* VERDICT for an answer the monitor writes: the child waits for its end. */
 static void
@@ -96,7 +81,7 @@ answer_json(struct conn *c, const char *body, size_t len)
 	resp = xmalloc((size_t)n + len);
 	memcpy(resp, head, (size_t)n);
 	memcpy(resp + n, body, len);
-	answer_free(c);
+	conn_free_answer(c);
 	answered_verdict(c, NULL);
 	relay_answer(c, "allow", NULL, 200, NULL, closing, resp, (size_t)n + len);
 }
@@ -120,7 +105,7 @@ answer_refuse(struct conn *c, const char *code, const char *hint,
 	va_end(ap);
 	cg_refuse_hint(&r, code, hint, "%s", detail);
 	resp = cg_error_response(&r, c->is_head, &len);
-	answer_free(c);
+	conn_free_answer(c);
 	answered_verdict(c, r.code);
 	relay_answer(c, r.status >= 500 ? "error" : "deny", r.code, r.status,
 	    r.detail, 1, resp, len);
@@ -130,7 +115,7 @@ answer_refuse(struct conn *c, const char *code, const char *hint,
 static void
 answer_unreadable(struct conn *c, const char *what)
 {
-	answer_free(c);
+	conn_free_answer(c);
 	backend_refuse(c, "backend-unreachable", "the %s backend's %s could "
 	    "not be read", conn_backend_name(c), what);
 }
@@ -176,7 +161,7 @@ ask(struct conn *c, const char *path, const char *query)
 		xoom();
 	c->rs = RS_PHASE;
 	if (backend_internal(c, req, (size_t)n, 1) < 0) {
-		answer_free(c);
+		conn_free_answer(c);
 		backend_refuse_transport(c, 0);
 	}
 }
@@ -238,7 +223,7 @@ prune_checked(struct conn *c)
 		answer_unreadable(c, "pod list");
 		return;
 	}
-	answer_free(c);
+	conn_free_answer(c);
 	if (n > 0) {
 		answer_refuse(c, "denied-endpoint", "prune by kind: docker "
 		    "system prune, or podman --remote container prune, image "
@@ -284,7 +269,7 @@ df_start(struct conn *c)
 int
 answer_start(struct conn *c)
 {
-	answer_free(c);
+	conn_free_answer(c);
 	if (c->answer) {
 		if (strcmp(c->action, "build-prune") == 0)
 			build_prune(c);
@@ -311,14 +296,14 @@ answer_done(struct conn *c, int ok, int timeout)
 	int status;
 
 	if (!ok || backend_parse_internal(c, &status, &body, &len) < 0) {
-		answer_free(c);
+		conn_free_answer(c);
 		backend_refuse_transport(c, timeout);
 		return;
 	}
 	backend_release(c);	/* kept for the next part (issue 9 pool) */
 	if (status != 200 || c->ans_step >= ANSWER_PARTS) {
 		free(body);
-		answer_free(c);
+		conn_free_answer(c);
 		backend_refuse(c, "backend-unreachable", "the %s backend answered "
 		    "the gateway's own request with status %d",
 		    conn_backend_name(c), status);

@@ -1,22 +1,28 @@
 /*
  * One connection of the monitor (privsep.md §3, §10): its record, the
- * messages it sends to its child, and what happens when the child breaks
- * the protocol. The stages above (dispatch, verify, phase, facts, relay,
- * backend) all come down here; nothing here calls up.
+ * messages it sends to its child, what happens when the child breaks the
+ * protocol, and how an exchange and a request end. The stages above
+ * (dispatch, verify, phase, answer, facts, relay, splice, backend) all
+ * come down here; nothing here calls up (no circle: farm-studio look).
  */
 #include "monitor/gateway.h"
 
 #include <cjson/cJSON.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "monitor/log.h"
+
+/* a parsed JSON body or list answer from this size on is trimmed after */
+#define TRIM_MIN	(1u << 20)
 
 struct conn *
 conn_new(struct gateway *gw, pid_t pid, int ipc)
@@ -49,7 +55,7 @@ conn_free(struct conn *c)
 	rpipe_close(&c->up);
 	fifo_free(&c->early);
 	conn_free_phase_tree(c);
-	answer_free(c);
+	conn_free_answer(c);
 	free(c->facts);
 	free(c->target);
 	free(c->log_path);
@@ -146,7 +152,111 @@ conn_abandon(struct conn *c, const char *why)
 		    c->log_path != NULL ? c->log_path : "-", "error", NULL, 0,
 		    conn_duration_ms(c), why);
 	}
-	relay_abandon(c, why);
+	conn_abandon_exchange(c, why);
+}
+
+void
+conn_free_answer(struct conn *c)
+{
+	size_t i;
+
+	for (i = 0; i < ANSWER_PARTS; i++) {
+		free(c->ans_body[i]);
+		c->ans_body[i] = NULL;
+		c->ans_len[i] = 0;
+	}
+	c->ans_kind = ANS_NONE;
+	c->ans_step = 0;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+void
+conn_end_request(struct conn *c)
+{
+	int parsed_big = (c->body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
+	    c->lf_len >= TRIM_MIN;
+
+	conn_close_backend(c);
+	conn_free_phase_tree(c);
+	fifo_free(&c->down);
+	rpipe_close(&c->dp);
+	rpipe_close(&c->up);
+	c->up_given = c->up_crlf = 0;
+	fifo_free(&c->early);
+	free(c->json);
+	free(c->head);
+	free(c->rhead);
+	free(c->lf_buf);
+	c->json = c->head = c->rhead = c->lf_buf = NULL;
+	c->rheadlen = c->lf_len = c->lf_headlen = 0;
+	c->lf_on = 0;
+	c->rs = RS_IDLE;
+	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
+	c->begun = 0;
+	c->body_kind = FB_NONE;
+	c->body_len = 0;
+	c->idle_ms = now_ms();	/* idle from here (serve.c reclaims) */
+	/*
+	 * The trees of a large body's replay (and of a large list answer)
+	 * are freed, but in small chunks the heap keeps: hand the free pages
+	 * back, or one 8 MiB body leaves the monitor at 230 MB for good
+	 * (issue 11 item 2).
+	 */
+	if (parsed_big)
+		malloc_trim(0);
+}
+
+void
+conn_end_exchange(struct conn *c)
+{
+	struct ipc_msg m = { .type = IPC_RESPONSE_END, .req = c->req };
+
+	conn_close_backend(c);
+	fifo_free(&c->down);
+	rpipe_close(&c->dp);
+	fifo_free(&c->early);
+	free(c->rhead);
+	c->rhead = NULL;
+	c->rheadlen = 0;
+	if (c->closing && c->client >= 0) {
+		/* the child keeps its copy while it lingers */
+		shutdown(c->client, SHUT_WR);
+		ev_close(c->gw, c->client);
+		c->client = -1;
+	}
+	if (!c->end_sent) {
+		c->end_sent = 1;
+		m.u.response_end.mode = c->closing ? IPC_END_CLOSE :
+		    IPC_END_KEEP_ALIVE;
+		conn_send(c, &m);
+	}
+	/*
+	 * A light exchange kept alive is over now: the child's next request
+	 * says it got RESPONSE_END (no DONE, privsep.md §8; issue 9).
+	 */
+	if (c->rs != RS_IDLE && !c->synced && !c->closing)
+		conn_end_request(c);
+	else if (c->rs != RS_IDLE)
+		c->rs = RS_WAIT_DONE;
+}
+
+void
+conn_abandon_exchange(struct conn *c, const char *why)
+{
+	if (c->rs != RS_STREAM && c->rs != RS_RESPONSE && c->rs != RS_SWITCHED)
+		return;
+	if (!c->logged) {
+		c->logged = 1;
+		access_line(c, c->method, c->log_path, "error", NULL, 0,
+		    conn_duration_ms(c), why);
+	}
+	c->closing = 1;
+	if (c->client >= 0) {
+		ev_close(c->gw, c->client);
+		c->client = -1;
+	}
+	conn_end_exchange(c);
 }
 
 unsigned

@@ -11,7 +11,6 @@
 #include "monitor/gateway.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,46 +23,8 @@
 #include "policy/headers.h"
 
 #define LOG_LINES_MAX	32	/* per request: a child cannot flood the log */
-/* a parsed JSON body or list answer from this size on is trimmed after */
-#define TRIM_MIN	(1u << 20)
 
 /* ---------------------------------------------------------------- requests */
-
-void
-conn_end_request(struct conn *c)
-{
-	int parsed_big = (c->body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
-	    c->lf_len >= TRIM_MIN;
-
-	conn_close_backend(c);
-	conn_free_phase_tree(c);
-	fifo_free(&c->down);
-	rpipe_close(&c->dp);
-	rpipe_close(&c->up);
-	c->up_given = c->up_crlf = 0;
-	fifo_free(&c->early);
-	free(c->json);
-	free(c->head);
-	free(c->rhead);
-	free(c->lf_buf);
-	c->json = c->head = c->rhead = c->lf_buf = NULL;
-	c->rheadlen = c->lf_len = c->lf_headlen = 0;
-	c->lf_on = 0;
-	c->rs = RS_IDLE;
-	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
-	c->begun = 0;
-	c->body_kind = FB_NONE;
-	c->body_len = 0;
-	c->idle_ms = now_ms();	/* idle from here (serve.c reclaims) */
-	/*
-	 * The trees of a large body's replay (and of a large list answer)
-	 * are freed, but in small chunks the heap keeps: hand the free pages
-	 * back, or one 8 MiB body leaves the monitor at 230 MB for good
-	 * (issue 11 item 2).
-	 */
-	if (parsed_big)
-		malloc_trim(0);
-}
 
 static int
 on_path_query(struct conn *c, const struct ipc_msg *m)
@@ -212,6 +173,17 @@ on_body_end(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+/* BODY_SPLICED (monitor/splice.c); a failed write ends the upload. */
+static int
+on_body_spliced(struct conn *c, const struct ipc_msg *m)
+{
+	int rc = splice_on_body_spliced(c, m);
+
+	if (rc == 1)
+		relay_backend_write_failed(c);
+	return rc < 0 ? -1 : 0;
+}
+
 /*
  * Early stream bytes of a hijack route (http.md §5.2, §9.3): what the
  * child read past the request, at most IPC_EARLY_MAX, ended by an empty
@@ -254,7 +226,7 @@ on_done(struct conn *c, const struct ipc_msg *m)
 	(void)m;
 	c->stream_started = 1;
 	if (c->rs == RS_STREAM)
-		relay_abandon(c, "abandoned: the request body did not complete");
+		conn_abandon_exchange(c, "abandoned: the request body did not complete");
 	conn_end_request(c);
 	return 0;
 }
@@ -352,7 +324,7 @@ static const struct dispatch {
 	{ IPC_BODY, ST(RS_BODY) | ST(RS_STREAM) | ST(RS_WAIT_DONE), 0, on_body },
 	{ IPC_BODY_END, ST(RS_STREAM) | ST(RS_WAIT_DONE), 0, on_body_end },
 	{ IPC_BODY_SPLICED, ST(RS_STREAM) | ST(RS_WAIT_DONE), 0,
-	    splice_on_body_spliced },
+	    on_body_spliced },
 	/* sent right after FORWARD: read once the head is out */
 	{ IPC_CLIENT_DATA, ST(RS_RESPONSE) | ST(RS_SWITCHED) | ST(RS_WAIT_DONE),
 	    0, on_client_data },

@@ -195,15 +195,13 @@ role_of(const struct conn *c, int fd)
 }
 
 void
-ev_sync(struct conn *c)
+ev_sync(struct conn *c, const struct pollfd *pfd, int n)
 {
 	struct gateway *gw = c->gw;
-	struct pollfd pfd[CONN_POLLFDS];
-	int want[3] = { -1, -1, -1 }, n, i, r;
+	int want[3] = { -1, -1, -1 }, i, r;
 
 	if (gw->ev == NULL)
 		return;
-	n = conn_pollfds(c, pfd);
 	for (i = 0; i < n; i++) {
 		r = role_of(c, pfd[i].fd) - EV_CONN_IPC;
 		want[r] = pfd[i].fd;

@@ -238,6 +238,7 @@ enum framing { FR_NONE, FR_LENGTH, FR_CHUNKED, FR_EOF, FR_SWITCHED };
 
 /* Internal answers a gateway-made answer is computed from (answer.c). */
 #define ANSWER_PARTS	4
+enum answer_kind { ANS_NONE = 0, ANS_DF, ANS_PRUNE_CHECK };
 
 struct fact {
 	uint8_t kind;
@@ -498,8 +499,6 @@ int answer_start(struct conn *c);
  * set.
  */
 void answer_done(struct conn *c, int ok, int timeout);
-/* Free what c's answer collected (conn_free, a finished answer). */
-void answer_free(struct conn *c);
 
 /* ---- monitor/facts.c */
 
@@ -590,13 +589,6 @@ void relay_answer(struct conn *c, const char *decision, const char *code,
     int status, const char *detail, int closing, char *resp, size_t len);
 /* No response head within --backend-timeout: 504 to the client. */
 void relay_head_timeout(struct conn *c);
-/*
- * End c's forwarded exchange now (client gone, child gave up or gone):
- * the access line if none was written (decision error, code -, status 0,
- * detail why), backend and client closed, RESPONSE_END close. No-op
- * outside RS_STREAM, RS_RESPONSE and RS_SWITCHED.
- */
-void relay_abandon(struct conn *c, const char *why);
 
 /* ---- monitor/splice.c */
 
@@ -644,7 +636,9 @@ void splice_offer_body_pipe(struct conn *c);
  * 1..IPC_SPLICED_MAX, and a pipe must have been offered; the monitor
  * frames them (a chunk line of n for a chunked body) and moves exactly n
  * bytes from the pipe to the backend, reading no further message of the
- * child meanwhile. Returns 0, or -1 after a violation.
+ * child meanwhile. Returns 0, 1 when writing to the backend failed (the
+ * caller ends the upload: relay_backend_write_failed), or -1 after a
+ * violation.
  */
 int splice_on_body_spliced(struct conn *c, const struct ipc_msg *m);
 /*
@@ -784,9 +778,25 @@ void conn_close_backend(struct conn *c);
 /*
  * c's request is over for the monitor (DONE, its ACCESS, or a light
  * exchange's keep-alive RESPONSE_END: privsep.md §8): back to RS_IDLE with
- * nothing of it kept, idle from now (accept.c reclaims). In dispatch.c.
+ * nothing of it kept, idle from now (accept.c reclaims).
  */
 void conn_end_request(struct conn *c);
+/*
+ * c's exchange is over for the client: backend closed, relay buffers
+ * freed, the client shut and closed when c->closing, RESPONSE_END (close
+ * or keep-alive) sent once; a light exchange kept alive ends its request
+ * (conn_end_request), any other waits for DONE (RS_WAIT_DONE).
+ */
+void conn_end_exchange(struct conn *c);
+/*
+ * End c's forwarded exchange now (client gone, child gave up or gone):
+ * the access line if none was written (decision error, code -, status 0,
+ * detail why), backend and client closed, RESPONSE_END close. No-op
+ * outside RS_STREAM, RS_RESPONSE and RS_SWITCHED.
+ */
+void conn_abandon_exchange(struct conn *c, const char *why);
+/* Free what c's answer collected (conn_free, a finished answer). */
+void conn_free_answer(struct conn *c);
 /*
  * Audit m (to-child), queue it for c's child and send what the socket
  * takes now. m->fd is ignored. An m the encoder refuses is a broken
@@ -812,7 +822,7 @@ const char *conn_backend_name(const struct conn *c);
  * monitor asked the backend on the request's behalf (an ownership question,
  * the named-resource phase). The request's access line if it has none yet
  * (decision error, code -, status 0, detail why; method and path "-" before
- * its FORWARD), then a forwarded exchange is ended (relay_abandon). No line
+ * its FORWARD), then a forwarded exchange is ended (conn_abandon_exchange). No line
  * when no request is open: between requests, or once its line is out
  * (cli.md §14.3: exactly one per request; issue 11 item 3).
  */

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "monitor/rundir.h"
 
 #define RECORD_MAX	16384	/* bytes; the record is a few hundred */
 
@@ -207,7 +206,7 @@ instance_report(const struct gateway *gw)
 
 	n = read_owned(gw->pid_file, pidtext, sizeof(pidtext));
 	if (n > 0)
-		pid = rundir_parse_pid(pidtext, (size_t)n);
+		pid = instance_parse_pid(pidtext, (size_t)n);
 	if (pid > 0)
 		printf("container-gateway: already running (pid %lld)\n", pid);
 	else
@@ -234,4 +233,22 @@ instance_report(const struct gateway *gw)
 		    "has other flags than these: %s; run container-gateway stop "
 		    "first to start it with yours\n", diff);
 	free(diff);
+}
+
+long long
+instance_parse_pid(const char *buf, size_t len)
+{
+	long long v = 0;
+	size_t i;
+
+	if (len > 0 && buf[len - 1] == '\n')
+		len--;
+	if (len < 1 || len > 10)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return -1;
+		v = v * 10 + (buf[i] - '0');
+	}
+	return v > 1 ? v : -1;
 }

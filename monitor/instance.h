@@ -30,4 +30,11 @@ void instance_forget(const struct gateway *gw);
  */
 void instance_report(const struct gateway *gw);
 
+/*
+ * Parse pid file content (cli.md §6): 1-10 ASCII digits, value > 1,
+ * optionally followed by one "\n". Returns the pid, or -1 when invalid.
+ * The value may exceed the pid_t range; callers must check before kill().
+ */
+long long instance_parse_pid(const char *buf, size_t len);
+
 #endif

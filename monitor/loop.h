@@ -80,11 +80,11 @@ void ev_unwatch(struct gateway *gw, int fd);
  */
 void ev_close(struct gateway *gw, int fd);
 /*
- * Bring c's registrations in line with what it waits for now
- * (conn_pollfds): add, change or remove its child's socket, backend
- * connection and client. No-op without gw->ev.
+ * Bring c's registrations in line with what it waits for now, pfd[0..n)
+ * as conn_pollfds() wrote them (n <= CONN_POLLFDS): add, change or remove
+ * its child's socket, backend connection and client. No-op without gw->ev.
  */
-void ev_sync(struct conn *c);
+void ev_sync(struct conn *c, const struct pollfd *pfd, int n);
 /* Remove every registration of c (its descriptors stay open). */
 void ev_forget(struct conn *c);
 /*

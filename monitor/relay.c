@@ -27,63 +27,11 @@
 
 #define RHEAD_MAX	(HTTP_HEAD_MAX + IPC_DATA_MAX)	/* bytes read for a head */
 
-static void
-end_exchange(struct conn *c)
-{
-	struct ipc_msg m = { .type = IPC_RESPONSE_END, .req = c->req };
-
-	conn_close_backend(c);
-	fifo_free(&c->down);
-	rpipe_close(&c->dp);
-	fifo_free(&c->early);
-	free(c->rhead);
-	c->rhead = NULL;
-	c->rheadlen = 0;
-	if (c->closing && c->client >= 0) {
-		/* the child keeps its copy while it lingers */
-		shutdown(c->client, SHUT_WR);
-		ev_close(c->gw, c->client);
-		c->client = -1;
-	}
-	if (!c->end_sent) {
-		c->end_sent = 1;
-		m.u.response_end.mode = c->closing ? IPC_END_CLOSE :
-		    IPC_END_KEEP_ALIVE;
-		conn_send(c, &m);
-	}
-	/*
-	 * A light exchange kept alive is over now: the child's next request
-	 * says it got RESPONSE_END (no DONE, privsep.md §8; issue 9).
-	 */
-	if (c->rs != RS_IDLE && !c->synced && !c->closing)
-		conn_end_request(c);
-	else if (c->rs != RS_IDLE)
-		c->rs = RS_WAIT_DONE;
-}
-
-void
-relay_abandon(struct conn *c, const char *why)
-{
-	if (c->rs != RS_STREAM && c->rs != RS_RESPONSE && c->rs != RS_SWITCHED)
-		return;
-	if (!c->logged) {
-		c->logged = 1;
-		access_line(c, c->method, c->log_path, "error", NULL, 0,
-		    conn_duration_ms(c), why);
-	}
-	c->closing = 1;
-	if (c->client >= 0) {
-		ev_close(c->gw, c->client);
-		c->client = -1;
-	}
-	end_exchange(c);
-}
-
 /* The client is gone (hang-up, reset, broken pipe): end everything. */
 static void
 client_gone(struct conn *c)
 {
-	relay_abandon(c, "abandoned: the client left before the response "
+	conn_abandon_exchange(c, "abandoned: the client left before the response "
 	    "ended");
 }
 
@@ -500,7 +448,7 @@ switched_progress(struct conn *c)
 		c->client_shut = 1;
 	}
 	if (c->client_shut && (c->backend_shut || c->bc.fd < 0))
-		end_exchange(c);
+		conn_end_exchange(c);
 }
 
 /*
@@ -535,7 +483,7 @@ to_client(struct conn *c)
 	if (c->framing == FR_SWITCHED)
 		switched_progress(c);
 	else if (c->resp_done)
-		end_exchange(c);
+		conn_end_exchange(c);
 }
 
 /* 1 when the monitor may write to the client now (see relay_events). */
@@ -625,7 +573,7 @@ relay_progress(struct conn *c)
 		switched_progress(c);
 	else if (c->resp_done && c->down.len == 0 && c->dp.len == 0 &&
 	    may_write(c))
-		end_exchange(c);
+		conn_end_exchange(c);
 }
 
 void

@@ -520,24 +520,6 @@ rundir_prepare(struct gateway *gw)
 	return 0;
 }
 
-long long
-rundir_parse_pid(const char *buf, size_t len)
-{
-	long long v = 0;
-	size_t i;
-
-	if (len > 0 && buf[len - 1] == '\n')
-		len--;
-	if (len < 1 || len > 10)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (buf[i] < '0' || buf[i] > '9')
-			return -1;
-		v = v * 10 + (buf[i] - '0');
-	}
-	return v > 1 ? v : -1;
-}
-
 /* INFO lock-lost (cli.md §7 step 6, §14.2: field pid_file). */
 static void
 log_lock_lost(const char *pid_file)

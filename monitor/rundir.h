@@ -71,12 +71,6 @@ int rundir_take_pid(struct gateway *gw);
  */
 void rundir_release_pid(struct gateway *gw);
 
-/*
- * Parse pid file content (cli.md §6): 1-10 ASCII digits, value > 1,
- * optionally followed by one "\n". Returns the pid, or -1 when invalid.
- * The value may exceed the pid_t range; callers must check before kill().
- */
-long long rundir_parse_pid(const char *buf, size_t len);
 
 /*
  * Discover the backends (cli.md §8.1: explicit sockets, else

@@ -319,16 +319,20 @@ graceful_exit(struct gateway *gw)
 static void
 settle_dirty(struct gateway *gw)
 {
+	struct pollfd pfd[CONN_POLLFDS];
 	struct conn *c;
 	size_t i;
+	int n;
 
 	for (i = 0; i < gw->ndirty; i++) {
 		c = gw->dirty[i];
 		c->dirty = 0;
-		if (c->dead)
+		if (c->dead) {
 			drop_conn(gw, c);
-		else
-			ev_sync(c);
+		} else {
+			n = conn_pollfds(c, pfd);
+			ev_sync(c, pfd, n);
+		}
 	}
 	gw->ndirty = 0;
 }

@@ -184,15 +184,10 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 	}
 	c->up.len = n;
 	/* at once when the backend takes it: no wake-up per announcement */
-	if (c->bc.out.len > 0 && backend_write(c) < 0) {
-		relay_backend_write_failed(c);
-		return 0;
-	}
-	if (c->bc.out.len == 0 && (k = splice_to_backend(c)) < 0) {
-		if (k == -2)
-			return -1;
-		relay_backend_write_failed(c);
-	}
+	if (c->bc.out.len > 0 && backend_write(c) < 0)
+		return 1;
+	if (c->bc.out.len == 0 && (k = splice_to_backend(c)) < 0)
+		return k == -2 ? -1 : 1;
 	return 0;
 }
 

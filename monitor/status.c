@@ -21,6 +21,7 @@
 #include "base/gwerror.h"
 #include "base/xmalloc.h"
 #include "monitor/gateway.h"
+#include "monitor/instance.h"
 #include "monitor/rundir.h"
 
 enum pid_state {
@@ -72,7 +73,7 @@ pid_inspect(const char *path, long long *pid, int *fd)
 	/* the winner truncates and writes after locking: allow it 100 ms */
 	for (i = 0; i < 6; i++) {
 		n = pread(*fd, buf, sizeof(buf), 0);
-		if (n > 0 && (*pid = rundir_parse_pid(buf, (size_t)n)) > 0)
+		if (n > 0 && (*pid = instance_parse_pid(buf, (size_t)n)) > 0)
 			return PID_LOCKED;
 		usleep(20000);
 	}

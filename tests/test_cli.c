@@ -1,6 +1,6 @@
 /*
  * Tests for monitor/cli.c (cli.md §1-§2: flags, environment, usage errors)
- * and rundir_parse_pid (cli.md §6: the pid file content rule).
+ * and instance_parse_pid (cli.md §6: the pid file content rule).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "monitor/config.h"
+#include "monitor/instance.h"
 #include "monitor/rundir.h"
 
 #define ARGV(...)	((char *[]){ "container-gateway", __VA_ARGS__, NULL })
@@ -313,21 +314,21 @@ static void
 test_parse_pid(void **state)
 {
 	(void)state;
-	assert_true(rundir_parse_pid("4242\n", 5) == 4242);
-	assert_true(rundir_parse_pid("4242", 4) == 4242);
-	assert_true(rundir_parse_pid("2", 1) == 2);
-	assert_true(rundir_parse_pid("9999999999\n", 11) == 9999999999LL);
-	assert_true(rundir_parse_pid("0042\n", 5) == 42);
-	assert_true(rundir_parse_pid("1\n", 2) == -1);	/* value > 1 */
-	assert_true(rundir_parse_pid("0\n", 2) == -1);
-	assert_true(rundir_parse_pid("", 0) == -1);
-	assert_true(rundir_parse_pid("\n", 1) == -1);
-	assert_true(rundir_parse_pid("12345678901", 11) == -1);	/* 11 digits */
-	assert_true(rundir_parse_pid("-5", 2) == -1);
-	assert_true(rundir_parse_pid(" 42", 3) == -1);
-	assert_true(rundir_parse_pid("42\n\n", 4) == -1);
-	assert_true(rundir_parse_pid("42 ", 3) == -1);
-	assert_true(rundir_parse_pid("4\0002", 3) == -1);
+	assert_true(instance_parse_pid("4242\n", 5) == 4242);
+	assert_true(instance_parse_pid("4242", 4) == 4242);
+	assert_true(instance_parse_pid("2", 1) == 2);
+	assert_true(instance_parse_pid("9999999999\n", 11) == 9999999999LL);
+	assert_true(instance_parse_pid("0042\n", 5) == 42);
+	assert_true(instance_parse_pid("1\n", 2) == -1);	/* value > 1 */
+	assert_true(instance_parse_pid("0\n", 2) == -1);
+	assert_true(instance_parse_pid("", 0) == -1);
+	assert_true(instance_parse_pid("\n", 1) == -1);
+	assert_true(instance_parse_pid("12345678901", 11) == -1);	/* 11 digits */
+	assert_true(instance_parse_pid("-5", 2) == -1);
+	assert_true(instance_parse_pid(" 42", 3) == -1);
+	assert_true(instance_parse_pid("42\n\n", 4) == -1);
+	assert_true(instance_parse_pid("42 ", 3) == -1);
+	assert_true(instance_parse_pid("4\0002", 3) == -1);
 }
 
 static int saved_stderr = -1;

@@ -637,9 +637,9 @@ test_client_gone(void **state)
 	/* the child's end: the exchange is abandoned and logged */
 	t_open(&t, sock_up);
 	unanswered_get(&t);
-	relay_abandon(t.c, "abandoned: the request parser ended");
+	conn_abandon_exchange(t.c, "abandoned: the request parser ended");
 	assert_log("abandoned: the request parser ended");
-	relay_abandon(t.c, "twice");
+	conn_abandon_exchange(t.c, "twice");
 	assert_int_equal(log_count("access conn="), 1);
 	t_close(&t, HANDLED);
 }
