@@ -102,13 +102,15 @@ FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -DCG_VERSION='"$(VERSION)"' -g -O1 -I. $(fi
 FUZZ_BASE = base/gwerror.c base/xmalloc.c base/util.c
 FUZZ_http = http/http.c $(FUZZ_BASE)
 FUZZ_json = policy/json.c $(FUZZ_BASE)
-FUZZ_ipc  = ipc/proto.c ipc/buf.c ipc/msg.c $(FUZZ_BASE)
+# the message codec: the catalogue, the encoder/decoder, the audit formatter
+FUZZ_CODEC = ipc/proto.c ipc/codec.c ipc/format.c
+FUZZ_ipc  = $(FUZZ_CODEC) ipc/buf.c ipc/msg.c $(FUZZ_BASE)
 FUZZ_policy = $(wildcard policy/*.c) http/http.c $(FUZZ_BASE)
 FUZZ_routes = $(FUZZ_policy)
 FUZZ_query  = $(FUZZ_policy)
 FUZZ_build  = $(FUZZ_policy)
 # the monitor's FORWARD path: decode, verify, head, replay (issue 7)
-FUZZ_forward = $(FUZZ_policy) ipc/proto.c ipc/buf.c ipc/queue.c base/fifo.c base/rpipe.c \
+FUZZ_forward = $(FUZZ_policy) $(FUZZ_CODEC) ipc/buf.c ipc/queue.c base/fifo.c base/rpipe.c \
               $(addprefix monitor/,verify.c conn.c audit.c log.c listfilter.c pathres.c backend.c \
                 answer.c usage.c relay.c splice.c evloop.c ocache.c \
                 dispatch.c facts.c phase.c zygote.c) ipc/msg.c unpriv/sanitize.c

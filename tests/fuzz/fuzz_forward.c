@@ -1,6 +1,6 @@
 /*
  * libFuzzer entry point: the monitor's FORWARD path (issue 7, privsep.md
- * §9): the datagram decoded (ipc/proto.c), verified (verify_forward:
+ * §9): the datagram decoded (ipc/codec.c), verified (verify_forward:
  * method, canonical target, owned refs, the header list as a fixpoint),
  * the forwarded head serialised (backend_build_head) and the policy
  * replayed on target and JSON body (verify_replay), as monitor/dispatch.c

@@ -1,5 +1,5 @@
 /*
- * libFuzzer entry point: the IPC decoder (ipc/proto.c). Any datagram it
+ * libFuzzer entry point: the IPC decoder (ipc/codec.c). Any datagram it
  * accepts must re-encode to the same bytes (exact, canonical encoding,
  * privsep.md §6), and the audit formatter must handle it.
  */

@@ -1,6 +1,6 @@
 /*
  * seed_ipc: IPC datagrams for the fuzz_ipc corpus, made by the real
- * encoder (ipc/proto.c) from real requests (tests/fuzz/make-seeds.py).
+ * encoder (ipc/codec.c) from real requests (tests/fuzz/make-seeds.py).
  *
  *   seed_ipc < records > datagrams
  *

@@ -1,6 +1,6 @@
 """tests/hostile/ipc.py - the test's own IPC codec and the puppet's remote control.
 
-The encoder is the test's, not the gateway's (ipc/proto.c): it must write what the
+The encoder is the test's, not the gateway's (ipc/codec.c): it must write what the
 real encoder refuses (a 33rd header, a NUL in a string, a wrong length, an unknown
 type), so it follows the wire format of privsep.md §6 and the catalogue of
 doc/privsep.md (protocol v2) independently. Native byte order is little-endian on

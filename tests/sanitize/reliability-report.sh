@@ -68,7 +68,7 @@ section_10_fuzz() {
     case $t in
       http) what="HTTP request/response heads, chunked bodies (http/http.c)" ;;
       json) what="strict JSON parser and serialiser fixpoint (policy/json.c)" ;;
-      ipc) what="IPC decoder, canonical re-encoding (ipc/proto.c)" ;;
+      ipc) what="IPC decoder, canonical re-encoding (ipc/codec.c)" ;;
       routes) what="route classifier and policy stage 1; monitor re-check fixpoint (policy/routes.c, policy.c)" ;;
       query) what="query parsing, canonical encoding, policed keys, label filters (policy/query.c, filters.c)" ;;
       build) what="build query policy and its idempotence (policy/build.c)" ;;
