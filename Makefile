@@ -100,12 +100,14 @@ FUZZ_WORK ?= build/fuzz
 FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -DCG_VERSION='"$(VERSION)"' -g -O1 -I. $(filter-out -Wno-format-truncation,$(WARN)) $(shell pkg-config --cflags libcjson) \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_BASE = base/gwerror.c base/xmalloc.c base/util.c
-FUZZ_http = http/http.c $(FUZZ_BASE)
+# the HTTP parsers: shared syntax, request head, response head, chunked
+FUZZ_HTTP = $(wildcard http/*.c)
+FUZZ_http = $(FUZZ_HTTP) $(FUZZ_BASE)
 FUZZ_json = policy/json.c $(FUZZ_BASE)
 # the message codec: the catalogue, the encoder/decoder, the audit formatter
 FUZZ_CODEC = ipc/proto.c ipc/codec.c ipc/format.c
 FUZZ_ipc  = $(FUZZ_CODEC) ipc/buf.c ipc/msg.c $(FUZZ_BASE)
-FUZZ_policy = $(wildcard policy/*.c) http/http.c $(FUZZ_BASE)
+FUZZ_policy = $(wildcard policy/*.c) $(FUZZ_HTTP) $(FUZZ_BASE)
 FUZZ_routes = $(FUZZ_policy)
 FUZZ_query  = $(FUZZ_policy)
 FUZZ_build  = $(FUZZ_policy)

@@ -22,7 +22,7 @@
  * not (those in flight when conc mode stops are cut off: sent - n -
  * errors of them; tests/sanitize/load.sh compares it with the gateway's
  * access lines). Responses are framed with the gateway's own parser
- * (http/http.c), so a malformed answer counts as an error, never a hang:
+ * (http/response.c, http/chunked.c), so a malformed answer counts as an error, never a hang:
  * every read has a 30 s deadline.
  */
 #include <errno.h>

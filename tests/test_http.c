@@ -1,5 +1,5 @@
 /*
- * Tests for http/http.c: request heads (http.md §2–§3), response heads
+ * Tests for http/: request heads (http.md §2–§3), response heads
  * (§8.1, §9.1) and the chunked decoder (§5.1).
  *
  * Every head case runs from a buffer that ends right before a PROT_NONE

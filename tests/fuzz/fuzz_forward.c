@@ -13,7 +13,7 @@
  * header's length says where it ends), then the JSON body.
  *
  * Checked beyond "no crash, no leak, no undefined behaviour": a head the
- * monitor would write parses back (http/http.c) to exactly one request
+ * monitor would write parses back (http/request.c) to exactly one request
  * with the verified method and target, nothing after it (no smuggled
  * request); the JSON body it would forward is at most 8 MiB; and a
  * request the replay accepted is accepted again (no state leaks between

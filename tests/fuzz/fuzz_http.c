@@ -1,5 +1,5 @@
 /*
- * libFuzzer entry point: the strict HTTP parsers (http/http.c) on any
+ * libFuzzer entry point: the strict HTTP parsers (http/) on any
  * bytes — request head, response head and both chunked modes. A crash,
  * an over-read (ASan) or a result outside its contract aborts.
  */

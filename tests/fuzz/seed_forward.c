@@ -11,7 +11,7 @@
  *
  * Input: records of u32 kind, u32 length (native order), bytes: kind 0 a
  * request head that came on podman.sock, kind 2 one on docker.sock (each
- * parsed with http/http.c), kind 1 the decoded body of the head before.
+ * parsed with http/request.c), kind 1 the decoded body of the head before.
  * Output: u32 length + seed for every request the policy forwards, the
  * seed laid out as fuzz_forward.c reads it: flag byte, FORWARD datagram,
  * JSON body; on stderr the number of requests and of forwarded ones. A

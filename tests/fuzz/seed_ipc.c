@@ -5,7 +5,7 @@
  *   seed_ipc < records > datagrams
  *
  * Input: records of u32 kind, u32 length (native order), bytes: kind 0 a
- * request head (parsed with http/http.c: FORWARD with its method, target
+ * request head (parsed with http/request.c: FORWARD with its method, target
  * and headers, then ACCESS and LOG about it), kind 1 a body (BODY, in
  * pieces of at most IPC_DATA_MAX bytes). Output: u32 length + datagram
  * for every message, plus one of each connection-level type at the end.
