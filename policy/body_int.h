@@ -1,7 +1,9 @@
 /*
- * Internal interface of the body policies (body.c, create.c, resources.c):
- * the per-route policies and the rule helpers shared between container
- * create and pod create. Not for use outside policy/.
+ * Internal interface of the body policies: the per-route policies (body.c
+ * dispatches to create.c and resources.c), the lenient rules (lenient.c),
+ * and what they share: helpers (body_util.c), the create rules of
+ * policy.md §3 (create_rules.c), mounts (§4, mounts.c) and rewrites (§6,
+ * rewrite.c). Not for use outside policy/.
  */
 #ifndef CG_POLICY_BODY_INT_H
 #define CG_POLICY_BODY_INT_H
@@ -55,7 +57,7 @@ int lenient_create_compat(const struct cg_request *req, cJSON *body,
 int lenient_commit(const struct cg_request *req, cJSON *body,
     struct cg_refusal *r);
 
-/* ---- Helpers (create.c) ---- */
+/* ---- Helpers (body_util.c) ---- */
 
 /*
  * A client string quoted for a detail (http.md §11.3, cg_quote); s is
@@ -67,30 +69,49 @@ const char *q(const char *s, char buf[260]);
 const char *jstr(const cJSON *obj, const char *key);
 /* String member of obj, "" when absent, null or not a string. */
 const char *jstr0(const cJSON *obj, const char *key);
+/* "Not null" (policy.md §3.1 step 19): 1 when v is present and not null. */
+int not_null(const cJSON *v);
 
+/*
+ * c with A-Z mapped to a-z; any other value unchanged (no locale). XXX
+ * base/util.c keeps the same as a static lower().
+ */
+int ascii_lower(int c);
 /*
  * 1 when a equals b / s starts with prefix, ignoring ASCII case (all
  * NUL-terminated). XXX ci_eq repeats ascii_caseeq() of query.h.
  */
 int ci_eq(const char *a, const char *b);
 int ci_prefix(const char *s, const char *prefix);
+/*
+ * A malloc'd copy of s[0..n) without leading and trailing blanks (space,
+ * tab), ASCII lower-cased; the caller frees it. Exits through xoom() on
+ * allocation failure.
+ */
+char *trim_lower(const char *s, size_t n);
 
+/*
+ * 1 when byte c may stand in a resource name: [A-Za-z0-9], and unless
+ * first also '_', '.', '-' (§3.3, §4).
+ */
+int name_char(int c, int first);
 /*
  * 1 when s[0..len) matches [A-Za-z0-9][A-Za-z0-9_.-]{0,254}: volume and
  * network names (§3.3, §4).
  */
 int is_resource_name(const char *s, size_t len);
 
-/*
- * §3.3.1 network-mode keywords: "", default, bridge, none, plus private,
- * slirp4netns, pasta, pod when podman_words (libpod, or compat on a podman
- * backend). Case-insensitive.
- */
-int netmode_keyword(const char *v, int podman_words);
-/* §3.3.1: lower-case form starts with host, container, ns, path or from. */
-int netmode_refused_prefix(const char *v);
-/* §3.3.2: bridge, default, and podman on a podman backend. */
-int builtin_network(const char *name, enum cg_kind backend);
+/* Replace obj's member (found by pointer) with repl, keeping its position. */
+void replace_member(cJSON *obj, cJSON *item, cJSON *repl);
+/* Set obj[key] to value (in place if present, else appended). */
+void set_member(cJSON *obj, const char *key, cJSON *value);
+/* Set a string node's value to a copy of s. */
+void xj_set_string(cJSON *item, const char *s);
+/* New nodes. All of these exit through xoom() on allocation failure. */
+cJSON *xj_string(const char *s);
+cJSON *xj_object(void);
+cJSON *xj_array(void);
+cJSON *xj_false(void);
 
 /*
  * Map a failed ownership question to its refusal (routes.md §9.3):
@@ -113,38 +134,80 @@ enum cg_fact_result ask_owned(const struct cg_policy_ctx *ctx,
     const struct cg_request *req, enum cg_fact_kind kind, const char *ref,
     char id_out[CG_ID_MAX + 1]);
 
-/* Rule helpers shared by container and pod create (policy.md §3-§4). */
+/*
+ * ---- Create rules (create_rules.c; policy.md §3) ----
+ * The rule_ functions return 0, or -1 with *r set. hc is a compat body's
+ * HostConfig object or NULL; body the whole top-level object.
+ */
+
+/*
+ * §3.3.1 network-mode keywords: "", default, bridge, none, plus private,
+ * slirp4netns, pasta, pod when podman_words (libpod, or compat on a podman
+ * backend). Case-insensitive.
+ */
+int netmode_keyword(const char *v, int podman_words);
+/* §3.3.1: lower-case form starts with host, container, ns, path or from. */
+int netmode_refused_prefix(const char *v);
+/* §3.3.2: bridge, default, and podman on a podman backend. */
+int builtin_network(const char *name, enum cg_kind backend);
+
 int rule_ns_libpod(const cJSON *body, const char *field,
     struct cg_refusal *r);				/* §3.2 */
+int rule_ns_compat(const cJSON *hc, struct cg_refusal *r);	/* §3.2 */
 int rule_netns_libpod(const cJSON *body, struct cg_refusal *r);	/* §3.3.1 */
 int rule_networks_libpod(const struct cg_policy_ctx *ctx, const cJSON *body,
     struct cg_refusal *r);				/* §3.3.2-3 */
+int rule_network_compat(const struct cg_policy_ctx *ctx, const cJSON *body,
+    const cJSON *hc, struct cg_refusal *r);		/* §3.3 */
 int rule_endpoint_settings(const cJSON *es, struct cg_refusal *r); /* §3.3.3 */
 int rule_security_opts(const cJSON *list, struct cg_refusal *r);   /* §3.4 */
+int rule_security_libpod(const cJSON *body, struct cg_refusal *r); /* §3.4 */
+int rule_log_config(const cJSON *hc, struct cg_refusal *r);	/* §3.5 */
+int rule_annotations(const cJSON *ann, struct cg_refusal *r);
+    /* §3.6 on an annotations object, plus org.systemd.property.* */
 int rule_publish_libpod(const cJSON *body, struct cg_refusal *r);  /* §3.7 */
-int rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
-    struct cg_refusal *r);				/* §4.3, §4.4 */
+int rule_publish_compat(const cJSON *hc, struct cg_refusal *r);	/* §3.7 */
 int rule_idmappings_paths(const cJSON *body, struct cg_refusal *r); /* §3.8 */
-int rule_config_volumes(const cJSON *body, struct cg_refusal *r);
-    /* compat Volumes keys (create, commit): hardening beyond the spec */
-int rule_egress_required(const struct cg_policy_ctx *ctx,
-    struct cg_refusal *r);				/* §3.1 step 25 */
 int rule_workdir(const char *dir, struct cg_refusal *r);	/* §3.8 */
 int rule_timezone(const char *tz, struct cg_refusal *r);	/* issue 7 */
+int rule_egress_required(const struct cg_policy_ctx *ctx,
+    struct cg_refusal *r);				/* §3.1 step 25 */
+/*
+ * §3.7.3: a WARNING through ctx->facts->warn (if any) for each published
+ * port bound to a non-loopback address.
+ */
+void warn_publish_libpod(const struct cg_policy_ctx *ctx, const cJSON *body);
+void warn_publish_compat(const struct cg_policy_ctx *ctx, const cJSON *hc);
 
-/* Rewrites (policy.md §6). */
+/* ---- Mounts (mounts.c; policy.md §4); 0, or -1 with *r set ---- */
+
+/*
+ * Binds and Mounts of a compat HostConfig hc (§4.1-4.2) and libpod
+ * mounts and volumes (§4.3); bind sources are resolved through
+ * ctx->facts->resolve (§4.4) and rewritten in place to the resolved path.
+ */
+int rule_mounts_compat(const struct cg_policy_ctx *ctx, cJSON *hc,
+    struct cg_refusal *r);
+int rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
+    struct cg_refusal *r);
+int rule_config_volumes(const cJSON *body, struct cg_refusal *r);
+    /* compat Volumes keys (create, commit): hardening beyond the spec */
+
+/* ---- Rewrites (rewrite.c; policy.md §6) ---- */
+
+/*
+ * §6: obj[member][KEY] = ROOT; member created when absent or null if
+ * create, else only set when member is an object.
+ */
 void rewrite_label(const struct cg_policy_ctx *ctx, cJSON *obj,
     const char *member, int create);
+/* §6.1 on a compat create body: label, HostIp, volume labels, egress. */
+void rewrite_compat(const struct cg_policy_ctx *ctx, cJSON *body);
+/* §6.2: an empty or null portmappings host_ip becomes 127.0.0.1. */
 void rewrite_host_ips_libpod(cJSON *body);
-void warn_publish_libpod(const struct cg_policy_ctx *ctx, const cJSON *body);
-
-/* Replace obj's member (found by pointer) with repl, keeping its position. */
-void replace_member(cJSON *obj, cJSON *item, cJSON *repl);
-/* Set obj[key] to value (in place if present, else appended). */
-void set_member(cJSON *obj, const char *key, cJSON *value);
-/* New nodes; exit through xoom() on allocation failure (create.c only). */
-cJSON *xj_string(const char *s);
-cJSON *xj_object(void);
-cJSON *xj_array(void);
+/* §6.3: 1 when egress injection is on and the proxy is available. */
+int egress_active(const struct cg_policy_ctx *ctx);
+/* §6.3 libpod: env, envmerge, httpproxy. */
+void egress_libpod(const struct cg_policy_ctx *ctx, cJSON *body);
 
 #endif

@@ -1,0 +1,630 @@
+/*
+ * The rules of container create that policy.md §3 numbers, for both
+ * shapes: namespaces (§3.2), network (§3.3), security options (§3.4), log
+ * configuration (§3.5, compat), annotations (§3.6), publishing (§3.7),
+ * host paths (§3.8) and egress-required (§3.1 step 25). Pod create (§7,
+ * resources.c) shares the libpod ones; network create and the named
+ * networks of §5 (body.c) share the network keywords. Contracts in
+ * body_int.h.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xmalloc.h"
+#include "policy/body_int.h"
+#include "policy/json.h"
+
+#define D_PUBLISH_NONE	"published ports would be discarded with --network none"
+#define D_LINKS		"--link reaches another project's container and is refused"
+#define D_NS_ALLOWED	"only private, pod, auto, keep-id, nomap and shareable " \
+			"are allowed"
+/* What to do instead (issue 10 item 7), where the code's default is vague. */
+#define NETMODE_HINT	"publish the ports you need with -p HOST:CONTAINER " \
+			"on the default network, or use --network none or a " \
+			"network created with docker network create NAME"
+
+/* ---- §3.2 Namespaces ---- */
+
+static int
+ns_mode_allowed(const char *mode)
+{
+	static const char *const modes[] = {
+		"", "private", "pod", "auto", "keep-id", "nomap", "shareable",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (ci_eq(mode, modes[i]))
+			return 1;
+	return 0;
+}
+
+/* §3.2, libpod namespace objects. */
+int
+rule_ns_libpod(const cJSON *body, const char *field, struct cg_refusal *r)
+{
+	const cJSON *ns = json_get(body, field);
+	const char *mode, *value, *p;
+	char qb[260];
+
+	if (!cJSON_IsObject(ns))
+		return 0;
+	mode = jstr0(ns, "nsmode");
+	value = jstr0(ns, "value");
+	if (!ns_mode_allowed(mode))
+		return cg_refuse_hint(r, "namespace", CG_HINT_IN_DETAIL, "%s.nsmode=%s is refused; "
+		    D_NS_ALLOWED, field, q(mode, qb));
+	if (value[0] == '\0')
+		return 0;
+	if (strcmp(field, "userns") == 0 &&
+	    (ci_eq(mode, "auto") || ci_eq(mode, "keep-id"))) {
+		for (p = value; *p != '\0'; p++)
+			if (!name_char((unsigned char)*p, 1) && *p != '=' &&
+			    *p != ',' && *p != ':' && *p != '_' && *p != '-')
+				break;
+		if (*p == '\0')
+			return 0;
+	}
+	return cg_refuse(r, "namespace", "%s.value is refused", field);
+}
+
+/* §3.2 compat */
+int
+rule_ns_compat(const cJSON *hc, struct cg_refusal *r)
+{
+	static const char *const fields[] = {
+		"PidMode", "IpcMode", "UTSMode", "UsernsMode", "CgroupnsMode",
+	};
+	size_t i;
+	const char *mode;
+	char qb[260];
+
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		mode = jstr0(hc, fields[i]);
+		if (!ns_mode_allowed(mode))
+			return cg_refuse_hint(r, "namespace", CG_HINT_IN_DETAIL, "%s=%s is refused; "
+			    D_NS_ALLOWED, fields[i], q(mode, qb));
+	}
+	return 0;
+}
+
+/* ---- §3.3 Network ---- */
+
+int
+netmode_keyword(const char *v, int podman_words)
+{
+	static const char *const words[] = { "", "default", "bridge", "none" };
+	static const char *const pwords[] = {
+		"private", "slirp4netns", "pasta", "pod",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (ci_eq(v, words[i]))
+			return 1;
+	if (podman_words)
+		for (i = 0; i < sizeof(pwords) / sizeof(pwords[0]); i++)
+			if (ci_eq(v, pwords[i]))
+				return 1;
+	return 0;
+}
+
+int
+netmode_refused_prefix(const char *v)
+{
+	static const char *const prefixes[] = {
+		"host", "container", "ns", "path", "from",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (ci_prefix(v, prefixes[i]))
+			return 1;
+	return 0;
+}
+
+int
+builtin_network(const char *name, enum cg_kind backend)
+{
+	return ci_eq(name, "bridge") || ci_eq(name, "default") ||
+	    (backend == CG_PODMAN && ci_eq(name, "podman"));
+}
+
+/* §3.3.1, libpod netns. */
+int
+rule_netns_libpod(const cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *ns = json_get(body, "netns");
+	const char *mode;
+	char qb[260];
+
+	if (!cJSON_IsObject(ns))
+		return 0;
+	mode = jstr0(ns, "nsmode");
+	if (!netmode_keyword(mode, 1))
+		return cg_refuse_hint(r, "network", NETMODE_HINT,
+		    "netns.nsmode=%s is refused",
+		    q(mode, qb));
+	if (jstr0(ns, "value")[0] != '\0')
+		return cg_refuse(r, "network", "netns.value is refused");
+	return 0;
+}
+
+/* §3.3.2: a key of EndpointsConfig / Networks. */
+static int
+rule_endpoint_key(const struct cg_policy_ctx *ctx, const char *key,
+    struct cg_refusal *r)
+{
+	char qb[260];
+
+	if (builtin_network(key, ctx->backend_kind))
+		return 0;
+	if (ci_eq(key, "host") || ci_eq(key, "none") ||
+	    netmode_refused_prefix(key))
+		return cg_refuse(r, "network", "network name %s is refused",
+		    q(key, qb));
+	if (!is_resource_name(key, strlen(key)))
+		return cg_refuse(r, "network", "%s is not a valid network name",
+		    q(key, qb));
+	return 0;
+}
+
+/* §3.3.3 */
+int
+rule_endpoint_settings(const cJSON *es, struct cg_refusal *r)
+{
+	if (!cJSON_IsObject(es))
+		return 0;
+	if (json_truthy(json_get(es, "DriverOpts")))
+		return cg_refuse(r, "network",
+		    "endpoint driver options are refused");
+	if (json_truthy(json_get(es, "NetworkID")))
+		return cg_refuse(r, "network", "NetworkID is refused");
+	if (json_truthy(json_get(es, "EndpointID")))
+		return cg_refuse(r, "network", "EndpointID is refused");
+	if (json_truthy(json_get(es, "Links")))
+		return cg_refuse(r, "links", D_LINKS);
+	return 0;
+}
+
+/* §3.3.2-3, libpod Networks. */
+int
+rule_networks_libpod(const struct cg_policy_ctx *ctx, const cJSON *body,
+    struct cg_refusal *r)
+{
+	const cJSON *nets = json_get(body, "Networks"), *n;
+
+	if (!cJSON_IsObject(nets))
+		return 0;
+	for (n = nets->child; n != NULL; n = n->next) {
+		if (rule_endpoint_key(ctx, n->string, r) != 0)
+			return -1;
+		if (json_truthy(json_get(n, "options")))
+			return cg_refuse(r, "network",
+			    "per-network options are refused");
+	}
+	return 0;
+}
+
+/* §3.3 compat */
+int
+rule_network_compat(const struct cg_policy_ctx *ctx, const cJSON *body,
+    const cJSON *hc, struct cg_refusal *r)
+{
+	const char *mode = jstr0(hc, "NetworkMode");
+	const cJSON *ec, *e;
+	char qb[260];
+
+	if (!netmode_keyword(mode, ctx->backend_kind == CG_PODMAN)) {
+		if (netmode_refused_prefix(mode))
+			return cg_refuse_hint(r, "network", NETMODE_HINT,
+			    "NetworkMode=%s is refused", q(mode, qb));
+		if (!is_resource_name(mode, strlen(mode)))
+			return cg_refuse(r, "network",
+			    "%s is not a valid network name", q(mode, qb));
+	}
+	ec = json_get(json_get(body, "NetworkingConfig"), "EndpointsConfig");
+	if (!cJSON_IsObject(ec))
+		return 0;
+	for (e = ec->child; e != NULL; e = e->next) {
+		if (rule_endpoint_key(ctx, e->string, r) != 0 ||
+		    rule_endpoint_settings(e, r) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- §3.4 Security options ---- */
+
+/* label=type:<t> with t spc_t or containing "unconfined" (§3.4). */
+static int
+label_refused(const char *v)
+{
+	char *t;
+	int bad;
+
+	if (strcmp(v, "disable") == 0)
+		return 1;
+	if (strncmp(v, "type:", 5) != 0)
+		return 0;
+	t = trim_lower(v + 5, strlen(v + 5));
+	bad = strcmp(t, "spc_t") == 0 || strstr(t, "unconfined") != NULL;
+	free(t);
+	return bad;
+}
+
+static int
+security_opt_ok(const char *entry)
+{
+	size_t sep = strcspn(entry, "=:");
+	char *key = trim_lower(entry, sep);
+	char *val = trim_lower(entry[sep] ? entry + sep + 1 : "",
+	    entry[sep] ? strlen(entry + sep + 1) : 0);
+	int ok = 0;
+
+	if (strcmp(key, "seccomp") == 0)
+		ok = val[0] == '\0' || strcmp(val, "default") == 0;
+	else if (strcmp(key, "apparmor") == 0)
+		ok = strcmp(val, "unconfined") != 0;
+	else if (strcmp(key, "label") == 0)
+		ok = !label_refused(val);
+	else if (strcmp(key, "no-new-privileges") == 0)
+		ok = val[0] == '\0' || strcmp(val, "true") == 0;
+	else if (strcmp(key, "systempaths") == 0)
+		ok = val[0] == '\0';
+	free(key);
+	free(val);
+	return ok;
+}
+
+/* §3.4, compat SecurityOpt and pod security_opt. */
+int
+rule_security_opts(const cJSON *list, struct cg_refusal *r)
+{
+	const cJSON *e;
+	char qb[260];
+
+	if (!cJSON_IsArray(list))
+		return 0;
+	for (e = list->child; e != NULL; e = e->next)
+		if (cJSON_IsString(e) && !security_opt_ok(e->valuestring))
+			return cg_refuse(r, "security-opt", "%s is refused",
+			    q(e->valuestring, qb));
+	return 0;
+}
+
+/* §3.4, libpod security fields. */
+int
+rule_security_libpod(const cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *list = json_get(body, "selinux_opts"), *e;
+	const char *v;
+	char qb[260], *t;
+	int bad;
+
+	if (cJSON_IsArray(list))
+		for (e = list->child; e != NULL; e = e->next) {
+			if (!cJSON_IsString(e))
+				continue;
+			t = trim_lower(e->valuestring, strlen(e->valuestring));
+			bad = label_refused(t);
+			free(t);
+			if (bad)
+				return cg_refuse(r, "security-opt",
+				    "selinux_opts=%s is refused",
+				    q(e->valuestring, qb));
+		}
+	v = jstr0(body, "apparmor_profile");
+	if (ci_eq(v, "unconfined"))
+		return cg_refuse(r, "security-opt",
+		    "apparmor_profile=%s is refused", q(v, qb));
+	v = jstr0(body, "seccomp_policy");
+	if (v[0] != '\0' && strcmp(v, "default") != 0)
+		return cg_refuse(r, "security-opt",
+		    "seccomp_policy=%s is refused", q(v, qb));
+	v = jstr0(body, "seccomp_profile_path");
+	if (v[0] != '\0')
+		return cg_refuse(r, "security-opt",
+		    "seccomp_profile_path=%s is refused", q(v, qb));
+	return 0;
+}
+
+/* ---- §3.5 Log configuration, §3.6 annotations ---- */
+
+/* §3.5 */
+int
+rule_log_config(const cJSON *hc, struct cg_refusal *r)
+{
+	static const char *const types[] = { "", "json-file", "local", "none" };
+	static const char *const keys[] = {
+		"compress", "env", "env-regex", "labels", "labels-regex",
+		"max-buffer-size", "max-file", "max-size", "mode", "size", "tag",
+	};
+	const cJSON *lc = json_get(hc, "LogConfig"), *cfg, *c;
+	const char *type;
+	size_t i;
+	char qb[260], *k;
+	int ok;
+
+	if (!cJSON_IsObject(lc))
+		return 0;
+	type = jstr0(lc, "Type");
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (ci_eq(type, types[i]))
+			break;
+	if (i == sizeof(types) / sizeof(types[0]))
+		return cg_refuse(r, "log-configuration",
+		    "log driver %s is refused", q(type, qb));
+	cfg = json_get(lc, "Config");
+	if (!json_truthy(cfg))
+		return 0;
+	if (ci_eq(type, "none"))
+		return cg_refuse(r, "log-configuration",
+		    "log-driver options are refused");
+	for (c = cfg->child; c != NULL; c = c->next) {
+		k = trim_lower(c->string, strlen(c->string));
+		for (i = 0, ok = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strcmp(k, keys[i]) == 0)
+				ok = 1;
+		free(k);
+		if (!ok)
+			return cg_refuse(r, "log-configuration",
+			    "log-driver option %s is refused",
+			    q(c->string, qb));
+	}
+	return 0;
+}
+
+/*
+ * §3.6, plus org.systemd.property.*: runc hands those to systemd as unit
+ * properties of the container's scope under the systemd cgroup driver
+ * (DeviceAllow= would grant host devices); hardening beyond the spec.
+ */
+int
+rule_annotations(const cJSON *ann, struct cg_refusal *r)
+{
+	static const char *const reserved[] = {
+		"io.podman.annotations.", "run.oci.", "io.containers.",
+		"cdi.k8s.io/", "org.systemd.property.",
+	};
+	const cJSON *a;
+	size_t i;
+	char qb[260];
+
+	if (!cJSON_IsObject(ann))
+		return 0;
+	for (a = ann->child; a != NULL; a = a->next)
+		for (i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+			if (ci_prefix(a->string, reserved[i]))
+				return cg_refuse(r, "annotations",
+				    "%s is reserved for the container engine "
+				    "and is refused", q(a->string, qb));
+	return 0;
+}
+
+/* ---- §3.7 Publishing ---- */
+
+/* §3.7.2: empty or an IPv4/IPv6 literal. */
+static int
+ip_literal_ok(const char *ip)
+{
+	unsigned char buf[16];
+
+	return ip[0] == '\0' || inet_pton(AF_INET, ip, buf) == 1 ||
+	    inet_pton(AF_INET6, ip, buf) == 1;
+}
+
+/* §3.7.3: 127.0.0.0/8 and ::1. */
+static int
+ip_loopback(const char *ip)
+{
+	unsigned char buf[16];
+	static const unsigned char v6lo[16] = { [15] = 1 };
+
+	if (inet_pton(AF_INET, ip, buf) == 1)
+		return buf[0] == 127;
+	if (inet_pton(AF_INET6, ip, buf) == 1)
+		return memcmp(buf, v6lo, 16) == 0;
+	return 0;
+}
+
+static void
+warn(const struct cg_policy_ctx *ctx, const char *port, const char *ip)
+{
+	char msg[CG_DETAIL_MAX], qp[260], qi[260];
+
+	if (ctx->facts == NULL || ctx->facts->warn == NULL)
+		return;
+	snprintf(msg, sizeof(msg), "container create publishes %s on "
+	    "non-loopback address %s", q(port, qp), q(ip, qi));
+	ctx->facts->warn(ctx->facts->arg, msg);
+}
+
+/* §3.7.1-2, libpod portmappings (container and pod create). */
+int
+rule_publish_libpod(const cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *pm = json_get(body, "portmappings"), *e;
+	const char *ip;
+	char qb[260];
+
+	if (json_truthy(pm) &&
+	    ci_eq(jstr0(json_get(body, "netns"), "nsmode"), "none"))
+		return cg_refuse(r, "publish", D_PUBLISH_NONE);
+	if (!cJSON_IsArray(pm))
+		return 0;
+	for (e = pm->child; e != NULL; e = e->next) {
+		ip = jstr0(e, "host_ip");
+		if (!ip_literal_ok(ip))
+			return cg_refuse(r, "publish",
+			    "%s is not an IP address", q(ip, qb));
+	}
+	return 0;
+}
+
+/* §3.7.1-2 compat */
+int
+rule_publish_compat(const cJSON *hc, struct cg_refusal *r)
+{
+	const cJSON *pb = json_get(hc, "PortBindings"), *p, *b;
+	const char *ip;
+	char qb[260];
+	int any = 0;
+
+	if (!cJSON_IsObject(pb))
+		return 0;
+	for (p = pb->child; p != NULL; p = p->next)
+		if (json_truthy(p))
+			any = 1;
+	if (any && ci_eq(jstr0(hc, "NetworkMode"), "none"))
+		return cg_refuse(r, "publish", D_PUBLISH_NONE);
+	for (p = pb->child; p != NULL; p = p->next) {
+		if (!cJSON_IsArray(p))
+			continue;
+		for (b = p->child; b != NULL; b = b->next) {
+			ip = jstr0(b, "HostIp");
+			if (!ip_literal_ok(ip))
+				return cg_refuse(r, "publish",
+				    "%s is not an IP address", q(ip, qb));
+		}
+	}
+	return 0;
+}
+
+void
+warn_publish_libpod(const struct cg_policy_ctx *ctx, const cJSON *body)
+{
+	const cJSON *pm = json_get(body, "portmappings"), *e, *port;
+	const char *ip, *proto;
+	char buf[300];
+
+	if (!cJSON_IsArray(pm))
+		return;
+	for (e = pm->child; e != NULL; e = e->next) {
+		ip = jstr0(e, "host_ip");
+		if (ip[0] == '\0' || ip_loopback(ip))
+			continue;
+		port = json_get(e, "container_port");
+		proto = jstr0(e, "protocol");
+		snprintf(buf, sizeof(buf), "%.40s/%.40s",
+		    json_is_number(port) ? port->valuestring : "?",
+		    proto[0] ? proto : "tcp");
+		warn(ctx, buf, ip);
+	}
+}
+
+void
+warn_publish_compat(const struct cg_policy_ctx *ctx, const cJSON *hc)
+{
+	const cJSON *pb = json_get(hc, "PortBindings"), *p, *b;
+	const char *ip;
+
+	if (!cJSON_IsObject(pb))
+		return;
+	for (p = pb->child; p != NULL; p = p->next) {
+		if (!cJSON_IsArray(p))
+			continue;
+		for (b = p->child; b != NULL; b = b->next) {
+			ip = jstr0(b, "HostIp");
+			if (ip[0] != '\0' && !ip_loopback(ip))
+				warn(ctx, p->string, ip);
+		}
+	}
+}
+
+/* ---- §3.8 Host paths, §3.1 step 25 egress ---- */
+
+/* §3.8: idmappings.AutoUserNsOpts.PasswdFile / GroupFile. */
+int
+rule_idmappings_paths(const cJSON *body, struct cg_refusal *r)
+{
+	const cJSON *o = json_get(json_get(body, "idmappings"),
+	    "AutoUserNsOpts");
+
+	if (json_truthy(json_get(o, "PasswdFile")))
+		return cg_refuse(r, "host-path", "PasswdFile is refused");
+	if (json_truthy(json_get(o, "GroupFile")))
+		return cg_refuse(r, "host-path", "GroupFile is refused");
+	return 0;
+}
+
+/*
+ * Issue 7 item 4: libpod timezone is "", "local" or a zone name, never a
+ * path (podman copies /usr/share/zoneinfo/<timezone> from the host into
+ * the container; 4.3 refuses a traversal only when the container starts).
+ * A zone name: at most 64 bytes of segments of [A-Za-z0-9_+-] joined by
+ * single '/', no leading or trailing '/' (so no empty, "." or ".."
+ * segment: dots are outside the set). Else 403 host-path.
+ */
+int
+rule_timezone(const char *tz, struct cg_refusal *r)
+{
+	size_t i, n = strlen(tz);
+	int ok = n <= 64 && tz[0] != '/' && (n == 0 || tz[n - 1] != '/');
+	char qb[260];
+
+	for (i = 0; ok && i < n; i++)
+		if (tz[i] == '/')
+			ok = tz[i + 1] != '/';
+		else
+			ok = strchr("_+-", tz[i]) != NULL ||
+			    (tz[i] >= '0' && tz[i] <= '9') ||
+			    (tz[i] >= 'a' && tz[i] <= 'z') ||
+			    (tz[i] >= 'A' && tz[i] <= 'Z');
+	if (ok)
+		return 0;
+	return cg_refuse(r, "host-path", "timezone=%s is not a zone name "
+	    "(such as Europe/Berlin, or local)", q(tz, qb));
+}
+
+/* §3.8: a working directory at or below /proc after lexical clean-up
+ * (relative directories are taken from /, as a daemon would). */
+int
+rule_workdir(const char *dir, struct cg_refusal *r)
+{
+	const char *c = dir;
+	char *stack = xmalloc(strlen(dir) + 2);
+	size_t len = 0, n, first_len;
+	int bad;
+	char qb[260];
+
+	stack[0] = '\0';
+	while (*c != '\0') {
+		n = strcspn(c, "/");
+		if (n == 0 || (n == 1 && c[0] == '.')) {
+			/* skip */
+		} else if (n == 2 && c[0] == '.' && c[1] == '.') {
+			while (len > 0 && stack[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--;
+		} else {
+			stack[len++] = '/';
+			memcpy(stack + len, c, n);
+			len += n;
+		}
+		c += n;
+		if (*c == '/')
+			c++;
+	}
+	stack[len] = '\0';
+	first_len = len > 0 ? strcspn(stack + 1, "/") : 0;
+	bad = first_len == 4 && memcmp(stack + 1, "proc", 4) == 0;
+	free(stack);
+	if (bad)
+		return cg_refuse(r, "host-path", "working directory %s is refused",
+		    q(dir, qb));
+	return 0;
+}
+
+/* §3.1 step 25 */
+int
+rule_egress_required(const struct cg_policy_ctx *ctx, struct cg_refusal *r)
+{
+	if (ctx->egress == CG_EGRESS_REQUIRE && !ctx->proxy_available)
+		return cg_refuse(r, "egress-required", "the egress gateway is "
+		    "unreachable and --egress require is set");
+	return 0;
+}
