@@ -84,7 +84,7 @@ struct sc_schema {
 int schema_check(const struct sc_schema *root, const cJSON *obj,
     struct cg_refusal *r);
 
-/* The object kinds of policy.md §1, §2, §7-§13 (schema.c). */
+/* The object kinds of policy.md §1, §2, §7-§13 (schema_tables.c). */
 extern const struct sc_schema sc_compat_create;		/* §1 */
 extern const struct sc_schema sc_libpod_create;		/* §2 */
 extern const struct sc_schema sc_pod_create;		/* §7 */

@@ -1,13 +1,13 @@
 /*
- * Unit tests of the body policies (policy/body.c, schema.c, create.c,
- * create_rules.c, mounts.c, rewrite.c, body_util.c, resources.c): one
- * refused and one allowed example per rule of policy.md §1-§13, the body
- * rows of the bypass table (§14: B07-B26, B34, B36, B37, B46 libpod
- * mounts; test_bypass has a refused case and an allowed neighbour for
- * each), and the real client bodies of cli-traffic (docker
- * CLI 28, docker-compose 1.29, podman-remote 4.3.1). Every allowed body is
- * run a second time on the policy's own output: it must pass again and come
- * out byte-identical (the fixpoint of §0.6).
+ * Unit tests of the body policies (policy/body.c, schema.c,
+ * schema_tables.c, create.c, create_rules.c, mounts.c, rewrite.c,
+ * body_util.c, resources.c): one refused and one allowed example per rule
+ * of policy.md §1-§13, the body rows of the bypass table (§14: B07-B26,
+ * B34, B36, B37, B46 libpod mounts; test_bypass has a refused case and an
+ * allowed neighbour for each), and the real client bodies of cli-traffic
+ * (docker CLI 28, docker-compose 1.29, podman-remote 4.3.1). Every allowed
+ * body is run a second time on the policy's own output: it must pass again
+ * and come out byte-identical (the fixpoint of §0.6).
  */
 #include <setjmp.h>
 #include <stdarg.h>
