@@ -103,7 +103,7 @@ FUZZ_BASE = base/gwerror.c base/xmalloc.c base/util.c
 # the HTTP parsers: shared syntax, request head, response head, chunked
 FUZZ_HTTP = $(wildcard http/*.c)
 FUZZ_http = $(FUZZ_HTTP) $(FUZZ_BASE)
-FUZZ_json = policy/json.c $(FUZZ_BASE)
+FUZZ_json = policy/json_parse.c policy/json.c $(FUZZ_BASE)
 # the message codec: the catalogue, the encoder/decoder, the audit formatter
 FUZZ_CODEC = ipc/proto.c ipc/codec.c ipc/format.c
 FUZZ_ipc  = $(FUZZ_CODEC) ipc/buf.c ipc/msg.c $(FUZZ_BASE)

@@ -1,7 +1,7 @@
 /*
- * Unit tests of policy/json.c: strict parsing (policy.md §0.1), key folds
- * and collisions (§0.2), truthiness (§0.4), canonical output and fixpoint
- * (§0.6).
+ * Unit tests of policy/json_parse.c and json.c: strict parsing (policy.md
+ * §0.1), key folds and collisions (§0.2), truthiness (§0.4), canonical
+ * output and fixpoint (§0.6).
  */
 #include <setjmp.h>
 #include <stdarg.h>

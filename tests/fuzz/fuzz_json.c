@@ -1,7 +1,8 @@
 /*
- * libFuzzer entry point: the strict JSON parser (policy/json.c). Any
- * accepted document must serialise, re-parse, and reach the fixpoint of
- * policy.md §0.6; collision search must not crash.
+ * libFuzzer entry point: the strict JSON parser (policy/json_parse.c;
+ * serialiser and collisions in policy/json.c). Any accepted document must
+ * serialise, re-parse, and reach the fixpoint of policy.md §0.6; collision
+ * search must not crash.
  */
 #include <stdint.h>
 #include <stdlib.h>

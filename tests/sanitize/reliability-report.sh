@@ -67,7 +67,7 @@ section_10_fuzz() {
   for t in http json ipc routes query build forward; do
     case $t in
       http) what="HTTP request/response heads, chunked bodies (http/)" ;;
-      json) what="strict JSON parser and serialiser fixpoint (policy/json.c)" ;;
+      json) what="strict JSON parser and serialiser fixpoint (policy/json_parse.c, json.c)" ;;
       ipc) what="IPC decoder, canonical re-encoding (ipc/codec.c)" ;;
       routes) what="route classifier and policy stage 1; monitor re-check fixpoint (policy/routes.c, policy.c)" ;;
       query) what="query parsing, canonical encoding, policed keys, label filters (policy/query.c, filters.c)" ;;
