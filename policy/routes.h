@@ -1,10 +1,11 @@
 /*
  * Routing (routes.md §2-§7): path validation, the version prefix and API
- * selection, denied families and verbs, BuildKit refusal, and the const
- * route tables; the policed query keys of each route (§4.4-4.5); the route
- * query policies that live in their own files (filters.c: §8, build.c:
- * policy.md §10). Shared by the child's policy and the monitor's re-check
- * (privsep.md §9.1 item 3). No I/O, no facts.
+ * selection, denied families and verbs, BuildKit refusal (classify.c), and
+ * the const route tables with the policed query keys of each route
+ * (§4.4-4.5; routes.c); the route query policies that live in their own
+ * files (filters.c: §8, build.c: policy.md §10). Shared by the child's
+ * policy and the monitor's re-check (privsep.md §9.1 item 3). No I/O, no
+ * facts.
  */
 #ifndef CG_POLICY_ROUTES_H
 #define CG_POLICY_ROUTES_H

@@ -1,5 +1,5 @@
 /*
- * libFuzzer entry point: the route classifier (policy/routes.c) and the
+ * libFuzzer entry point: the route classifier (policy/classify.c) and the
  * whole of policy stage 1 (policy_route: path rules, version and API,
  * route lookup, policed query keys, the route query policies). Input
  * layout: fuzz_input.h. Aborts on a result outside the contract, and when

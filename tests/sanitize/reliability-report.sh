@@ -69,7 +69,7 @@ section_10_fuzz() {
       http) what="HTTP request/response heads, chunked bodies (http/)" ;;
       json) what="strict JSON parser and serialiser fixpoint (policy/json_parse.c, json.c)" ;;
       ipc) what="IPC decoder, canonical re-encoding (ipc/codec.c)" ;;
-      routes) what="route classifier and policy stage 1; monitor re-check fixpoint (policy/routes.c, policy.c)" ;;
+      routes) what="route classifier and policy stage 1; monitor re-check fixpoint (policy/classify.c, routes.c, policy.c)" ;;
       query) what="query parsing, canonical encoding, policed keys, label filters (policy/query.c, filters.c)" ;;
       build) what="build query policy and its idempotence (policy/build.c)" ;;
       forward) what="the monitor's FORWARD path: decode, verification, head, replay; one request per head, fact table fixed (monitor/verify.c, backend.c; issue 7)" ;;
@@ -96,7 +96,7 @@ Found while writing the targets: `fuzz_routes` crashed at once on its own harnes
 in the harness before the runs above. `fuzz_forward` found after 263 s (988,063
 executions) that the monitor forwarded a FORWARD whose path held a `#`: only the
 child's HTTP parser refused it (http.md §2), the route tables did not; fixed in
-`policy/routes.c` (unit cases in `tests/test_routes.c`, `tests/test_dispatch.c`, hostile
+`policy/classify.c` (unit cases in `tests/test_routes.c`, `tests/test_dispatch.c`, hostile
 row `forward-target-fragment`) before the run above. A crash in the code under test is minimised
 (`tests/fuzz/fuzz_<target> -minimize_crash=1 -runs=10000 FILE`) into a unit test case
 with the input.
