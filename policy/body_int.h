@@ -119,7 +119,7 @@ cJSON *xj_false(void);
  * unexpected -> 502 "unexpected <kind> inspect response", anything else
  * -> 502 backend-unreachable. kind names the resource kind ("pod",
  * "container"). Always returns -1. XXX duplicates check_ref() in
- * policy.c, whose 504 detail names T.
+ * ownership.c, whose 504 detail names T.
  */
 int fact_failure(const struct cg_policy_ctx *ctx, enum cg_fact_result res,
     const char *kind, struct cg_refusal *r);

@@ -156,6 +156,28 @@ int route_query_keys(const struct cg_route *rt, const struct cg_query *q,
  */
 int query_value_empty(const char *v);
 
+/* query_policy.c ----------------------------------------------------- */
+
+/*
+ * §5 step 6: the query policy of req's route (req->route->qpolicy) on
+ * req->query: the label filters (filters_apply, filters_system_prune),
+ * commit (container required, changes of policy.md §13.2), compat
+ * images/create (exactly one of fromImage and fromSrc; fromSrc "-" only,
+ * which makes req an import: action, body kind stream, no head timeout),
+ * libpod pull and import, stats and bulk image remove (§9.5), build
+ * (build_query_policy). Returns 0, or -1 with *r set (400 malformed, 403
+ * denied-query, commit-label and the codes of the policies it calls).
+ */
+int query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    struct cg_refusal *r);
+
+/*
+ * Hardening beyond §10.3, after the ownership checks: a truthy force on
+ * image remove, libpod bulk remove and untag (QP_IMAGE_REMOVE,
+ * QP_IMAGES_REMOVE). Returns 0, or -1 with *r set to 403 denied-query.
+ */
+int force_policy(const struct cg_request *req, struct cg_refusal *r);
+
 /* filters.c ---------------------------------------------------------- */
 
 /*

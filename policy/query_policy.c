@@ -1,0 +1,271 @@
+/*
+ * The route query policies of stage 1 (routes.md §5 step 6): what each
+ * route's query must and must not hold (commit, pull and import §10.2,
+ * stats and bulk image remove §9.5), the changes of commit and import
+ * (policy.md §13.2), and, in stage 2, the force of image remove (after
+ * the ownership checks). The label filters (filters.c) and the build query
+ * (build.c) are called from here. Contracts in routes.h.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "policy/query.h"
+#include "policy/routes.h"
+
+/* ---- commit and import changes (policy.md §13.2) -------------------- */
+
+static int
+label_token_char(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '/' ||
+	    c == ':' || c == '@' || c == '-';
+}
+
+static int
+blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Check one key=value token s[0..len) of a LABEL change. */
+static int
+label_token(const char *s, size_t len, struct cg_refusal *r)
+{
+	const char *eq = memchr(s, '=', len);
+	size_t i, klen;
+	char key[sizeof(CG_LABEL_KEY)];
+
+	if (eq == NULL || eq == s || eq == s + len - 1)
+		goto bad;
+	for (i = 0; i < len; i++)
+		if (s + i != eq && !label_token_char((unsigned char)s[i]))
+			goto bad;
+	klen = (size_t)(eq - s);
+	if (klen == strlen(CG_LABEL_KEY)) {
+		memcpy(key, s, klen);
+		key[klen] = '\0';
+		if (ascii_caseeq(key, CG_LABEL_KEY))
+			return cg_refuse(r, "commit-label",
+			    "the project label cannot be set by a change");
+	}
+	return 0;
+bad:
+	return cg_refuse(r, "commit-label",
+	    "only plain key=value LABEL changes are accepted");
+}
+
+/* One line s[0..len) of a changes value. */
+static int
+change_line(const char *s, size_t len, struct cg_refusal *r)
+{
+	size_t i = 0, start, ntok = 0;
+
+	while (i < len && blank(s[i]))
+		i++;
+	start = i;
+	while (i < len && !blank(s[i]))
+		i++;
+	if (i - start != 5 || strncasecmp(s + start, "LABEL", 5) != 0)
+		return 0;
+	for (;;) {
+		while (i < len && blank(s[i]))
+			i++;
+		if (i == len)
+			break;
+		start = i;
+		while (i < len && !blank(s[i]))
+			i++;
+		if (label_token(s + start, i - start, r) == -1)
+			return -1;
+		ntok++;
+	}
+	if (ntok == 0)
+		return cg_refuse(r, "commit-label",
+		    "only plain key=value LABEL changes are accepted");
+	return 0;
+}
+
+/* policy.md §13.2 on one changes value. */
+static int
+change_value(const char *v, struct cg_refusal *r)
+{
+	size_t len = strlen(v), i, start = 0, end;
+
+	for (i = 0; i < len; i++)
+		if (v[i] == '\\' && (i + 1 == len || v[i + 1] == '\r' ||
+		    v[i + 1] == '\n'))
+			return cg_refuse(r, "commit-label",
+			    "line continuations in changes are refused");
+	while (start <= len) {
+		const char *lf = memchr(v + start, '\n', len - start);
+
+		end = lf ? (size_t)(lf - v) : len;
+		i = end;
+		if (i > start && v[i - 1] == '\r')
+			i--;
+		if (change_line(v + start, i - start, r) == -1)
+			return -1;
+		start = end + 1;
+	}
+	return 0;
+}
+
+static int
+changes_policy(const struct cg_query *q, struct cg_refusal *r)
+{
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		if (strcmp(q->v[i].key, "changes") == 0 &&
+		    change_value(q->v[i].value, r) == -1)
+			return -1;
+	return 0;
+}
+
+/* ---- route query policies (routes.md §5 step 6) --------------------- */
+
+static int
+nonempty(const char *v)
+{
+	return v != NULL && v[0] != '\0';
+}
+
+static int
+qp_commit(struct cg_request *req, struct cg_refusal *r)
+{
+	if (!nonempty(query_get(req->query, "container")))
+		return cg_refuse(r, "malformed", "commit needs a container");
+	return changes_policy(req->query, r);
+}
+
+/* §10.2.1: compat images/create is a pull or an import, by query. */
+static int
+qp_images_create(struct cg_request *req, struct cg_refusal *r)
+{
+	const char *img = query_get(req->query, "fromImage");
+	const char *src = query_get(req->query, "fromSrc");
+	char q[260];
+
+	if (nonempty(img) == nonempty(src))
+		return cg_refuse(r, "malformed", "images/create needs exactly "
+		    "one of fromImage and fromSrc");
+	if (nonempty(src)) {
+		if (strcmp(src, "-") != 0)
+			return cg_refuse(r, "denied-query", "fromSrc=%s makes "
+			    "the daemon fetch a URL and is refused",
+			    cg_quote(src, strlen(src), q));
+		req->action = "import";
+		req->body_kind = CG_BODY_STREAM;
+		req->no_head_timeout = 1;
+	}
+	return changes_policy(req->query, r);
+}
+
+static int
+qp_images_pull(struct cg_request *req, struct cg_refusal *r)
+{
+	if (!nonempty(query_get(req->query, "reference")))
+		return cg_refuse(r, "malformed", "images/pull needs a reference");
+	if (nonempty(query_get(req->query, "authfile")))
+		return cg_refuse(r, "denied-query", "authfile names a file on "
+		    "the daemon's host and is refused");
+	return 0;
+}
+
+static int
+qp_images_import(struct cg_request *req, struct cg_refusal *r)
+{
+	const char *url = query_get(req->query, "url");
+	char q[260];
+
+	if (nonempty(url))
+		return cg_refuse(r, "denied-query", "url=%s makes the daemon "
+		    "fetch a URL and is refused", cg_quote(url, strlen(url), q));
+	return changes_policy(req->query, r);
+}
+
+/* §9.5: stats of named containers / pods only. */
+static int
+qp_stats(struct cg_request *req, const char *key, const char *what,
+    struct cg_refusal *r)
+{
+	const char *all = query_get(req->query, "all");
+
+	if (query_count(req->query, key) == 0 ||
+	    (all != NULL && !query_value_empty(all)))
+		return cg_refuse_hint(r, "denied-query", CG_HINT_IN_DETAIL,
+		    "stats of all %s is not "
+		    "available; name the %s", what, what);
+	return 0;
+}
+
+static int
+qp_images_remove(struct cg_request *req, struct cg_refusal *r)
+{
+	const char *all = query_get(req->query, "all");
+
+	if (query_count(req->query, "images") == 0)
+		return cg_refuse(r, "denied-query", "images is required");
+	if (all != NULL && !query_value_empty(all))
+		return cg_refuse(r, "denied-query", "removing all images is "
+		    "not available through the gateway");
+	return 0;
+}
+
+int
+query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    struct cg_refusal *r)
+{
+	switch (req->route->qpolicy) {
+	case QP_FILTERS:
+	case QP_IMAGE_PRUNE:
+		return filters_apply(ctx, req->route, req->query, r);
+	case QP_SYSTEM_PRUNE:
+		return filters_system_prune(ctx, req->route, req->query, r);
+	case QP_COMMIT:
+		return qp_commit(req, r);
+	case QP_IMAGES_CREATE:
+		return qp_images_create(req, r);
+	case QP_IMAGES_PULL:
+		return qp_images_pull(req, r);
+	case QP_IMAGES_IMPORT:
+		return qp_images_import(req, r);
+	case QP_CONTAINER_STATS:
+		return qp_stats(req, "containers", "containers", r);
+	case QP_POD_STATS:
+		return qp_stats(req, "namesOrIDs", "pods", r);
+	case QP_IMAGES_REMOVE:
+		return qp_images_remove(req, r);
+	case QP_BUILD:
+		return build_query_policy(ctx, req->api, req->query, r);
+	case QP_IMAGE_REMOVE:	/* force: after ownership (force_policy) */
+	case QP_NONE:
+	case QP_COUNT:
+	default:
+		return 0;
+	}
+}
+
+/* ---- stage 2: force (routes.md §10.3) ------------------------------ */
+
+/*
+ * Hardening beyond routes.md §10.3: a truthy force on image remove (both
+ * APIs), libpod bulk remove and untag makes podman remove every container
+ * that uses the image, other projects' too. Checked after the ownership
+ * checks, so another project's image still answers 404 (as without force).
+ */
+int
+force_policy(const struct cg_request *req, struct cg_refusal *r)
+{
+	const char *force;
+
+	if (req->route->qpolicy != QP_IMAGE_REMOVE &&
+	    req->route->qpolicy != QP_IMAGES_REMOVE)
+		return 0;
+	force = query_get(req->query, "force");
+	if (force != NULL && !query_value_empty(force))
+		return cg_refuse(r, "denied-query", "force removes containers "
+		    "of other projects and is refused");
+	return 0;
+}
