@@ -23,6 +23,8 @@
  *                stopped pods (and their containers) whatever the filter.
  */
 #include "monitor/gateway.h"
+#include "monitor/backend.h"
+#include "monitor/relay.h"
 
 #include <stdarg.h>
 #include <stdio.h>

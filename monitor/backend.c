@@ -4,7 +4,7 @@
  * volume pre-creates), the forwarded head the monitor serialises itself,
  * and the VERDICT that tells the child whether it was forwarded.
  */
-#include "monitor/gateway.h"
+#include "monitor/backend.h"
 
 #include <errno.h>
 #include <stdarg.h>

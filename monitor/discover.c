@@ -21,6 +21,7 @@
 #include "base/gwerror.h"
 #include "base/util.h"
 #include "http/http.h"
+#include "monitor/backend.h"
 #include "monitor/log.h"
 
 #define PROBE_MS	2000	/* the whole probe: connect, ask, read the head */

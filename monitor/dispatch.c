@@ -9,6 +9,8 @@
  * stream bytes as they are.
  */
 #include "monitor/gateway.h"
+#include "monitor/backend.h"
+#include "monitor/relay.h"
 
 #include <errno.h>
 #include <poll.h>

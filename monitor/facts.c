@@ -3,6 +3,7 @@
  * FACT_QUERY checked, the monitor's own inspect, its verdict, the answer.
  */
 #include "monitor/gateway.h"
+#include "monitor/backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>

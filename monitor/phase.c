@@ -6,6 +6,7 @@
  * is the request forwarded.
  */
 #include "monitor/gateway.h"
+#include "monitor/backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,8 @@
  * over (the sync point; the child answers DONE, except after a light
  * exchange kept alive: privsep.md §8).
  */
-#include "monitor/gateway.h"
+#include "monitor/relay.h"
+#include "monitor/backend.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -28,6 +28,7 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/backend.h"
 #include "monitor/confine.h"
 #include "monitor/daemon.h"
 #include "monitor/instance.h"

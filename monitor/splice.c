@@ -10,7 +10,8 @@
  * announced and moves exactly that many bytes to the backend. The
  * client's bytes are never looked at here.
  */
-#include "monitor/gateway.h"
+#include "monitor/relay.h"
+#include "monitor/backend.h"
 
 #include <errno.h>
 #include <poll.h>

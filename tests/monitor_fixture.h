@@ -43,7 +43,9 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "monitor/backend.h"
 #include "monitor/gateway.h"
+#include "monitor/relay.h"
 #include "monitor/log.h"
 
 #define FX	static __attribute__((unused))

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/backend.h"
 #include "monitor/gateway.h"
+#include "monitor/relay.h"
 
 #define FZ_ROOT		"/home/user/project"
 
