@@ -16,8 +16,8 @@ cg_hexval(unsigned char c)
 	return -1;
 }
 
-static unsigned char
-lower(unsigned char c)
+unsigned char
+cg_lower(unsigned char c)
 {
 	return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
 }
@@ -28,8 +28,8 @@ cg_ci_eq(const char *s, size_t len, const char *lit)
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (lit[i] == '\0' || lower((unsigned char)s[i]) !=
-		    lower((unsigned char)lit[i]))
+		if (lit[i] == '\0' || cg_lower((unsigned char)s[i]) !=
+		    cg_lower((unsigned char)lit[i]))
 			return 0;
 	return lit[len] == '\0';
 }

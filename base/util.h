@@ -10,6 +10,9 @@
 /* Value 0-15 of an ASCII hex digit (either case), or -1 for any other byte. */
 int cg_hexval(unsigned char c);
 
+/* c with A-Z mapped to a-z, any other byte unchanged (no locale). */
+unsigned char cg_lower(unsigned char c);
+
 /*
  * s[0..len) equals the NUL-terminated lit, ASCII case-insensitively
  * (HTTP field names and tokens, http.md §2.4). Returns 1 or 0.

@@ -11,6 +11,7 @@
 
 #include "policy/body_int.h"
 #include "policy/json.h"
+#include "policy/query.h"
 #include "policy/schema.h"
 
 /*
@@ -129,7 +130,7 @@ named_network(const char *v, int mode, int podman_words, enum cg_kind backend)
 	if (mode && netmode_keyword(v, podman_words))
 		return 0;
 	if (builtin_network(v, backend) || netmode_refused_prefix(v) ||
-	    ci_eq(v, "host") || ci_eq(v, "none"))
+	    ascii_caseeq(v, "host") || ascii_caseeq(v, "none"))
 		return 0;
 	return is_resource_name(v, strlen(v));
 }
@@ -173,7 +174,7 @@ compat_volumes(struct names *vols, const cJSON *hc)
 				const cJSON *src = json_get(e, "Source");
 
 				if (cJSON_IsString(t) &&
-				    ci_eq(t->valuestring, "volume") &&
+				    ascii_caseeq(t->valuestring, "volume") &&
 				    cJSON_IsString(src) &&
 				    is_resource_name(src->valuestring,
 				    strlen(src->valuestring)))

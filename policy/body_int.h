@@ -73,15 +73,9 @@ const char *jstr0(const cJSON *obj, const char *key);
 int not_null(const cJSON *v);
 
 /*
- * c with A-Z mapped to a-z; any other value unchanged (no locale). XXX
- * base/util.c keeps the same as a static lower().
+ * 1 when s starts with prefix, ignoring ASCII case (both NUL-terminated;
+ * equality is ascii_caseeq() of query.h).
  */
-int ascii_lower(int c);
-/*
- * 1 when a equals b / s starts with prefix, ignoring ASCII case (all
- * NUL-terminated). XXX ci_eq repeats ascii_caseeq() of query.h.
- */
-int ci_eq(const char *a, const char *b);
 int ci_prefix(const char *s, const char *prefix);
 /*
  * A malloc'd copy of s[0..n) without leading and trailing blanks (space,

@@ -6,32 +6,17 @@
  */
 #include <string.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "policy/body_int.h"
 #include "policy/json.h"
 
 int
-ascii_lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-int
-ci_eq(const char *a, const char *b)
-{
-	for (; *a != '\0' && *b != '\0'; a++, b++)
-		if (ascii_lower((unsigned char)*a) !=
-		    ascii_lower((unsigned char)*b))
-			return 0;
-	return *a == *b;
-}
-
-int
 ci_prefix(const char *s, const char *prefix)
 {
 	for (; *prefix != '\0'; s++, prefix++)
-		if (*s == '\0' || ascii_lower((unsigned char)*s) !=
-		    ascii_lower((unsigned char)*prefix))
+		if (*s == '\0' || cg_lower((unsigned char)*s) !=
+		    cg_lower((unsigned char)*prefix))
 			return 0;
 	return 1;
 }
@@ -51,7 +36,7 @@ trim_lower(const char *s, size_t n)
 		n--;
 	out = xstrndup(s, n);
 	for (i = 0; i < n; i++)
-		out[i] = (char)ascii_lower((unsigned char)out[i]);
+		out[i] = (char)cg_lower((unsigned char)out[i]);
 	return out;
 }
 

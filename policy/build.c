@@ -13,6 +13,7 @@
 
 #include "base/xmalloc.h"
 #include "policy/json.h"
+#include "policy/query.h"
 
 #define BUILDKIT_DETAIL	"BuildKit is not available through the gateway; " \
 	"build with DOCKER_BUILDKIT=0"

@@ -15,6 +15,7 @@
 #include "base/xmalloc.h"
 #include "policy/body_int.h"
 #include "policy/json.h"
+#include "policy/query.h"
 
 #define D_PUBLISH_NONE	"published ports would be discarded with --network none"
 #define D_LINKS		"--link reaches another project's container and is refused"
@@ -36,7 +37,7 @@ ns_mode_allowed(const char *mode)
 	size_t i;
 
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (ci_eq(mode, modes[i]))
+		if (ascii_caseeq(mode, modes[i]))
 			return 1;
 	return 0;
 }
@@ -59,7 +60,7 @@ rule_ns_libpod(const cJSON *body, const char *field, struct cg_refusal *r)
 	if (value[0] == '\0')
 		return 0;
 	if (strcmp(field, "userns") == 0 &&
-	    (ci_eq(mode, "auto") || ci_eq(mode, "keep-id"))) {
+	    (ascii_caseeq(mode, "auto") || ascii_caseeq(mode, "keep-id"))) {
 		for (p = value; *p != '\0'; p++)
 			if (!name_char((unsigned char)*p, 1) && *p != '=' &&
 			    *p != ',' && *p != ':' && *p != '_' && *p != '-')
@@ -102,11 +103,11 @@ netmode_keyword(const char *v, int podman_words)
 	size_t i;
 
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (ci_eq(v, words[i]))
+		if (ascii_caseeq(v, words[i]))
 			return 1;
 	if (podman_words)
 		for (i = 0; i < sizeof(pwords) / sizeof(pwords[0]); i++)
-			if (ci_eq(v, pwords[i]))
+			if (ascii_caseeq(v, pwords[i]))
 				return 1;
 	return 0;
 }
@@ -128,8 +129,8 @@ netmode_refused_prefix(const char *v)
 int
 builtin_network(const char *name, enum cg_kind backend)
 {
-	return ci_eq(name, "bridge") || ci_eq(name, "default") ||
-	    (backend == CG_PODMAN && ci_eq(name, "podman"));
+	return ascii_caseeq(name, "bridge") || ascii_caseeq(name, "default") ||
+	    (backend == CG_PODMAN && ascii_caseeq(name, "podman"));
 }
 
 /* §3.3.1, libpod netns. */
@@ -161,7 +162,7 @@ rule_endpoint_key(const struct cg_policy_ctx *ctx, const char *key,
 
 	if (builtin_network(key, ctx->backend_kind))
 		return 0;
-	if (ci_eq(key, "host") || ci_eq(key, "none") ||
+	if (ascii_caseeq(key, "host") || ascii_caseeq(key, "none") ||
 	    netmode_refused_prefix(key))
 		return cg_refuse(r, "network", "network name %s is refused",
 		    q(key, qb));
@@ -317,7 +318,7 @@ rule_security_libpod(const cJSON *body, struct cg_refusal *r)
 				    q(e->valuestring, qb));
 		}
 	v = jstr0(body, "apparmor_profile");
-	if (ci_eq(v, "unconfined"))
+	if (ascii_caseeq(v, "unconfined"))
 		return cg_refuse(r, "security-opt",
 		    "apparmor_profile=%s is refused", q(v, qb));
 	v = jstr0(body, "seccomp_policy");
@@ -352,7 +353,7 @@ rule_log_config(const cJSON *hc, struct cg_refusal *r)
 		return 0;
 	type = jstr0(lc, "Type");
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (ci_eq(type, types[i]))
+		if (ascii_caseeq(type, types[i]))
 			break;
 	if (i == sizeof(types) / sizeof(types[0]))
 		return cg_refuse(r, "log-configuration",
@@ -360,7 +361,7 @@ rule_log_config(const cJSON *hc, struct cg_refusal *r)
 	cfg = json_get(lc, "Config");
 	if (!json_truthy(cfg))
 		return 0;
-	if (ci_eq(type, "none"))
+	if (ascii_caseeq(type, "none"))
 		return cg_refuse(r, "log-configuration",
 		    "log-driver options are refused");
 	for (c = cfg->child; c != NULL; c = c->next) {
@@ -451,7 +452,7 @@ rule_publish_libpod(const cJSON *body, struct cg_refusal *r)
 	char qb[260];
 
 	if (json_truthy(pm) &&
-	    ci_eq(jstr0(json_get(body, "netns"), "nsmode"), "none"))
+	    ascii_caseeq(jstr0(json_get(body, "netns"), "nsmode"), "none"))
 		return cg_refuse(r, "publish", D_PUBLISH_NONE);
 	if (!cJSON_IsArray(pm))
 		return 0;
@@ -478,7 +479,7 @@ rule_publish_compat(const cJSON *hc, struct cg_refusal *r)
 	for (p = pb->child; p != NULL; p = p->next)
 		if (json_truthy(p))
 			any = 1;
-	if (any && ci_eq(jstr0(hc, "NetworkMode"), "none"))
+	if (any && ascii_caseeq(jstr0(hc, "NetworkMode"), "none"))
 		return cg_refuse(r, "publish", D_PUBLISH_NONE);
 	for (p = pb->child; p != NULL; p = p->next) {
 		if (!cJSON_IsArray(p))

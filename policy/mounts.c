@@ -13,6 +13,7 @@
 #include "base/xmalloc.h"
 #include "policy/body_int.h"
 #include "policy/json.h"
+#include "policy/query.h"
 
 #define D_VOLUME_DRIVER	"a volume driver configuration is refused; " \
 			"use a named volume"
@@ -243,21 +244,21 @@ rule_mount_entry(const struct cg_policy_ctx *ctx, cJSON *m,
 
 	if (type[0] == '\0')
 		return cg_refuse(r, "mount-type", D_MOUNT_TYPE);
-	if (ci_eq(type, "image") || ci_eq(type, "npipe") ||
-	    ci_eq(type, "cluster") ||
+	if (ascii_caseeq(type, "image") || ascii_caseeq(type, "npipe") ||
+	    ascii_caseeq(type, "cluster") ||
 	    not_null(json_get(m, "ImageOptions")) ||
 	    not_null(json_get(m, "ClusterOptions")))
 		return cg_refuse(r, "mount-type", "%s is refused", q(type, qb));
-	if (ci_eq(type, "bind")) {
+	if (ascii_caseeq(type, "bind")) {
 		if (bind_source(ctx, m, "Source", r) != 0)
 			return -1;
 		v = jstr0(json_get(m, "BindOptions"), "Propagation");
-		if (ci_eq(v, "shared") || ci_eq(v, "rshared"))
+		if (ascii_caseeq(v, "shared") || ascii_caseeq(v, "rshared"))
 			return cg_refuse(r, "bind-mount",
 			    "propagation %s is refused", q(v, qb));
 		return 0;
 	}
-	if (ci_eq(type, "volume")) {
+	if (ascii_caseeq(type, "volume")) {
 		vo = json_get(m, "VolumeOptions");
 		if (json_truthy(json_get(vo, "DriverConfig")))
 			return cg_refuse_hint(r, "volume-driver", CG_HINT_IN_DETAIL, D_VOLUME_DRIVER);
@@ -271,7 +272,7 @@ rule_mount_entry(const struct cg_policy_ctx *ctx, cJSON *m,
 			    "invalid volume name %s", q(v, qb));
 		return 0;
 	}
-	if (ci_eq(type, "tmpfs"))
+	if (ascii_caseeq(type, "tmpfs"))
 		return 0;
 	return cg_refuse(r, "mount-type", D_MOUNT_TYPE);
 }
@@ -313,9 +314,9 @@ rule_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
 			type = jstr0(m, "type");
 			if (type[0] == '\0')
 				return cg_refuse(r, "mount-type", D_MOUNT_TYPE);
-			if (ci_eq(type, "tmpfs"))
+			if (ascii_caseeq(type, "tmpfs"))
 				continue;
-			if (!ci_eq(type, "bind"))
+			if (!ascii_caseeq(type, "bind"))
 				return cg_refuse(r, "mount-type", "%s is refused",
 				    q(type, qb));
 			if (bind_source(ctx, m, "source", r) != 0)

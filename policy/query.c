@@ -290,12 +290,8 @@ ascii_caseeq(const char *a, const char *b)
 	unsigned char x, y;
 
 	for (;; a++, b++) {
-		x = (unsigned char)*a;
-		y = (unsigned char)*b;
-		if (x >= 'A' && x <= 'Z')
-			x = (unsigned char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (unsigned char)(y - 'A' + 'a');
+		x = cg_lower((unsigned char)*a);
+		y = cg_lower((unsigned char)*b);
 		if (x != y)
 			return 0;
 		if (x == '\0')

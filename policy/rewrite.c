@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "policy/body_int.h"
 #include "policy/json.h"
@@ -62,8 +63,8 @@ proxy_name(const char *entry, size_t n)
 			size_t k;
 
 			for (k = 0; k < n; k++)
-				if (ascii_lower((unsigned char)entry[k]) !=
-				    ascii_lower((unsigned char)names[i][k]))
+				if (cg_lower((unsigned char)entry[k]) !=
+				    cg_lower((unsigned char)names[i][k]))
 					break;
 			if (k == n)
 				return 1;
