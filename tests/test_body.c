@@ -726,6 +726,30 @@ static void
 test_compat_mounts(void **state)
 {
 	static const struct bcase t[] = {
+		/* podman re-reads a Mounts entry as CSV text (red team s5 F1) */
+		CCD("mount Target with ,source= (F1)", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'bind','Source':'" ROOT "/data','Target':"
+		    "'/x,source=/'}]}}", "bind-mount", "mount Target holds a "
+		    "comma, a quote or a line break, which podman would read as "
+		    "more mount options"),
+		CC("mount Consistency with ,source= (F1)", "{'HostConfig':"
+		    "{'Mounts':[{'Type':'bind','Source':'" ROOT "/data','Target':"
+		    "'/x','Consistency':'consistent,source=/etc'}]}}",
+		    "bind-mount"),
+		CC("mount Propagation with ,source= (F1)", "{'HostConfig':"
+		    "{'Mounts':[{'Type':'bind','Source':'" ROOT "/data','Target':"
+		    "'/x','BindOptions':{'Propagation':'rprivate,source=/'}}]}}",
+		    "bind-mount"),
+		CC("mount volume Target with ,source= (F1)", "{'HostConfig':"
+		    "{'Mounts':[{'Type':'volume','Target':'/x,source=other'}]}}",
+		    "bind-mount"),
+		CCD("mount Source with a quote (F1)", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'bind','Source':'" ROOT "/d\\\"x','Target':'/x'}]}}",
+		    "bind-mount", "mount Source holds a comma, a quote or a line "
+		    "break, which podman would read as more mount options"),
+		CCO("mount without text syntax passes", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'bind','Source':'" ROOT "/data','Target':'/x',"
+		    "'Consistency':'consistent'}]}}", "'Target':'/x'"),
 		CCD("bind outside", "{'HostConfig':{'Binds':['/etc:/etc']}}",
 		    "bind-mount", "/etc is outside the allowed roots "
 		    "(" ROOT ", /srv/extra)"),
@@ -960,6 +984,17 @@ test_libpod_rules(void **state)
 		    "volume is refused"),
 		LC("mount devpts", "{'mounts':[{'type':'devpts'}]}",
 		    "mount-type"),
+		/* podman compares the type exactly (red team s5 F5) */
+		LCD("mount TMPFS with rbind (F5)", "{'mounts':[{'destination':"
+		    "'/h','type':'TMPFS','source':'/','options':['rbind']}]}",
+		    "mount-type", "TMPFS is refused"),
+		LCD("mount Tmpfs (F5)", "{'mounts':[{'destination':'/h',"
+		    "'type':'Tmpfs'}]}", "mount-type", "Tmpfs is refused"),
+		LCD("mount Bind (F5)", "{'mounts':[{'destination':'/d',"
+		    "'type':'Bind','source':'" ROOT "/d'}]}", "mount-type",
+		    "Bind is refused"),
+		LCO("mount tmpfs passes", "{'mounts':[{'destination':'/t',"
+		    "'type':'tmpfs'}]}", "'type':'tmpfs'"),
 		LCD("mount no type", "{'mounts':[{'destination':'/d'}]}",
 		    "mount-type", "every mount needs an explicit type of bind, "
 		    "volume or tmpfs"),

@@ -8,6 +8,7 @@
 # Plus the libpod host-fact fields (issue 7 item 4) through podman --remote, and the
 # libpod system prune pre-check: other projects' stopped pods survive it (i_system_prune).
 # And no network id of project 2 through all-hex network names (i_hex_network_names).
+# And no host path through mount text podman re-reads (i_mount_text).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -364,9 +365,66 @@ i_hex_network_names() {
   bk network rm 0abg >/dev/null 2>&1
 }
 
+# Mount fields are text to podman (red team s5 F1, F5). Podman 4.3 rebuilds a compat
+# Mounts entry as "type=..,source=..,target=.." and parses it as CSV, the last key
+# winning; a libpod mount type is compared exactly ("TMPFS" is no tmpfs to podman, and
+# with rbind runc bound its source). Measured first, then refused through the gateway.
+# gwpost SOCKET PATH BODY: raw POST through project 1's gateway, status line and body
+gwpost() { curl -s -i -m 30 -X POST -H 'Content-Type: application/json' -d "$3" --unix-socket "$R1/$1" "http://d$2"; }
+i_mount_text() {
+  local d=$P1/mt body
+  mkdir -p "$d"
+  if podman_only "measure (podman): mount text"; then
+    cg_run backend POST '/v1.41/containers/create?name=isomt1' \
+      "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"],\"HostConfig\":{\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"$d\",\"Target\":\"/x,source=/etc\"}]}}"
+    cg_run backend GET /v1.41/containers/isomt1/json
+    if [[ $(python3 -c 'import json,sys; print(json.load(sys.stdin)["Mounts"][0]["Source"])' <<<"$CG_OUT" 2>/dev/null) == /etc ]]; then
+      pass "measure (podman): a compat mount whose Target holds ',source=/etc' binds /etc"
+    else fail "measure (podman): a compat mount whose Target holds ',source=/etc' binds /etc" "inspect: ${CG_OUT:0:300}"; fi
+    bk rm -f isomt1 >/dev/null 2>&1
+    cg_run backend POST /v4.3.1/libpod/containers/create \
+      "{\"image\":\"$IMG\",\"command\":[\"true\"],\"name\":\"isomt2\",\"mounts\":[{\"type\":\"tmpfs\",\"source\":\"/etc\",\"destination\":\"/x\",\"options\":[\"rbind\"]}]}"
+    if [[ $CG_OUT == *"not allowed with tmpfs"* ]]; then
+      pass "measure (podman): an exact tmpfs mount with rbind is refused by podman"
+    else fail "measure (podman): an exact tmpfs mount with rbind is refused by podman" "answered: ${CG_OUT:0:300}"; fi
+    cg_run backend POST /v4.3.1/libpod/containers/create \
+      "{\"image\":\"$IMG\",\"command\":[\"true\"],\"name\":\"isomt3\",\"mounts\":[{\"type\":\"TMPFS\",\"source\":\"/etc\",\"destination\":\"/x\",\"options\":[\"rbind\"]}]}"
+    if [[ $CG_OUT == *'"Id"'* ]]; then
+      pass "measure (podman): a TMPFS mount with rbind is accepted (the type is compared exactly)"
+    else fail "measure (podman): a TMPFS mount with rbind is accepted (the type is compared exactly)" "answered: ${CG_OUT:0:300}"; fi
+    bk rm -f isomt2 isomt3 >/dev/null 2>&1
+  fi
+  expect_fail_with "docker run --mount with a quoted target holding ',source=/' refused (403)" \
+    "container-gateway: bind-mount: mount Target holds a comma, a quote or a line break" \
+    dk run --rm --name isomt4 --mount "type=bind,source=$d,\"target=/x,source=/\"" "$IMG" true
+  for body in "\"Target\":\"/x\",\"Consistency\":\"consistent,source=/etc\"" \
+              "\"Target\":\"/x\",\"BindOptions\":{\"Propagation\":\"rprivate,source=/etc\"}" \
+              "\"Target\":\"/x\\n\""; do
+    cg_run gwpost docker.sock /v1.41/containers/create \
+      "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"],\"HostConfig\":{\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"$d\",$body}]}}"
+    if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"bind-mount"* ]]; then pass "compat mount {$body}: 403 bind-mount"
+    else fail "compat mount {$body}: 403 bind-mount" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  done
+  if podman_only "libpod mount types"; then
+    for body in TMPFS Tmpfs Bind; do
+      cg_run gwpost podman.sock /v4.3.1/libpod/containers/create \
+        "{\"image\":\"$IMG\",\"command\":[\"true\"],\"mounts\":[{\"type\":\"$body\",\"source\":\"/etc\",\"destination\":\"/x\",\"options\":[\"rbind\"]}]}"
+      if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"mount-type"* ]]; then pass "libpod mount type $body: 403 mount-type"
+      else fail "libpod mount type $body: 403 mount-type" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    done
+    expect_output "podman --remote run --mount type=tmpfs still works" "tmpfs" \
+      pm run --rm --mount type=tmpfs,destination=/t "$IMG" sh -c 'grep " /t " /proc/mounts | cut -d" " -f3'
+  fi
+  expect_output "docker run --mount type=bind inside the project still works" "ok" \
+    dk run --rm --mount "type=bind,source=$d,target=/x" "$IMG" sh -c 'echo ok'
+  cg_run bk ps -a --format '{{.Names}}'
+  if grep -qE '^isomt' <<<"$CG_OUT"; then fail "refused mounts created nothing" "backend has: $(grep isomt <<<"$CG_OUT" | tr '\n' ' ')"
+  else pass "refused mounts created nothing"; fi
+}
+
 cleanup() {
   local v
-  for v in isoca isocb isocu; do bk rm -f $v >/dev/null 2>&1; done
+  for v in isoca isocb isocu isomt1 isomt2 isomt3 isomt4; do bk rm -f $v >/dev/null 2>&1; done
   [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
   for v in isova isova2 isova3 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
   for v in isona isonb isonu 0abg; do bk network rm $v >/dev/null 2>&1; done
@@ -374,7 +432,7 @@ cleanup() {
   return 0
 }
 
-ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names)
+ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
