@@ -123,16 +123,11 @@ add_name(struct names *ns, const char *name)
 	ns->v[ns->n++] = name;
 }
 
-/* A network name of §3.3.4 (not a keyword, not built in, valid). */
+/* A network name of §3.3.4: the rules' own classes (network_class()). */
 static int
-named_network(const char *v, int mode, int podman_words, enum cg_kind backend)
+named_network(const char *v, int mode, enum cg_kind backend)
 {
-	if (mode && netmode_keyword(v, podman_words))
-		return 0;
-	if (builtin_network(v, backend) || netmode_refused_prefix(v) ||
-	    ascii_caseeq(v, "host") || ascii_caseeq(v, "none"))
-		return 0;
-	return is_resource_name(v, strlen(v));
+	return network_class(v, mode, backend) == CG_NET_NAMED;
 }
 
 static void
@@ -143,7 +138,7 @@ endpoint_names(struct names *nets, const cJSON *map, enum cg_kind backend)
 	if (!cJSON_IsObject(map))
 		return;
 	for (e = map->child; e != NULL; e = e->next)
-		if (named_network(e->string, 0, 0, backend))
+		if (named_network(e->string, 0, backend))
 			add_name(nets, e->string);
 }
 
@@ -200,7 +195,7 @@ body_named_resources(enum cg_api api, enum cg_kind backend_kind,
 		hc = json_get(tree, "HostConfig");
 		v = json_get(hc, "NetworkMode");
 		if (cJSON_IsString(v) && named_network(v->valuestring, 1,
-		    backend_kind == CG_PODMAN, backend_kind))
+		    backend_kind))
 			add_name(&nets, v->valuestring);
 		endpoint_names(&nets, json_get(json_get(tree,
 		    "NetworkingConfig"), "EndpointsConfig"), backend_kind);

@@ -136,14 +136,30 @@ enum cg_fact_result ask_owned(const struct cg_policy_ctx *ctx,
 
 /*
  * §3.3.1 network-mode keywords: "", default, bridge, none, plus private,
- * slirp4netns, pasta, pod when podman_words (libpod, or compat on a podman
- * backend). Case-insensitive.
+ * slirp4netns, pod when podman_words (libpod, or compat on a podman
+ * backend). Exact, as the daemons compare (not pasta: a network name on
+ * podman 4.3.1). v NUL-terminated; returns 1 for a keyword, else 0.
  */
 int netmode_keyword(const char *v, int podman_words);
 /* §3.3.1: lower-case form starts with host, container, ns, path or from. */
 int netmode_refused_prefix(const char *v);
-/* §3.3.2: bridge, default, and podman on a podman backend. */
+/* §3.3.2: exactly bridge, default, and podman on a podman backend. */
 int builtin_network(const char *name, enum cg_kind backend);
+/* What a network value is to the rules of §3.3 and to the monitor (§5). */
+enum cg_netclass {
+	CG_NET_BUILTIN,		/* a mode keyword or built-in network: no check */
+	CG_NET_REFUSED,		/* host, none (endpoint key), refused prefix */
+	CG_NET_INVALID,		/* not the network-name grammar */
+	CG_NET_NAMED,		/* a named network, ownership-checked (§5) */
+};
+/*
+ * Classify v (NUL-terminated): a compat NetworkMode when mode is 1, else an
+ * endpoint key (EndpointsConfig / Networks), for a backend of kind backend.
+ * Every comparison is exact but the refused prefixes' (§3.3; measured:
+ * isolation.sh i_network_name_case). The one place both the rules and
+ * body_named_resources() decide what is built in.
+ */
+enum cg_netclass network_class(const char *v, int mode, enum cg_kind backend);
 
 int rule_ns_libpod(const cJSON *body, const char *field,
     struct cg_refusal *r);				/* §3.2 */

@@ -273,8 +273,9 @@ check_networkmode(const struct cg_policy_ctx *ctx, const char *v,
 {
 	char qv[260];
 
-	if (v == NULL || in_list_ci(v, netmodes) ||
-	    (ctx->backend_kind == CG_PODMAN && in_list_ci(v, netmodes_podman)))
+	/* exact: dockerd's classic builder runs RUN in network "NONE" (F2) */
+	if (v == NULL || in_list(v, netmodes) ||
+	    (ctx->backend_kind == CG_PODMAN && in_list(v, netmodes_podman)))
 		return 0;
 	return cg_refuse_hint(r, "network", "build without --network: RUN "
 	    "steps get the default network (and the egress proxy)",

@@ -93,21 +93,29 @@ rule_ns_compat(const cJSON *hc, struct cg_refusal *r)
 
 /* ---- §3.3 Network ---- */
 
+/*
+ * Both daemons compare network modes and built-in network names exactly, and
+ * read every other spelling ("Default", "BRIDGE", "None", "Private") as the
+ * name of a network, which any project can create (measured on podman 4.3.1
+ * and dockerd 20.10: tests/integration/isolation.sh i_network_name_case;
+ * redteam5 F2). So do these tables, or another project's network "Default"
+ * would pass as the default network, unchecked. "pasta" is no mode on podman
+ * 4.3.1 but a network name, and "podman" is the stock podman's default
+ * network (network_create() keeps projects from owning one of that name).
+ */
 int
 netmode_keyword(const char *v, int podman_words)
 {
 	static const char *const words[] = { "", "default", "bridge", "none" };
-	static const char *const pwords[] = {
-		"private", "slirp4netns", "pasta", "pod",
-	};
+	static const char *const pwords[] = { "private", "slirp4netns", "pod" };
 	size_t i;
 
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (ascii_caseeq(v, words[i]))
+		if (strcmp(v, words[i]) == 0)
 			return 1;
 	if (podman_words)
 		for (i = 0; i < sizeof(pwords) / sizeof(pwords[0]); i++)
-			if (ascii_caseeq(v, pwords[i]))
+			if (strcmp(v, pwords[i]) == 0)
 				return 1;
 	return 0;
 }
@@ -129,8 +137,21 @@ netmode_refused_prefix(const char *v)
 int
 builtin_network(const char *name, enum cg_kind backend)
 {
-	return ascii_caseeq(name, "bridge") || ascii_caseeq(name, "default") ||
-	    (backend == CG_PODMAN && ascii_caseeq(name, "podman"));
+	return strcmp(name, "bridge") == 0 || strcmp(name, "default") == 0 ||
+	    (backend == CG_PODMAN && strcmp(name, "podman") == 0);
+}
+
+enum cg_netclass
+network_class(const char *v, int mode, enum cg_kind backend)
+{
+	if (mode ? netmode_keyword(v, backend == CG_PODMAN) :
+	    builtin_network(v, backend))
+		return CG_NET_BUILTIN;
+	if (netmode_refused_prefix(v) || (!mode && strcmp(v, "none") == 0))
+		return CG_NET_REFUSED;
+	if (!is_resource_name(v, strlen(v)))
+		return CG_NET_INVALID;
+	return CG_NET_NAMED;
 }
 
 /* §3.3.1, libpod netns. */
@@ -160,16 +181,16 @@ rule_endpoint_key(const struct cg_policy_ctx *ctx, const char *key,
 {
 	char qb[260];
 
-	if (builtin_network(key, ctx->backend_kind))
-		return 0;
-	if (ascii_caseeq(key, "host") || ascii_caseeq(key, "none") ||
-	    netmode_refused_prefix(key))
+	switch (network_class(key, 0, ctx->backend_kind)) {
+	case CG_NET_REFUSED:
 		return cg_refuse(r, "network", "network name %s is refused",
 		    q(key, qb));
-	if (!is_resource_name(key, strlen(key)))
+	case CG_NET_INVALID:
 		return cg_refuse(r, "network", "%s is not a valid network name",
 		    q(key, qb));
-	return 0;
+	default:
+		return 0;
+	}
 }
 
 /* §3.3.3 */
@@ -218,13 +239,15 @@ rule_network_compat(const struct cg_policy_ctx *ctx, const cJSON *body,
 	const cJSON *ec, *e;
 	char qb[260];
 
-	if (!netmode_keyword(mode, ctx->backend_kind == CG_PODMAN)) {
-		if (netmode_refused_prefix(mode))
-			return cg_refuse_hint(r, "network", NETMODE_HINT,
-			    "NetworkMode=%s is refused", q(mode, qb));
-		if (!is_resource_name(mode, strlen(mode)))
-			return cg_refuse(r, "network",
-			    "%s is not a valid network name", q(mode, qb));
+	switch (network_class(mode, 1, ctx->backend_kind)) {
+	case CG_NET_REFUSED:
+		return cg_refuse_hint(r, "network", NETMODE_HINT,
+		    "NetworkMode=%s is refused", q(mode, qb));
+	case CG_NET_INVALID:
+		return cg_refuse(r, "network",
+		    "%s is not a valid network name", q(mode, qb));
+	default:
+		break;
 	}
 	ec = json_get(json_get(body, "NetworkingConfig"), "EndpointsConfig");
 	if (!cJSON_IsObject(ec))
@@ -452,7 +475,7 @@ rule_publish_libpod(const cJSON *body, struct cg_refusal *r)
 	char qb[260];
 
 	if (json_truthy(pm) &&
-	    ascii_caseeq(jstr0(json_get(body, "netns"), "nsmode"), "none"))
+	    strcmp(jstr0(json_get(body, "netns"), "nsmode"), "none") == 0)
 		return cg_refuse(r, "publish", D_PUBLISH_NONE);
 	if (!cJSON_IsArray(pm))
 		return 0;
@@ -479,7 +502,7 @@ rule_publish_compat(const cJSON *hc, struct cg_refusal *r)
 	for (p = pb->child; p != NULL; p = p->next)
 		if (json_truthy(p))
 			any = 1;
-	if (any && ascii_caseeq(jstr0(hc, "NetworkMode"), "none"))
+	if (any && strcmp(jstr0(hc, "NetworkMode"), "none") == 0)
 		return cg_refuse(r, "publish", D_PUBLISH_NONE);
 	for (p = pb->child; p != NULL; p = p->next) {
 		if (!cJSON_IsArray(p))

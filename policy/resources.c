@@ -259,15 +259,22 @@ network_create_libpod(const cJSON *body, struct cg_refusal *r)
  * named with hex prefixes learns other projects' network ids from the
  * refusals, one hex digit per at most 16 tries (measured in
  * tests/integration/isolation.sh i_hex_network_names). Every name made
- * only of hex digits is refused, whatever the backend; name is the body's
- * Name/name ("" when absent: the daemon picks one). Returns 0, or -1 with
- * *r set (`network`).
+ * only of hex digits is refused, whatever the backend; so is "podman" on a
+ * podman backend (redteam5 F2: built in there, measured in isolation.sh
+ * i_network_name_case). name is the body's Name/name ("" when absent: the
+ * daemon picks one). Returns 0, or -1 with *r set (`network`).
  */
 static int
-network_name_ok(const char *name, struct cg_refusal *r)
+network_name_ok(const char *name, enum cg_kind backend, struct cg_refusal *r)
 {
 	char qb[260];
 
+	/* "podman" is built in on a podman backend (builtin_network(), §3.3.2):
+	 * a project's network of that name would be joined unchecked. */
+	if (backend == CG_PODMAN && strcmp(name, "podman") == 0)
+		return cg_refuse_hint(r, "network", "choose another name",
+		    "network name podman is refused: it is the name of "
+		    "podman's default network");
 	if (name[0] == '\0' ||
 	    name[strspn(name, "0123456789abcdefABCDEF")] != '\0')
 		return 0;
@@ -286,7 +293,8 @@ network_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (schema_check(compat ? &sc_compat_network_create :
 	    &sc_libpod_network_create, body, r) != 0)
 		return -1;
-	if (network_name_ok(jstr0(body, compat ? "Name" : "name"), r) != 0)
+	if (network_name_ok(jstr0(body, compat ? "Name" : "name"),
+	    ctx->backend_kind, r) != 0)
 		return -1;
 	if ((compat ? network_create_compat(body, r) :
 	    network_create_libpod(body, r)) != 0) {

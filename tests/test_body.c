@@ -564,8 +564,20 @@ test_compat_rules(void **state)
 		    "{'HostConfig':{'NetworkMode':'slirp4netns'}}", NULL),
 		CCD("endpoint host", "{'NetworkingConfig':{'EndpointsConfig':"
 		    "{'host':{}}}}", "network", "network name host is refused"),
-		CC("endpoint none", "{'NetworkingConfig':{'EndpointsConfig':"
-		    "{'None':{}}}}", "network"),
+		CCD("endpoint none", "{'NetworkingConfig':{'EndpointsConfig':"
+		    "{'none':{}}}}", "network", "network name none is refused"),
+		/* redteam5 F2: the daemons compare exactly; a case variant
+		 * of a keyword or built-in name is a network name (checked
+		 * by the monitor, test_named_resources) */
+		CCO("endpoint None is a name", "{'NetworkingConfig':"
+		    "{'EndpointsConfig':{'None':{}}}}", "'None'"),
+		CCO("NetworkMode Default is a name", "{'HostConfig':"
+		    "{'NetworkMode':'Default'}}", "'Default'"),
+		CCO("NetworkMode None is a name", "{'HostConfig':"
+		    "{'NetworkMode':'None'}}", "'None'"),
+		CCO("ports with NetworkMode None", "{'HostConfig':{'NetworkMode':"
+		    "'None','PortBindings':{'80/tcp':[{'HostPort':'8080'}]}}}",
+		    "'8080'"),
 		CC("endpoint container prefix", "{'NetworkingConfig':"
 		    "{'EndpointsConfig':{'container:x':{}}}}", "network"),
 		CCD("endpoint bad name", "{'NetworkingConfig':"
@@ -928,7 +940,14 @@ test_libpod_rules(void **state)
 		    "network", "netns.value is refused"),
 		LCO("netns keywords", "{'netns':{'nsmode':'slirp4netns'}}",
 		    "slirp4netns"),
-		LCO("netns pasta", "{'netns':{'nsmode':'pasta'}}", "pasta"),
+		/* podman 4.3.1: pasta is no mode (500 invalid network) */
+		LCD("netns pasta", "{'netns':{'nsmode':'pasta'}}", "network",
+		    "netns.nsmode=pasta is refused"),
+		/* redteam5 F2: podman compares modes exactly */
+		LCD("netns Private", "{'netns':{'nsmode':'Private'}}",
+		    "network", "netns.nsmode=Private is refused"),
+		LCD("netns BRIDGE", "{'netns':{'nsmode':'BRIDGE'}}",
+		    "network", "netns.nsmode=BRIDGE is refused"),
 		LCD("Networks host", "{'Networks':{'host':{}}}", "network",
 		    "network name host is refused"),
 		LCD("Networks options", "{'Networks':{'n':{'options':"
@@ -3246,6 +3265,12 @@ named(enum cg_api api, enum cg_kind backend, int pod, const char *text,
 static void
 test_named_resources(void **state)
 {
+	static const char *const modes[] = { "Default", "DEFAULT", "Bridge",
+	    "None", "NONE", "Private", "Slirp4netns", "Pod", "Podman",
+	    "pasta" };
+	size_t i;
+	char body[128];
+
 	(void)state;
 	named(CG_API_COMPAT, CG_DOCKER, 0, "{'HostConfig':{'NetworkMode':"
 	    "'ownnet','Binds':['v1:/a','/abs:/b','v1:/c','v2:/d:ro'],'Mounts':"
@@ -3275,6 +3300,32 @@ test_named_resources(void **state)
 	named(CG_API_COMPAT, CG_DOCKER, 0, "{'HostConfig':{'Binds':['a:/a',"
 	    "'b:/b','c:/c']}}", "", "", 2, -1);
 	named(CG_API_COMPAT, CG_DOCKER, 0, "[]", "", "", 8, 0);
+	/*
+	 * redteam5 F2: podman 4.3.1 and dockerd 20.10 compare modes and
+	 * built-in names exactly (isolation.sh i_network_name_case), so a
+	 * case variant is a network name, which the monitor checks.
+	 */
+	named(CG_API_COMPAT, CG_PODMAN, 0, "{'HostConfig':{'NetworkMode':"
+	    "'Default'},'NetworkingConfig':{'EndpointsConfig':{'BRIDGE':{},"
+	    "'Podman':{},'None':{},'default':{},'bridge':{},'podman':{}}}}",
+	    "Default,BRIDGE,Podman,None", "", 8, 0);
+	named(CG_API_COMPAT, CG_DOCKER, 0, "{'HostConfig':{'NetworkMode':"
+	    "'BRIDGE'},'NetworkingConfig':{'EndpointsConfig':{'Default':{},"
+	    "'bridge':{},'default':{}}}}", "BRIDGE,Default", "", 8, 0);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		snprintf(body, sizeof(body),
+		    "{'HostConfig':{'NetworkMode':'%s'}}", modes[i]);
+		named(CG_API_COMPAT, CG_PODMAN, 0, body, modes[i], "", 8, 0);
+		named(CG_API_COMPAT, CG_DOCKER, 0, body, modes[i], "", 8, 0);
+		snprintf(body, sizeof(body), "{'netns':{'nsmode':'bridge'},"
+		    "'Networks':{'%s':{}}}", modes[i]);
+		named(CG_API_LIBPOD, CG_PODMAN, 0, body, modes[i], "", 8, 0);
+		named(CG_API_LIBPOD, CG_PODMAN, 1, body, modes[i], "", 8, 0);
+	}
+	named(CG_API_COMPAT, CG_PODMAN, 0, "{'HostConfig':{'NetworkMode':"
+	    "'private'}}", "", "", 8, 0);
+	named(CG_API_COMPAT, CG_PODMAN, 0, "{'HostConfig':{'NetworkMode':"
+	    "'slirp4netns'}}", "", "", 8, 0);
 }
 
 /* ---- §3.7.3 warnings ---------------------------------------------------- */
@@ -3522,6 +3573,21 @@ test_hex_network_names(void **state)
 		    "'bridge'}", NULL, NULL, "'driver':'bridge'"),
 		NET(CG_API_LIBPOD, "H libpod empty name", "{'name':''}", NULL,
 		    NULL, "'name':''"),
+		/* redteam5 F2: "podman" is built in on a podman backend, so
+		 * no project may own one; case variants are plain names */
+		NET(CG_API_LIBPOD, "F2 libpod podman", "{'name':'podman'}",
+		    "network", "network name podman is refused: it is the name "
+		    "of podman's default network", NULL),
+		{ .name = "F2 compat podman on podman", .api = CG_API_COMPAT,
+		  .family = "networks", .action = "create",
+		  .body = "{'Name':'podman'}", .code = "network",
+		  .backend = CG_PODMAN },
+		NET(CG_API_COMPAT, "F2 podman on docker is a name",
+		    "{'Name':'podman'}", NULL, NULL, "'Name':'podman'"),
+		NET(CG_API_LIBPOD, "F2 Podman passes", "{'name':'Podman'}",
+		    NULL, NULL, "'name':'Podman'"),
+		NET(CG_API_LIBPOD, "F2 Default passes", "{'name':'Default'}",
+		    NULL, NULL, "'name':'Default'"),
 	};
 	struct cg_refusal r;
 	char *body = dq(t[0].body);

@@ -1210,7 +1210,13 @@ test_build(void **state)
 	ctx.backend_kind = CG_DOCKER;
 	assert_int_equal(policy_route(&ctx, "POST", S("/v1.41/build?networkmode=pasta"), 0, &req, &r), -1);
 	assert_string_equal(r.code, "network");
-	assert_int_equal(policy_route(&ctx, "POST", S("/v1.41/build?networkmode=NONE"), 0, &req, &r), 0);
+	/* redteam5 F2: dockerd 20.10's classic builder reads "NONE" or "Default" as a network
+	 * name and runs RUN steps in that network (isolation.sh i_network_name_case) */
+	assert_int_equal(policy_route(&ctx, "POST", S("/v1.41/build?networkmode=NONE"), 0, &req, &r), -1);
+	assert_string_equal(r.detail, "build networkmode=NONE is refused");
+	assert_int_equal(policy_route(&ctx, "POST", S("/v1.41/build?networkmode=Default"), 0, &req, &r), -1);
+	assert_string_equal(r.code, "network");
+	assert_int_equal(policy_route(&ctx, "POST", S("/v1.41/build?networkmode=none"), 0, &req, &r), 0);
 	policy_request_free(&req);
 }
 
