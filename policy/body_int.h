@@ -154,7 +154,8 @@ enum cg_netclass {
 };
 /*
  * Classify v (NUL-terminated): a compat NetworkMode when mode is 1, else an
- * endpoint key (EndpointsConfig / Networks), for a backend of kind backend.
+ * endpoint key (EndpointsConfig / Networks), for a backend of kind backend;
+ * a mode may also be a built-in network name.
  * Every comparison is exact but the refused prefixes' (§3.3; measured:
  * isolation.sh i_network_name_case). The one place both the rules and
  * body_named_resources() decide what is built in.

@@ -144,7 +144,9 @@ builtin_network(const char *name, enum cg_kind backend)
 enum cg_netclass
 network_class(const char *v, int mode, enum cg_kind backend)
 {
-	if (mode ? netmode_keyword(v, backend == CG_PODMAN) :
+	/* a mode may also name a built-in network: docker run --network
+	 * podman on a podman backend */
+	if ((mode && netmode_keyword(v, backend == CG_PODMAN)) ||
 	    builtin_network(v, backend))
 		return CG_NET_BUILTIN;
 	if (netmode_refused_prefix(v) || (!mode && strcmp(v, "none") == 0))

@@ -3325,6 +3325,10 @@ test_named_resources(void **state)
 	named(CG_API_COMPAT, CG_PODMAN, 0, "{'HostConfig':{'NetworkMode':"
 	    "'private'}}", "", "", 8, 0);
 	named(CG_API_COMPAT, CG_PODMAN, 0, "{'HostConfig':{'NetworkMode':"
+	    "'podman'}}", "", "", 8, 0);
+	named(CG_API_COMPAT, CG_DOCKER, 0, "{'HostConfig':{'NetworkMode':"
+	    "'podman'}}", "podman", "", 8, 0);
+	named(CG_API_COMPAT, CG_PODMAN, 0, "{'HostConfig':{'NetworkMode':"
 	    "'slirp4netns'}}", "", "", 8, 0);
 }
 

@@ -9,6 +9,8 @@
 # libpod system prune pre-check: other projects' stopped pods survive it (i_system_prune).
 # And no network id of project 2 through all-hex network names (i_hex_network_names).
 # And no host path through mount text podman re-reads (i_mount_text).
+# And no network of project 2 through case variants of built-in network names and modes
+# (i_network_name_case, redteam5 F2).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -422,17 +424,75 @@ i_mount_text() {
   else pass "refused mounts created nothing"; fi
 }
 
+# redteam5 F2: both daemons compare network modes and built-in network names exactly, so
+# "Default", "BRIDGE", "None" (and "Podman", "Private", "pasta" on podman 4.3.1) are plain
+# network names that any project can create. Measured first on the backend itself; then
+# project 1 cannot join project 2's networks of those names through either CLI, while the
+# real keywords still pass.
+i_network_name_case() {
+  local names=(Default BRIDGE None) n nets c=0
+  [ "$CG_BACKEND" = podman ] && names+=(Podman Private pasta)
+  expect_fail_match "measure ($CG_BACKEND): a network named bridge cannot be created" \
+    'conflicts with a valid network mode|predefined bridge network' bk network create bridge
+  for n in "${names[@]}"; do
+    expect_ok "project 2 creates network $n" dk2 network create "$n"
+    c=$((c + 1))
+    cg_run bk create --name "isonc$c" --network "$n" $IMG true
+    nets=$(bk inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' "isonc$c" 2>&1)
+    if [ "$nets" = "$n " ]; then pass "measure ($CG_BACKEND): --network $n joins the network named $n"
+    else fail "measure ($CG_BACKEND): --network $n joins the network named $n" "joined: $nets ($CG_OUT)"; fi
+    bk rm -f "isonc$c" >/dev/null 2>&1
+    expect_fail_with "docker run --network $n: project 2's network refused" \
+      "network $n is not a network of this project" dk create --name "isonc${c}d" --network "$n" $IMG true
+    if [ "$CG_BACKEND" = podman ]; then
+      expect_fail_with "podman --remote run --network $n: project 2's network refused" \
+        "network $n is not a network of this project" pm create --name "isonc${c}p" --network "$n" $IMG true
+    fi
+  done
+  cg_run curl -s -i -m 20 -X POST -H 'Content-Type: application/json' --unix-socket "$R1/docker.sock" \
+    -d "{\"Image\":\"$IMG\",\"NetworkingConfig\":{\"EndpointsConfig\":{\"Default\":{}}}}" http://d/v1.41/containers/create
+  if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"network Default is not a network of this project"* ]]; then
+    pass "compat EndpointsConfig Default: 403"
+  else fail "compat EndpointsConfig Default: 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  if [ "$CG_BACKEND" = podman ]; then
+    expect_fail_with "podman --remote pod create --network Default refused" \
+      "network Default is not a network of this project" pm pod create --name isopn --network Default
+    expect_fail_with "project 1 cannot create a network named podman" \
+      "network name podman is refused" dk network create podman
+    # the stock podman's default network: unlabelled, joined without a check
+    bk network create podman >/dev/null
+  fi
+  # the keywords themselves still pass
+  for n in none bridge default $( [ "$CG_BACKEND" = podman ] && echo podman); do
+    c=$((c + 1))
+    expect_ok "docker run --network $n" dk create --name "isonc$c" --network "$n" $IMG true
+    bk rm -f "isonc$c" >/dev/null 2>&1
+  done
+  if [ "$CG_BACKEND" = podman ]; then
+    for n in none bridge default private podman; do
+      c=$((c + 1))
+      expect_ok "podman --remote run --network $n" pm create --name "isonc$c" --network "$n" $IMG true
+      bk rm -f "isonc$c" >/dev/null 2>&1
+    done
+    bk network rm podman >/dev/null 2>&1
+  fi
+  # what a wrongly accepted create left behind holds the networks
+  for n in $(bk ps -aq --filter name=isonc); do bk rm -f "$n" >/dev/null 2>&1; done
+  [ "$CG_BACKEND" = podman ] && backend DELETE "/v4.3.1/libpod/pods/isopn?force=true" >/dev/null
+  for n in "${names[@]}"; do bk network rm "$n" >/dev/null 2>&1; done
+}
+
 cleanup() {
   local v
-  for v in isoca isocb isocu isomt1 isomt2 isomt3 isomt4; do bk rm -f $v >/dev/null 2>&1; done
-  [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
+  for v in isoca isocb isocu isomt1 isomt2 isomt3 isomt4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
+  [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2 isopn; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
   for v in isova isova2 isova3 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
-  for v in isona isonb isonu 0abg; do bk network rm $v >/dev/null 2>&1; done
+  for v in isona isonb isonu 0abg Default BRIDGE None Podman Private pasta; do bk network rm $v >/dev/null 2>&1; done
   for v in ${IMA:-} ${IMB:-} ${IMU:-}; do bk rmi -f "$v" >/dev/null 2>&1; done
   return 0
 }
 
-ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text)
+ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
