@@ -354,80 +354,6 @@ check_listed(const char *key, const char *v, const char *const *ok,
 	    "a seccomp profile (seccomp) is refused");
 }
 
-/* A Dockerfile / ignore-file path: non-empty, relative, inside the context. */
-static int
-context_path_ok(const char *p)
-{
-	const char *s = p, *slash;
-
-	if (p[0] == '\0' || p[0] == '/' || strchr(p, '\\') != NULL ||
-	    strstr(p, "://") != NULL)
-		return 0;
-	for (;;) {
-		slash = strchr(s, '/');
-		if ((slash ? (size_t)(slash - s) : strlen(s)) == 2 &&
-		    s[0] == '.' && s[1] == '.')
-			return 0;
-		if (slash == NULL)
-			return 1;
-		s = slash + 1;
-	}
-}
-
-static int
-bad_context_path(const char *key, const char *v, struct cg_refusal *r)
-{
-	char qv[260];
-
-	return cg_refuse(r, "denied-build-parameter",
-	    "%s %s must be a relative path inside the build context", key,
-	    quote(v, qv));
-}
-
-/*
- * dockerfile / ignorefile: podman reads a JSON list of strings verbatim,
- * anything else as one path; so a valid list is checked entry by entry,
- * and the whole value as a path otherwise.
- */
-static int
-check_context_path(const char *key, const char *v, struct cg_refusal *r)
-{
-	char err[8];
-	const cJSON *e;
-	cJSON *t;
-	int rc = 0, list;
-
-	if (v == NULL)
-		return 0;
-	t = json_parse(v, strlen(v), err, sizeof(err));
-	list = cJSON_IsArray(t);
-	if (list)
-		cJSON_ArrayForEach(e, t)
-			if (!cJSON_IsString(e))
-				list = 0;
-	if (!list)
-		rc = context_path_ok(v) ? 0 : bad_context_path(key, v, r);
-	else
-		cJSON_ArrayForEach(e, t) {
-			if (!context_path_ok(e->valuestring)) {
-				rc = bad_context_path(key, v, r);
-				break;
-			}
-		}
-	/*
-	 * Hardening beyond policy.md §10: podman concatenates the entries of
-	 * a dockerfile list and follows symlinks in the context while reading
-	 * them, so a second entry can leak a host file line by line through
-	 * the parse errors. At most one entry is accepted.
-	 */
-	if (rc == 0 && list && strcmp(key, "dockerfile") == 0 &&
-	    cJSON_GetArraySize(t) > 1)
-		rc = cg_refuse(r, "denied-build-parameter",
-		    "only one dockerfile is accepted");
-	cJSON_Delete(t);
-	return rc;
-}
-
 static const struct field idmap_fields[] = {
 	{ "HostUIDMapping", F_ANY }, { "HostGIDMapping", F_ANY },
 	{ "UIDMap", F_ANY }, { "GIDMap", F_ANY }, { "AutoUserNs", F_ANY },
@@ -745,9 +671,9 @@ check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
 	    "isolation", r) == -1 ||
 	    check_listed("seccomp", query_get(q, "seccomp"), seccomps, NULL,
 	    r) == -1 ||
-	    check_context_path("dockerfile", query_get(q, "dockerfile"),
+	    build_check_context_path("dockerfile", query_get(q, "dockerfile"),
 	    r) == -1 ||
-	    check_context_path("ignorefile", query_get(q, "ignorefile"),
+	    build_check_context_path("ignorefile", query_get(q, "ignorefile"),
 	    r) == -1 ||
 	    check_idmapping(q, r) == -1 ||
 	    check_output("output", query_get(q, "output"), r) == -1 ||

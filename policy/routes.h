@@ -226,4 +226,17 @@ extern const char *const build_multi_keys[];
 int build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
     struct cg_query *q, struct cg_refusal *r);
 
+/* build_files.c ------------------------------------------------------ */
+
+/*
+ * policy.md §10.3 on the value v (NULL: absent) of dockerfile or
+ * ignorefile (key): one path, or a JSON list of path strings (podman),
+ * each non-empty, relative, without "..", "\\" or "://"; a dockerfile
+ * list of at most one entry, and (hardening, redteam5 F3) no dockerfile
+ * that podman runs through the host's cpp (a name ending in ".in").
+ * Returns 0, or -1 with *r set (403 denied-build-parameter).
+ */
+int build_check_context_path(const char *key, const char *v,
+    struct cg_refusal *r);
+
 #endif

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/integration/tools.sh — the everyday tools through the gateway (issue 3):
 # docker-compose 1.29, the Python Docker SDK, the classic builder of the docker CLI and
-# `podman --remote build`, and three refusals (volume driver options, network connect of
+# `podman --remote build` (and its refusal of a dockerfile podman would run through the
+# host's cpp, measured: t_build_cpp), and three refusals (volume driver options, network connect of
 # another project's container, an inline seccomp profile), against a private rootful
 # podman service, or with CG_BACKEND=docker against a private dockerd (podman-only
 # checks are skipped then: the gateway serves docker.sock alone).
@@ -188,6 +189,65 @@ t_build() {
   fi
 }
 
+# ---- redteam5 F3: a dockerfile named *.in is run through cpp on the host ----------------
+# The measurement (podman only): buildah preprocesses a dockerfile whose name ends in ".in"
+# (exactly that case, after podman cleans the path; list form too) with the host's cpp, so
+# `#include "<host file>"` streams a root-readable host file back in the parse error.
+# Through the gateway every such name is refused (denied-build-parameter), nothing leaks;
+# ".IN" is no template for podman and builds as a plain Dockerfile.
+# cpp_build SOCK API DOCKERFILE: raw build of the context tar $CG_TMP/cpp.tar
+cpp_build() {
+  curl -s -m 60 -i -X POST -H 'Content-Type: application/x-tar' --data-binary @"$CG_TMP/cpp.tar" \
+    --unix-socket "$1" "http://d$2/build?t=localhost%2Fcgt-cpp%3A1&dockerfile=$(python3 -c \
+    'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$3")"
+}
+t_build_cpp() {
+  local d=$P1/buildcpp secret=$CG_TMP/host-secret tok="TOPSECRET-$RANDOM$RANDOM" f
+  mkdir -p "$d/sub"
+  echo "$tok" > "$secret"; chmod 600 "$secret"
+  printf 'FROM %s\n#include "%s"\n' "$IMG" "$secret" > "$d/Containerfile.in"
+  cp "$d/Containerfile.in" "$d/Containerfile.IN"; cp "$d/Containerfile.in" "$d/sub/x.in"
+  tar -C "$d" -cf "$CG_TMP/cpp.tar" .
+  if podman_only "podman runs cpp on *.in dockerfiles (measurement)"; then
+    for f in Containerfile.in '["sub/x.in/"]' ./sub/x.in/.; do
+      cpp_build "$CG_BACKEND_SOCK" /v1.41 "$f" > "$CG_TMP/cpp.out"
+      if grep -q "$tok" "$CG_TMP/cpp.out"; then pass "measured: podman runs cpp on the host for dockerfile $f"
+      else fail "measured: podman runs cpp on the host for dockerfile $f" "$(head -c 300 "$CG_TMP/cpp.out")" quiet; fi
+    done
+    cpp_build "$CG_BACKEND_SOCK" /v1.41 Containerfile.IN > "$CG_TMP/cpp.out"
+    if grep -q "^HTTP/1.1 200" "$CG_TMP/cpp.out" && ! grep -q "$tok" "$CG_TMP/cpp.out"; then
+      pass "measured: podman does not run cpp for dockerfile Containerfile.IN"
+    else fail "measured: podman does not run cpp for dockerfile Containerfile.IN" "$(head -c 300 "$CG_TMP/cpp.out")" quiet; fi
+    bk_q rmi -f localhost/cgt-cpp:1
+  fi
+  cg_run env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" timeout -k 5 "$CG_TIMEOUT" \
+    docker build -t localhost/cgt-cpp:1 -f "$d/Containerfile.in" "$d"
+  if [ $CG_RC -ne 0 ] && [[ $CG_OUT == *"container-gateway: denied-build-parameter: dockerfile Containerfile.in is refused: podman runs a *.in file through cpp on the host; rename it"* ]] &&
+     [[ $CG_OUT != *"$tok"* ]]; then pass "docker build -f Containerfile.in refused, nothing leaked"
+  else fail "docker build -f Containerfile.in refused, nothing leaked" "exit $CG_RC"; fi
+  for f in '["sub/x.in/"]' sub/x.in/. .in; do
+    cg_run cpp_build "$R1/docker.sock" /v1.41 "$f"
+    if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"* ]] && [[ $CG_OUT != *"$tok"* ]]; then pass "compat build dockerfile=$f refused"
+    else fail "compat build dockerfile=$f refused" "$(head -c 200 <<<"$CG_OUT")" quiet; fi
+  done
+  if podman_only "podman --remote build -f Containerfile.in"; then
+    expect_fail_with "podman --remote build -f Containerfile.in refused" \
+      "container-gateway: denied-build-parameter: dockerfile Containerfile.in is refused" \
+      pm build -t localhost/cgt-cpp:1 -f "$d/Containerfile.in" "$d"
+    [[ $CG_OUT != *"$tok"* ]] && pass "podman --remote build: nothing leaked" || fail "podman --remote build: nothing leaked" "" quiet
+    cg_run cpp_build "$R1/podman.sock" /v4.3.1/libpod '["sub/x.in/"]'
+    if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"* ]]; then pass "libpod build dockerfile=[\"sub/x.in/\"] refused"
+    else fail "libpod build dockerfile=[\"sub/x.in/\"] refused" "$(head -c 200 <<<"$CG_OUT")" quiet; fi
+  fi
+  if cg_run bk image inspect localhost/cgt-cpp:1; then fail "refused cpp builds left no image" "localhost/cgt-cpp:1 exists" quiet
+  else pass "refused cpp builds left no image"; fi
+  expect_ok "docker build -f Containerfile.IN builds (podman runs no cpp on it)" \
+    env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" timeout -k 5 "$CG_TIMEOUT" \
+    docker build -q -t localhost/cgt-cpp:1 -f "$d/Containerfile.IN" "$d"
+  bk_q rmi -f localhost/cgt-cpp:1
+  rm -f "$secret" "$CG_TMP/cpp.tar" "$CG_TMP/cpp.out"
+}
+
 # ---- refusals -------------------------------------------------------------------------
 t_volume_driver() {
   expect_fail_with "volume create -o type=none -o o=bind -o device=/ refused" "container-gateway: volume-driver" \
@@ -241,7 +301,7 @@ t_seccomp() {
   else fail "refused runs left no container" "backend has: $(echo $CG_OUT)" quiet; [ -z "$CG_OUT" ] || bk_q rm -f $CG_OUT; fi
 }
 
-ALL=(t_compose t_sdk t_build t_volume_driver t_network_connect t_seccomp)
+ALL=(t_compose t_sdk t_build t_build_cpp t_volume_driver t_network_connect t_seccomp)
 
 # ---- main -------------------------------------------------------------------------
 # the Python SDK under test is Debian's python3-docker: /usr/bin/python3, not whatever

@@ -5,6 +5,8 @@
 #
 #   u_chain    a gateway never uses another gateway as its backend (item 1), the hook too
 #   u_commit   a real docker commit through the gateway (item 3)
+#   u_commit_label_forms  every spelling of a LABEL change the backend reads (measured)
+#              cannot set the project label on commit or import (redteam5 F4)
 #   u_prune    docker system prune succeeds; build/prune is the gateway's own answer (item 2)
 #   u_df       docker system df (-v) and podman --remote system df show the project (item 9)
 #   u_inspect  docker inspect of a missing or foreign name prints "No such object" (item 4)
@@ -161,6 +163,54 @@ u_commit() {
     dk2 commit u-commit localhost/u-stolen:1
   bk_kill_rm u-commit
   bk_q rmi -f localhost/u-committed:1 localhost/u-stolen:1
+}
+
+# ---- redteam5 F4: every spelling of a LABEL change the backend reads is policed -------------
+# The measurement: podman 4.3.1's change decoder splits a change at its first space, or
+# without one at its first '=', and trims Go spaces (U+00A0 too) around the instruction, so
+# "LABEL=k=v", "label=k=v" and "<U+00A0>LABEL k=v" all set label k (a leading space makes
+# podman refuse the change); dockerd 20.10 reads " LABEL k=v" and "<U+00A0>LABEL k=v" (but
+# not "LABEL=k=v"). Through the gateway each spelling naming the project label is refused
+# (commit-label) on commit and import, through the docker and podman CLIs.
+u_commit_label_forms() {
+  local form forms id lbl nb=$'\xc2\xa0' tar=$CG_TMP/u-clf.tar
+  cg_run dk create --name u-clf --network none $IMG true
+  if [ $CG_RC -ne 0 ]; then fail "commit label forms: setup" "docker create failed"; return; fi
+  # the measurement: the spellings this backend reads as LABEL
+  if [ "$CG_BACKEND" = podman ]; then forms=("LABEL=u.clf=1" "label=u.clf=1" "${nb}LABEL u.clf=1" "${nb}Label=u.clf=1")
+  else forms=(" LABEL u.clf=1" "${nb}LABEL u.clf=1" "label u.clf=1"); fi
+  for form in "${forms[@]}"; do
+    id=$(curl -s -m 60 -X POST -H 'Content-Type: application/json' -d '{}' --unix-socket "$CG_BACKEND_SOCK" \
+      "http://d/v1.41/commit?container=u-clf&changes=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$form")" |
+      python3 -c 'import json, sys; print(json.load(sys.stdin).get("Id", ""))' 2>/dev/null)
+    lbl=$(bk image inspect -f '{{index .Config.Labels "u.clf"}}' "${id:-none}" 2>&1)
+    if [ "$lbl" = 1 ]; then pass "measured: $CG_BACKEND commit --change '${form//$nb/<U+00A0>}' sets label u.clf"
+    else fail "measured: $CG_BACKEND commit --change '${form//$nb/<U+00A0>}' sets label u.clf" "label '$lbl'" quiet; fi
+    [ -n "$id" ] && bk_q rmi -f "$id"
+  done
+  for form in "LABEL=$KEY=$P2" "label=$KEY=$P2" "${nb}LABEL $KEY=$P2" " LABEL $KEY=$P2"; do
+    expect_fail_with "docker commit --change '${form//$nb/<U+00A0>}' refused" "container-gateway: commit-label: the project label cannot be set by a change" \
+      dk commit --change "$form" u-clf localhost/u-clf:1
+  done
+  tar -C "$P1" -cf "$tar" data
+  expect_fail_with "docker import --change 'LABEL=$KEY=…' refused" "container-gateway: commit-label" \
+    dk import --change "LABEL=$KEY=$P2" "$tar" localhost/u-clf:2
+  if podman_only "podman --remote commit/import --change LABEL=<project key>=…"; then
+    expect_fail_with "podman --remote commit --change 'LABEL=$KEY=…' refused" "container-gateway: commit-label" \
+      pm commit --change "LABEL=$KEY=$P2" u-clf localhost/u-clf:3
+    expect_fail_with "podman --remote import --change 'label=$KEY=…' refused" "container-gateway: commit-label" \
+      pm import --change "label=$KEY=$P2" "$tar" localhost/u-clf:4
+    expect_ok "podman --remote commit --change LABEL=u.clf=1 (another label) still commits" \
+      pm commit --change "LABEL=u.clf=1" u-clf localhost/u-clf:5
+    expect_output "the commit has label u.clf=1 and the project's label" "1 $P1" \
+      bk image inspect -f "{{index .Config.Labels \"u.clf\"}} {{index .Config.Labels \"$KEY\"}}" localhost/u-clf:5
+  fi
+  cg_run bk images -q --filter "label=$KEY=$P2"
+  if [ $CG_RC -eq 0 ] && [ -z "$CG_OUT" ]; then pass "no image labelled as project 2's"
+  else fail "no image labelled as project 2's" "backend has: $(echo $CG_OUT)" quiet; fi
+  bk_kill_rm u-clf
+  bk_q rmi -f localhost/u-clf:1 localhost/u-clf:2 localhost/u-clf:3 localhost/u-clf:4 localhost/u-clf:5
+  rm -f "$tar"
 }
 
 # ---- item 2: docker system prune succeeds; build/prune answered by the gateway ---------------
@@ -530,7 +580,7 @@ u_cleanup() {
 trap 'rc=$?; u_cleanup; (exit $rc); cg_teardown' EXIT
 
 # shellcheck disable=SC2034  # read by cg_run_scenarios
-ALL=(u_chain u_commit u_prune u_df u_inspect u_images u_hints u_cli u_demo)
+ALL=(u_chain u_commit u_commit_label_forms u_prune u_df u_inspect u_images u_hints u_cli u_demo)
 
 # ---- main -------------------------------------------------------------------------
 need=(docker curl timeout git python3 script)
