@@ -94,41 +94,25 @@ not_null(const cJSON *v)
 cJSON *
 xj_string(const char *s)
 {
-	cJSON *n = cJSON_CreateString(s);
-
-	if (n == NULL)
-		xoom();
-	return n;
+	return json_checked(cJSON_CreateString(s));
 }
 
 cJSON *
 xj_object(void)
 {
-	cJSON *n = cJSON_CreateObject();
-
-	if (n == NULL)
-		xoom();
-	return n;
+	return json_checked(cJSON_CreateObject());
 }
 
 cJSON *
 xj_array(void)
 {
-	cJSON *n = cJSON_CreateArray();
-
-	if (n == NULL)
-		xoom();
-	return n;
+	return json_checked(cJSON_CreateArray());
 }
 
 cJSON *
 xj_false(void)
 {
-	cJSON *n = cJSON_CreateFalse();
-
-	if (n == NULL)
-		xoom();
-	return n;
+	return json_checked(cJSON_CreateFalse());
 }
 
 void

@@ -117,14 +117,6 @@ in_list_ci(const char *s, const char *const *list)
 	return 0;
 }
 
-static cJSON *
-checked(cJSON *item)
-{
-	if (item == NULL)
-		xoom();
-	return item;
-}
-
 static const char *
 quote(const char *s, char q[260])
 {
@@ -555,7 +547,7 @@ labels_tree(enum cg_api api, const char *v, struct cg_refusal *r)
 	cJSON *t;
 
 	if (v == NULL || v[0] == '\0')
-		return checked(api == CG_API_LIBPOD ? cJSON_CreateArray() :
+		return json_checked(api == CG_API_LIBPOD ? cJSON_CreateArray() :
 		    cJSON_CreateObject());
 	if ((t = parse_param("labels", v, r)) == NULL)
 		return NULL;
@@ -582,7 +574,7 @@ buildargs_tree(const char *v, struct cg_refusal *r)
 	cJSON *t;
 
 	if (v == NULL || v[0] == '\0')
-		return checked(cJSON_CreateObject());
+		return json_checked(cJSON_CreateObject());
 	if ((t = parse_param("buildargs", v, r)) == NULL)
 		return NULL;
 	if (!cJSON_IsObject(t))
@@ -612,7 +604,7 @@ rewrite_labels(const struct cg_policy_ctx *ctx, cJSON *t)
 	char *entry;
 
 	if (cJSON_IsObject(t)) {
-		e = checked(cJSON_CreateString(ctx->root));
+		e = json_checked(cJSON_CreateString(ctx->root));
 		if (json_get(t, CG_LABEL_KEY) != NULL)
 			cJSON_ReplaceItemInObjectCaseSensitive(t, CG_LABEL_KEY,
 			    e);
@@ -629,7 +621,7 @@ rewrite_labels(const struct cg_policy_ctx *ctx, cJSON *t)
 	len = klen + strlen(ctx->root) + 2;
 	entry = xmalloc(len);
 	snprintf(entry, len, "%s=%s", CG_LABEL_KEY, ctx->root);
-	cJSON_AddItemToArray(t, checked(cJSON_CreateString(entry)));
+	cJSON_AddItemToArray(t, json_checked(cJSON_CreateString(entry)));
 	free(entry);
 }
 
@@ -650,7 +642,7 @@ rewrite_buildargs(const struct cg_policy_ctx *ctx, cJSON *t)
 	}
 	for (i = 0; i < 6; i++)
 		cJSON_AddItemToObject(t, names[i],
-		    checked(cJSON_CreateString(values[i] ? values[i] : "")));
+		    json_checked(cJSON_CreateString(values[i] ? values[i] : "")));
 }
 
 static int

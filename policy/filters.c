@@ -26,18 +26,10 @@
 #include "base/xmalloc.h"
 #include "policy/json.h"
 
-static cJSON *
-checked(cJSON *item)
-{
-	if (item == NULL)
-		xoom();
-	return item;
-}
-
 static void
 add_string(cJSON *list, const char *s)
 {
-	cJSON_AddItemToArray(list, checked(cJSON_CreateString(s)));
+	cJSON_AddItemToArray(list, json_checked(cJSON_CreateString(s)));
 }
 
 static int
@@ -71,7 +63,7 @@ static int
 member_list(const cJSON *m, cJSON **out, struct cg_refusal *r)
 {
 	const cJSON *e;
-	cJSON *list = checked(cJSON_CreateArray());
+	cJSON *list = json_checked(cJSON_CreateArray());
 
 	if (cJSON_IsArray(m)) {
 		cJSON_ArrayForEach(e, m) {
@@ -107,7 +99,7 @@ filters_input(const char *value, struct cg_refusal *r)
 	cJSON *in;
 
 	if (value == NULL || value[0] == '\0')
-		return checked(cJSON_CreateObject());
+		return json_checked(cJSON_CreateObject());
 	if ((in = json_parse(value, strlen(value), err, sizeof(err))) == NULL) {
 		cg_refuse(r, "malformed", "filters is not valid JSON: %s", err);
 		return NULL;
@@ -209,7 +201,7 @@ static cJSON *
 filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
     const cJSON *in, const char *entry, struct cg_refusal *r)
 {
-	cJSON *out = checked(cJSON_CreateObject()), *list, *label = NULL;
+	cJSON *out = json_checked(cJSON_CreateObject()), *list, *label = NULL;
 	const struct widening *w;
 	const cJSON *m;
 	int image_prune = rt->qpolicy == QP_IMAGE_PRUNE, postfiltered = 0;
@@ -221,7 +213,7 @@ filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
 			if (member_list(m, &list, r) == -1)
 				goto fail;
 			cJSON_Delete(list);
-			list = checked(cJSON_CreateArray());
+			list = json_checked(cJSON_CreateArray());
 			add_string(list, "true");
 		} else if (member_list(m, &list, r) == -1)
 			goto fail;
@@ -241,13 +233,13 @@ filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
 	if (postfiltered)
 		return out;
 	if (label == NULL) {
-		label = checked(cJSON_CreateArray());
+		label = json_checked(cJSON_CreateArray());
 		cJSON_AddItemToObject(out, "label", label);
 	}
 	if (!list_has(label, entry))
 		add_string(label, entry);
 	if (image_prune && json_get(out, "dangling") == NULL) {
-		list = checked(cJSON_CreateArray());
+		list = json_checked(cJSON_CreateArray());
 		add_string(list, "true");
 		cJSON_AddItemToObject(out, "dangling", list);
 	}

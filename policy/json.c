@@ -387,3 +387,11 @@ json_get(const cJSON *obj, const char *key)
 			return c;
 	return NULL;
 }
+
+cJSON *
+json_checked(cJSON *item)
+{
+	if (item == NULL)
+		xoom();
+	return item;
+}

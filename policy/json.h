@@ -86,6 +86,12 @@ int json_number_negative(const cJSON *v);
 cJSON *json_get(const cJSON *obj, const char *key);
 
 /*
+ * item, a node cJSON just made; exits through xoom() when it is NULL (cJSON
+ * out of memory). The one NULL check for every cJSON_Create*() call.
+ */
+cJSON *json_checked(cJSON *item);
+
+/*
  * New number node from a lexeme; abort()s when lexeme is not a valid JSON
  * number (a programming error), exits through xoom() on allocation
  * failure. XXX only used by tests/test_json.c.

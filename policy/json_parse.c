@@ -333,14 +333,6 @@ number_len(const unsigned char *p, const unsigned char *end)
 	return (size_t)(q - p);
 }
 
-static cJSON *
-oom_check(cJSON *item)
-{
-	if (item == NULL)
-		xoom();
-	return item;
-}
-
 static cJSON *jp_value(struct jp *j);
 
 static int
@@ -371,7 +363,7 @@ jp_container(struct jp *j, int is_obj)
 		    JSON_MAX_DEPTH, jp_off(j, j->p));
 		return NULL;
 	}
-	c = oom_check(is_obj ? cJSON_CreateObject() : cJSON_CreateArray());
+	c = json_checked(is_obj ? cJSON_CreateObject() : cJSON_CreateArray());
 	j->p++;
 	jp_ws(j);
 	if (j->p < j->end && *j->p == close) {
@@ -451,16 +443,16 @@ jp_value(struct jp *j)
 	case '"':
 		if (jp_string(j) == (size_t)-1)
 			return NULL;
-		return oom_check(cJSON_CreateString(j->buf + j->top));
+		return json_checked(cJSON_CreateString(j->buf + j->top));
 	case 't':
 		return jp_literal(j, "true", 4) ? NULL :
-		    oom_check(cJSON_CreateTrue());
+		    json_checked(cJSON_CreateTrue());
 	case 'f':
 		return jp_literal(j, "false", 5) ? NULL :
-		    oom_check(cJSON_CreateFalse());
+		    json_checked(cJSON_CreateFalse());
 	case 'n':
 		return jp_literal(j, "null", 4) ? NULL :
-		    oom_check(cJSON_CreateNull());
+		    json_checked(cJSON_CreateNull());
 	default:
 		break;
 	}
@@ -476,7 +468,7 @@ jp_value(struct jp *j)
 	memcpy(j->buf + j->top, j->p, n);
 	j->buf[j->top + n] = '\0';
 	j->p += n;
-	return oom_check(cJSON_CreateRaw(j->buf + j->top));
+	return json_checked(cJSON_CreateRaw(j->buf + j->top));
 }
 
 cJSON *
@@ -533,5 +525,5 @@ json_new_number(const char *lexeme)
 		    "lexeme\n");
 		abort();
 	}
-	return oom_check(cJSON_CreateRaw(lexeme));
+	return json_checked(cJSON_CreateRaw(lexeme));
 }

@@ -240,7 +240,8 @@ rule_bind_entry(const struct cg_policy_ctx *ctx, cJSON *e,
  * Mounts entry as "type=..,source=..,target=.." text and parses it as CSV,
  * the last key winning: a Target of "/x,source=/" (or a Consistency,
  * Propagation or Source carrying ",source=...") bound the host's / (red
- * team s5 F1, tests/integration/isolation.sh i_mount_text).
+ * team s5 F1, tests/integration/isolation.sh i_mount_text). Hardening
+ * beyond policy.md §4.2 (tool.md "Mount text").
  */
 static int
 mount_text_ok(const cJSON *v, const char *field, struct cg_refusal *r)
