@@ -250,9 +250,11 @@ mount_text_ok(const cJSON *v, const char *field, struct cg_refusal *r)
 
 	if (cJSON_IsString(v) && v->valuestring[strcspn(v->valuestring,
 	    ",\"\r\n")] != '\0')
-		return cg_refuse(r, "bind-mount", "mount %s holds a comma, a "
-		    "quote or a line break, which podman would read as more "
-		    "mount options", field);
+		return cg_refuse_hint(r, "bind-mount", "name the path "
+		    "without them (rename the directory if its name holds "
+		    "one), or use -v SOURCE:TARGET", "mount %s holds a "
+		    "comma, a quote or a line break, which podman would read "
+		    "as more mount options", field);
 	if (cJSON_IsObject(v) || cJSON_IsArray(v))
 		for (e = v->child; e != NULL; e = e->next)
 			if (mount_text_ok(e, field, r) != 0)

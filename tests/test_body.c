@@ -883,9 +883,20 @@ test_compat_mounts(void **state)
 		CCO("Tmpfs unchecked", "{'HostConfig':{'Tmpfs':{'/run':"
 		    "'size=1m'}}}", "'/run':'size=1m'"),
 	};
+	const struct bcase f1 = CC("F1 hint", "{'HostConfig':{'Mounts':[{"
+	    "'Type':'bind','Source':'" ROOT "/a,b','Target':'/x'}]}}",
+	    "bind-mount");
+	struct cg_refusal r;
+	char *body = dq(f1.body);
 
 	(void)state;
 	TABLE(t);
+	/* the F1 refusal says how to name the path, not "bind inside the
+	 * project" (the path is inside it) */
+	assert_null(run(&f1, body, &r));
+	assert_string_equal(r.hint, "name the path without them (rename the "
+	    "directory if its name holds one), or use -v SOURCE:TARGET");
+	free(body);
 }
 
 #define LBL_ROOT "'" KEY "':'" ROOT "'"

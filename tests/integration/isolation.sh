@@ -397,8 +397,13 @@ i_mount_text() {
     bk rm -f isomt2 isomt3 >/dev/null 2>&1
   fi
   expect_fail_with "docker run --mount with a quoted target holding ',source=/' refused (403)" \
-    "container-gateway: bind-mount: mount Target holds a comma, a quote or a line break" \
+    "container-gateway: bind-mount: mount Target holds a comma, a quote or a line break, which podman would read as more mount options; name the path without them" \
     dk run --rm --name isomt4 --mount "type=bind,source=$d,\"target=/x,source=/\"" "$IMG" true
+  # what that hint offers: -v binds a project directory whose name holds a comma (Binds are not
+  # re-read as mount text)
+  mkdir -p "$d/a,b" && echo comma-ok >"$d/a,b/f"
+  expect_output "docker run -v with a comma in the project path works (the F1 hint)" "comma-ok" \
+    dk run --rm -v "$d/a,b:/x" "$IMG" cat /x/f
   for body in "\"Target\":\"/x\",\"Consistency\":\"consistent,source=/etc\"" \
               "\"Target\":\"/x\",\"BindOptions\":{\"Propagation\":\"rprivate,source=/etc\"}" \
               "\"Target\":\"/x\\n\""; do
