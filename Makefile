@@ -61,7 +61,7 @@ tests/helpers/hostile_gateway: monitor/main.o tests/helpers/hostile_gateway.o li
 check:
 	./scripts/install-deps.sh --if-missing
 	./scripts/install-libs.sh --if-missing
-	$(MAKE) all $(TESTS) $(HELPERS) bench/loadgen
+	$(MAKE) all $(TESTS) $(HELPERS) bench/loadgen bench/rawrelay
 	./tests/run-all.sh
 
 # every test program and helper, without running them (tests/sanitize/*.sh)
@@ -138,7 +138,10 @@ tests/fuzz/seed_%: tests/fuzz/seed_%.o libcg.a
 bench/loadgen: bench/loadgen.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
 
-bench: container-gateway bench/loadgen
+bench/rawrelay: bench/rawrelay.o
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+bench: container-gateway bench/loadgen bench/rawrelay
 	python3 bench/bench.py $(BENCH_ARGS)
 
 unit: $(TESTS)
@@ -152,7 +155,7 @@ install: container-gateway
 
 clean:
 	rm -rf $(FUZZERS) tests/fuzz/*.corpus build
-	rm -f container-gateway libcg.a bench/loadgen bench/*.o bench/*.d $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers tests/fuzz,$(m)/*.o $(m)/*.d)
+	rm -f container-gateway libcg.a bench/loadgen bench/rawrelay bench/*.o bench/*.d $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers tests/fuzz,$(m)/*.o $(m)/*.d)
 
 .PHONY: all check test-programs check-asan check-valgrind reliability-report unit fuzzers fuzz bench install clean
 .SECONDARY:

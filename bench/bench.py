@@ -33,6 +33,7 @@ import time
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 GW_BIN = os.path.join(REPO, "container-gateway")
 LOADGEN = os.path.join(REPO, "bench", "loadgen")
+RAWRELAY = os.path.join(REPO, "bench", "rawrelay")
 LABEL = "org.apache.magpie.project"
 MIB = 1 << 20
 
@@ -171,13 +172,14 @@ def loadgen(mode, sock, **kw):
     return json.loads(r.stdout)
 
 
-def interleave(rounds, fn, failures=None):
-    """fn(side) for side in gateway/direct, alternating; lists per side.
-    With failures (a dict), a side whose fn raises gets its error recorded
-    there and is not run again; the other side goes on."""
-    out = {"gateway": [], "direct": []}
+def interleave(rounds, fn, failures=None, sides=("gateway", "direct")):
+    """fn(side) for each side, the order rotating every round; lists per
+    side. With failures (a dict), a side whose fn raises gets its error
+    recorded there and is not run again; the other sides go on."""
+    out = {s: [] for s in sides}
     for i in range(rounds):
-        order = ("gateway", "direct") if i % 2 == 0 else ("direct", "gateway")
+        k = i % len(sides)
+        order = sides[k:] + sides[:k]
         for side in order:
             if failures is not None and side in failures:
                 continue
@@ -199,6 +201,8 @@ class Report:
     def __init__(self):
         self.rows = []      # (section, figure, direct, gateway, ratio, bar, met, unit)
         self.notes = []
+        self.cols = {}      # section -> (first column, second column) when not direct/gateway
+        self.intro = {}     # section -> lines printed above its table
 
     def add(self, section, figure, direct, gateway, unit, bar=None, higher_better=False):
         ratio = None
@@ -321,7 +325,10 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid):
+def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid, relay_pid):
+    """Streaming throughput through the gateway, directly, and through
+    bench/rawrelay (relay_pid, envs["relay"]): the floor of any interposed
+    process, so that the gateway's ratio can be read against it."""
     size = (32 if args.quick else 256) * MIB
     rounds = 1 if args.quick else 5
     hz = os.sysconf("SC_CLK_TCK")
@@ -383,32 +390,52 @@ def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid):
         # CPU of each process in the path during one run, ms: the gateway tree,
         # the podman service, the docker CLI (conmon is the same either way)
         def f(side):
-            g0, p0 = cpu_ticks(gw_pid), cpu_ticks(pm_pid)
+            mid = {"gateway": gw_pid, "relay": relay_pid}.get(side)
+            g0, p0 = cpu_ticks(mid) if mid else 0, cpu_ticks(pm_pid)
             r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             mibs = fn(side)
             r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            g1, p1 = cpu_ticks(gw_pid), cpu_ticks(pm_pid)
+            g1, p1 = cpu_ticks(mid) if mid else 0, cpu_ticks(pm_pid)
             cli = (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000
-            return mibs, ((g1 - g0) * 1000 / hz if side == "gateway" else 0,
-                          (p1 - p0) * 1000 / hz, cli)
+            return mibs, ((g1 - g0) * 1000 / hz, (p1 - p0) * 1000 / hz, cli)
         return f
 
-    cpus = []
+    cpus, rates = [], []
     for name, fn in cases:
         failures = {}
-        res = interleave(rounds, with_cpu(fn), failures)
+        res = interleave(rounds, with_cpu(fn), failures, ("gateway", "direct", "relay"))
         for side, err in failures.items():
             rep.notes.append(f"{name} ({size // MIB} MiB) through {side}: {err}")
         rate = {k: median_or_none([r[0] for r in v]) for k, v in res.items()}
         rep.add("Streaming throughput", f"{name}, {size // MIB} MiB", rate["direct"],
                 rate["gateway"], "MiB/s", 0.95, True)
-        if res["gateway"] and res["direct"]:
+        rates.append((name, rate))
+        if all(res.values()):
             cpus.append((name, {k: [median_or_none([r[1][i] for r in v]) for i in range(3)]
                                 for k, v in res.items()}))
+    # the floor: the same runs through a relay that parses and checks nothing
+    sec = "Streaming floor: a bare splice relay instead of the gateway"
+    rep.cols[sec] = ("direct", "bare relay")
+    rep.intro[sec] = [
+        "bench/rawrelay.c: one process per connection splicing both ways through 1 MiB "
+        "pipes, no parsing, no policy; its rounds are interleaved with the two above. "
+        "What any interposed process costs on this machine; the last table reads the "
+        "gateway against it.", ""]
+    for name, rate in rates:
+        rep.add(sec, f"{name}, {size // MIB} MiB", rate["direct"], rate["relay"], "MiB/s",
+                higher_better=True)
+    sec2 = "Streaming: the gateway against the bare relay"
+    rep.cols[sec2] = ("bare relay", "gateway")
+    for name, rate in rates:
+        rep.add(sec2, f"{name}, {size // MIB} MiB", rate["relay"], rate["gateway"], "MiB/s",
+                higher_better=True)
     # after the throughput table: where the CPU of the same runs went
     sec = f"Streaming CPU per {size // MIB} MiB (medians of the same runs)"
     for name, cpu in cpus:
         rep.add_abs(sec, f"{name}: gateway tree", cpu["gateway"][0], "ms")
+        rep.add_abs(sec, f"{name}: bare relay (instead of the gateway)", cpu["relay"][0], "ms")
+        rep.add(sec, f"{name}: podman service, through the bare relay", cpu["direct"][1],
+                cpu["relay"][1], "ms")
         rep.add(sec, f"{name}: podman service", cpu["direct"][1], cpu["gateway"][1], "ms")
         rep.add(sec, f"{name}: docker CLI", cpu["direct"][2], cpu["gateway"][2], "ms")
         rep.add(sec, f"{name}: the three together", cpu["direct"][1] + cpu["direct"][2],
@@ -516,7 +543,9 @@ def write_report(rep, m, path, args):
     for (sec, fig, d, g, ratio, bar, met, unit, hb) in rep.rows:
         if sec != section:
             section = sec
-            lines += ["", f"## {sec}", "", "| figure | direct | gateway | ratio | bar | met |",
+            c1, c2 = rep.cols.get(sec, ("direct", "gateway"))
+            lines += ["", f"## {sec}", ""] + rep.intro.get(sec, []) + [
+                      f"| figure | {c1} | {c2} | ratio | bar | met |",
                       "|---|---:|---:|---:|---:|:-:|"]
         r = f"{ratio:.2f}×" if ratio is not None else ""
         b = ""
@@ -584,7 +613,13 @@ def main():
                           f"head -c {logmb * 3 // 4 * MIB} /dev/urandom | base64 -w 4096"],
                          env=envs["gateway"]).stdout.decode().strip()
             run(["docker", "wait", logcid], env=envs["direct"], timeout=300)
-            section_stream(rep, envs, cid, logcid, tmp, args, gw.pid, pm_pid)
+            relay_sock = os.path.join(tmp, "relay.sock")
+            relay = subprocess.Popen([RAWRELAY, relay_sock, pm_sock], stdout=subprocess.DEVNULL)
+            procs.append((relay.pid, "rawrelay"))
+            envs["relay"] = dict(base, DOCKER_HOST="unix://" + relay_sock)
+            wait_for(lambda: ping_ok(relay_sock), 30, "the bare relay")
+            section_stream(rep, envs, cid, logcid, tmp, args, gw.pid, pm_pid, relay.pid)
+            stop_pid(relay.pid, "rawrelay")
         if "conc" in only:
             section_conc(rep, socks, gw.pid, args)
         run(["docker", "rm", "-f", cid], env=envs["direct"], check=False)
