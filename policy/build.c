@@ -331,17 +331,29 @@ check_nsoptions(struct cg_query *q, struct cg_refusal *r)
 	return rc;
 }
 
+/* §10.3 isolation: buildah reads the names in any case ("OCI"). */
 static int
-check_listed(const char *key, const char *v, const char *const *ok,
-    const char *fmt_what, struct cg_refusal *r)
+check_isolation(const char *v, struct cg_refusal *r)
 {
 	char qv[260];
 
-	if (v == NULL || in_list_ci(v, ok))
+	if (v == NULL || in_list_ci(v, isolations))
 		return 0;
-	if (fmt_what != NULL)
-		return cg_refuse(r, "denied-build-parameter", "%s %s is refused",
-		    key, quote(v, qv));
+	return cg_refuse(r, "denied-build-parameter", "isolation %s is refused",
+	    quote(v, qv));
+}
+
+/*
+ * §10.3 seccomp: one of the listed profile paths, exactly. Buildah opens
+ * the value as a file, and paths are case-sensitive: podman 4.3.1 opened
+ * /USR/share/containers/seccomp.json as another file (tests/integration/
+ * tools.sh t_build_seccomp_case). policy.md §10.3 lists them exactly.
+ */
+static int
+check_seccomp(const char *v, struct cg_refusal *r)
+{
+	if (v == NULL || in_list(v, seccomps))
+		return 0;
 	return cg_refuse(r, "denied-build-parameter",
 	    "a seccomp profile (seccomp) is refused");
 }
@@ -659,10 +671,8 @@ check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
 {
 	if (check_networkmode(ctx, query_get(q, "networkmode"), r) == -1 ||
 	    check_nsoptions(q, r) == -1 ||
-	    check_listed("isolation", query_get(q, "isolation"), isolations,
-	    "isolation", r) == -1 ||
-	    check_listed("seccomp", query_get(q, "seccomp"), seccomps, NULL,
-	    r) == -1 ||
+	    check_isolation(query_get(q, "isolation"), r) == -1 ||
+	    check_seccomp(query_get(q, "seccomp"), r) == -1 ||
 	    build_check_context_path("dockerfile", query_get(q, "dockerfile"),
 	    r) == -1 ||
 	    build_check_context_path("ignorefile", query_get(q, "ignorefile"),

@@ -602,9 +602,30 @@ test_compat_rules(void **state)
 		CCD("seccomp=unconfined", "{'HostConfig':{'SecurityOpt':"
 		    "['seccomp=unconfined']}}", "security-opt",
 		    "seccomp=unconfined is refused"),
+		/*
+		 * podman 4.3.1 opens any seccomp value as a profile file in its
+		 * working directory, dockerd decodes it as JSON (tools.sh
+		 * t_seccomp_default): only an empty value passes
+		 */
+		CCD("seccomp=default", "{'HostConfig':{'SecurityOpt':"
+		    "['seccomp=default']}}", "security-opt",
+		    "seccomp=default is refused: the daemon reads a seccomp "
+		    "value as a profile file or an inline profile"),
+		CCD("seccomp=Default", "{'HostConfig':{'SecurityOpt':"
+		    "['seccomp=Default']}}", "security-opt",
+		    "seccomp=Default is refused: the daemon reads a seccomp "
+		    "value as a profile file or an inline profile"),
+		CCD("seccomp:DEFAULT", "{'HostConfig':{'SecurityOpt':"
+		    "['seccomp:DEFAULT']}}", "security-opt",
+		    "seccomp:DEFAULT is refused: the daemon reads a seccomp "
+		    "value as a profile file or an inline profile"),
+		CCD("seccomp= (a blank)", "{'HostConfig':{'SecurityOpt':"
+		    "['seccomp= ']}}", "security-opt", NULL),
+		CCD("seccomp= default", "{'HostConfig':{'SecurityOpt':"
+		    "[' seccomp = default']}}", "security-opt", NULL),
 		CCO("security options allowed", "{'HostConfig':{'SecurityOpt':"
 		    "['no-new-privileges','no-new-privileges:true',"
-		    "'seccomp=default','seccomp=','apparmor=docker-default',"
+		    "'seccomp=','seccomp:','apparmor=docker-default',"
 		    "'label=level:s0','label:user:u','systempaths=']}}",
 		    "'no-new-privileges'"),
 		/* 13 (§3.5) */
@@ -1249,6 +1270,10 @@ test_pod_create(void **state)
 		POD("Networks host", "{'Networks':{'host':{}}}", "network", NULL),
 		POD("security_opt", "{'security_opt':['seccomp=unconfined']}",
 		    "security-opt", "seccomp=unconfined is refused"),
+		POD("security_opt seccomp=default",
+		    "{'security_opt':['seccomp=default']}", "security-opt",
+		    "seccomp=default is refused: the daemon reads a seccomp "
+		    "value as a profile file or an inline profile"),
 		POD("sysctl", "{'sysctl':{'a':'b'}}", "sysctls", NULL),
 		POD("cgroup_parent", "{'cgroup_parent':'/x'}", "cgroup-parent",
 		    NULL),
@@ -1814,10 +1839,10 @@ test_bypass(void **state)
 		CCO("B17 Capabilities empty", "{'HostConfig':{'Capabilities':"
 		    "[]}}", "'Capabilities':[]"),
 		CCO("B18 allowed security options", "{'HostConfig':"
-		    "{'SecurityOpt':['seccomp=default','no-new-privileges',"
+		    "{'SecurityOpt':['seccomp=','no-new-privileges',"
 		    "'apparmor=docker-default','label=type:container_t',"
 		    "'label=level:s0:c1','no-new-privileges:true']}}",
-		    "'seccomp=default'"),
+		    "'seccomp='"),
 		CCO("B19 MaskedPaths and ReadonlyPaths null", "{'HostConfig':"
 		    "{'MaskedPaths':null,'ReadonlyPaths':null}}",
 		    "'MaskedPaths':null"),

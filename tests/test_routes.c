@@ -663,6 +663,11 @@ static const struct no_case no_cases[] = {
 	{ P, "POST", "/v4.3.1/libpod/build?isolation=chroot", "denied-build-parameter", "isolation chroot is refused" },
 	{ P, "POST", "/v4.3.1/libpod/build?seccomp=unconfined", "denied-build-parameter",
 	  "a seccomp profile (seccomp) is refused" },
+	/* a path is a file, compared exactly (tools.sh t_build_seccomp_case) */
+	{ P, "POST", "/v4.3.1/libpod/build?seccomp=%2FUSR%2Fshare%2Fcontainers%2Fseccomp.json",
+	  "denied-build-parameter", "a seccomp profile (seccomp) is refused" },
+	{ D, "POST", "/v1.41/build?seccomp=%2Fetc%2Fcontainers%2FSeccomp.json",
+	  "denied-build-parameter", "a seccomp profile (seccomp) is refused" },
 	{ D, "POST", "/v1.41/build?dockerfile=%2Fetc%2Fpasswd", "denied-build-parameter",
 	  "dockerfile /etc/passwd must be a relative path inside the build context" },
 	{ D, "POST", "/v1.41/build?dockerfile=a%2F..%2F..%2Fx", "denied-build-parameter", NULL },

@@ -3,7 +3,8 @@
 # Source it from a bash script (set -u friendly; do not use set -e in suites).
 #
 #   cg_backend_up                 start the private backend (once per run): podman, or
-#                                 dockerd when CG_BACKEND=docker; sets CG_BACKEND_SOCK
+#                                 dockerd when CG_BACKEND=docker; sets CG_BACKEND_SOCK;
+#                                 a podman it starts runs in the empty dir CG_PM_CWD
 #   cg_project NAME               make a project dir P and run dir R under the run's tmp dir
 #   cg_gateway_start P R          start `container-gateway serve` for P/R in the background;
 #                                 sets CG_GW_PID; waits until both sockets answer _ping
@@ -72,6 +73,7 @@ mkdir -p "$DOCKER_CONFIG"
 echo '{}' > "$DOCKER_CONFIG/config.json"   # podman too reads DOCKER_CONFIG and fails without this file
 CG_PM_OWN=1
 CG_PM_DIR=$CG_TMP/pm
+CG_PM_CWD=$CG_TMP/pm-cwd    # the working directory of a podman service this run starts
 CG_DD_OWN=0
 CG_DD_DIR=$CG_TMP/dd
 CG_BACKEND_SOCK=
@@ -164,7 +166,10 @@ cg_backend_up() {
     CG_PM_DIR=$(realpath -m "$CG_PODMAN_DIR"); CG_PM_OWN=0
   fi
   local t0; t0=$(_cg_ms)
-  if ! "$CG_REPO/scripts/podman-up.sh" "$CG_PM_DIR" >"$CG_TMP/podman-up.log" 2>&1; then
+  # the service's working directory is an empty one of this run: podman opens relative
+  # paths from it (tools.sh t_seccomp_default), never from the caller's directory
+  mkdir -p "$CG_PM_CWD"
+  if ! ( cd "$CG_PM_CWD" && "$CG_REPO/scripts/podman-up.sh" "$CG_PM_DIR" ) >"$CG_TMP/podman-up.log" 2>&1; then
     echo "integration: podman-up failed:" >&2; sed 's/^/    /' "$CG_TMP/podman-up.log" >&2
     return 1
   fi

@@ -3,7 +3,8 @@
 # docker-compose 1.29, the Python Docker SDK, the classic builder of the docker CLI and
 # `podman --remote build` (and its refusal of a dockerfile podman would run through the
 # host's cpp, measured: t_build_cpp), and three refusals (volume driver options, network connect of
-# another project's container, an inline seccomp profile), against a private rootful
+# another project's container, an inline seccomp profile), seccomp values the daemons read as
+# profile files (t_seccomp_default, t_build_seccomp_case, measured), against a private rootful
 # podman service, or with CG_BACKEND=docker against a private dockerd (podman-only
 # checks are skipped then: the gateway serves docker.sock alone).
 #
@@ -301,7 +302,106 @@ t_seccomp() {
   else fail "refused runs left no container" "backend has: $(echo $CG_OUT)" quiet; [ -z "$CG_OUT" ] || bk_q rm -f $CG_OUT; fi
 }
 
-ALL=(t_compose t_sdk t_build t_build_cpp t_volume_driver t_network_connect t_seccomp)
+# A seccomp value is a profile file to podman 4.3.1, opened relative to the service's
+# working directory ("default" and its case variants too: an allow-all file named default
+# there unconfines the container), and inline JSON to dockerd 20.10, which then fails the
+# start. Measured on the backend itself; through the gateway only an empty value passes
+# (tool.md "Hardening beyond the spec"; policy.md §3.4 allowed "default" in any case).
+# sd_create SOCKET NAME SECURITYOPT-JSON: raw compat create, status line and body
+sd_create() {
+  curl -s -i -m 30 -X POST -H 'Content-Type: application/json' --unix-socket "$1" \
+    -d "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"],\"HostConfig\":{\"SecurityOpt\":$3}}" \
+    "http://d/v1.41/containers/create?name=$2"
+}
+t_seccomp_default() {
+  local cwd= v n=0 sd left
+  if [ "$CG_BACKEND" = podman ]; then
+    cwd=$(readlink "/proc/$(cat "$CG_PM_DIR/service.pid" 2>/dev/null)/cwd" 2>/dev/null)
+    if [ -n "$cwd" ] && [ "$cwd" = "$CG_PM_CWD" ]; then
+      echo '{"defaultAction":"SCMP_ACT_ALLOW"}' > "$cwd/default"
+      sd_create "$CG_BACKEND_SOCK" cgt-sd0 '["seccomp=default"]' >/dev/null
+      curl -s -m 30 -X POST --unix-socket "$CG_BACKEND_SOCK" http://d/v4.3.1/libpod/containers/cgt-sd0/init >/dev/null
+      sd=$(curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" http://d/v4.3.1/libpod/containers/cgt-sd0/json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["StaticDir"])' 2>/dev/null)
+      if [ -n "$sd" ] && python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["linux"].get("seccomp") != {"defaultAction": "SCMP_ACT_ALLOW"})' "$sd/config.json" 2>/dev/null; then
+        pass "measured (podman): seccomp=default loads the file default of the service's working directory"
+      else fail "measured (podman): seccomp=default loads the file default of the service's working directory" \
+        "no allow-all profile in ${sd:-?}/config.json" quiet; fi
+    else
+      skip "measured (podman): seccomp=default loads a file" "the service runs in ${cwd:-?}, not $CG_PM_CWD"
+    fi
+    cg_run sd_create "$CG_BACKEND_SOCK" cgt-sd00 '["seccomp=Default"]'
+    if [[ $CG_OUT == *"open Default: no such file or directory"* ]]; then
+      pass "measured (podman): seccomp=Default is the file Default, another one"
+    else fail "measured (podman): seccomp=Default is the file Default, another one" "$(head -c 300 <<<"$CG_OUT")" quiet; fi
+  else
+    sd_create "$CG_BACKEND_SOCK" cgt-sd0 '["seccomp=default"]' >/dev/null
+    cg_run curl -s -m 30 -X POST --unix-socket "$CG_BACKEND_SOCK" http://d/v1.41/containers/cgt-sd0/start
+    if [[ $CG_OUT == *"Decoding seccomp profile failed"* ]]; then
+      pass "measured (docker): seccomp=default is decoded as an inline profile and the start fails"
+    else fail "measured (docker): seccomp=default is decoded as an inline profile and the start fails" "$(head -c 300 <<<"$CG_OUT")" quiet; fi
+  fi
+  for v in seccomp=default seccomp=Default seccomp=DEFAULT 'seccomp= default' seccomp:default; do
+    n=$((n + 1))
+    cg_run sd_create "$R1/docker.sock" "cgt-sd$n" "[\"$v\"]"
+    if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"security-opt"*"the daemon reads a seccomp value as a profile file"* ]]; then
+      pass "compat SecurityOpt [$v]: 403 security-opt"
+    else fail "compat SecurityOpt [$v]: 403 security-opt" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  done
+  if podman_only "libpod pod create security_opt seccomp=default"; then
+    cg_run curl -s -i -m 30 -X POST -H 'Content-Type: application/json' --unix-socket "$R1/podman.sock" \
+      -d '{"name":"cgt-sdpod","security_opt":["seccomp=default"]}' http://d/v4.3.1/libpod/pods/create
+    if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"security-opt"* ]]; then pass "libpod pod create security_opt seccomp=default: 403"
+    else fail "libpod pod create security_opt seccomp=default: 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    curl -s -m 30 -X DELETE --unix-socket "$CG_BACKEND_SOCK" "http://d/v4.3.1/libpod/pods/cgt-sdpod?force=true" >/dev/null
+  fi
+  cg_run sd_create "$R1/docker.sock" cgt-sdok '["seccomp=","no-new-privileges"]'
+  if [[ $CG_OUT == "HTTP/1.1 201"* ]]; then pass "compat SecurityOpt [seccomp=, no-new-privileges] still creates"
+  else fail "compat SecurityOpt [seccomp=, no-new-privileges] still creates" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  left=$(bk ps -a --format '{{.Names}}' 2>/dev/null | grep -E '^cgt-sd[1-9]$' | tr '\n' ' ')
+  if [ -z "$left" ]; then pass "refused seccomp values created nothing"
+  else fail "refused seccomp values created nothing" "backend has: $left"; fi
+  bk_q rm -f cgt-sd0 cgt-sd00 cgt-sdok cgt-sd1 cgt-sd2 cgt-sd3 cgt-sd4 cgt-sd5
+  [ -n "$cwd" ] && [ "$cwd" = "$CG_PM_CWD" ] && rm -f "$cwd/default"
+  return 0
+}
+
+# A build seccomp value is a profile path buildah opens: paths are case-sensitive, so
+# only the two listed paths pass, exactly (measured on podman 4.3.1: /USR/share/... is
+# another file).
+# sc_build SOCKET SECCOMP: libpod build of $CG_TMP/sc.tar, status line and stream
+sc_build() {
+  curl -s -m 120 -i -X POST -H 'Content-Type: application/x-tar' --data-binary @"$CG_TMP/sc.tar" \
+    --unix-socket "$1" "http://d/v4.3.1/libpod/build?t=localhost%2Fcgt-sc%3A1&seccomp=$(python3 -c \
+    'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$2")"
+}
+t_build_seccomp_case() {
+  local d=$P1/buildsc p
+  podman_only "build seccomp paths compared exactly" || return 0
+  mkdir -p "$d"
+  printf 'FROM %s\nRUN true\n' "$IMG" > "$d/Dockerfile"
+  tar -C "$d" -cf "$CG_TMP/sc.tar" .
+  cg_run sc_build "$CG_BACKEND_SOCK" /USR/share/containers/seccomp.json
+  if [[ $CG_OUT == *"open /USR/share/containers/seccomp.json: no such file or directory"* ]]; then
+    pass "measured (podman): build seccomp=/USR/share/containers/seccomp.json opens that other file"
+  else fail "measured (podman): build seccomp=/USR/share/containers/seccomp.json opens that other file" "$(head -c 300 <<<"$CG_OUT")" quiet; fi
+  for p in /USR/share/containers/seccomp.json /usr/share/containers/SECCOMP.json /ETC/containers/seccomp.json; do
+    cg_run sc_build "$R1/podman.sock" "$p"
+    if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"*"a seccomp profile (seccomp) is refused"* ]]; then
+      pass "libpod build seccomp=$p: 403 denied-build-parameter"
+    else fail "libpod build seccomp=$p: 403 denied-build-parameter" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  done
+  cg_run sc_build "$R1/podman.sock" /usr/share/containers/seccomp.json
+  if [[ $CG_OUT == "HTTP/1.1 200"* ]] && bk image inspect localhost/cgt-sc:1 >/dev/null 2>&1; then
+    pass "libpod build seccomp=/usr/share/containers/seccomp.json (what podman --remote sends) builds"
+  else fail "libpod build seccomp=/usr/share/containers/seccomp.json (what podman --remote sends) builds" "$(head -c 300 <<<"$CG_OUT")" quiet; fi
+  bk_q rmi -f localhost/cgt-sc:1
+  rm -f "$CG_TMP/sc.tar"
+}
+
+ALL=(t_compose t_sdk t_build t_build_cpp t_volume_driver t_network_connect t_seccomp t_seccomp_default
+     t_build_seccomp_case)
 
 # ---- main -------------------------------------------------------------------------
 # the Python SDK under test is Debian's python3-docker: /usr/bin/python3, not whatever
