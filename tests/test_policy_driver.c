@@ -485,6 +485,22 @@ test_image_force(void **state)
 	refuse(CG_PODMAN, "DELETE", "/v4.3.1/libpod/images/remove?"
 	    "images=localhost%2Fbuilt%3A1&images=busybox&force=true", NULL,
 	    "not-found", "no such image: busybox" NOT_OURS);
+	/* dockerd reads every value but "", 0, no, false, none as true:
+	 * null, [] and {} forced the removal (isolation.sh i_force_falsy) */
+	refuse(CG_DOCKER, "DELETE", "/v1.41/images/localhost/built:1?force=null",
+	    NULL, "denied-query", D_FORCE);
+	refuse(CG_DOCKER, "DELETE", "/v1.41/images/localhost/built:1?force=NULL",
+	    NULL, "denied-query", D_FORCE);
+	refuse(CG_DOCKER, "DELETE", "/v1.41/images/localhost/built:1?force=%5B%5D",
+	    NULL, "denied-query", D_FORCE);
+	refuse(CG_DOCKER, "DELETE", "/v1.41/images/localhost/built:1?force=%7B%7D",
+	    NULL, "denied-query", D_FORCE);
+	refuse(CG_PODMAN, "POST",
+	    "/v4.3.1/libpod/images/localhost/built:1/untag?force=null", NULL,
+	    "denied-query", D_FORCE);
+	pass(CG_DOCKER, "DELETE",
+	    "/v1.41/images/localhost/built:1?force=%20FALSE", NULL,
+	    "/v1.41/images/localhost/built:1?force=%20FALSE");
 	/* falsy force and no force pass */
 	pass(CG_DOCKER, "DELETE",
 	    "/v1.41/images/localhost/built:1?force=0&noprune=0", NULL,

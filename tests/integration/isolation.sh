@@ -10,7 +10,8 @@
 # And no network id of project 2 through all-hex network names (i_hex_network_names).
 # And no host path through mount text podman re-reads (i_mount_text).
 # And no network of project 2 through case variants of built-in network names and modes
-# (i_network_name_case, redteam5 F2).
+# (i_network_name_case, redteam5 F2). And no forced image removal through a force value
+# dockerd reads as true (i_force_falsy).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -487,17 +488,54 @@ i_network_name_case() {
   for n in "${names[@]}"; do bk network rm "$n" >/dev/null 2>&1; done
 }
 
+# dockerd 20.10 reads every boolean query value but "", 0, no, false and none (trimmed, any
+# case) as true; podman refuses null, [] and {}. The gateway took those for "no force", so
+# force=null on image remove was a forced removal on dockerd, past the force rule: project 1's
+# image was deleted while project 2's container used it. Measured first, then refused.
+i_force_falsy() {
+  local v n=0 tag
+  mk_image fm "$P1" | xargs -I{} curl -s -m 30 -X POST --unix-socket "$CG_BACKEND_SOCK" \
+    "http://d/v1.41/images/{}/tag?repo=localhost/isoff&tag=m" >/dev/null
+  bk create --name isoff0 localhost/isoff:m true >/dev/null 2>&1
+  cg_run backend DELETE "/v1.41/images/localhost/isoff:m?force=null"
+  if [ "$CG_BACKEND" = docker ]; then
+    if [[ $CG_OUT == *'"Deleted"'* ]]; then pass "measured (docker): force=null removes an image a container uses"
+    else fail "measured (docker): force=null removes an image a container uses" "answered: ${CG_OUT:0:300}"; fi
+  elif [[ $CG_OUT == *"error converting value for \\\"force\\\""* ]]; then
+    pass "measured (podman): force=null is no boolean to podman"
+  else fail "measured (podman): force=null is no boolean to podman" "answered: ${CG_OUT:0:300}"; fi
+  bk rm -f isoff0 >/dev/null 2>&1; bk rmi -f localhost/isoff:m >/dev/null 2>&1
+  for v in null NULL %5B%5D %7B%7D; do
+    n=$((n + 1)); tag=f$n
+    mk_image "ff$n" "$P1" | xargs -I{} curl -s -m 30 -X POST --unix-socket "$CG_BACKEND_SOCK" \
+      "http://d/v1.41/images/{}/tag?repo=localhost/isoff&tag=$tag" >/dev/null
+    dk2 create --name "isoff$n" "localhost/isoff:$tag" true >/dev/null 2>&1
+    cg_run gw DELETE "/v1.41/images/localhost/isoff:$tag?force=$v"
+    if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"force removes containers of other projects"* ]]; then
+      pass "image remove force=$v: 403 denied-query"
+    else fail "image remove force=$v: 403 denied-query" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    if bk image inspect "localhost/isoff:$tag" >/dev/null 2>&1; then pass "force=$v: the image project 2 uses survives"
+    else fail "force=$v: the image project 2 uses survives" "localhost/isoff:$tag is gone"; fi
+  done
+  cg_run gw DELETE "/v1.41/images/localhost/isoff:f1?force=false"
+  if [[ $CG_OUT == "HTTP/1.1 409"* ]]; then pass "image remove force=false reaches the daemon (409: in use)"
+  else fail "image remove force=false reaches the daemon (409: in use)" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  for v in 1 2 3 4; do bk rm -f "isoff$v" >/dev/null 2>&1; bk rmi -f "localhost/isoff:f$v" >/dev/null 2>&1; done
+}
+
 cleanup() {
   local v
-  for v in isoca isocb isocu isomt1 isomt2 isomt3 isomt4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
+  for v in isoca isocb isocu isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
   [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2 isopn; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
   for v in isova isova2 isova3 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
   for v in isona isonb isonu 0abg Default BRIDGE None Podman Private pasta; do bk network rm $v >/dev/null 2>&1; done
-  for v in ${IMA:-} ${IMB:-} ${IMU:-}; do bk rmi -f "$v" >/dev/null 2>&1; done
+  for v in ${IMA:-} ${IMB:-} ${IMU:-} localhost/isoff:m localhost/isoff:f1 localhost/isoff:f2 localhost/isoff:f3 \
+           localhost/isoff:f4; do bk rmi -f "$v" >/dev/null 2>&1; done
   return 0
 }
 
-ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case)
+ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
+     i_force_falsy)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
