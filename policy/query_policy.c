@@ -332,12 +332,6 @@ query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 /* ---- stage 2: force (routes.md §10.3) ------------------------------ */
 
 /*
- * Hardening beyond routes.md §10.3: a truthy force on image remove (both
- * APIs), libpod bulk remove and untag makes podman remove every container
- * that uses the image, other projects' too. Checked after the ownership
- * checks, so another project's image still answers 404 (as without force).
- */
-/*
  * 1 when both daemons read the boolean query value v as false: "", "0" or
  * "false" after trimming spaces and tabs, in any case. Not every value
  * query_value_empty() takes: dockerd 20.10 (httputils.BoolValue) reads all
@@ -356,6 +350,12 @@ bool_false(const char *v)
 	    (e - b == 5 && strncasecmp(v + b, "false", 5) == 0);
 }
 
+/*
+ * Hardening beyond routes.md §10.3: a truthy force on image remove (both
+ * APIs), libpod bulk remove and untag makes podman remove every container
+ * that uses the image, other projects' too. Checked after the ownership
+ * checks, so another project's image still answers 404 (as without force).
+ */
 int
 force_policy(const struct cg_request *req, struct cg_refusal *r)
 {
