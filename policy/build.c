@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "policy/imageref.h"
 #include "policy/json.h"
 #include "policy/query.h"
 
@@ -230,6 +231,21 @@ check_version(const struct cg_query *q, struct cg_refusal *r)
 
 /* ---- §10.2 keys ----------------------------------------------------- */
 
+/*
+ * A refused key passes only with an empty value (policy.md §10.2), and
+ * "empty" is the daemon's reading: podman 4.3.1 takes remote=null, 0 or
+ * false as a local context folder and then deletes its parent, its own
+ * working directory (red team s7 F4), and cgroupparent=null as a cgroup
+ * name. Only "" passes, except for ulimits, which podman decodes as JSON
+ * and the docker CLI 20.10 sends as null. Returns 1 when v passes.
+ */
+static int
+refused_value_empty(const char *key, const char *v)
+{
+	return v[0] == '\0' ||
+	    (strcmp(key, "ulimits") == 0 && query_value_empty(v));
+}
+
 static int
 check_keys(const struct cg_query *q, struct cg_refusal *r)
 {
@@ -249,7 +265,7 @@ check_keys(const struct cg_query *q, struct cg_refusal *r)
 			    "%s is not accepted by the gateway",
 			    quote(p->key, qk));
 		}
-		if (!query_value_empty(p->value))
+		if (!refused_value_empty(refused[j].key, p->value))
 			return cg_refuse(r, "denied-build-parameter",
 			    "%s (%s) is refused", refused[j].what,
 			    refused[j].key);
@@ -679,7 +695,8 @@ check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
 	    r) == -1 ||
 	    check_idmapping(q, r) == -1 ||
 	    check_output("output", query_get(q, "output"), r) == -1 ||
-	    check_output("outputs", query_get(q, "outputs"), r) == -1)
+	    check_output("outputs", query_get(q, "outputs"), r) == -1 ||
+	    build_check_image_refs(q, r) == -1)
 		return -1;
 	return 0;
 }

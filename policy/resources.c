@@ -7,6 +7,7 @@
 
 #include "base/xmalloc.h"
 #include "policy/body_int.h"
+#include "policy/imageref.h"
 #include "policy/json.h"
 #include "policy/schema.h"
 
@@ -55,8 +56,9 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse_hint(r, "volumes-from", CG_HINT_IN_DETAIL,
 		    "--volumes-from is refused; "
 		    "share a named volume instead");
-	/* host paths (§3.8) */
-	if (rule_idmappings_paths(body, r) != 0)
+	/* host paths (§3.8; infra_image: red team s7 F2b) */
+	if (rule_idmappings_paths(body, r) != 0 ||
+	    pod_check_infra_image(jstr0(body, "infra_image"), r) != 0)
 		return -1;
 	if (rule_egress_required(ctx, r) != 0)
 		return -1;

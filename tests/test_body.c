@@ -1291,6 +1291,16 @@ test_pod_create(void **state)
 		    "{'PasswdFile':'/x'}}}", "host-path", NULL),
 		POD("resource_limits.devices", "{'resource_limits':{'devices':"
 		    "[{}]}}", "devices", NULL),
+		/* red team s7 F2b: podman loads the archive into the store */
+		POD("infra_image docker-archive", "{'infra_image':"
+		    "'docker-archive:/srv/b.tar'}", "host-path", "infra_image "
+		    "docker-archive:/srv/b.tar names a transport: the daemon "
+		    "would read that host path"),
+		POD("infra_image OCI-Archive", "{'infra_image':'OCI-Archive:x'}",
+		    "host-path", NULL),
+		RTX(CG_API_LIBPOD, "pods", "create", "infra_image with a port",
+		    "{'infra_image':'localhost:5000/pause:1'}",
+		    "{'infra_image':'localhost:5000/pause:1'," LBL "}"),
 		POD("infra_conmon_pid_file", "{'infra_conmon_pid_file':'/x'}",
 		    "pid-file", "writing a pid file on the host is refused"),
 		POD("pod_devices", "{'pod_devices':['/dev/sda']}", "devices",

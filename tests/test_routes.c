@@ -310,6 +310,9 @@ static const struct ok_case ok_cases[] = {
 	{ D, "POST", "/v1.41/build?t=x&networkmode=default", "build", "build", C, STRM, -1, 0, 0, 0, 0, 0, NULL },
 	{ D, "POST", "/v1.41/build?t=x&networkmode=none&cgroupparent=", "build", "build", C, STRM,
 	  -1, 0, 0, 0, 0, 0, NULL },
+	/* a registry port or a name like a transport's is no transport (red team s7) */
+	{ D, "POST", "/v1.41/build?t=localhost%3A5000%2Fdir%3A1&t=oci-tools%3A2&ulimits=null", "build",
+	  "build", C, STRM, -1, 0, 0, 0, 0, 0, NULL },
 	/* B29: classic builder (version 1 or no version, empty buildkit) is routed */
 	{ D, "POST", "/v1.41/build?t=x&version=1", "build", "build", C, STRM, -1, 0, 0, 0, 0, 0, NULL },
 	{ D, "POST", "/v1.41/build?t=x&buildkit=0", "build", "build", C, STRM, -1, 0, 0, 0, 0, 0, NULL },
@@ -639,6 +642,25 @@ static const struct no_case no_cases[] = {
 	{ D, "POST", "/v1.41/build?t=x&remote=http%3A%2F%2F169.254.169.254%2F", "denied-build-parameter",
 	  "a remote build context (remote) is refused" },
 	{ D, "POST", "/v1.41/build?t=x&rusagelogfile=%2Fetc%2Fcron.d%2Fx", "denied-build-parameter", NULL },
+	/* empty as podman reads it: remote=null deleted its working directory
+	 * (red team s7 F4; tools.sh t_build_transports) */
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&remote=null", "denied-build-parameter",
+	  "a remote build context (remote) is refused" },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&remote=0", "denied-build-parameter", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&remote=false", "denied-build-parameter", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&remote=%5B%5D", "denied-build-parameter", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&remote=%20", "denied-build-parameter", NULL },
+	{ D, "POST", "/v1.41/build?t=x&cgroupparent=null", "denied-build-parameter", NULL },
+	/* a transport in t or from: a host path podman writes or reads as root
+	 * (red team s7 F1, F2) */
+	{ P, "POST", "/v4.3.1/libpod/build?t=dir%3A%2Fetc%2Fcron.d", "denied-build-parameter",
+	  "t dir:/etc/cron.d names a transport: the daemon would read or write that host path" },
+	{ P, "POST", "/v4.3.1/libpod/build?t=ok&t=Docker-Archive%3A%2Ftmp%2Fx.tar", "denied-build-parameter", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=oci%3A%2Ftmp%2Fx%3Ay", "denied-build-parameter", NULL },
+	{ D, "POST", "/v1.41/build?t=oci-archive%3Ax.tar", "denied-build-parameter", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?from=docker-archive%3A%2Fsrv%2Fb.tar", "denied-build-parameter",
+	  "from docker-archive:/srv/b.tar names a transport: the daemon would read or write that host path" },
+	{ P, "POST", "/v4.3.1/libpod/build?from=docker%3A%2F%2Fbusybox", "denied-build-parameter", NULL },
 	{ D, "POST", "/v1.41/build?t=x&extrahosts=%5B%22a%3A1.2.3.4%22%5D", "denied-build-parameter",
 	  "extra hosts (extrahosts) is refused" },
 	{ P, "POST", "/v4.3.1/libpod/build?t=x&volume=%2F%3A%2Fhost", "denied-build-parameter", NULL },

@@ -313,6 +313,66 @@ sd_create() {
     -d "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"],\"HostConfig\":{\"SecurityOpt\":$3}}" \
     "http://d/v1.41/containers/create?name=$2"
 }
+# red team s7 F1/F2/F2b/F4: build t and from, and pod infra_image, must not name a transport
+# (podman reads or writes that host path as root), and a refused build key passes only when
+# empty as podman reads it (remote=null made podman delete its own working directory).
+tr_build() {   # SOCK PREFIX QUERY: a build of a one-line Containerfile, the answer on stdout
+  curl -s -m 120 -i -X POST -H 'Content-Type: application/x-tar' --data-binary @"$CG_TMP/tr.tar" \
+    --unix-socket "$1" "http://d$2/build?$3"
+}
+t_build_transports() {
+  local d=$CG_TMP/trctx w=$CG_TMP/trw cwd= q v enc
+  mkdir -p "$d" && printf 'FROM %s\n' "$IMG" > "$d/Containerfile"
+  tar -C "$d" -cf "$CG_TMP/tr.tar" .
+  enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
+  if podman_only "libpod build transports"; then
+    rm -rf "$w"
+    tr_build "$CG_BACKEND_SOCK" /v4.3.1/libpod "dockerfile=Containerfile&t=$(enc "dir:$w")" >/dev/null
+    if [ -f "$w/manifest.json" ]; then pass "measured (podman): libpod build t=dir:PATH writes the image to that host path"
+    else fail "measured (podman): libpod build t=dir:PATH writes the image to that host path" "no $w/manifest.json" quiet; fi
+    rm -rf "$w"
+    for v in "dir:$w" "DIR:$w" "oci:$w:x" "oci-archive:$w.tar" "docker-archive:$w.tar"; do
+      cg_run tr_build "$R1/podman.sock" /v4.3.1/libpod "dockerfile=Containerfile&t=localhost%2Fcgt-tr%3A1&t=$(enc "$v")"
+      if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"*"names a transport"* ]] && [ ! -e "$w" ] && [ ! -e "$w.tar" ]; then
+        pass "libpod build t=${v%%:*}:… refused, nothing written"
+      else fail "libpod build t=${v%%:*}:… refused, nothing written" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    done
+    cg_run tr_build "$R1/podman.sock" /v4.3.1/libpod "dockerfile=Containerfile&from=$(enc "docker-archive:$CG_TMP/none.tar")"
+    if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"* ]]; then pass "libpod build from=docker-archive:… refused"
+    else fail "libpod build from=docker-archive:… refused" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    cg_run curl -s -m 30 -i -X POST -H 'Content-Type: application/json' --unix-socket "$R1/podman.sock" \
+      -d "{\"name\":\"cgt-trpod\",\"infra_image\":\"docker-archive:$CG_TMP/none.tar\"}" http://d/v4.3.1/libpod/pods/create
+    if [[ $CG_OUT == "HTTP/1.1 403"*"host-path"*"names a transport"* ]]; then pass "libpod pod create infra_image=docker-archive:… refused"
+    else fail "libpod pod create infra_image=docker-archive:… refused" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    # remote: podman takes any non-empty value as a context folder and deletes its parent
+    cwd=$(readlink "/proc/$(cat "$CG_PM_DIR/service.pid" 2>/dev/null)/cwd" 2>/dev/null)
+    [ -n "$cwd" ] && [ "$cwd" = "$CG_PM_CWD" ] && echo keep > "$cwd/marker"
+    for v in null 0 false '[]' ' '; do
+      cg_run tr_build "$R1/podman.sock" /v4.3.1/libpod "dockerfile=Containerfile&remote=$(enc "$v")"
+      if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"*"(remote) is refused"* ]]; then pass "libpod build remote='$v' refused"
+      else fail "libpod build remote='$v' refused" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    done
+    if [ -n "$cwd" ] && [ "$cwd" = "$CG_PM_CWD" ]; then
+      [ -f "$cwd/marker" ] && pass "podman's working directory is intact" || fail "podman's working directory is intact" "$cwd/marker is gone" quiet
+      rm -f "$cwd/marker"
+    fi
+    cg_run tr_build "$R1/podman.sock" /v4.3.1/libpod "dockerfile=Containerfile&t=localhost%2Fcgt-tr%3A1&cgroupparent=null"
+    if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"* ]]; then pass "libpod build cgroupparent=null refused"
+    else fail "libpod build cgroupparent=null refused" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    cg_run tr_build "$R1/podman.sock" /v4.3.1/libpod "dockerfile=Containerfile&t=localhost%2Fcgt-tr%3A1&remote=&ulimits=null"
+    if [[ $CG_OUT == "HTTP/1.1 200"* ]]; then pass "libpod build with remote= and ulimits=null (empty) still builds"
+    else fail "libpod build with remote= and ulimits=null (empty) still builds" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+  fi
+  cg_run tr_build "$R1/docker.sock" /v1.41 "dockerfile=Containerfile&t=$(enc "dir:$w")"
+  if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"* ]] && [ ! -e "$w" ]; then pass "compat build t=dir:… refused"
+  else fail "compat build t=dir:… refused" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+  expect_ok "docker build -t NAME:TAG still builds" env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" \
+    timeout -k 5 "$CG_TIMEOUT" docker build -q -t localhost/cgt-tr:2 -f "$d/Containerfile" "$d"
+  bk_q rmi -f localhost/cgt-tr:1 localhost/cgt-tr:2
+  bk_q pod rm -f cgt-trpod
+  rm -rf "$w" "$w.tar" "$d" "$CG_TMP/tr.tar"
+}
+
 t_seccomp_default() {
   local cwd= v n=0 sd left
   if [ "$CG_BACKEND" = podman ]; then
@@ -400,7 +460,7 @@ t_build_seccomp_case() {
   rm -f "$CG_TMP/sc.tar"
 }
 
-ALL=(t_compose t_sdk t_build t_build_cpp t_volume_driver t_network_connect t_seccomp t_seccomp_default
+ALL=(t_compose t_sdk t_build t_build_cpp t_build_transports t_volume_driver t_network_connect t_seccomp t_seccomp_default
      t_build_seccomp_case)
 
 # ---- main -------------------------------------------------------------------------

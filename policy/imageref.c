@@ -1,0 +1,65 @@
+/*
+ * Image references naming a transport (policy/imageref.h). Measured on
+ * podman 4.3.1 by the s7 red team: libpod build t=dir:/h (and oci:,
+ * oci-archive:, docker-archive:) wrote the built image to /h as root;
+ * from=docker-archive:/p and pod create infra_image=docker-archive:/p read
+ * a root-only archive of another project into the shared store.
+ */
+#include "policy/imageref.h"
+
+#include <string.h>
+
+#include "base/util.h"
+
+#define D_HINT	"name an image (NAME[:TAG]) without a transport prefix; " \
+		"load archives with docker load"
+
+/* The transports of containers/image (alltransports), podman's build. */
+static const char *const transports[] = {
+	"containers-storage", "dir", "docker", "docker-archive",
+	"docker-daemon", "oci", "oci-archive", "openshift", "ostree", "sif",
+	"tarball", NULL
+};
+
+int
+image_ref_transport(const char *v)
+{
+	const char *colon = strchr(v, ':');
+	const char *const *t;
+
+	if (colon == NULL)
+		return 0;
+	for (t = transports; *t != NULL; t++)
+		if (cg_ci_eq(v, (size_t)(colon - v), *t))
+			return 1;
+	return 0;
+}
+
+int
+build_check_image_refs(const struct cg_query *q, struct cg_refusal *r)
+{
+	char qv[260];
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		if ((strcmp(q->v[i].key, "t") == 0 ||
+		    strcmp(q->v[i].key, "from") == 0) &&
+		    image_ref_transport(q->v[i].value))
+			return cg_refuse_hint(r, "denied-build-parameter", D_HINT,
+			    "%s %s names a transport: the daemon would read or "
+			    "write that host path", q->v[i].key,
+			    cg_quote(q->v[i].value, strlen(q->v[i].value), qv));
+	return 0;
+}
+
+int
+pod_check_infra_image(const char *v, struct cg_refusal *r)
+{
+	char qv[260];
+
+	if (v == NULL || !image_ref_transport(v))
+		return 0;
+	return cg_refuse_hint(r, "host-path", D_HINT, "infra_image %s names a "
+	    "transport: the daemon would read that host path",
+	    cg_quote(v, strlen(v), qv));
+}
