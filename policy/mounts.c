@@ -22,6 +22,8 @@
 /* What to do instead (issue 10 item 7), where the code's default is vague. */
 #define REL_HINT	"give an absolute path inside the project, e.g. " \
 			"-v \"$PWD/data:/data\""
+#define RESOLVED_HINT	"bind the target directory by a path without ',' " \
+			"or ':' (rename it or its symlink target)"
 
 /*
  * §4.4: resolve an absolute bind source through the monitor. On success
@@ -215,6 +217,12 @@ rule_bind_entry(const struct cg_policy_ctx *ctx, cJSON *e,
 		return -1;
 	}
 	free(src);
+	/* a ':' in the resolved source would split the entry differently
+	 * when the monitor replays it (red team s7 F3) */
+	if (strchr(out, ':') != NULL)
+		return cg_refuse_hint(r, "bind-mount", RESOLVED_HINT,
+		    "bind source resolves to %s, which holds a ':'",
+		    q(out, qb));
 	for (opts = c2 != NULL ? c2 + 1 : NULL, o = opts; o != NULL; ) {
 		n = strcspn(o, ",");
 		if (rule_bind_option(o, n, r) != 0)
@@ -284,6 +292,13 @@ rule_mount_entry(const struct cg_policy_ctx *ctx, cJSON *m,
 	if (ascii_caseeq(type, "bind")) {
 		if (bind_source(ctx, m, "Source", r) != 0)
 			return -1;
+		/* the resolved path is what the monitor replays (red team
+		 * s7 F3: a project symlink to a directory named "a,b") */
+		v = jstr0(m, "Source");
+		if (v[strcspn(v, ",\"\r\n")] != '\0')
+			return cg_refuse_hint(r, "bind-mount", RESOLVED_HINT,
+			    "mount Source resolves to %s, which holds a comma, "
+			    "a quote or a line break", q(v, qb));
 		v = jstr0(json_get(m, "BindOptions"), "Propagation");
 		if (ascii_caseeq(v, "shared") || ascii_caseeq(v, "rshared"))
 			return cg_refuse(r, "bind-mount",
