@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "policy/imageref.h"
 #include "policy/json.h"
 #include "policy/routes.h"
 
@@ -314,6 +315,10 @@ facts_on_query(struct conn *c, const struct ipc_msg *m)
 		return conn_violation(c, "pod question on the compat API");
 	if (!ref_is_path_safe(ref, m->u.fact_query.kind == CG_FACT_IMAGE))
 		return conn_violation(c, "FACT_QUERY ref is not a valid path segment");
+	/* podman would open a transport's host path on the lookup itself
+	 * (red team s8); an honest child refused the request before */
+	if (image_ref_transport_n(ref->p, ref->len))
+		return conn_violation(c, "FACT_QUERY ref names an image transport");
 	/*
 	 * the prefix is "" or a canonical version segment (routes.md §3): it
 	 * is spliced into the inspect request head, so no CR, LF or space

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "policy/body_int.h"
+#include "policy/imageref.h"
 #include "policy/json.h"
 #include "policy/schema.h"
 
@@ -40,7 +41,8 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 
 	if (lenient_create_compat(req, body, r) != 0)	/* issue 12 */
 		return -1;
-	if (schema_check(&sc_compat_create, body, r) != 0)	/* steps 3-6 */
+	if (schema_check(&sc_compat_create, body, r) != 0 ||	/* steps 3-6 */
+	    image_field_check("Image", jstr0(body, "Image"), r) != 0)
 		return -1;
 	hc = json_get(body, "HostConfig");
 	if (!cJSON_IsObject(hc))
@@ -170,7 +172,8 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	size_t i;
 	char qb[260];
 
-	if (schema_check(&sc_libpod_create, body, r) != 0)	/* steps 3-6 */
+	if (schema_check(&sc_libpod_create, body, r) != 0 ||	/* steps 3-6 */
+	    image_field_check("image", jstr0(body, "image"), r) != 0)
 		return -1;
 	/* 7 */
 	if (json_truthy(json_get(body, "privileged")))

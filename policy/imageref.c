@@ -22,16 +22,53 @@ static const char *const transports[] = {
 };
 
 int
-image_ref_transport(const char *v)
+image_ref_transport_n(const char *v, size_t len)
 {
-	const char *colon = strchr(v, ':');
+	const char *colon = memchr(v, ':', len);
 	const char *const *t;
+	size_t n;
 
 	if (colon == NULL)
 		return 0;
+	n = (size_t)(colon - v);
 	for (t = transports; *t != NULL; t++)
-		if (cg_ci_eq(v, (size_t)(colon - v), *t))
-			return 1;
+		if (cg_ci_eq(v, n, *t))
+			/* docker: needs "//"; docker:dind is an image name */
+			return strcmp(*t, "docker") != 0 ||
+			    (len - n >= 3 && colon[1] == '/' && colon[2] == '/');
+	return 0;
+}
+
+int
+image_ref_transport(const char *v)
+{
+	return image_ref_transport_n(v, strlen(v));
+}
+
+int
+request_check_transports(const char *path, size_t plen,
+    const struct cg_query *q, struct cg_refusal *r)
+{
+	const char *s = path, *e = path + plen, *slash;
+	char qv[260];
+	size_t i;
+
+	for (; s < e; s = slash + 1) {
+		slash = memchr(s, '/', (size_t)(e - s));
+		if (slash == NULL)
+			slash = e;
+		if (image_ref_transport_n(s, (size_t)(slash - s)))
+			return cg_refuse_hint(r, "host-path", D_HINT, "the path "
+			    "names an image transport (%s): the daemon would "
+			    "open that host path", cg_quote(s, (size_t)(slash -
+			    s), qv));
+	}
+	for (i = 0; q != NULL && i < q->n; i++)
+		if (image_ref_transport(q->v[i].value))
+			return cg_refuse_hint(r, "host-path", D_HINT, "%s %s "
+			    "names an image transport: the daemon would open "
+			    "that host path", q->v[i].key,
+			    cg_quote(q->v[i].value, strlen(q->v[i].value), qv));
 	return 0;
 }
 
@@ -53,13 +90,13 @@ build_check_image_refs(const struct cg_query *q, struct cg_refusal *r)
 }
 
 int
-pod_check_infra_image(const char *v, struct cg_refusal *r)
+image_field_check(const char *field, const char *v, struct cg_refusal *r)
 {
 	char qv[260];
 
 	if (v == NULL || !image_ref_transport(v))
 		return 0;
-	return cg_refuse_hint(r, "host-path", D_HINT, "infra_image %s names a "
-	    "transport: the daemon would read that host path",
+	return cg_refuse_hint(r, "host-path", D_HINT, "%s %s names a "
+	    "transport: the daemon would read that host path", field,
 	    cg_quote(v, strlen(v), qv));
 }

@@ -14,9 +14,25 @@
 /*
  * 1 when v (NUL-terminated) starts with the name of a containers/image
  * transport and a ':' (the name compared in any case, which is stricter
- * than podman's exact lookup: no image name holds upper case), else 0.
+ * than podman's exact lookup: no image name holds upper case; "docker"
+ * only with "://", as docker:dind is an image name), else 0.
  */
 int image_ref_transport(const char *v);
+
+/* image_ref_transport on v[0..len), NUL not required. */
+int image_ref_transport_n(const char *v, size_t len);
+
+/*
+ * Every segment of the request path path[0..plen) and every query value
+ * of q (may be NULL): none may name a transport. Podman opens
+ * "containers-storage:[vfs@/ROOT+/RUNROOT]name" as a whole image store at
+ * that host path on any image lookup (images/{name}/get read another
+ * store's image; a lookup created root-owned directories anywhere: red
+ * team s8). Returns 0, or -1 with *r set (403 host-path). Run by
+ * policy_route, so the monitor's replay runs it too, before any lookup.
+ */
+int request_check_transports(const char *path, size_t plen,
+    const struct cg_query *q, struct cg_refusal *r);
 
 /*
  * The build query's image references: every t, and from. Returns 0, or -1
@@ -26,9 +42,11 @@ int image_ref_transport(const char *v);
 int build_check_image_refs(const struct cg_query *q, struct cg_refusal *r);
 
 /*
- * Pod create's infra_image (a string or absent/null in body). Returns 0,
- * or -1 with *r set (403 host-path) when it names a transport.
+ * A body's image field (pod create infra_image, container create Image /
+ * image; v NULL or "" when absent): 0, or -1 with *r set (403 host-path)
+ * when it names a transport.
  */
-int pod_check_infra_image(const char *v, struct cg_refusal *r);
+int image_field_check(const char *field, const char *v,
+    struct cg_refusal *r);
 
 #endif

@@ -18,6 +18,7 @@
 #include "base/xmalloc.h"
 #include "policy/body.h"
 #include "policy/json.h"
+#include "policy/imageref.h"
 #include "policy/ownership.h"
 #include "policy/query.h"
 #include "policy/querykeys.h"
@@ -80,7 +81,10 @@ route_stage(const struct cg_policy_ctx *ctx, const char *method,
 	/* amended §4.4: keys outside the route's allow-list are not forwarded */
 	req->query_dropped = query_drop_unknown(req->route, req->api,
 	    req->query);
-	return query_policy(ctx, req, r);
+	if (query_policy(ctx, req, r) == -1)
+		return -1;
+	/* before any lookup of the named-resource phase (red team s8) */
+	return request_check_transports(target, plen, req->query, r);
 }
 
 int

@@ -58,7 +58,7 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		    "share a named volume instead");
 	/* host paths (§3.8; infra_image: red team s7 F2b) */
 	if (rule_idmappings_paths(body, r) != 0 ||
-	    pod_check_infra_image(jstr0(body, "infra_image"), r) != 0)
+	    image_field_check("infra_image", jstr0(body, "infra_image"), r) != 0)
 		return -1;
 	if (rule_egress_required(ctx, r) != 0)
 		return -1;

@@ -903,6 +903,13 @@ test_compat_mounts(void **state)
 		    "/etc is outside the allowed roots (" ROOT ", /srv/extra)"),
 		CCO("Tmpfs unchecked", "{'HostConfig':{'Tmpfs':{'/run':"
 		    "'size=1m'}}}", "'/run':'size=1m'"),
+		/* red team s8: podman opens the store at that host path */
+		CCD("Image containers-storage", "{'Image':'containers-storage:"
+		    "[vfs@/srv/s+/run/s]x'}", "host-path", "Image containers-"
+		    "storage:[vfs@/srv/s+/run/s]x names a transport: the daemon "
+		    "would read that host path"),
+		CCO("Image docker:dind is a name", "{'Image':'docker:dind'}",
+		    "'Image':'docker:dind'"),
 	};
 	const struct bcase f1 = CC("F1 hint", "{'HostConfig':{'Mounts':[{"
 	    "'Type':'bind','Source':'" ROOT "/a,b','Target':'/x'}]}}",

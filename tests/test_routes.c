@@ -661,6 +661,13 @@ static const struct no_case no_cases[] = {
 	{ P, "POST", "/v4.3.1/libpod/build?from=docker-archive%3A%2Fsrv%2Fb.tar", "denied-build-parameter",
 	  "from docker-archive:/srv/b.tar names a transport: the daemon would read or write that host path" },
 	{ P, "POST", "/v4.3.1/libpod/build?from=docker%3A%2F%2Fbusybox", "denied-build-parameter", NULL },
+	/* any image lookup opens containers-storage:[driver@ROOT+RUNROOT] as a
+	 * store at that host path (red team s8) */
+	{ P, "GET", "/v4.3.1/libpod/images/containers-storage:[vfs@/srv/s+/run/s]x/get", "host-path",
+	  "the path names an image transport (containers-storage:[vfs@): the daemon would open that host path" },
+	{ P, "GET", "/v4.3.1/libpod/images/export?references=containers-storage%3A%5Bvfs%40%2Fs%2B%2Fr%5Dx",
+	  "host-path", NULL },
+	{ D, "GET", "/v1.41/images/oci-archive:x.tar/json", "host-path", NULL },
 	{ D, "POST", "/v1.41/build?t=x&extrahosts=%5B%22a%3A1.2.3.4%22%5D", "denied-build-parameter",
 	  "extra hosts (extrahosts) is refused" },
 	{ P, "POST", "/v4.3.1/libpod/build?t=x&volume=%2F%3A%2Fhost", "denied-build-parameter", NULL },

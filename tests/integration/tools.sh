@@ -340,6 +340,20 @@ t_build_transports() {
     cg_run tr_build "$R1/podman.sock" /v4.3.1/libpod "dockerfile=Containerfile&from=$(enc "docker-archive:$CG_TMP/none.tar")"
     if [[ $CG_OUT == "HTTP/1.1 403"*"denied-build-parameter"* ]]; then pass "libpod build from=docker-archive:… refused"
     else fail "libpod build from=docker-archive:… refused" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    # red team s8: any image lookup opens containers-storage:[driver@ROOT+RUNROOT] as a store
+    curl -s -m 30 -g --unix-socket "$CG_BACKEND_SOCK" "http://d/v4.3.1/libpod/images/containers-storage:[vfs@$w+$w-run]x/json" >/dev/null
+    if [ -d "$w" ]; then pass "measured (podman): an image lookup of containers-storage:[vfs@DIR+RUN]x creates DIR"
+    else fail "measured (podman): an image lookup of containers-storage:[vfs@DIR+RUN]x creates DIR" "no $w" quiet; fi
+    rm -rf "$w" "$w-run"
+    for q in "images/containers-storage:[vfs@$w+$w-run]x/get" "images/containers-storage:[vfs@$w+$w-run]x/json" \
+             "images/export?references=containers-storage:[vfs@$w%2B$w-run]x"; do
+      cg_run curl -s -m 30 -g -i --unix-socket "$R1/podman.sock" "http://d/v4.3.1/libpod/$q"
+      if [[ $CG_OUT == "HTTP/1.1 403"*"host-path"*"transport"* ]] && [ ! -e "$w" ]; then pass "libpod ${q%%\?*}: 403 host-path, no store made"
+      else fail "libpod ${q%%\?*}: 403 host-path, no store made" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    done
+    cg_run curl -s -m 30 -i --unix-socket "$R1/docker.sock" "http://d/v1.41/images/docker:dind/json"
+    if [[ $CG_OUT != *"host-path"* ]]; then pass "docker:dind is an image name, not the docker transport"
+    else fail "docker:dind is an image name, not the docker transport" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
     cg_run curl -s -m 30 -i -X POST -H 'Content-Type: application/json' --unix-socket "$R1/podman.sock" \
       -d "{\"name\":\"cgt-trpod\",\"infra_image\":\"docker-archive:$CG_TMP/none.tar\"}" http://d/v4.3.1/libpod/pods/create
     if [[ $CG_OUT == "HTTP/1.1 403"*"host-path"*"names a transport"* ]]; then pass "libpod pod create infra_image=docker-archive:… refused"
