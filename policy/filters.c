@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "policy/assemble.h"
 #include "policy/json.h"
 
 static void
@@ -196,27 +197,83 @@ widens(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
 	return NULL;
 }
 
+/*
+ * The client's filters as podman reads them (policy/assemble.h): every
+ * member in list form, a key holding '=' split at its first '=' with the
+ * tail moved in front of each value ("label=k": ["v"] is label "k=v",
+ * "label!=k": ["v"] is label! "k=v"), members that end up with the same
+ * key merged in document order. Returns a new object, or NULL with *r
+ * set (400 malformed: a member of another shape, or an empty key).
+ */
+static cJSON *
+filters_split(const cJSON *in, struct cg_refusal *r)
+{
+	cJSON *out = json_checked(cJSON_CreateObject()), *list, *dst;
+	const cJSON *m, *e;
+	const char *tail;
+	size_t klen, split;
+	char *key, *val, q[260];
+
+	cJSON_ArrayForEach(m, in) {
+		if (member_list(m, &list, r) == -1)
+			goto fail;
+		klen = strlen(m->string);
+		asm_filter_key(m->string, klen, &split, &tail);
+		if (split == 0) {
+			cJSON_Delete(list);
+			cg_refuse(r, "malformed", "filters.%s has an empty key",
+			    cg_quote(m->string, klen, q));
+			goto fail;
+		}
+		key = xstrndup(m->string, split);
+		if ((dst = json_get(out, key)) == NULL) {
+			dst = json_checked(cJSON_CreateArray());
+			cJSON_AddItemToObject(out, key, dst);
+		}
+		free(key);
+		cJSON_ArrayForEach(e, list) {
+			if (tail == NULL) {
+				add_string(dst, e->valuestring);
+				continue;
+			}
+			val = xmalloc(strlen(tail) + 1 + strlen(e->valuestring) + 1);
+			strcpy(val, tail);
+			strcat(val, "=");
+			strcat(val, e->valuestring);
+			add_string(dst, val);
+			free(val);
+		}
+		cJSON_Delete(list);
+	}
+	return out;
+fail:
+	cJSON_Delete(out);
+	return NULL;
+}
+
 /* Build the forwarded filters object from the checked input. */
 static cJSON *
 filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
     const cJSON *in, const char *entry, struct cg_refusal *r)
 {
 	cJSON *out = json_checked(cJSON_CreateObject()), *list, *label = NULL;
+	cJSON *split;
 	const struct widening *w;
 	const cJSON *m;
 	int image_prune = rt->qpolicy == QP_IMAGE_PRUNE, postfiltered = 0;
 	char q[260];
 
-	cJSON_ArrayForEach(m, in) {
+	if ((split = filters_split(in, r)) == NULL)
+		goto fail;
+	cJSON_ArrayForEach(m, split) {
+		if (member_list(m, &list, r) == -1)
+			goto fail;
 		if (image_prune && strcmp(m->string, "dangling") == 0) {
 			/* Replaced in place (after the shape check). */
-			if (member_list(m, &list, r) == -1)
-				goto fail;
 			cJSON_Delete(list);
 			list = json_checked(cJSON_CreateArray());
 			add_string(list, "true");
-		} else if (member_list(m, &list, r) == -1)
-			goto fail;
+		}
 		if ((w = widens(ctx, rt, m->string, list, entry)) != NULL &&
 		    w->detail != NULL) {
 			cJSON_Delete(list);
@@ -230,6 +287,7 @@ filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
 		if (strcmp(m->string, "label") == 0)
 			label = list;
 	}
+	cJSON_Delete(split);
 	if (postfiltered)
 		return out;
 	if (label == NULL) {
@@ -245,6 +303,7 @@ filters_output(const struct cg_policy_ctx *ctx, const struct cg_route *rt,
 	}
 	return out;
 fail:
+	cJSON_Delete(split);
 	cJSON_Delete(out);
 	return NULL;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "policy/assemble.h"
 
 /* A value the gateway may copy into the forwarded head (http.md §2.4). */
 static int
@@ -175,6 +176,20 @@ policy_forward_headers(const struct cg_request *req, uint64_t json_len,
 		}
 	}
 
+	/*
+	 * A form body is query values to the daemons (policy/assemble.h):
+	 * dockerd 20.10 read fromSrc and changes of an import from it, ahead
+	 * of the query the policy checked. On a stream route it is refused
+	 * (spec README, amendments of 2026-12-07); elsewhere the type is not
+	 * forwarded.
+	 */
+	if (req->body_kind == CG_BODY_STREAM && ct != NULL &&
+	    asm_form_body(ct->value, ct->value_len))
+		return cg_refuse_hint(r, "denied-query", "send the body as "
+		    "application/x-tar (or without a Content-Type)",
+		    "a form body (Content-Type application/x-www-form-"
+		    "urlencoded or multipart/form-data) is refused: the daemon "
+		    "reads its values as query parameters");
 	copy_first(out, in, nin, "User-Agent");
 	copy_first(out, in, nin, "Accept");
 	copy_first(out, in, nin, "Accept-Encoding");

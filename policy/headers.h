@@ -53,7 +53,9 @@ struct cg_fwd_headers {
  * with a byte outside HTAB, SP, 0x21-0x7E, 0x80-0xFF, or with leading or
  * trailing OWS, is left out. Names of in are compared case-insensitively.
  * Returns 0 with *out filled, or -1 with *r set: 403 denied-endpoint for a
- * Content-Type media type application/grpc* (http.md §3.8), 400 malformed
+ * Content-Type media type application/grpc* (http.md §3.8), 403
+ * denied-query for a form body on a stream route (asm_form_body,
+ * policy/assemble.h: a daemon reads its values as query values), 400 malformed
  * for an invalid or repeated Content-Length or Transfer-Encoding, or both.
  */
 int policy_forward_headers(const struct cg_request *req, uint64_t json_len,

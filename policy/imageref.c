@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "policy/assemble.h"
 
 #define D_HINT	"name an image (NAME[:TAG]) without a transport prefix; " \
 		"load archives with docker load"
@@ -45,9 +46,24 @@ image_ref_transport(const char *v)
 	return image_ref_transport_n(v, strlen(v));
 }
 
+/* asm_each_ref callback: refuse a joined reference naming a transport. */
+static int
+joined_transport(void *arg, const char *key, const char *ref)
+{
+	char qv[260];
+
+	if (!image_ref_transport(ref))
+		return 0;
+	cg_refuse_hint(arg, "host-path", D_HINT, "%s joined with its tag is %s, "
+	    "which names an image transport: the daemon would open that host "
+	    "path", key, cg_quote(ref, strlen(ref), qv));
+	return -1;
+}
+
 int
 request_check_transports(const char *path, size_t plen,
-    const struct cg_query *q, struct cg_refusal *r)
+    const struct cg_route *rt, enum cg_api api, const struct cg_query *q,
+    struct cg_refusal *r)
 {
 	const char *s = path, *e = path + plen, *slash;
 	char qv[260];
@@ -69,7 +85,7 @@ request_check_transports(const char *path, size_t plen,
 			    "names an image transport: the daemon would open "
 			    "that host path", q->v[i].key,
 			    cg_quote(q->v[i].value, strlen(q->v[i].value), qv));
-	return 0;
+	return asm_each_ref(rt, api, q, joined_transport, r) != 0 ? -1 : 0;
 }
 
 int

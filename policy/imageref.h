@@ -9,7 +9,10 @@
 #define CG_POLICY_IMAGEREF_H
 
 #include "base/gwerror.h"
+#include "policy/policy.h"
 #include "policy/query.h"
+
+struct cg_route;
 
 /*
  * 1 when v (NUL-terminated) starts with the name of a containers/image
@@ -23,16 +26,22 @@ int image_ref_transport(const char *v);
 int image_ref_transport_n(const char *v, size_t len);
 
 /*
- * Every segment of the request path path[0..plen) and every query value
- * of q (may be NULL): none may name a transport. Podman opens
- * "containers-storage:[vfs@/ROOT+/RUNROOT]name" as a whole image store at
- * that host path on any image lookup (images/{name}/get read another
- * store's image; a lookup created root-owned directories anywhere: red
- * team s8). Returns 0, or -1 with *r set (403 host-path). Run by
- * policy_route, so the monitor's replay runs it too, before any lookup.
+ * Every segment of the request path path[0..plen), every query value of
+ * q (may be NULL) and every reference the daemon joins from two query
+ * values of route rt reached through api (policy/assemble.h: fromImage +
+ * tag, repo + tag; rt NULL: none): none may name a transport. Podman
+ * opens "containers-storage:[vfs@/ROOT+/RUNROOT]name" as a whole image
+ * store at that host path on any image lookup (images/{name}/get read
+ * another store's image; a lookup created root-owned directories
+ * anywhere: red team s8), and fromImage=containers-storage with
+ * tag=[vfs@...]x did the same on pull, commit and tag (spec README,
+ * amendments of 2026-12-07). Returns 0, or -1 with *r set (403
+ * host-path). Run by policy_route, so the monitor's replay runs it too,
+ * before any lookup.
  */
 int request_check_transports(const char *path, size_t plen,
-    const struct cg_query *q, struct cg_refusal *r);
+    const struct cg_route *rt, enum cg_api api, const struct cg_query *q,
+    struct cg_refusal *r);
 
 /*
  * The build query's image references: every t, and from. Returns 0, or -1

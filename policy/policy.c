@@ -84,7 +84,8 @@ route_stage(const struct cg_policy_ctx *ctx, const char *method,
 	if (query_policy(ctx, req, r) == -1)
 		return -1;
 	/* before any lookup of the named-resource phase (red team s8) */
-	return request_check_transports(target, plen, req->query, r);
+	return request_check_transports(target, plen, req->route, req->api,
+	    req->query, r);
 }
 
 int

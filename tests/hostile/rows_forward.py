@@ -210,6 +210,24 @@ def _(p, x):
                                                 ("Content-Length", "10")]))
 
 
+@row("forward-header-form-body", violation=r"refused by the policy \(denied-query")
+def _(p, x):
+    """FORWARD of a build whose body is a form (dockerd reads its values as query
+    values, ahead of the query the policy checked: policy/assemble.h)"""
+    p.send(forward(1, "POST", x.build_target,
+                   [("Content-Type", "application/x-www-form-urlencoded"),
+                    ("Content-Length", "22")]))
+
+
+@row("forward-target-split-transport", violation="FORWARD target refused by the route")
+def _(p, x):
+    """FORWARD of a pull whose fromImage and tag join to a containers-storage reference
+    at a host path (each value alone names no transport: policy/assemble.h)"""
+    p.send(forward(1, "POST", x.C + "/images/create?fromImage=containers-storage&tag="
+                   "%5Bvfs%40%2Ftmp%2FHOSTILE%2B%2Ftmp%2FHOSTILE%5Dx",
+                   [("Content-Length", "0")]))
+
+
 @row("forward-header-framing-both", violation=r"refused by the policy \(malformed")
 def _(p, x):
     """FORWARD of a build with both Content-Length and Transfer-Encoding"""

@@ -11,7 +11,9 @@
 # And no host path through mount text podman re-reads (i_mount_text).
 # And no network of project 2 through case variants of built-in network names and modes
 # (i_network_name_case, redteam5 F2). And no forced image removal through a force value
-# dockerd reads as true (i_force_falsy).
+# dockerd reads as true (i_force_falsy). And no image store at a host path through a
+# reference the daemon joins from two query values (i_split_transport), and nothing of
+# project 2's through filter keys spelled with '=' (i_filter_key_split).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -322,6 +324,119 @@ i_host_facts() {
   fi
 }
 
+# A reference the daemon joins from two query values (spec README, amendments of
+# 2026-12-07): podman joins fromImage+tag on pull and repo+tag on commit and tag, so
+# fromImage=containers-storage&tag=[vfs@DIR+DIR]x opens a root-owned image store at DIR,
+# though each value alone names no transport. Measured on podman (the store appears even
+# though the request then fails), then refused through project 1's gateway on every route
+# that joins, with DIR inside project 2: nothing is created.
+i_split_transport() {
+  local d n=0 t
+  if podman_only "measure (podman): a split transport reference opens a store"; then
+    d=$CG_TMP/split-measure
+    cg_run backend POST "/v1.41/images/create?fromImage=containers-storage&tag=$(urlenc "[vfs@$d/r+$d/s]x")"
+    if [ -d "$d/r" ]; then pass "measure (podman): pull fromImage=containers-storage&tag=[vfs@..] made $d/r"
+    else fail "measure (podman): pull fromImage=containers-storage&tag=[vfs@..] made a store" "answered: ${CG_OUT:0:200}"; fi
+    rm -rf "$d"
+  fi
+  dk create --name isost $IMG true >/dev/null 2>&1
+  for t in "POST /v1.41/images/create?fromImage=containers-storage&tag=%s" \
+           "POST /v1.41/images/create?fromImage=dir&TAG=%s" \
+           "POST /v1.41/commit?container=isost&repo=containers-storage&tag=%s" \
+           "POST /v4.3.1/libpod/commit?container=isost&repo=containers-storage&tag=%s" \
+           "POST /v1.41/images/$IMG/tag?repo=containers-storage&tag=%s" \
+           "POST /v4.3.1/libpod/images/$IMG/tag?repo=containers-storage&tag=%s" \
+           "POST /v4.3.1/libpod/images/$IMG/untag?repo=containers-storage&tag=%s"; do
+    n=$((n + 1)); d=$P2/split$n
+    [[ $t == *libpod* ]] && { podman_only "split transport: ${t%%\?*}" || continue; }
+    if [[ $t == *TAG=* ]]; then
+      # shellcheck disable=SC2059
+      cg_run gw ${t%% *} "$(printf "${t#* }" "$(urlenc "$d")")"
+    else
+      # shellcheck disable=SC2059
+      cg_run gw ${t%% *} "$(printf "${t#* }" "$(urlenc "[vfs@$d/r+$d/s]x")")"
+    fi
+    if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"container-gateway: host-path"*"names an image transport"* ]]; then
+      pass "split transport refused (403 host-path): ${t%%\?*}"
+    else fail "split transport refused (403 host-path): ${t%%\?*}" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    if [ -e "$d" ]; then fail "split transport created nothing: ${t%%\?*}" "$d exists"
+    else pass "split transport created nothing: ${t%%\?*}"; fi
+  done
+  bk rm -f isost >/dev/null 2>&1
+}
+
+# Filter keys holding '=' (spec README, amendments of 2026-12-07): podman joins each
+# filter key and value with '=' and splits at the first '=', so {"label=KEY":[P2]} is
+# the label filter KEY=P2, which image prune ORs with the project's label. Measured on
+# podman (project 2's dangling image removed by that prune), then through project 1's
+# gateway: image, volume and system prunes with '='- and '!='-spelled keys remove
+# nothing of project 2's, and events with them show nothing of project 2's.
+i_filter_key_split() {
+  local lB="$KEY=$P2" lA="$KEY=$P1" im f
+  if podman_only "measure (podman): a =-spelled label key on image prune"; then
+    im=$(mk_image ks "$P2/ks")
+    cg_run backend POST "/v1.41/images/prune?filters=$(urlenc "{\"label=$KEY\":[\"$P2/ks\"],\"label\":[\"$lA\"],\"dangling\":[\"true\"]}")"
+    if ! bk image inspect "$im" >/dev/null 2>&1; then
+      pass "measure (podman): images/prune {\"label=$KEY\":[v]} removed the image labelled v (ORed)"
+    else
+      fail "measure (podman): images/prune {\"label=$KEY\":[v]} removed the image labelled v" "answered: ${CG_OUT:0:200}"
+      bk rmi -f "$im" >/dev/null 2>&1
+    fi
+  fi
+  for f in "{\"label=$KEY\":[\"$P2\"]}" "{\"label=$KEY\":{\"$P2\":true}}" "{\"label!=$KEY\":[\"$P1\"]}"; do
+    no_foreign "raw image prune, key spelled $f" gw POST /v1.41/images/prune "$f"
+    no_foreign "raw volume prune, key spelled $f" gw POST /v1.41/volumes/prune "$f"
+    no_foreign "raw container prune, key spelled $f" gw POST /v1.41/containers/prune "$f"
+    no_foreign "raw events, key spelled $f" gw GET "/v1.41/events?since=$(( $(date +%s) - 600 ))&until=$(date +%s)" "$f"
+    if [ "$CG_BACKEND" = podman ]; then
+      no_foreign "raw libpod image prune, key spelled $f" gw POST /v4.3.1/libpod/images/prune "$f"
+      no_foreign "raw libpod system prune, key spelled $f" gw POST '/v4.3.1/libpod/system/prune?volumes=true' "$f"
+      no_foreign "raw libpod events, key spelled $f" gw GET "/v4.3.1/libpod/events?stream=false&since=$(( $(date +%s) - 600 ))&until=$(date +%s)" "$f"
+    fi
+  done
+  survivors "prunes with =-spelled filter keys"
+}
+
+# A form body is query values to dockerd (spec README, amendments of 2026-12-07): its
+# import reads fromSrc, repo and changes of an application/x-www-form-urlencoded body
+# ahead of the query. Measured on the private dockerd (it fetched a URL from the body and
+# stamped the image with project 2's label), then refused through project 1's gateway:
+# nothing fetched, no image. Docker backend only; the unit rows (tests/test_assemble.c)
+# cover every stream route.
+i_form_body() {
+  [ "$CG_BACKEND" = docker ] || { skip "form-body import" "docker only (CG_BACKEND=$CG_BACKEND)"; return 0; }
+  local d=$CG_TMP/formsrv port body lbl
+  mkdir -p "$d" && bk export isocu > "$d/img.tar" || { fail "form body: set-up" "no tar"; return; }
+  cg_bg python3 -u -m http.server --bind 127.0.0.1 0 --directory "$d" >"$d.log" 2>&1
+  cg_wait_for 10000 grep -q 'Serving HTTP' "$d.log"
+  port=$(grep -oE 'port [0-9]+' "$d.log" | head -n 1 | cut -d' ' -f2)
+  if [ -z "$port" ]; then fail "form body: a local HTTP server" "no port"; return; fi
+  body="fromSrc=$(urlenc "http://127.0.0.1:$port/img.tar")&repo=localhost%2Fisoform&changes=$(urlenc "LABEL $KEY=$P2")"
+  cg_run curl -s -m 60 -X POST -H 'Content-Type: application/x-www-form-urlencoded' --data-binary "$body" \
+    --unix-socket "$CG_BACKEND_SOCK" "http://d/v1.41/images/create?fromSrc=-"
+  lbl=$(bk image inspect -f "{{index .Config.Labels \"$KEY\"}}" localhost/isoform 2>/dev/null)
+  if [ "$lbl" = "$P2" ]; then pass "measure (docker): a form body's fromSrc URL is fetched and its changes applied"
+  else fail "measure (docker): a form body's fromSrc URL is fetched and its changes applied" "label '$lbl': ${CG_OUT:0:200}"; fi
+  bk rmi -f localhost/isoform >/dev/null 2>&1
+  cg_run curl -s -i -m 60 -X POST -H 'Content-Type: application/x-www-form-urlencoded' --data-binary "$body" \
+    --unix-socket "$R1/docker.sock" "http://d/v1.41/images/create?fromSrc=-"
+  if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"container-gateway: denied-query: a form body"* ]]; then
+    pass "form-body import refused (403 denied-query)"
+  else fail "form-body import refused (403 denied-query)" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  if bk image inspect localhost/isoform >/dev/null 2>&1; then fail "form-body import made no image" "localhost/isoform exists"
+    bk rmi -f localhost/isoform >/dev/null 2>&1
+  else pass "form-body import made no image"; fi
+  if [ "$(grep -c 'GET /img.tar' "$d.log")" = 1 ]; then pass "form-body import fetched nothing (one GET: the measurement's)"
+  else fail "form-body import fetched nothing" "$(grep -c 'GET /img.tar' "$d.log") GETs"; fi
+  kill "$CG_BG_PID" 2>/dev/null
+  cg_run curl -s -i -m 60 -X POST -H 'Content-Type: multipart/form-data; boundary=b' \
+    --data-binary $'--b\r\nContent-Disposition: form-data; name="networkmode"\r\n\r\nhost\r\n--b--\r\n' \
+    --unix-socket "$R1/docker.sock" "http://d/v1.41/build?t=isoform"
+  if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"container-gateway: denied-query: a form body"* ]]; then
+    pass "multipart form-body build refused (403 denied-query)"
+  else fail "multipart form-body build refused (403 denied-query)" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+}
+
 # Red-team finding (issue 8): podman refuses a new network whose name is a prefix of an
 # existing network's id, so all-hex names would tell project 1 project 2's network ids,
 # one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
@@ -537,7 +652,7 @@ i_force_falsy() {
 
 cleanup() {
   local v
-  for v in isoca isocb isocu isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
+  for v in isoca isocb isocu isost isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
   [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2 isopn; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
   for v in isova isova2 isova3 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
   for v in isona isonb isonu 0abg Default BRIDGE None Podman Private pasta; do bk network rm $v >/dev/null 2>&1; done
@@ -547,7 +662,7 @@ cleanup() {
 }
 
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
-     i_force_falsy)
+     i_force_falsy i_split_transport i_filter_key_split i_form_body)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
