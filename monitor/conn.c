@@ -134,6 +134,10 @@ conn_free_phase_tree(struct conn *c)
 	free(c->ph_names_mem);
 	c->ph_names_mem = NULL;
 	c->ph_n[0] = c->ph_n[1] = 0;
+	free(c->im_ref);
+	free(c->im_id);
+	c->im_ref = c->im_id = NULL;
+	c->im_step = 0;
 }
 
 void

@@ -320,6 +320,12 @@ struct conn {
 					   body's tree (freed at once: a parse
 					   of 8 MiB can take 300 MB, issue 11
 					   item 2) */
+	/* the image step of the phase (monitor/image.c) */
+	char *im_ref;			/* the image being checked, malloc'd */
+	char *im_id;			/* its id (compat on podman), malloc'd */
+	int im_step;			/* its internal request, 0: none */
+	int im_pod;			/* a pod create's infra image */
+	int im_default;			/* podman's default infra image */
 	int replay_unknown_fact;	/* the replay asked an unanswered fact */
 	unsigned replay_paths;		/* bind sources the replay resolved */
 	int fwd_pending;		/* a FORWARD awaits its VERDICT line */
@@ -477,6 +483,30 @@ void phase_start(struct conn *c);
  * read, timeout = the backend deadline passed. Goes on to the next step.
  */
 void phase_done(struct conn *c, int ok, int timeout);
+
+/*
+ * Go on with c's phase after a step that ran outside phase.c (the image
+ * step): the next network or volume, or the forward.
+ */
+void phase_continue(struct conn *c);
+
+/* ---- monitor/image.c */
+
+/*
+ * Start the image step of c's container or pod create (pod: 1 for a pod
+ * create): ref is the image the forwarded body names (NULL: none), and
+ * default_infra says that a pod create uses podman's default infra image.
+ * Returns 1 when an internal request runs (c->rs RS_PHASE; image_step_done
+ * follows), 0 when there is nothing to check, -1 when c was refused.
+ */
+int image_step_start(struct conn *c, const char *ref, int default_infra,
+    int pod);
+/*
+ * The internal exchange of c's image step ended (ok, timeout as for
+ * phase_done): the next request, a refusal (annotations, pod, 502, 504),
+ * or phase_continue().
+ */
+void image_step_done(struct conn *c, int ok, int timeout);
 
 /* ---- monitor/answer.c */
 

@@ -181,6 +181,12 @@ phase_next(struct conn *c)
 	backend_forward(c);
 }
 
+void
+phase_continue(struct conn *c)
+{
+	phase_next(c);
+}
+
 /*
  * The phase outlives the body's tree (its inspects and pre-creates wait for
  * the backend): the names it checks, c->ph_names (pointing into tree), are
@@ -229,9 +235,11 @@ target_prefix(const struct conn *c, char out[33])
 void
 phase_start(struct conn *c)
 {
-	char err[128];
+	char err[128], *image = NULL;
 	cJSON *tree = NULL;
 	const cJSON *name;
+	const char *ref;
+	int default_infra = 0, rc;
 	int pod = strcmp(c->action, "pod-create") == 0 ||
 	    (c->api == IPC_API_LIBPOD && strcmp(c->action, "create") == 0 &&
 	    strstr(c->target, "/pods/create") != NULL);
@@ -268,6 +276,9 @@ phase_start(struct conn *c)
 			return;
 		}
 		keep_names(c);
+		ref = body_create_image((enum cg_api)c->api, pod, tree,
+		    &default_infra);
+		image = ref != NULL ? xstrdup(ref) : NULL;
 	} else if (tree != NULL && vol) {
 		/* volume create name check (policy.md §11) */
 		name = json_get(tree, "Name");
@@ -295,6 +306,13 @@ phase_start(struct conn *c)
 	if (tree != NULL)
 		cJSON_Delete(tree);
 	c->rs = RS_PHASE;
+	/* the image first: a refused create pre-creates no volume */
+	if (ctr || pod) {
+		rc = image_step_start(c, image, default_infra, pod);
+		free(image);
+		if (rc != 0)
+			return;
+	}
 	phase_next(c);
 }
 
@@ -335,6 +353,8 @@ phase_done(struct conn *c, int ok, int timeout)
 {
 	if (c->ans_kind != 0)
 		answer_done(c, ok, timeout);
+	else if (c->im_step != 0)
+		image_step_done(c, ok, timeout);
 	else if (c->ph_step == 3)
 		volume_name_done(c, ok, timeout);
 	else

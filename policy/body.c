@@ -217,3 +217,24 @@ body_named_resources(enum cg_api api, enum cg_kind backend_kind,
 	*nvolumes = vols.n;
 	return nets.over || vols.over ? -1 : 0;
 }
+
+const char *
+body_create_image(enum cg_api api, int pod_create, const cJSON *tree,
+    int *default_infra)
+{
+	const cJSON *v;
+
+	*default_infra = 0;
+	if (!cJSON_IsObject(tree))
+		return NULL;
+	if (pod_create) {
+		v = json_get(tree, "infra_image");
+		if (cJSON_IsString(v) && v->valuestring[0] != '\0')
+			return v->valuestring;
+		*default_infra = !json_truthy(json_get(tree, "no_infra"));
+		return NULL;
+	}
+	v = json_get(tree, api == CG_API_COMPAT ? "Image" : "image");
+	return cJSON_IsString(v) && v->valuestring[0] != '\0' ?
+	    v->valuestring : NULL;
+}

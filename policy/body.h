@@ -38,4 +38,15 @@ int body_named_resources(enum cg_api api, enum cg_kind backend_kind,
     int pod_create, const cJSON *tree, const char **networks,
     size_t *nnetworks, const char **volumes, size_t *nvolumes, size_t max);
 
+/*
+ * The image a create body tree (already accepted by body_policy) makes a
+ * container from, for the monitor's image step (monitor/image.c): compat
+ * create Image, libpod create image, pod create infra_image. NULL when
+ * the body names none; for a pod create without infra_image whose
+ * no_infra is not truthy, *default_infra is set to 1 (podman then uses
+ * its default infra image), else 0. The string points into tree.
+ */
+const char *body_create_image(enum cg_api api, int pod_create,
+    const cJSON *tree, int *default_infra);
+
 #endif

@@ -175,6 +175,12 @@ int rule_security_opts(const cJSON *list, struct cg_refusal *r);   /* §3.4 */
 int rule_security_libpod(const cJSON *body, struct cg_refusal *r); /* §3.4 */
 int rule_log_config(const cJSON *hc, struct cg_refusal *r);	/* §3.5 */
 int rule_annotations(const cJSON *ann, struct cg_refusal *r);
+/*
+ * The reserved prefix (§3.6 plus org.systemd.property.*, compared ignoring
+ * ASCII case) that the annotation key starts with, or NULL: the one list
+ * for create bodies, build annotations and image annotations.
+ */
+const char *annotation_reserved(const char *key);
     /* §3.6 on an annotations object, plus org.systemd.property.* */
 int rule_publish_libpod(const cJSON *body, struct cg_refusal *r);  /* §3.7 */
 int rule_publish_compat(const cJSON *hc, struct cg_refusal *r);	/* §3.7 */

@@ -431,26 +431,37 @@ rule_log_config(const cJSON *hc, struct cg_refusal *r)
  * §3.6, plus org.systemd.property.*: runc hands those to systemd as unit
  * properties of the container's scope under the systemd cgroup driver
  * (DeviceAllow= would grant host devices); hardening beyond the spec.
+ * The one list of reserved annotation keys: create bodies, build
+ * annotations and the image a container is created from all use it.
  */
-int
-rule_annotations(const cJSON *ann, struct cg_refusal *r)
+const char *
+annotation_reserved(const char *key)
 {
 	static const char *const reserved[] = {
 		"io.podman.annotations.", "run.oci.", "io.containers.",
 		"cdi.k8s.io/", "org.systemd.property.",
 	};
-	const cJSON *a;
 	size_t i;
+
+	for (i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (ci_prefix(key, reserved[i]))
+			return reserved[i];
+	return NULL;
+}
+
+int
+rule_annotations(const cJSON *ann, struct cg_refusal *r)
+{
+	const cJSON *a;
 	char qb[260];
 
 	if (!cJSON_IsObject(ann))
 		return 0;
 	for (a = ann->child; a != NULL; a = a->next)
-		for (i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
-			if (ci_prefix(a->string, reserved[i]))
-				return cg_refuse(r, "annotations",
-				    "%s is reserved for the container engine "
-				    "and is refused", q(a->string, qb));
+		if (annotation_reserved(a->string) != NULL)
+			return cg_refuse(r, "annotations",
+			    "%s is reserved for the container engine "
+			    "and is refused", q(a->string, qb));
 	return 0;
 }
 

@@ -106,11 +106,40 @@ build_check_image_refs(const struct cg_query *q, struct cg_refusal *r)
 }
 
 int
+image_ref_path_safe(const char *v, size_t len)
+{
+	size_t i, seg = 0;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i <= len; i++) {
+		unsigned char ch = i < len ? (unsigned char)v[i] : '/';
+
+		if (ch == '/') {
+			if (i == seg || (i - seg == 1 && v[seg] == '.') ||
+			    (i - seg == 2 && v[seg] == '.' && v[seg + 1] == '.'))
+				return 0;
+			seg = i + 1;
+			continue;
+		}
+		if (ch < 0x21 || ch > 0x7e || strchr("%?#\\", ch) != NULL)
+			return 0;
+	}
+	return 1;
+}
+
+int
 image_field_check(const char *field, const char *v, struct cg_refusal *r)
 {
 	char qv[260];
 
-	if (v == NULL || !image_ref_transport(v))
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	if (!image_ref_path_safe(v, strlen(v)))
+		return cg_refuse_hint(r, "malformed", "name an image as "
+		    "NAME[:TAG] or by its id", "%s %s is not an image "
+		    "reference", field, cg_quote(v, strlen(v), qv));
+	if (!image_ref_transport(v))
 		return 0;
 	return cg_refuse_hint(r, "host-path", D_HINT, "%s %s names a "
 	    "transport: the daemon would read that host path", field,

@@ -51,9 +51,18 @@ int request_check_transports(const char *path, size_t plen,
 int build_check_image_refs(const struct cg_query *q, struct cg_refusal *r);
 
 /*
+ * 1 when v[0..len) can be spliced into an image inspect path as one or
+ * more segments: not empty, bytes 0x21-0x7e without '%', '?', '#', '\\',
+ * no empty, "." or ".." segment (an image reference never holds them);
+ * else 0. The monitor's image step (monitor/image.c) requires it.
+ */
+int image_ref_path_safe(const char *v, size_t len);
+
+/*
  * A body's image field (pod create infra_image, container create Image /
- * image; v NULL or "" when absent): 0, or -1 with *r set (403 host-path)
- * when it names a transport.
+ * image; v NULL or "" when absent): 0, or -1 with *r set: 400 malformed
+ * when it is not image_ref_path_safe (the monitor inspects it), 403
+ * host-path when it names a transport.
  */
 int image_field_check(const char *field, const char *v,
     struct cg_refusal *r);

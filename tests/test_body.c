@@ -910,6 +910,15 @@ test_compat_mounts(void **state)
 		    "would read that host path"),
 		CCO("Image docker:dind is a name", "{'Image':'docker:dind'}",
 		    "'Image':'docker:dind'"),
+		/* the monitor inspects the image by this path (monitor/image.c) */
+		CCD("Image with a blank", "{'Image':'a b'}", "malformed",
+		    "Image a b is not an image reference"),
+		CC("Image with ..", "{'Image':'localhost/../x'}", "malformed"),
+		CC("Image with a query", "{'Image':'x?y=1'}", "malformed"),
+		CC("Image with //", "{'Image':'localhost//x'}", "malformed"),
+		CCO("Image by digest", "{'Image':'localhost/x@sha256:"
+		    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
+		    "abcdef'}", "localhost/x@sha256:"),
 	};
 	const struct bcase f1 = CC("F1 hint", "{'HostConfig':{'Mounts':[{"
 	    "'Type':'bind','Source':'" ROOT "/a,b','Target':'/x'}]}}",
@@ -1305,6 +1314,8 @@ test_pod_create(void **state)
 		    "would read that host path"),
 		POD("infra_image OCI-Archive", "{'infra_image':'OCI-Archive:x'}",
 		    "host-path", NULL),
+		POD("infra_image with a fragment", "{'infra_image':'p#x'}",
+		    "malformed", "infra_image p#x is not an image reference"),
 		RTX(CG_API_LIBPOD, "pods", "create", "infra_image with a port",
 		    "{'infra_image':'localhost:5000/pause:1'}",
 		    "{'infra_image':'localhost:5000/pause:1'," LBL "}"),

@@ -1217,6 +1217,7 @@ test_phase_checks_before_creating(void **state)
 
 	(void)state;
 	t_open(&t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
 	fb_queue(http_resp(404, "{\"message\":\"no such volume\"}"), 1);
 	fb_queue(http_resp(200, "{\"Name\":\"foreignvol\",\"Labels\":{\"" KEY
 	    "\":\"/srv/other\"}}"), 1);
@@ -1229,9 +1230,10 @@ test_phase_checks_before_creating(void **state)
 	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
 	assert_int_equal(m.u.verdict.status, 403);
 	assert_true(str_is(&m.u.verdict.code, "bind-mount"));
-	assert_int_equal(fb.nfds, 2);
-	for (i = 0; i < fb.nfds; i++)
-		assert_true(strncmp(fb_read(i), "GET ", 4) == 0);
+	assert_int_equal(fb.nfds, 3);	/* image, then both volumes */
+	assert_true(strncmp(fb_read(0), "GET /v1.41/images/a/json ", 25) == 0);
+	for (i = 1; i < fb.nfds; i++)
+		assert_true(strncmp(fb_read(i), "GET /v1.41/volumes/", 19) == 0);
 	t_close(&t, HANDLED);
 }
 
@@ -1259,6 +1261,7 @@ test_bypass_b34_named_networks(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(not_ours) / sizeof(not_ours[0]); i++) {
 		t_open(&t, sock_up);
+		fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
 		fb_queue(not_ours[i] != NULL ? http_resp(200, not_ours[i]) :
 		    http_resp(404, "{\"message\":\"no such network\"}"), 1);
 		assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
@@ -1267,19 +1270,68 @@ test_bypass_b34_named_networks(void **state)
 		assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
 		assert_int_equal(m.u.verdict.status, 403);
 		assert_true(str_is(&m.u.verdict.code, "network"));
-		assert_int_equal(fb.nfds, 1);	/* the inspect only */
-		assert_true(strncmp(fb_read(0), "GET /v1.41/networks/n ", 22) == 0);
+		assert_int_equal(fb.nfds, 2);	/* the inspects only */
+		assert_true(strncmp(fb_read(1), "GET /v1.41/networks/n ", 22) == 0);
 		t_close(&t, HANDLED);
 	}
 	/* allowed: an owned network; the create reaches the backend */
 	t_open(&t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
 	fb_queue(http_resp(200, "{\"Name\":\"n\",\"Id\":\"n1\",\"Labels\":"
 	    "{\"" KEY "\":\"" ROOT "\"}}"), 1);
 	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 0);
 	assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
 	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_int_equal(fb.nfds, 3);
+	assert_true(strstr(fb_read(2), body) != NULL);
+	t_close(&t, HANDLED);
+}
+
+/*
+ * The image step (monitor/image.c): a compat create on podman resolves the
+ * name with the compat inspect, then reads the annotations with the libpod
+ * inspect of that id; a reserved one refuses the create before any network
+ * or volume is looked at or created, and nothing is forwarded. A libpod
+ * create asks the libpod inspect at once; a clean image is forwarded.
+ */
+static void
+test_image_step(void **state)
+{
+	static const char body[] = "{\"Image\":\"localhost/i\",\"HostConfig\":"
+	    "{\"Binds\":[\"newvol:/a\"]},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}";
+	static const char lbody[] = "{\"image\":\"localhost/i\",\"labels\":"
+	    "{\"" KEY "\":\"" ROOT "\"},\"privileged\":false}";
+	struct ipc_msg m;
+	struct t t;
+
+	(void)state;
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, "{\"Id\":\"i1\",\"Config\":{}}"), 1);
+	fb_queue(http_resp(200, "{\"Id\":\"i1\",\"Config\":{},\"Annotations\":"
+	    "{\"io.containers.trace-syscall\":\"of:/tmp/x\"}}"), 1);
+	assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.status, 403);
+	assert_true(str_is(&m.u.verdict.code, "annotations"));
 	assert_int_equal(fb.nfds, 2);
-	assert_true(strstr(fb_read(1), body) != NULL);
+	assert_true(strncmp(fb_read(0), "GET /v1.41/images/localhost/i/json ",
+	    35) == 0);
+	assert_true(strncmp(fb_read(1), "GET /v4.0.0/libpod/images/i1/json ",
+	    34) == 0);
+	t_close(&t, HANDLED);
+
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, "{\"Id\":\"i1\",\"Config\":{},\"Annotations\":"
+	    "{\"org.example\":\"x\"}}"), 1);
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 0);
+	assert_int_equal(forward_json(&t, "/v4.3.1/libpod/containers/create",
+	    lbody), 0);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_int_equal(fb.nfds, 2);
+	assert_true(strncmp(fb_read(0), "GET /v4.0.0/libpod/images/localhost/i/"
+	    "json ", 40) == 0);
+	assert_true(strstr(fb_read(1), lbody) != NULL);
 	t_close(&t, HANDLED);
 }
 
@@ -1490,6 +1542,7 @@ main(void)
 		cmocka_unit_test(test_replay_context),
 		cmocka_unit_test(test_phase_checks_before_creating),
 		cmocka_unit_test(test_bypass_b34_named_networks),
+		cmocka_unit_test(test_image_step),
 		cmocka_unit_test(test_raw_datagrams),
 		cmocka_unit_test(test_fd_attached),
 		cmocka_unit_test(test_startup),

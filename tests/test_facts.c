@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include "monitor/gateway.h"
+#include "policy/imagecfg.h"
+#include "policy/imageref.h"
+#include "policy/json.h"
 
 #define ROOT	"/home/u/proj"
 #define KEY	"org.apache.magpie.project"
@@ -587,6 +590,71 @@ test_inspect_request(void **state)
 	check_request(C, COMPAT, "", "my_ctr.1-x@y:z", "/containers/my_ctr.1-x@y:z/json");
 }
 
+/*
+ * The image step's parse of inspect answers (policy/imagecfg.h): the
+ * libpod shape (top-level Annotations, measured on podman 4.3.1) and the
+ * compat shape (Config only), and what image_config_check refuses.
+ */
+static void
+test_image_config(void **state)
+{
+	static const char libpod[] = "{\"Id\":\"abc\",\"Config\":{\"User\":\"1000\","
+	    "\"ExposedPorts\":{\"80/tcp\":{}},\"Env\":[\"PATH=/bin\"],"
+	    "\"WorkingDir\":\"/w\",\"Labels\":{\"a\":\"b\"}},\"Annotations\":"
+	    "{\"org.opencontainers.image.base.name\":\"x\"},\"Labels\":{\"c\":\"d\"}}";
+	static const char reserved[] = "{\"Id\":\"abc\",\"Config\":{},"
+	    "\"Annotations\":{\"a\":\"b\",\"Run.OCI.keep_original_groups\":\"1\"}}";
+	static const char compat[] = "{\"Id\":\"sha256:abc\",\"Config\":"
+	    "{\"Labels\":null,\"Env\":null}}";
+	struct image_config ic;
+	struct cg_refusal r;
+
+	(void)state;
+	assert_int_equal(image_config_parse(libpod, strlen(libpod), &ic), 0);
+	assert_string_equal(ic.id, "abc");
+	assert_string_equal(ic.user, "1000");
+	assert_string_equal(ic.working_dir, "/w");
+	assert_non_null(json_get(ic.labels, "a"));
+	assert_non_null(json_get(ic.exposed_ports, "80/tcp"));
+	assert_int_equal(cJSON_GetArraySize(ic.env), 1);
+	assert_int_equal(image_config_check(&ic, "x", &r), 0);
+	image_config_free(&ic);
+
+	assert_int_equal(image_config_parse(reserved, strlen(reserved), &ic), 0);
+	assert_int_equal(image_config_check(&ic, "x", &r), -1);
+	assert_string_equal(r.code, "annotations");
+	assert_non_null(strstr(r.detail, "Run.OCI.keep_original_groups"));
+	image_config_free(&ic);
+
+	assert_int_equal(image_config_parse(compat, strlen(compat), &ic), 0);
+	assert_null(ic.labels);
+	assert_null(ic.annotations);
+	assert_null(ic.env);
+	assert_string_equal(ic.user, "");
+	image_config_free(&ic);
+
+	/* not an inspect answer */
+	assert_int_equal(image_config_parse("[]", 2, &ic), -1);
+	assert_int_equal(image_config_parse("{\"Id\":1}", 8, &ic), -1);
+	assert_int_equal(image_config_parse("{\"Id\":\"a\",\"Config\":[]}", 22, &ic), -1);
+	assert_int_equal(image_config_parse("{\"Id\":\"a\",\"Annotations\":[]}",
+	    27, &ic), -1);
+	assert_int_equal(image_config_parse("{\"Id\":\"a\",\"id\":\"b\"}", 19, &ic), -1);
+	assert_null(ic.tree);
+
+	/* what the monitor splices into the inspect path */
+	assert_true(image_ref_path_safe("localhost/x:1", 13));
+	assert_true(image_ref_path_safe("sha256:ab", 9));
+	assert_false(image_ref_path_safe("", 0));
+	assert_false(image_ref_path_safe("a/../b", 6));
+	assert_false(image_ref_path_safe("./a", 3));
+	assert_false(image_ref_path_safe("a//b", 4));
+	assert_false(image_ref_path_safe("a/", 2));
+	assert_false(image_ref_path_safe("a%2Fb", 5));
+	assert_false(image_ref_path_safe("a b", 3));
+	assert_false(image_ref_path_safe("a\r\nb", 4));
+}
+
 int
 main(void)
 {
@@ -604,6 +672,7 @@ main(void)
 		cmocka_unit_test(test_id_grammar),
 		cmocka_unit_test(test_root_bytes),
 		cmocka_unit_test(test_inspect_request),
+		cmocka_unit_test(test_image_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

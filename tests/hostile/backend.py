@@ -192,7 +192,8 @@ class World:
                     "pod": {"mine": h("e"), "theirs": h("f"), "unmanaged": h("1")},
                     "network": {"mine": h("2"), "theirs": h("3"), "unmanaged": h("4")},
                     "image": {"mine": "sha256:" + h("5"), "theirs": "sha256:" + h("6"),
-                              "unmanaged": "sha256:" + h("7")},
+                              "unmanaged": "sha256:" + h("7"),
+                              "annotated": "sha256:" + h("0")},
                     "volume": {"mine": "mine", "theirs": "theirs", "unmanaged": "unmanaged"},
                     "exec": {"mine": h("8"), "theirs": h("9")}}
 
@@ -212,6 +213,9 @@ class World:
         seg = (p[len("/libpod"):] if libpod else p).strip("/").split("/")
         if seg[-1] == "_ping":
             return 200, b"OK"
+        if libpod and seg == ["version"]:
+            return 200, {"Version": "4.3.1",
+                         "Components": [{"Details": {"BuildTime": "1970-01-01T00:00:00Z"}}]}
         if method in ("GET", "HEAD"):
             if seg == ["volumes"]:
                 return 200, {"Volumes": [], "Warnings": []}
@@ -236,6 +240,11 @@ class World:
                 if kind == "network":
                     return 200, ({"id": i, "name": who, "labels": lab} if libpod else
                                  {"Id": i, "Name": who, "Labels": lab})
+                if kind == "image" and who == "annotated":
+                    # loaded or pulled with an annotation podman copies into
+                    # every container made from it (monitor/image.c)
+                    return 200, {"Id": i, "Config": {"Labels": lab}, "Annotations":
+                                 {"run.oci.keep_original_groups": "1"}}
                 if kind in ("container", "image"):
                     return 200, {"Id": i, "Config": {"Labels": lab}}
                 return 200, {"Id": i, "Labels": lab}

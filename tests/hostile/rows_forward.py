@@ -4,6 +4,15 @@ from ipc import body, body_end, body_spliced, client_data, done, forward, u32
 from table import JSON, archive, ask, attach, create, owned, row, verdict_forwarding
 
 
+# The monitor's image step before a create (monitor/image.c): the compat inspect of the
+# image's name and, on podman, the libpod inspect of its id; a pod's default infra image
+# is named after GET /libpod/version.
+IMAGE_STEP = [r"GET {C}/images/localhost/busybox/json",
+              r"GET /v4\.0\.0/libpod/images/(localhost/busybox|[0-9a-f]{{64}})/json"]
+INFRA_STEP = [r"GET /v4\.0\.0/libpod/version",
+              r"GET /v4\.0\.0/libpod/images/localhost/podman-pause:[^/ ]+/json"]
+
+
 # ------------------------------------------------------------ controls
 # Honest requests through the puppet: the lies below differ from these in one thing.
 
@@ -24,7 +33,7 @@ def _(p, x):
     verdict_forwarding(p)
 
 
-@row("control-create", backend=[r"POST {C}/containers/create"])
+@row("control-create", backend=[r"POST {C}/containers/create"] + IMAGE_STEP)
 def _(p, x):
     """(control) the policy's own create body is forwarded"""
     create(p, x, x.create_body())
@@ -301,7 +310,8 @@ def _(p, x):
     create(p, x, x.create_body(host='"NetworkMode":"container:%s"' % x.id("container", "theirs")))
 
 
-@row("body-volume-foreign", real=True, backend=[r"GET {C}/volumes/{volume_theirs_n}"])
+@row("body-volume-foreign", real=True,
+     backend=[r"GET {C}/volumes/{volume_theirs_n}"] + IMAGE_STEP)
 def _(p, x):
     """a create body mounting another project's named volume: the monitor's own phase
     refuses it (VERDICT refused bind-mount), nothing is created"""
@@ -310,7 +320,8 @@ def _(p, x):
     p.send(done(1))
 
 
-@row("body-network-foreign", real=True, backend=[r"GET {C}/networks/{network_theirs_n}"])
+@row("body-network-foreign", real=True,
+     backend=[r"GET {C}/networks/{network_theirs_n}"] + IMAGE_STEP)
 def _(p, x):
     """a create body attached to another project's network: refused by the monitor's
     phase (VERDICT refused network)"""
@@ -319,8 +330,26 @@ def _(p, x):
     p.send(done(1))
 
 
+@row("body-image-annotated",
+     backend=[r"GET {C}/images/annotated/json", r"GET /v4\.0\.0/libpod/images/sha256:0{{64}}/json"])
+def _(p, x):
+    """a create (the policy's own body) of an image that carries an annotation reserved
+    for the container engine, which podman would copy into the container: the monitor's
+    image step reads it and refuses (VERDICT refused annotations), nothing is created"""
+    create(p, x, x.create_body().replace(b"localhost/busybox", b"annotated"))
+    p.expect("VERDICT", outcome="refused", code="annotations")
+    p.send(done(1))
+
+
+@row("body-image-not-a-reference", violation="the policy refuses the forwarded request")
+def _(p, x):
+    """a create whose Image is no image reference (a blank, which the monitor would
+    splice into its image inspect): the replay refuses it"""
+    create(p, x, x.create_body().replace(b"localhost/busybox", b"a b"))
+
+
 @row("body-libpod-volume-foreign", real=True,
-     backend=[r"GET {L}/volumes/{volume_theirs_n}/json"])
+     backend=[r"GET {L}/volumes/{volume_theirs_n}/json"] + IMAGE_STEP)
 def _(p, x):
     """a libpod create body (the policy's own form) with another project's named volume:
     refused by the monitor's phase, which reads the body in the shape of the route it
@@ -332,7 +361,7 @@ def _(p, x):
 
 
 @row("body-pod-volume-foreign", real=True,
-     backend=[r"GET {L}/volumes/{volume_theirs_n}/json"])
+     backend=[r"GET {L}/volumes/{volume_theirs_n}/json"] + INFRA_STEP)
 def _(p, x):
     """a pod create body whose infra container mounts another project's volume: refused
     by the monitor's phase"""

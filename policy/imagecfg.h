@@ -1,0 +1,55 @@
+/*
+ * The configuration an image hands to every container made from it, read
+ * from the daemon's image inspect answer: labels, annotations (podman
+ * copies an image's annotations into the container's runtime config:
+ * measured on podman 4.3.1, tests/integration/tools.sh t_image_annotations),
+ * exposed ports, environment, working directory and user. The monitor asks
+ * for it during the named-resource phase of a container or pod create
+ * (monitor/image.c) and checks it with image_config_check. Pure: no I/O.
+ */
+#ifndef CG_POLICY_IMAGECFG_H
+#define CG_POLICY_IMAGECFG_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/gwerror.h"
+
+struct image_config {
+	cJSON *tree;			/* the parsed answer (owned) */
+	const char *id;			/* Id, never NULL after a parse */
+	const cJSON *labels;		/* object, or NULL */
+	const cJSON *annotations;	/* object, or NULL (compat answers) */
+	const cJSON *exposed_ports;	/* object, or NULL */
+	const cJSON *env;		/* array, or NULL */
+	const char *working_dir;	/* "" when unset */
+	const char *user;		/* "" when unset */
+};
+
+/*
+ * Parse an image inspect answer body[0..len) of either API: libpod
+ * (GET /libpod/images/{name}/json: Config.*, top-level Annotations and
+ * Labels) or compat (GET /images/{name}/json: Config.*). Labels come from
+ * Config.Labels, else the top level; User from Config.User, else the top
+ * level. Returns 0 with *out filled (release with image_config_free), or
+ * -1 (*out zeroed) when body is not a JSON object with a string Id, has
+ * colliding keys (policy.md §0.2), or one of the fields above has another
+ * type than stated.
+ */
+int image_config_parse(const char *body, size_t len, struct image_config *out);
+
+/* Release what image_config_parse allocated; safe on a zeroed struct. */
+void image_config_free(struct image_config *ic);
+
+/*
+ * The rules a create's image must pass (spec README, amendments of
+ * 2026-12-07: annotations on every road): no annotation key the create
+ * body could not carry either (rule_annotations' reserved prefixes,
+ * policy/create_rules.c). ref is the image as the create named it, for
+ * the detail. Returns 0, or -1 with *r set (403 annotations).
+ */
+int image_config_check(const struct image_config *ic, const char *ref,
+    struct cg_refusal *r);
+
+#endif
