@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/xmalloc.h"
+#include "policy/body_int.h"
 #include "policy/imageref.h"
 #include "policy/json.h"
 #include "policy/query.h"
@@ -622,6 +624,93 @@ bad:
 	return NULL;
 }
 
+/*
+ * annotations (podman: a JSON list of "key=value"): buildah writes them
+ * into the image, and podman copies an image's annotations into every
+ * container made from it (measured on podman 4.3.1: run.oci.*,
+ * org.systemd.property.* and io.containers.trace-syscall reached the
+ * runtime config; tests/integration/tools.sh t_image_annotations). The
+ * reserved keys of a create body (annotation_reserved) are refused here
+ * too (spec README, amendments of 2026-12-07).
+ */
+static int
+check_annotations(const struct cg_query *q, struct cg_refusal *r)
+{
+	const cJSON *e;
+	const char *eq;
+	char qk[260];
+	cJSON *t;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < q->n && rc == 0; i++) {
+		if (strcmp(q->v[i].key, "annotations") != 0 ||
+		    q->v[i].value[0] == '\0')
+			continue;
+		if ((t = parse_param("annotations", q->v[i].value, r)) == NULL)
+			return -1;
+		if (!cJSON_IsArray(t))
+			rc = cg_refuse(r, "malformed", "build annotations must "
+			    "be a JSON list of key=value strings");
+		cJSON_ArrayForEach(e, t) {
+			if (rc != 0)
+				break;
+			if (!cJSON_IsString(e)) {
+				rc = cg_refuse(r, "malformed", "build annotations "
+				    "must be a JSON list of key=value strings");
+				break;
+			}
+			eq = strchr(e->valuestring, '=');
+			if (annotation_reserved(e->valuestring) != NULL)
+				rc = cg_refuse(r, "annotations", "build annotation "
+				    "%s is reserved for the container engine and "
+				    "is refused: podman copies image annotations "
+				    "into every container made from the image",
+				    cg_quote(e->valuestring, eq ? (size_t)(eq -
+				    e->valuestring) : strlen(e->valuestring), qk));
+		}
+		cJSON_Delete(t);
+	}
+	return rc;
+}
+
+/*
+ * layerlabels (podman 5: "key=value" labels of the intermediate images):
+ * not the project label, which the gateway sets on the image itself.
+ */
+static int
+check_layer_labels(const char *v, struct cg_refusal *r)
+{
+	const cJSON *e;
+	const char *eq;
+	cJSON *t;
+	size_t klen;
+	int rc = 0;
+
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	if ((t = parse_param("layerlabels", v, r)) == NULL)
+		return -1;
+	if (!cJSON_IsArray(t))
+		rc = bad_labels(r);
+	cJSON_ArrayForEach(e, t) {
+		if (rc != 0)
+			break;
+		if (!cJSON_IsString(e)) {
+			rc = bad_labels(r);
+			break;
+		}
+		eq = strchr(e->valuestring, '=');
+		klen = eq ? (size_t)(eq - e->valuestring) : strlen(e->valuestring);
+		if (klen == strlen(CG_LABEL_KEY) &&
+		    strncasecmp(e->valuestring, CG_LABEL_KEY, klen) == 0)
+			rc = cg_refuse(r, "denied-build-parameter", "layerlabels "
+			    "cannot set the project label");
+	}
+	cJSON_Delete(t);
+	return rc;
+}
+
 /* ---- §10.5 rewrites ------------------------------------------------- */
 
 static void
@@ -696,7 +785,9 @@ check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
 	    check_idmapping(q, r) == -1 ||
 	    check_output("output", query_get(q, "output"), r) == -1 ||
 	    check_output("outputs", query_get(q, "outputs"), r) == -1 ||
-	    build_check_image_refs(q, r) == -1)
+	    build_check_image_refs(q, r) == -1 ||
+	    check_annotations(q, r) == -1 ||
+	    check_layer_labels(query_get(q, "layerlabels"), r) == -1)
 		return -1;
 	return 0;
 }

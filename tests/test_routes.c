@@ -265,6 +265,9 @@ static const struct ok_case ok_cases[] = {
 	/* §6.8 Build and commit */
 	{ D, "POST", "/v1.41/build?t=x", "build", "build", C, STRM, -1, 0, 0, 0, 0, 0, NULL },
 	{ P, "POST", "/v4.3.1/libpod/build?t=x", "build", "build", L, STRM, -1, 0, 0, 0, 0, 0, NULL },
+	/* annotations outside the engine's prefixes pass */
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&annotations=%5B%22org.example.a%3Db%22%5D&layerlabels=%5B%22a%3Db%22%5D",
+	  "build", "build", L, STRM, -1, 0, 0, 0, 0, 0, NULL },
 	{ D, "POST", "/v1.41/commit?author=&comment=&container=d1&repo=localhost%2Fcommitted&tag=1", "commit",
 	  "commit", C, JOPT, -1, 0, 0, 0, 0, 1,
 	  "/v1.41/commit?author=&comment=&container=d1&repo=localhost%2Fcommitted&tag=1" },
@@ -668,6 +671,19 @@ static const struct no_case no_cases[] = {
 	{ P, "GET", "/v4.3.1/libpod/images/export?references=containers-storage%3A%5Bvfs%40%2Fs%2B%2Fr%5Dx",
 	  "host-path", NULL },
 	{ D, "GET", "/v1.41/images/oci-archive:x.tar/json", "host-path", NULL },
+	/* annotations podman copies from the image into its containers
+	 * (tools.sh t_image_annotations); layer labels never the project's */
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&annotations=%5B%22run.oci.keep_original_groups%3D1%22%5D",
+	  "annotations", "build annotation run.oci.keep_original_groups is reserved for the container engine and "
+	  "is refused: podman copies image annotations into every container made from the image" },
+	{ D, "POST", "/v1.41/build?t=x&annotations=%5B%22a%3Db%22%2C%22Org.Systemd.Property.DeviceAllow%3D%2Fdev%2Fsda%22%5D",
+	  "annotations", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&annotations=%5B%22io.containers.trace-syscall%3Dof%3A%2Ftmp%2Fx%22%5D",
+	  "annotations", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&annotations=%7B%22a%22%3A%22b%22%7D", "malformed", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&annotations=%5B1%5D", "malformed", NULL },
+	{ P, "POST", "/v4.3.1/libpod/build?t=x&layerlabels=%5B%22org.apache.magpie.project%3D%2Fo%22%5D",
+	  "denied-build-parameter", "layerlabels cannot set the project label" },
 	{ D, "POST", "/v1.41/build?t=x&extrahosts=%5B%22a%3A1.2.3.4%22%5D", "denied-build-parameter",
 	  "extra hosts (extrahosts) is refused" },
 	{ P, "POST", "/v4.3.1/libpod/build?t=x&volume=%2F%3A%2Fhost", "denied-build-parameter", NULL },

@@ -4,7 +4,9 @@
 # `podman --remote build` (and its refusal of a dockerfile podman would run through the
 # host's cpp, measured: t_build_cpp), and three refusals (volume driver options, network connect of
 # another project's container, an inline seccomp profile), seccomp values the daemons read as
-# profile files (t_seccomp_default, t_build_seccomp_case, measured), against a private rootful
+# profile files (t_seccomp_default, t_build_seccomp_case, measured), engine-reserved
+# annotations through a build or the image a container is made from (t_image_annotations,
+# measured), against a private rootful
 # podman service, or with CG_BACKEND=docker against a private dockerd (podman-only
 # checks are skipped then: the gateway serves docker.sock alone).
 #
@@ -387,6 +389,89 @@ t_build_transports() {
   rm -rf "$w" "$w.tar" "$d" "$CG_TMP/tr.tar"
 }
 
+# Annotations through the image (spec README, amendments of 2026-12-07). Measured on
+# podman: a libpod build with annotations=[...] writes them into the image, and podman
+# copies an image's annotations into the runtime config (config.json) of every container
+# made from it, run.oci.*, org.systemd.property.* and io.containers.trace-syscall
+# included. Through the gateway: such a build is refused (both APIs), and a create from
+# an image that carries them (loaded, pulled or built elsewhere: made here straight on
+# the backend) is refused by the monitor's image step: docker run, podman run, a pod
+# whose infra image it is, and a pod whose default infra image it has become.
+# Also measured: the image's project label never reaches the container (the gateway's
+# label wins), so an image of another project runs with this project's label.
+t_image_annotations() {
+  podman_only "image annotations" || return 0
+  local d=$CG_TMP/anctx an cid cfg root pause built img=localhost/cgt-ann
+  mkdir -p "$d" && printf 'FROM %s\n' "$IMG" > "$d/Containerfile" && tar -C "$d" -cf "$CG_TMP/tr.tar" .
+  an=$(python3 -c 'import json, urllib.parse; print(urllib.parse.quote(json.dumps(["run.oci.keep_original_groups=1", "org.systemd.property.CPUQuota=50%", "io.containers.trace-syscall=of:/tmp/cgt-ann.json"]), safe=""))')
+  tr_build "$CG_BACKEND_SOCK" /v4.3.1/libpod "dockerfile=Containerfile&t=$img&annotations=$an" >/dev/null
+  cid=$(curl -s -m 60 -X POST -H 'Content-Type: application/json' --unix-socket "$CG_BACKEND_SOCK" \
+        -d "{\"image\":\"$img\",\"command\":[\"true\"],\"name\":\"cgt-ann-direct\"}" \
+        http://d/v4.3.1/libpod/containers/create | python3 -c 'import json,sys; print(json.load(sys.stdin).get("Id",""))')
+  curl -s -m 60 -X POST --unix-socket "$CG_BACKEND_SOCK" "http://d/v4.3.1/libpod/containers/$cid/init" >/dev/null
+  root=$(curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" http://d/v4.3.1/libpod/info |
+         python3 -c 'import json,sys; print(json.load(sys.stdin)["store"]["graphRoot"])')
+  cfg=$(find "$root" -path "*/$cid/userdata/config.json" 2>/dev/null | head -n 1)
+  if [ -n "$cfg" ] && python3 - "$cfg" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])).get("annotations", {})
+sys.exit(0 if all(k in a for k in ("run.oci.keep_original_groups", "org.systemd.property.CPUQuota",
+                                   "io.containers.trace-syscall")) else 1)
+PY
+  then pass "measured (podman): an image's run.oci.*, org.systemd.property.* and trace-syscall annotations reach the container's runtime config"
+  else fail "measured (podman): image annotations reach the container's runtime config" "config.json: ${cfg:-none}" quiet; fi
+  bk_q rm -f cgt-ann-direct
+  # a build with them is refused, on both APIs
+  cg_run tr_build "$R1/podman.sock" /v4.3.1/libpod "dockerfile=Containerfile&t=localhost%2Fcgt-ann2&annotations=$an"
+  if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: annotations: build annotation run.oci.keep_original_groups is reserved"* ]]
+  then pass "libpod build with reserved annotations: 403 annotations"
+  else fail "libpod build with reserved annotations: 403 annotations" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+  cg_run tr_build "$R1/docker.sock" /v1.41 "dockerfile=Containerfile&t=localhost%2Fcgt-ann2&annotations=$an"
+  if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: annotations:"* ]]; then pass "compat build with reserved annotations: 403 annotations"
+  else fail "compat build with reserved annotations: 403 annotations" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+  if bk image inspect localhost/cgt-ann2 >/dev/null 2>&1; then fail "the refused builds built nothing" "localhost/cgt-ann2 exists"
+  else pass "the refused builds built nothing"; fi
+  # no container from an image that carries them
+  expect_fail_with "docker run of an image with reserved annotations refused" \
+    "container-gateway: annotations: image $img carries the annotation" dk run --rm --network none "$img" true
+  expect_fail_with "podman --remote run of an image with reserved annotations refused" \
+    "container-gateway: annotations: image $img carries the annotation" pm run --rm --network none "$img" true
+  cg_run curl -s -m 30 -i -X POST -H 'Content-Type: application/json' --unix-socket "$R1/podman.sock" \
+    -d "{\"name\":\"cgt-annpod\",\"infra_image\":\"$img\"}" http://d/v4.3.1/libpod/pods/create
+  if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: annotations: image $img carries"* ]]; then pass "pod create with that infra image: 403 annotations"
+  else fail "pod create with that infra image: 403 annotations" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+  # podman's default infra image, replaced by that image (a load can overwrite any tag)
+  built=$(curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" http://d/v4.3.1/libpod/version |
+          python3 -c 'import datetime,json,sys; d=json.load(sys.stdin); print(d["Version"] + "-%d" % datetime.datetime.fromisoformat(d["Components"][0]["Details"]["BuildTime"].replace("Z", "+00:00")).timestamp())')
+  pause=localhost/podman-pause:$built
+  if ! bk image inspect "$pause" >/dev/null 2>&1; then
+    bk tag "$img" "$pause" >/dev/null
+    cg_run curl -s -m 30 -i -X POST -H 'Content-Type: application/json' --unix-socket "$R1/podman.sock" \
+      -d '{"name":"cgt-annpod"}' http://d/v4.3.1/libpod/pods/create
+    if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: annotations: image $pause carries"* ]]; then
+      pass "pod create whose default infra image ($pause) carries them: 403 annotations"
+    else fail "pod create whose default infra image carries them: 403 annotations" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    bk_q rmi "$pause"
+  else skip "default infra image replaced" "$pause exists already on this podman"; fi
+  if curl -s -o /dev/null -w '%{http_code}' --unix-socket "$CG_BACKEND_SOCK" http://d/v4.3.1/libpod/pods/cgt-annpod/exists | grep -q 204
+  then fail "the refused pod creates made no pod" "cgt-annpod exists"; bk_q pod rm -f cgt-annpod
+  else pass "the refused pod creates made no pod"; fi
+  expect_ok "podman --remote pod create with the default infra image" pm pod create --name cgt-annpod
+  bk_q pod rm -f cgt-annpod
+  # the image's project label: another project's image runs with this project's label
+  bk tag "$img" localhost/cgt-anp >/dev/null
+  bk_q rmi "$img"
+  printf 'FROM %s\nLABEL %s=%s\n' "$IMG" "$KEY" "$P2" > "$d/Containerfile"
+  DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout -k 5 "$CG_TIMEOUT" docker build -q -t localhost/cgt-anl \
+    -f "$d/Containerfile" "$d" >/dev/null 2>&1
+  expect_ok "docker create from an image labelled with another project's root" dk create --name cgt-anl --network none localhost/cgt-anl true
+  expect_output "measured: the container carries this project's label, not the image's" "$P1" \
+    bk inspect -f "{{index .Config.Labels \"$KEY\"}}" cgt-anl
+  bk_q rm -f cgt-anl
+  bk_q rmi localhost/cgt-anl localhost/cgt-anp
+  rm -rf "$d" "$CG_TMP/tr.tar"
+}
+
 t_seccomp_default() {
   local cwd= v n=0 sd left
   if [ "$CG_BACKEND" = podman ]; then
@@ -475,7 +560,7 @@ t_build_seccomp_case() {
 }
 
 ALL=(t_compose t_sdk t_build t_build_cpp t_build_transports t_volume_driver t_network_connect t_seccomp t_seccomp_default
-     t_build_seccomp_case)
+     t_build_seccomp_case t_image_annotations)
 
 # ---- main -------------------------------------------------------------------------
 # the Python SDK under test is Debian's python3-docker: /usr/bin/python3, not whatever
