@@ -181,6 +181,20 @@ int rule_annotations(const cJSON *ann, struct cg_refusal *r);
  * for create bodies, build annotations and image annotations.
  */
 const char *annotation_reserved(const char *key);
+/*
+ * Allow-lists of the amendments of 2026-12-07 (create_rules.c).
+ * env_name_hooked: 1 when the variable name[0..len) is one a runtime hook
+ * reads as a device request (NVIDIA_*, any case). rule_env_hooks: env is a
+ * list of "NAME=value" strings or an object of names (field names it in
+ * the detail); 0, or -1 with *r set (403 devices). rule_cgroup_map: every
+ * key of the cgroup map is a controller file (memory.*, cpu.*, cpuset.*,
+ * io.*, hugetlb.*, pids.max); 0, or -1 (403 cgroup-parent).
+ * apparmor_profile_ok: 1 for "", docker-default, containers-default-*.
+ */
+int env_name_hooked(const char *name, size_t len);
+int rule_env_hooks(const cJSON *env, const char *field, struct cg_refusal *r);
+int rule_cgroup_map(const cJSON *map, const char *field, struct cg_refusal *r);
+int apparmor_profile_ok(const char *v);
     /* §3.6 on an annotations object, plus org.systemd.property.* */
 int rule_publish_libpod(const cJSON *body, struct cg_refusal *r);  /* §3.7 */
 int rule_publish_compat(const cJSON *hc, struct cg_refusal *r);	/* §3.7 */

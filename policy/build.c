@@ -602,6 +602,7 @@ buildargs_tree(const char *v, struct cg_refusal *r)
 {
 	const cJSON *e;
 	cJSON *t;
+	char qk[260];
 
 	if (v == NULL || v[0] == '\0')
 		return json_checked(cJSON_CreateObject());
@@ -613,9 +614,20 @@ buildargs_tree(const char *v, struct cg_refusal *r)
 		cJSON_Delete(t);
 		return NULL;
 	}
-	cJSON_ArrayForEach(e, t)
+	cJSON_ArrayForEach(e, t) {
 		if (!cJSON_IsString(e))
 			goto bad;
+		/* an ARG is in the environment of RUN steps (as Devices) */
+		if (env_name_hooked(e->string, strlen(e->string))) {
+			cg_refuse_hint(r, "devices", "containers get no host "
+			    "devices through the gateway; drop the build "
+			    "argument", "build argument %s is refused: a "
+			    "runtime hook reads it as a device request in RUN "
+			    "steps", quote(e->string, qk));
+			cJSON_Delete(t);
+			return NULL;
+		}
+	}
 	return t;
 bad:
 	cJSON_Delete(t);

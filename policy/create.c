@@ -64,6 +64,9 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	    json_truthy(json_get(hc, "DeviceRequests")) ||
 	    json_truthy(json_get(hc, "DeviceCgroupRules")))
 		return cg_refuse_hint(r, "devices", CG_HINT_IN_DETAIL, D_DEVICES);
+	if (rule_env_hooks(json_get(body, "Env"), "Env", r) != 0 ||
+	    rule_env_hooks(json_get(body, "EnvMerge"), "EnvMerge", r) != 0)
+		return -1;
 	/* 10: namespaces (§3.2, B22) */
 	if (rule_ns_compat(hc, r) != 0)
 		return -1;
@@ -188,6 +191,9 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	    json_truthy(json_get(body, "device_cgroup_rule")) ||
 	    json_truthy(json_get(json_get(body, "resource_limits"), "devices")))
 		return cg_refuse_hint(r, "devices", CG_HINT_IN_DETAIL, D_DEVICES);
+	if (rule_env_hooks(json_get(body, "env"), "env", r) != 0 ||
+	    rule_env_hooks(json_get(body, "envmerge"), "envmerge", r) != 0)
+		return -1;
 	/* 10 (§3.2) */
 	for (i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
 		if (rule_ns_libpod(body, namespaces[i], r) != 0)
@@ -208,6 +214,10 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "sysctls", D_SYSCTLS);
 	if (json_truthy(json_get(body, "cgroup_parent")))
 		return cg_refuse(r, "cgroup-parent", D_CGPARENT);
+	if (rule_cgroup_map(json_get(json_get(body, "resource_limits"),
+	    "unified"), "resource_limits.unified", r) != 0 ||
+	    rule_cgroup_map(json_get(body, "unified"), "unified", r) != 0)
+		return -1;
 	if (json_truthy(json_get(body, "oci_runtime")))
 		return cg_refuse(r, "runtime", D_RUNTIME);
 	/* 19 */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/xmalloc.h"
 #include "policy/body_int.h"
@@ -22,6 +23,8 @@
 #define D_NS_ALLOWED	"only private, pod, auto, keep-id, nomap and shareable " \
 			"are allowed"
 /* What to do instead (issue 10 item 7), where the code's default is vague. */
+#define D_APPARMOR_HINT	"keep the default AppArmor profile (no option, " \
+			"docker-default or containers-default-<version>)"
 #define D_SECCOMP_HINT	"drop the seccomp option: the default profile " \
 			"applies without it"
 #define NETMODE_HINT	"publish the ports you need with -p HOST:CONTAINER " \
@@ -284,6 +287,29 @@ label_refused(const char *v)
 }
 
 /*
+ * An AppArmor profile name, as sent: "" (the daemon's default),
+ * docker-default or containers-default-<version> (the daemons' own
+ * defaults). An allow-list (spec README, amendments of 2026-12-07;
+ * policy.md §3.4's "anything but unconfined" is withdrawn): AppArmor 4
+ * hosts ship profiles named runc, crun and podman with flags=(unconfined).
+ * Profile names are exact: another case or blanks name another profile.
+ */
+int
+apparmor_profile_ok(const char *v)
+{
+	static const char cd[] = "containers-default-";
+	const char *rest;
+
+	if (v[0] == '\0' || strcmp(v, "docker-default") == 0)
+		return 1;
+	if (strncmp(v, cd, sizeof(cd) - 1) != 0)
+		return 0;
+	rest = v + sizeof(cd) - 1;
+	return rest[0] != '\0' && rest[strspn(rest,
+	    "abcdefghijklmnopqrstuvwxyz0123456789._-")] == '\0';
+}
+
+/*
  * One SecurityOpt entry: 1 allowed, 0 refused, -1 refused as a seccomp
  * "default" (any case, blanks around). Key and value are split, trimmed
  * and lower-cased as policy.md §3.4 says, but a seccomp value must be
@@ -308,7 +334,7 @@ security_opt_ok(const char *entry)
 		ok = entry[sep] == '\0' || entry[sep + 1] == '\0' ? 1 :
 		    strcmp(val, "default") == 0 ? -1 : 0;
 	else if (strcmp(key, "apparmor") == 0)
-		ok = strcmp(val, "unconfined") != 0;
+		ok = apparmor_profile_ok(entry[sep] ? entry + sep + 1 : "");
 	else if (strcmp(key, "label") == 0)
 		ok = !label_refused(val);
 	else if (strcmp(key, "no-new-privileges") == 0)
@@ -334,6 +360,9 @@ rule_security_opts(const cJSON *list, struct cg_refusal *r)
 		if (!cJSON_IsString(e) ||
 		    (ok = security_opt_ok(e->valuestring)) == 1)
 			continue;
+		if (ok == 0 && strncasecmp(e->valuestring, "apparmor", 8) == 0)
+			return cg_refuse_hint(r, "security-opt", D_APPARMOR_HINT,
+			    "%s is refused", q(e->valuestring, qb));
 		if (ok == -1)
 			return cg_refuse_hint(r, "security-opt", D_SECCOMP_HINT,
 			    "%s is refused: the daemon reads a seccomp value as "
@@ -367,8 +396,8 @@ rule_security_libpod(const cJSON *body, struct cg_refusal *r)
 				    q(e->valuestring, qb));
 		}
 	v = jstr0(body, "apparmor_profile");
-	if (ascii_caseeq(v, "unconfined"))
-		return cg_refuse(r, "security-opt",
+	if (!apparmor_profile_ok(v))
+		return cg_refuse_hint(r, "security-opt", D_APPARMOR_HINT,
 		    "apparmor_profile=%s is refused", q(v, qb));
 	v = jstr0(body, "seccomp_policy");
 	if (v[0] != '\0' && strcmp(v, "default") != 0)
@@ -462,6 +491,107 @@ rule_annotations(const cJSON *ann, struct cg_refusal *r)
 			return cg_refuse(r, "annotations",
 			    "%s is reserved for the container engine "
 			    "and is refused", q(a->string, qb));
+	return 0;
+}
+
+/* ---- allow-lists of 2026-12-07: hook variables, cgroup files ---- */
+
+/*
+ * Environment variables that runtime hooks read as device requests: the
+ * NVIDIA container runtime hook hands the host's GPUs to a container whose
+ * environment holds NVIDIA_VISIBLE_DEVICES (CVE-2025-23266), and reads
+ * NVIDIA_DRIVER_CAPABILITIES and the other NVIDIA_* variables. Refused
+ * like Devices (spec README, amendments of 2026-12-07); the name is
+ * compared ignoring ASCII case. 1 when name[0..len) is one.
+ */
+int
+env_name_hooked(const char *name, size_t len)
+{
+	return len >= 7 && strncasecmp(name, "NVIDIA_", 7) == 0;
+}
+
+int
+rule_env_hooks(const cJSON *env, const char *field, struct cg_refusal *r)
+{
+	const cJSON *e;
+	const char *name, *eq;
+	size_t len;
+	char qb[260];
+
+	if (!cJSON_IsArray(env) && !cJSON_IsObject(env))
+		return 0;
+	for (e = env->child; e != NULL; e = e->next) {
+		if (cJSON_IsObject(env))
+			name = e->string;
+		else if (cJSON_IsString(e))
+			name = e->valuestring;
+		else
+			continue;
+		eq = strchr(name, '=');
+		len = cJSON_IsObject(env) || eq == NULL ? strlen(name) :
+		    (size_t)(eq - name);
+		if (env_name_hooked(name, len))
+			return cg_refuse_hint(r, "devices", "containers get no "
+			    "host devices through the gateway; drop the "
+			    "variable", "%s variable %s is refused: a runtime "
+			    "hook reads it as a device request (the NVIDIA "
+			    "hook hands the host's GPUs to the container)",
+			    field, cg_quote(name, len, qb));
+	}
+	return 0;
+}
+
+/*
+ * A key of a cgroup map (libpod resource_limits.unified, unified): runc
+ * writes each value into the file of that name in the container's cgroup,
+ * and on cgroup v2 cgroup.procs or cgroup.kill there move or kill any
+ * host process by pid (measured with runc 1.1.5 on cgroup v2 by the red
+ * team; podman 4.3.1 refuses unified itself on cgroup v1 only). Controller
+ * files only (spec README, amendments of 2026-12-07): memory.*, cpu.*,
+ * cpuset.*, io.*, hugetlb.* (a name after the dot of [A-Za-z0-9_.-], as
+ * in hugetlb.2MB.max) and pids.max; the controller prefix exactly as
+ * spelled (cgroup files are named in lower case).
+ */
+static int
+cgroup_key_ok(const char *k)
+{
+	static const char *const prefixes[] = {
+		"memory.", "cpu.", "cpuset.", "io.", "hugetlb.",
+	};
+	size_t i, n;
+	const char *rest;
+
+	if (strcmp(k, "pids.max") == 0)
+		return 1;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		n = strlen(prefixes[i]);
+		if (strncmp(k, prefixes[i], n) != 0)
+			continue;
+		rest = k + n;
+		return rest[0] != '\0' &&
+		    rest[strspn(rest, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")]
+		    == '\0';
+	}
+	return 0;
+}
+
+int
+rule_cgroup_map(const cJSON *map, const char *field, struct cg_refusal *r)
+{
+	const cJSON *e;
+	char qb[260];
+
+	if (!cJSON_IsObject(map))
+		return 0;
+	for (e = map->child; e != NULL; e = e->next)
+		if (!cgroup_key_ok(e->string))
+			return cg_refuse_hint(r, "cgroup-parent", "set limits "
+			    "with --memory, --cpus or --pids-limit, or name a "
+			    "controller file (memory.*, cpu.*, cpuset.*, io.*, "
+			    "hugetlb.*, pids.max)", "%s key %s is refused: "
+			    "only cgroup controller files may be set", field,
+			    q(e->string, qb));
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "policy/imagecfg.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "policy/body_int.h"
@@ -94,8 +95,13 @@ image_config_check(const struct image_config *ic, const char *ref,
     struct cg_refusal *r)
 {
 	const cJSON *a;
-	char qr[260], qk[260];
+	char qr[260], qk[260], detail[CG_DETAIL_MAX];
 
+	if (rule_env_hooks(ic->env, "Env", r) != 0) {
+		snprintf(detail, sizeof(detail), "%s", r->detail);
+		return cg_refuse(r, "devices", "image %s sets %s", cg_quote(ref,
+		    strlen(ref), qr), detail);
+	}
 	if (ic->annotations != NULL)
 		for (a = ic->annotations->child; a != NULL; a = a->next)
 			if (annotation_reserved(a->string) != NULL)

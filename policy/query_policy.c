@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "policy/body_int.h"
 #include "policy/query.h"
 #include "policy/routes.h"
 
@@ -130,8 +131,53 @@ is_label(const char *s, size_t len)
 }
 
 /*
+ * The value s[0..len) of an ENV change: neither "ENV name value" nor
+ * "ENV a=b c=d" may name a variable a runtime hook reads as a device
+ * request (env_name_hooked; as Devices, spec README amendments of
+ * 2026-12-07): each blank-separated token is checked up to its '='.
+ */
+static int
+env_value(const char *s, size_t len, struct cg_refusal *r)
+{
+	size_t i = 0, start, n;
+	const char *eq;
+	char q[260];
+
+	for (;;) {
+		while (i < len && blank(s[i]))
+			i++;
+		if (i == len)
+			return 0;
+		start = i;
+		while (i < len && !blank(s[i]))
+			i++;
+		eq = memchr(s + start, '=', i - start);
+		n = eq != NULL ? (size_t)(eq - (s + start)) : i - start;
+		if (env_name_hooked(s + start, n))
+			return cg_refuse_hint(r, "devices", "containers get no "
+			    "host devices through the gateway; drop the "
+			    "variable", "ENV %s is refused: a runtime hook "
+			    "reads it as a device request", cg_quote(s + start,
+			    n, q));
+	}
+}
+
+/* The instruction p[0..plen) with its value v[0..vlen): LABEL and ENV. */
+static int
+change_instr(const char *p, size_t plen, const char *v, size_t vlen,
+    struct cg_refusal *r)
+{
+	if (is_label(p, plen))
+		return label_value(v, vlen, r);
+	if (plen == 3 && strncasecmp(p, "ENV", 3) == 0)
+		return env_value(v, vlen, r);
+	return 0;
+}
+
+/*
  * One line s[0..len) of a changes value, read both ways a backend reads
- * it; a line either reading takes for LABEL is policed (redteam5 F4).
+ * it; a line either reading takes for LABEL is policed (redteam5 F4), and
+ * so is one either takes for ENV.
  * podman 4.3 (containers/common ImageConfigFromChanges) splits the line
  * at its first space, or without one at its first '=': the left part,
  * Go-space-trimmed and upper-cased, is the instruction, the trimmed right
@@ -145,7 +191,7 @@ is_label(const char *s, size_t len)
 static int
 change_line(const char *s, size_t len, struct cg_refusal *r)
 {
-	const char *sep = memchr(s, ' ', len), *p;
+	const char *sep = memchr(s, ' ', len), *p, *v;
 	size_t plen, vlen, n;
 
 	if (sep == NULL)
@@ -154,8 +200,8 @@ change_line(const char *s, size_t len, struct cg_refusal *r)
 		plen = (size_t)(sep - s);
 		p = go_trim(s, &plen);
 		vlen = len - (size_t)(sep + 1 - s);
-		p = is_label(p, plen) ? go_trim(sep + 1, &vlen) : NULL;
-		if (p != NULL && label_value(p, vlen, r) == -1)
+		v = go_trim(sep + 1, &vlen);
+		if (change_instr(p, plen, v, vlen, r) == -1)
 			return -1;
 	}
 	plen = len;
@@ -163,9 +209,7 @@ change_line(const char *s, size_t len, struct cg_refusal *r)
 	for (n = 0; n < plen && !blank(p[n]) && go_space(p + n, plen - n,
 	    0) == 0; n++)
 		;
-	if (is_label(p, n))
-		return label_value(p + n, plen - n, r);
-	return 0;
+	return change_instr(p, n, p + n, plen - n, r);
 }
 
 /* policy.md §13.2 on one changes value. */
@@ -295,6 +339,125 @@ qp_images_remove(struct cg_request *req, struct cg_refusal *r)
 	return 0;
 }
 
+/* ---- container top on a docker backend ------------------------------ */
+
+/*
+ * dockerd 20.10 runs ps on the host with ps_args split at each space,
+ * reads the column titled PID by counting blank-separated fields, and
+ * keeps the lines whose PID is one of the container's (and the "-" thread
+ * lines after them). A free-text column before PID shifts that count:
+ * "-C sleep -o args,pid --forest" returned a host process whose arguments
+ * held a container's pid (measured, tests/integration/isolation.sh
+ * i_docker_ps_args). Only formats whose PID column comes after nothing
+ * but one-word columns pass: options without arguments from these sets
+ * (UNIX -A -a -d -e -f -F -H -j -l -L -m -N -T -w -y -c, BSD a u x r T v j
+ * l s f w m H X c e n S, --forest, -aux), the selections -C -p -u -U -g -G -t
+ * -s with their argument, and -o / o / --format LIST (also a UNIX cluster
+ * ending in o, as -eo LIST) when the first one
+ * starts with pid and no list renames a column ('='). Not -M, Z (a
+ * security label first, with blanks), O, L or anything else.
+ */
+static int
+ps_cluster_ok(const char *t, size_t n, const char *allowed)
+{
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strchr(allowed, t[i]) == NULL)
+			return 0;
+	return 1;
+}
+
+static int
+ps_format_ok(const char *list, size_t n, int first)
+{
+	size_t i;
+
+	if (n == 0 || memchr(list, '=', n) != NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strchr("abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_%,:+-", list[i]) ==
+		    NULL)
+			return 0;
+	return !first || (n >= 3 && strncmp(list, "pid", 3) == 0 &&
+	    (n == 3 || list[3] == ','));
+}
+
+/* 1 when dockerd's ps may run with args v (see above). */
+static int
+ps_args_ok(const char *v)
+{
+	static const char *const sel[] = {
+		"-C", "-p", "-u", "-U", "-g", "-G", "-t", "-s", NULL
+	};
+	const char *t = v, *sp, *const *k;
+	size_t n;
+	int want_arg = 0, want_list = 0, formats = 0;
+
+	for (;;) {
+		sp = strchr(t, ' ');
+		n = sp != NULL ? (size_t)(sp - t) : strlen(t);
+		if (n == 0)
+			return 0;
+		if (want_arg)
+			want_arg = 0;
+		else if (want_list) {
+			if (!ps_format_ok(t, n, formats++ == 0))
+				return 0;
+			want_list = 0;
+		} else if ((n == 2 && strncmp(t, "-o", 2) == 0) ||
+		    (n == 1 && t[0] == 'o') ||
+		    (n == 8 && strncmp(t, "--format", 8) == 0))
+			want_list = 1;
+		else if (n > 9 && strncmp(t, "--format=", 9) == 0) {
+			if (!ps_format_ok(t + 9, n - 9, formats++ == 0))
+				return 0;
+		} else if (n > 2 && t[0] == '-' && t[n - 1] == 'o' &&
+		    ps_cluster_ok(t + 1, n - 2, "AadefFHjlLmNTwyc")) {
+			want_list = 1;		/* -eo LIST */
+		} else if (n > 2 && strncmp(t, "-o", 2) == 0) {
+			if (!ps_format_ok(t + 2, n - 2, formats++ == 0))
+				return 0;
+		} else if ((n == 8 && strncmp(t, "--forest", 8) == 0) ||
+		    (n == 4 && strncmp(t, "-aux", 4) == 0))
+			;	/* -aux: procps reads BSD aux (or -a -u x) */
+		else {
+			for (k = sel; *k != NULL; k++)
+				if (n == 2 && strncmp(t, *k, 2) == 0)
+					break;
+			if (*k != NULL)
+				want_arg = 1;
+			else if (t[0] == '-' ? !ps_cluster_ok(t + 1, n - 1,
+			    "AadefFHjlLmNTwyc") : !ps_cluster_ok(t, n,
+			    "auxrTvjlsfwmHXcenS"))
+				return 0;
+		}
+		if (sp == NULL)
+			return !want_arg && !want_list;
+		t = sp + 1;
+	}
+}
+
+static int
+qp_top(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    struct cg_refusal *r)
+{
+	const char *v = query_get(req->query, "ps_args");
+	char q[260];
+
+	if (ctx->backend_kind != CG_DOCKER || req->api != CG_API_COMPAT ||
+	    v == NULL || v[0] == '\0' || ps_args_ok(v))
+		return 0;
+	return cg_refuse_hint(r, "denied-query", "use a format whose PID "
+	    "column comes first or after one-word columns: -ef, aux, or "
+	    "-o pid,<columns>", "ps_args %s is refused: dockerd runs ps on the "
+	    "host and would show host processes once a free-text column "
+	    "comes before PID", cg_quote(v, strlen(v), q));
+}
+
 int
 query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
     struct cg_refusal *r)
@@ -321,6 +484,8 @@ query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return qp_images_remove(req, r);
 	case QP_BUILD:
 		return build_query_policy(ctx, req->api, req->query, r);
+	case QP_TOP:
+		return qp_top(ctx, req, r);
 	case QP_IMAGE_REMOVE:	/* force: after ownership (force_policy) */
 	case QP_NONE:
 	case QP_COUNT:

@@ -96,8 +96,9 @@ static const struct qallow allow[] = {
 	{ ROUTE_CL, "containers", "exec-create", NOKEYS },
 	{ ROUTE_C, "containers", "logs", KEYS(LOGS_KEYS, "details") },
 	{ ROUTE_L, "containers", "logs", KEYS(LOGS_KEYS) },
-	{ ROUTE_C, "containers", "top", KEYS("ps_args") },
-	{ ROUTE_L, "containers", "top", KEYS("ps_args", "stream", "delay") },
+	/* ps_args is policed (QP_TOP) */
+	{ ROUTE_C, "containers", "top", NOKEYS },
+	{ ROUTE_L, "containers", "top", KEYS("stream", "delay") },
 	{ ROUTE_C, "containers", "stats", KEYS("stream", "one-shot") },
 	{ ROUTE_L, "containers", "stats", KEYS("stream", "interval") },
 	{ ROUTE_C, "containers", "changes", NOKEYS },

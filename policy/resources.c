@@ -46,6 +46,9 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (json_truthy(json_get(body, "cgroup_parent")))
 		return cg_refuse(r, "cgroup-parent",
 		    "custom cgroup parents are refused");
+	if (rule_cgroup_map(json_get(json_get(body, "resource_limits"),
+	    "unified"), "resource_limits.unified", r) != 0)
+		return -1;
 	/* publishing (§3.7) */
 	if (rule_publish_libpod(body, r) != 0)
 		return -1;
@@ -89,6 +92,8 @@ exec_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (json_truthy(json_get(body, "Privileged")))
 		return cg_refuse_hint(r, "privileged", CG_HINT_IN_DETAIL,
 		    "drop --privileged; the gateway never grants it");
+	if (rule_env_hooks(json_get(body, "Env"), "Env", r) != 0)
+		return -1;
 	return rule_workdir(jstr0(body, "WorkingDir"), r);
 }
 
@@ -104,7 +109,8 @@ update_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	(void)ctx;
 	if (req->api == CG_API_COMPAT)
 		return schema_check(&sc_compat_update, body, r);
-	if (schema_check(&sc_libpod_update, body, r) != 0)
+	if (schema_check(&sc_libpod_update, body, r) != 0 ||
+	    rule_env_hooks(json_get(body, "Env"), "Env", r) != 0)
 		return -1;
 	/* as healthLogDestination (§3.8) */
 	v = jstr0(body, "health_log_destination");
@@ -368,7 +374,8 @@ commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 
 	if (lenient_commit(req, body, r) != 0)		/* issue 12 */
 		return -1;
-	if (schema_check(&sc_commit, body, r) != 0)
+	if (schema_check(&sc_commit, body, r) != 0 ||
+	    rule_env_hooks(json_get(body, "Env"), "Env", r) != 0)
 		return -1;
 	/* decision 7 */
 	v = json_get(json_get(body, "Labels"), CG_LABEL_KEY);

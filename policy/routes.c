@@ -94,7 +94,8 @@ static const struct cg_route routes[] = {
 	R(ROUTE_CL, RM_POST, "containers/{c}/exec", "containers",
 	    "exec-create", CG_FACT_CONTAINER, CG_BODY_JSON, RF_REWRITE, QP_NONE),
 	CV(ROUTE_CL, RM_GET, "logs", CG_BODY_NONE, 0),
-	CV(ROUTE_CL, RM_GET, "top", CG_BODY_NONE, 0),
+	R(ROUTE_CL, RM_GET, "containers/{c}/top", "containers", "top",
+	    CG_FACT_CONTAINER, CG_BODY_NONE, RF_REWRITE, QP_TOP),
 	CV(ROUTE_CL, RM_GET, "stats", CG_BODY_NONE, 0),
 	CV(ROUTE_CL, RM_GET, "changes", CG_BODY_NONE, 0),
 	CV(ROUTE_CL, RM_GET, "export", CG_BODY_NONE, 0),
@@ -278,6 +279,7 @@ static const char *const k_images_remove[] = {
 };
 static const char *const k_force[] = { "force", NULL };
 static const char *const k_images[] = { "images", NULL };
+static const char *const k_ps_args[] = { "ps_args", NULL };
 
 static const struct route_qspec qspecs[QP_COUNT] = {
 	[QP_NONE] = { k_none, k_none, NULL, 0, 0 },
@@ -297,6 +299,7 @@ static const struct route_qspec qspecs[QP_COUNT] = {
 	    CG_FACT_IMAGE, 0 },
 	[QP_IMAGE_REMOVE] = { k_force, k_none, NULL, 0, 0 },
 	[QP_BUILD] = { build_keys, build_multi_keys, NULL, 0, 0 },
+	[QP_TOP] = { k_ps_args, k_none, NULL, 0, 0 },
 };
 
 const struct cg_route *

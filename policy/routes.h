@@ -52,6 +52,7 @@ enum route_qpolicy {
 	QP_IMAGES_REMOVE,	/* libpod bulk image remove (§9.5) */
 	QP_IMAGE_REMOVE,	/* image remove / untag: force policed */
 	QP_BUILD,		/* policy.md §10 */
+	QP_TOP,			/* container top: ps_args on docker backends */
 	QP_COUNT
 };
 

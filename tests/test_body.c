@@ -628,6 +628,32 @@ test_compat_rules(void **state)
 		    "'seccomp=','seccomp:','apparmor=docker-default',"
 		    "'label=level:s0','label:user:u','systempaths=']}}",
 		    "'no-new-privileges'"),
+		/* AppArmor: an allow-list (AppArmor 4 ships unconfined
+		 * profiles named runc, crun, podman; amendments 2026-12-07) */
+		CCD("apparmor=runc", "{'HostConfig':{'SecurityOpt':"
+		    "['apparmor=runc']}}", "security-opt", "apparmor=runc is refused"),
+		CC("apparmor:podman", "{'HostConfig':{'SecurityOpt':"
+		    "['apparmor:podman']}}", "security-opt"),
+		CC("apparmor=Docker-Default", "{'HostConfig':{'SecurityOpt':"
+		    "['apparmor=Docker-Default']}}", "security-opt"),
+		CC("apparmor=containers-default- (no version)", "{'HostConfig':"
+		    "{'SecurityOpt':['apparmor=containers-default-']}}",
+		    "security-opt"),
+		CCO("apparmor=containers-default-0.50.1", "{'HostConfig':"
+		    "{'SecurityOpt':['apparmor=containers-default-0.50.1',"
+		    "'apparmor=']}}", "containers-default-0.50.1"),
+		/* device variables of runtime hooks (CVE-2025-23266) */
+		CCD("Env NVIDIA_VISIBLE_DEVICES", "{'Env':['A=1',"
+		    "'NVIDIA_VISIBLE_DEVICES=all']}", "devices", "Env variable "
+		    "NVIDIA_VISIBLE_DEVICES is refused: a runtime hook reads it "
+		    "as a device request (the NVIDIA hook hands the host's GPUs "
+		    "to the container)"),
+		CC("Env nvidia_driver_capabilities bare", "{'Env':"
+		    "['nvidia_driver_capabilities']}", "devices"),
+		CC("EnvMerge NVIDIA_REQUIRE_CUDA", "{'EnvMerge':"
+		    "['NVIDIA_REQUIRE_CUDA=x']}", "devices"),
+		CCO("Env NVIDIA in a value passes", "{'Env':['X=NVIDIA_Y']}",
+		    "X=NVIDIA_Y"),
 		/* 13 (§3.5) */
 		CCD("log driver syslog", "{'HostConfig':{'LogConfig':{'Type':"
 		    "'syslog','Config':{'syslog-address':'tcp://1.2.3.4:80'}}}}",
@@ -1014,8 +1040,36 @@ test_libpod_rules(void **state)
 		LCD("seccomp_profile_path", "{'seccomp_profile_path':'/x.json'}",
 		    "security-opt", "seccomp_profile_path=/x.json is refused"),
 		LCO("security allowed", "{'selinux_opts':['level:s0'],"
-		    "'apparmor_profile':'container-default','seccomp_policy':"
-		    "'default','no_new_privileges':false}", "level:s0"),
+		    "'apparmor_profile':'containers-default-0.50.1',"
+		    "'seccomp_policy':'default','no_new_privileges':false}",
+		    "level:s0"),
+		LCD("apparmor_profile crun", "{'apparmor_profile':'crun'}",
+		    "security-opt", "apparmor_profile=crun is refused"),
+		LC("apparmor_profile container-default", "{'apparmor_profile':"
+		    "'container-default'}", "security-opt"),
+		LC("env NVIDIA_VISIBLE_DEVICES", "{'env':"
+		    "{'NVIDIA_VISIBLE_DEVICES':'all'}}", "devices"),
+		LC("envmerge NVIDIA_DRIVER_CAPABILITIES", "{'envmerge':"
+		    "['NVIDIA_DRIVER_CAPABILITIES=all']}", "devices"),
+		/* cgroup maps: controller files only (amendments 2026-12-07) */
+		LCD("unified cgroup.procs", "{'resource_limits':{'unified':"
+		    "{'cgroup.procs':'1'}}}", "cgroup-parent",
+		    "resource_limits.unified key cgroup.procs is refused: only "
+		    "cgroup controller files may be set"),
+		LC("unified cgroup.kill top level", "{'unified':"
+		    "{'cgroup.kill':'1'}}", "cgroup-parent"),
+		LC("unified Memory.max", "{'unified':{'Memory.max':'1'}}",
+		    "cgroup-parent"),
+		LC("unified memory.", "{'unified':{'memory.':'1'}}",
+		    "cgroup-parent"),
+		LC("unified ../cgroup.procs", "{'unified':"
+		    "{'memory.x/../../cgroup.procs':'1'}}", "cgroup-parent"),
+		LC("unified rdma.max", "{'unified':{'rdma.max':'x'}}",
+		    "cgroup-parent"),
+		LCO("unified controller files", "{'resource_limits':{'unified':"
+		    "{'memory.max':'1000000','cpu.weight':'50','pids.max':'10',"
+		    "'io.weight':'10','cpuset.cpus':'0','hugetlb.2MB.max':'0'}}}",
+		    "'pids.max':'10'"),
 		LCD("annotations", "{'annotations':{'run.oci.keep_original_"
 		    "groups':'1'}}", "annotations", "run.oci.keep_original_groups"
 		    " is reserved for the container engine and is refused"),
@@ -1305,6 +1359,10 @@ test_pod_create(void **state)
 		    NULL),
 		POD("PasswdFile", "{'idmappings':{'AutoUserNsOpts':"
 		    "{'PasswdFile':'/x'}}}", "host-path", NULL),
+		POD("resource_limits.unified cgroup.procs", "{'resource_limits':"
+		    "{'unified':{'cgroup.procs':'1'}}}", "cgroup-parent", NULL),
+		POD("security_opt apparmor=podman", "{'security_opt':"
+		    "['apparmor=podman']}", "security-opt", NULL),
 		POD("resource_limits.devices", "{'resource_limits':{'devices':"
 		    "[{}]}}", "devices", NULL),
 		/* red team s7 F2b: podman loads the archive into the store */
@@ -1394,6 +1452,11 @@ test_exec(void **state)
 		    "working directory /proc/1/root is refused"),
 		EXC("exec Env type", "{'Env':'A=1'}", "malformed",
 		    "Env has the wrong type"),
+		EXC("exec Env NVIDIA_VISIBLE_DEVICES", "{'Cmd':['sh'],'Env':"
+		    "['NVIDIA_VISIBLE_DEVICES=all']}", "devices", NULL),
+		RT(CG_API_LIBPOD, "containers", "exec-create", "libpod exec Env "
+		    "NVIDIA", "{'Cmd':['true'],'Env':['NVIDIA_VISIBLE_DEVICES="
+		    "0']}", "devices", NULL, NULL),
 		EXC("exec Privileged type", "{'Privileged':1}", "malformed",
 		    NULL),
 		/* docker-py 5.0.3 exec_create (SDK exec_run, compose exec) */
@@ -1649,6 +1712,9 @@ test_connect_commit(void **state)
 		RT(CG_API_COMPAT, "commit", "commit", "commit own label",
 		    "{'Labels':{'" KEY "':'" ROOT "','a':'b'},'Cmd':['sh']}",
 		    NULL, NULL, "'a':'b'"),
+		RT(CG_API_COMPAT, "commit", "commit", "commit Env NVIDIA",
+		    "{'Env':['NVIDIA_VISIBLE_DEVICES=all']}", "devices", NULL,
+		    NULL),
 		RT(CG_API_COMPAT, "commit", "commit", "commit HostConfig",
 		    "{'HostConfig':{}}", "unknown-field", NULL, NULL),
 		RT(CG_API_COMPAT, "commit", "commit", "commit label spelling",

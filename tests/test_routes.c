@@ -616,6 +616,17 @@ static const struct no_case no_cases[] = {
 	  NULL },
 	{ P, "POST", "/v4.3.1/libpod/images/import?changes=LABEL%3Dorg.apache.magpie.project%3Dx", "commit-label",
 	  NULL },
+	/* device variables of runtime hooks, in either reading of the line */
+	{ D, "POST", "/v1.41/commit?container=c&changes=ENV+NVIDIA_VISIBLE_DEVICES%3Dall", "devices",
+	  "ENV NVIDIA_VISIBLE_DEVICES is refused: a runtime hook reads it as a device request" },
+	{ D, "POST", "/v1.41/commit?container=c&changes=ENV+a%3D1+nvidia_driver_capabilities%3Dx", "devices",
+	  NULL },
+	{ D, "POST", "/v1.41/commit?container=c&changes=env%3DNVIDIA_VISIBLE_DEVICES%3Dall", "devices", NULL },
+	{ P, "POST", "/v4.3.1/libpod/images/import?changes=ENV+NVIDIA_VISIBLE_DEVICES+all", "devices", NULL },
+	{ D, "POST", "/v1.41/images/create?fromSrc=-&changes=%C2%A0ENV+NVIDIA_X%3D1", "devices", NULL },
+	{ D, "POST", "/v1.41/build?t=x&buildargs=%7B%22NVIDIA_VISIBLE_DEVICES%22%3A%22all%22%7D", "devices",
+	  "build argument NVIDIA_VISIBLE_DEVICES is refused: a runtime hook reads it as a device request "
+	  "in RUN steps" },
 	{ D, "POST", "/v1.41/commit?container=c&changes=ENV+a%3Db%5C", "commit-label",
 	  "line continuations in changes are refused" },
 	{ D, "POST", "/v1.41/images/create", "malformed",
@@ -1322,6 +1333,61 @@ test_build(void **state)
 	policy_request_free(&req);
 }
 
+/*
+ * top?ps_args on a docker backend (dockerd runs ps on the host and counts
+ * fields to find PID; isolation.sh i_docker_ps_args measures the leak):
+ * only formats whose PID column comes after one-word columns. On a podman
+ * backend ps_args is podman's own (psgo in the container) and passes.
+ */
+static void
+test_ps_args(void **state)
+{
+	static const struct {
+		const char *args;	/* encoded */
+		int ok;
+	} cases[] = {
+		{ "-ef", 1 }, { "aux", 1 }, { "-aux", 1 }, { "axu", 1 }, { "-axu", 0 },
+		{ "-eo+pid%2Cargs", 1 }, { "-e+-o+pid%2Cargs", 1 },
+		{ "-o+pid", 1 }, { "-ef+--forest", 1 }, { "-eo+pid%2Cargs+--forest", 1 },
+		{ "-e+-f+-L", 1 }, { "-C+sleep+-o+pid%2Cargs", 1 },
+		{ "-o+pid%2Cargs+-o+comm", 1 }, { "--format%3Dpid%2Cuser", 1 },
+		{ "-p+1+-f", 1 }, { "u", 1 }, { "-elfy", 1 },
+		/* free text or a label before PID, renamed headers, unknown */
+		{ "-C+sleep+-o+args%2Cpid+--forest", 0 }, { "-o+args%2Cpid", 0 },
+		{ "-eo+user%2Cpid", 0 }, { "-o+args+-o+pid", 0 },
+		{ "-o+pid%3DPID%2Cargs", 0 }, { "-o+args%3DPID%2Cpid", 0 },
+		{ "-eM", 0 }, { "Z", 0 }, { "-eO+args", 0 }, { "L", 0 },
+		{ "-e++-f", 0 }, { "-C", 0 }, { "-o", 0 }, { "--cols+10", 0 },
+		{ "-Csleep", 0 }, { "--format%3Dargs%2Cpid", 0 }, { "e+-o+lstart%2Cpid", 0 },
+	};
+	struct cg_request req;
+	struct cg_refusal r;
+	char target[256];
+	size_t i;
+	int rc;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(target, sizeof(target), "/v1.41/containers/c/top?ps_args=%s",
+		    cases[i].args);
+		rc = route_be(CG_DOCKER, D, "GET", target, &req, &r);
+		if (rc == 0)
+			policy_request_free(&req);
+		else if (strcmp(r.code, "denied-query") != 0)
+			fail_msg("%s: %s", target, r.code);
+		if ((rc == 0) != cases[i].ok)
+			fail_msg("%s: got %s", target, rc == 0 ? "routed" : r.detail);
+		/* podman: psgo in the container's namespace, any value */
+		assert_int_equal(route_be(CG_PODMAN, D, "GET", target, &req, &r), 0);
+		policy_request_free(&req);
+	}
+	/* a policed key: case variants and repeats are refused */
+	assert_int_equal(route_be(CG_DOCKER, D, "GET",
+	    "/v1.41/containers/c/top?PS_ARGS=-ef", &req, &r), -1);
+	assert_int_equal(route_be(CG_DOCKER, D, "GET",
+	    "/v1.41/containers/c/top?ps_args=-ef&ps_args=-o+args%2Cpid", &req, &r), -1);
+}
+
 static void
 test_build_egress(void **state)
 {
@@ -1401,6 +1467,7 @@ main(void)
 		cmocka_unit_test(test_images_create),
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_build_egress),
+		cmocka_unit_test(test_ps_args),
 		cmocka_unit_test(test_route_fixpoint),
 	};
 

@@ -379,6 +379,31 @@ def _(p, x):
     create(p, x, doc, target=x.C + "/containers/%s/exec" % cid)
 
 
+@row("body-exec-env-hook", violation="the policy refuses the forwarded request")
+def _(p, x):
+    """an exec create body whose Env names a runtime hook's device variable
+    (NVIDIA_VISIBLE_DEVICES: the host's GPUs, CVE-2025-23266)"""
+    cid = owned(p, x)
+    doc = b'{"Cmd":["sh"],"Env":["NVIDIA_VISIBLE_DEVICES=all"]}'
+    create(p, x, doc, target=x.C + "/containers/%s/exec" % cid)
+
+
+@row("body-unified-cgroup-file", violation="the policy refuses the forwarded request")
+def _(p, x):
+    """a libpod create body (the policy's own form otherwise) whose
+    resource_limits.unified names cgroup.procs (runc writes it on cgroup v2)"""
+    doc = x.libpod_body("containers", "v").replace(
+        b'"privileged":false', b'"privileged":false,"resource_limits":{"unified":'
+        b'{"cgroup.procs":"1"}}')
+    create(p, x, doc, target=x.L + "/containers/create")
+
+
+@row("body-apparmor-unconfined-name", violation="the policy refuses the forwarded request")
+def _(p, x):
+    """a create body whose AppArmor profile is runc (AppArmor 4: flags=(unconfined))"""
+    create(p, x, x.create_body(host='"SecurityOpt":["apparmor=runc"]'))
+
+
 @row("body-volume-create-foreign-name", real=True,
      backend=[r"GET {C}/volumes/{volume_theirs_n}"])
 def _(p, x):

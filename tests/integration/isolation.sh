@@ -13,7 +13,10 @@
 # (i_network_name_case, redteam5 F2). And no forced image removal through a force value
 # dockerd reads as true (i_force_falsy). And no image store at a host path through a
 # reference the daemon joins from two query values (i_split_transport), and nothing of
-# project 2's through filter keys spelled with '=' (i_filter_key_split).
+# project 2's through filter keys spelled with '=' (i_filter_key_split), nor through a
+# form body on dockerd (i_form_body). And allow-lists for cgroup maps, runtime hook
+# variables and AppArmor names (i_allow_lists), and for top ps_args on dockerd
+# (i_docker_ps_args).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -437,6 +440,106 @@ i_form_body() {
   else fail "multipart form-body build refused (403 denied-query)" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
 }
 
+# Allow-lists where a deny-list was (spec README, amendments of 2026-12-07). cgroup maps:
+# podman forwards resource_limits.unified with any key (on this cgroup v1 host it fails
+# every key alike, measured; on cgroup v2 runc writes cgroup.procs and cgroup.kill), so
+# the gateway takes controller files only: cgroup.* is its 403 before podman sees it.
+# Runtime hook variables (NVIDIA_*, CVE-2025-23266) on every road that sets the
+# container's environment: run -e, exec -e, a build argument, a commit change, and the
+# image's own ENV (measured: it reaches the container's environment). AppArmor profile
+# names other than the daemons' defaults.
+i_allow_lists() {
+  local d=$CG_TMP/envctx
+  if podman_only "cgroup maps"; then
+    cg_run backend POST /v4.3.1/libpod/containers/create \
+      "{\"image\":\"$IMG\",\"command\":[\"true\"],\"name\":\"isoug\",\"resource_limits\":{\"unified\":{\"cgroup.procs\":\"1\"}}}"
+    if [[ $CG_OUT == *'cgroup v2'* ]]; then pass "measured (podman): unified cgroup.procs is refused only for want of cgroup v2"
+    elif [[ $CG_OUT == *'"Id"'* ]]; then pass "measured (podman): unified cgroup.procs is taken (cgroup v2 host)"
+    else fail "measured (podman): unified cgroup.procs" "answered: ${CG_OUT:0:200}"; fi
+    backend DELETE '/v4.3.1/libpod/containers/isoug?force=true' >/dev/null
+    for b in '{"resource_limits":{"unified":{"cgroup.procs":"1"}}}' '{"unified":{"cgroup.kill":"1"}}' \
+             '{"resource_limits":{"unified":{"memory.max":"1","cgroup.subtree_control":"+memory"}}}'; do
+      cg_run gwpost podman.sock /v4.3.1/libpod/containers/create "{\"image\":\"$IMG\",\"command\":[\"true\"],${b:1}"
+      if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: cgroup-parent:"*"only cgroup controller files may be set"* ]]; then
+        pass "libpod create $b: the gateway's 403"
+      else fail "libpod create $b: the gateway's 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    done
+    cg_run gwpost podman.sock /v4.3.1/libpod/pods/create '{"name":"isopu2","resource_limits":{"unified":{"cgroup.procs":"1"}}}'
+    if [[ $CG_OUT == "HTTP/1.1 403"*"cgroup-parent"* ]]; then pass "pod create with unified cgroup.procs: the gateway's 403"
+    else fail "pod create with unified cgroup.procs: the gateway's 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    # a controller file passes the gateway and gets podman's own answer
+    cg_run gwpost podman.sock /v4.3.1/libpod/containers/create "{\"image\":\"$IMG\",\"command\":[\"true\"],\"name\":\"isoug\",\"resource_limits\":{\"unified\":{\"memory.max\":\"100000000\"}}}"
+    if [[ $CG_OUT != *"container-gateway"* ]]; then pass "libpod create with unified memory.max reaches podman"
+    else fail "libpod create with unified memory.max reaches podman" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    backend DELETE '/v4.3.1/libpod/containers/isoug?force=true' >/dev/null
+    expect_fail_with "podman --remote run --security-opt apparmor=podman refused" \
+      "container-gateway: security-opt: apparmor_profile=podman is refused" \
+      pm run --rm --network none --security-opt apparmor=podman $IMG true
+    expect_fail_with "podman --remote run -e NVIDIA_VISIBLE_DEVICES=all refused" \
+      "container-gateway: devices: env variable NVIDIA_VISIBLE_DEVICES is refused" \
+      pm run --rm --network none -e NVIDIA_VISIBLE_DEVICES=all $IMG true
+  fi
+  expect_fail_with "docker run --security-opt apparmor=runc refused" \
+    "container-gateway: security-opt: apparmor=runc is refused" dk run --rm --network none --security-opt apparmor=runc $IMG true
+  expect_fail_with "docker run -e NVIDIA_VISIBLE_DEVICES=all refused" \
+    "container-gateway: devices: Env variable NVIDIA_VISIBLE_DEVICES is refused" \
+    dk run --rm --network none -e NVIDIA_VISIBLE_DEVICES=all $IMG true
+  dk create --name isoenv --network none $IMG sleep 300 >/dev/null && dk start isoenv >/dev/null
+  expect_fail_with "docker exec -e NVIDIA_DRIVER_CAPABILITIES=all refused" \
+    "container-gateway: devices:" dk exec -e NVIDIA_DRIVER_CAPABILITIES=all isoenv true
+  expect_fail_with "docker commit --change 'ENV NVIDIA_VISIBLE_DEVICES=all' refused" \
+    "container-gateway: devices: ENV NVIDIA_VISIBLE_DEVICES is refused" \
+    dk commit --change 'ENV NVIDIA_VISIBLE_DEVICES=all' isoenv localhost/isoenv:c
+  mkdir -p "$d" && printf 'FROM %s\nARG NVIDIA_VISIBLE_DEVICES\nRUN true\n' "$IMG" > "$d/Dockerfile"
+  expect_fail_with "docker build --build-arg NVIDIA_VISIBLE_DEVICES=all refused" \
+    "container-gateway: devices: build argument NVIDIA_VISIBLE_DEVICES is refused" \
+    env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" timeout -k 5 "$CG_TIMEOUT" \
+    docker build -q --build-arg NVIDIA_VISIBLE_DEVICES=all -t localhost/isoenv:b "$d"
+  # the image's own ENV: measured to reach the container, then refused at create
+  printf 'FROM %s\nENV NVIDIA_VISIBLE_DEVICES=all\n' "$IMG" > "$d/Dockerfile"
+  DOCKER_BUILDKIT=0 bk build -q -t localhost/isoenv:i "$d" >/dev/null 2>&1
+  expect_output "measured: an image's ENV NVIDIA_VISIBLE_DEVICES is in its container's environment" \
+    NVIDIA_VISIBLE_DEVICES=all bk run --rm --network none localhost/isoenv:i env
+  expect_fail_with "docker run of an image with ENV NVIDIA_VISIBLE_DEVICES refused" \
+    "container-gateway: devices: image localhost/isoenv:i sets Env variable NVIDIA_VISIBLE_DEVICES is refused" \
+    dk run --rm --network none localhost/isoenv:i true
+  bk rm -f isoenv >/dev/null 2>&1
+  for v in c b i; do bk rmi -f "localhost/isoenv:$v" >/dev/null 2>&1; done
+  rm -rf "$d"
+}
+
+# dockerd 20.10 runs ps on the host for top and keeps the lines whose PID column holds
+# a container pid, finding that column by counting blank-separated fields: with a
+# free-text column before PID ("-C sleep -o args,pid --forest") a host process whose
+# arguments hold a container pid was returned (measured). Through the gateway such
+# ps_args are refused; formats that keep the PID column first pass. Docker only.
+i_docker_ps_args() {
+  [ "$CG_BACKEND" = docker ] || { skip "top ps_args" "docker only (CG_BACKEND=$CG_BACKEND)"; return 0; }
+  local cpid hp
+  dk run -d --name isotop --network none $IMG sleep 300 >/dev/null || { fail "top: set-up" "no container"; return; }
+  cpid=$(bk inspect -f '{{.State.Pid}}' isotop)
+  cg_bg sleep "$cpid"; hp=$CG_BG_PID
+  cg_run backend GET "/v1.41/containers/isotop/top?ps_args=$(urlenc '-C sleep -o args,pid --forest')"
+  if [[ $CG_OUT == *"\"$cpid $hp\""* || $CG_OUT == *"$hp"* ]]; then
+    pass "measured (docker): top ps_args='-C sleep -o args,pid --forest' shows host process $hp"
+  else fail "measured (docker): top ps_args='-C sleep -o args,pid --forest' shows a host process" "answered: ${CG_OUT:0:200}"; fi
+  for a in '-C sleep -o args,pid --forest' '-o args,pid' '-eo user,pid' '-eM'; do
+    cg_run gw GET "/v1.41/containers/isotop/top?ps_args=$(urlenc "$a")"
+    if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: denied-query: ps_args"* && $CG_OUT != *"$hp"* ]]; then
+      pass "top ps_args='$a' refused (403)"
+    else fail "top ps_args='$a' refused (403)" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+  done
+  expect_fail_with "docker top isotop -C sleep -o args,pid --forest refused" "container-gateway: denied-query: ps_args" \
+    dk top isotop -C sleep -o args,pid --forest
+  expect_output "docker top isotop -ef" "sleep 300" dk top isotop -ef
+  expect_output "docker top isotop -eo pid,args --forest" "sleep 300" dk top isotop -eo pid,args --forest
+  cg_run dk top isotop -eo pid,args
+  if [[ $CG_OUT == *"sleep 300"* && $CG_OUT != *"$hp"* ]]; then pass "docker top -eo pid,args shows only the container's processes"
+  else fail "docker top -eo pid,args shows only the container's processes" "$CG_OUT"; fi
+  kill "$hp" 2>/dev/null
+  bk rm -f isotop >/dev/null 2>&1
+}
+
 # Red-team finding (issue 8): podman refuses a new network whose name is a prefix of an
 # existing network's id, so all-hex names would tell project 1 project 2's network ids,
 # one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
@@ -652,7 +755,7 @@ i_force_falsy() {
 
 cleanup() {
   local v
-  for v in isoca isocb isocu isost isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
+  for v in isoca isocb isocu isost isoenv isotop isoug isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
   [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2 isopn; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
   for v in isova isova2 isova3 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
   for v in isona isonb isonu 0abg Default BRIDGE None Podman Private pasta; do bk network rm $v >/dev/null 2>&1; done
@@ -662,7 +765,8 @@ cleanup() {
 }
 
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
-     i_force_falsy i_split_transport i_filter_key_split i_form_body)
+     i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
+     i_docker_ps_args)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
