@@ -676,11 +676,16 @@ void ipc_audit_verdict(const struct conn *c, const char *verdict,
 /* ---- monitor/pathres.c */
 
 /*
- * Resolve an absolute bind source (policy.md §4.4) against gw's roots.
- * Checked in order: unresolvable (pathres_walk), under an excluded root,
- * equal to or above a backend socket, under a bind root. out
- * (CG_PATH_MAX + 1 bytes) receives the resolved path for CG_PATH_ALLOWED,
- * the bind roots joined by ", " for CG_PATH_OUTSIDE, "" otherwise.
+ * Resolve an absolute bind source (policy.md §4.4) against gw's roots,
+ * with the amendment of 2026-12-07 (no existence oracle): the walk of
+ * pathres_walk never looks up a component that is neither below a bind
+ * root nor an ancestor of one, and a source that is unresolvable or not
+ * under a bind root is CG_PATH_OUTSIDE, whatever exists on the host (the
+ * same answer, the same message). Then, for a source under a root: under
+ * an excluded root, equal to or above a backend socket. out (CG_PATH_MAX
+ * + 1 bytes) receives the resolved path for CG_PATH_ALLOWED, the bind
+ * roots joined by ", " for CG_PATH_OUTSIDE, "" otherwise. Never returns
+ * CG_PATH_UNRESOLVABLE.
  */
 enum cg_path_verdict pathres_resolve(const struct gateway *gw,
     const char *path, char out[CG_PATH_MAX + 1]);

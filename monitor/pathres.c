@@ -1,4 +1,8 @@
-/* Bind-source resolution, done by the monitor alone (policy.md §4.4). */
+/*
+ * Bind-source resolution, done by the monitor alone (policy.md §4.4, with
+ * the amendment of 2026-12-07: one answer for every source outside the
+ * roots or unresolvable, and nothing outside the roots looked up).
+ */
 #include "monitor/gateway.h"
 
 #include <errno.h>
@@ -58,8 +62,43 @@ depth(const char *r)
 	return n;
 }
 
-int
-pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
+/* r equal to or below base, on a '/' boundary. */
+static int
+below(const char *r, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (strcmp(base, "/") == 0)
+		return 1;
+	return strncmp(r, base, n) == 0 && (r[n] == '\0' || r[n] == '/');
+}
+
+/*
+ * The lexical boundary: 1 when r may be looked up, that is r is equal to
+ * or below one of roots[0..n), or on the way to one (an ancestor of it).
+ * roots NULL: every path may.
+ */
+static int
+within(const char *r, char *const *roots, int n)
+{
+	int i;
+
+	if (roots == NULL)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (below(r, roots[i]) || below(roots[i], r))
+			return 1;
+	return 0;
+}
+
+/*
+ * pathres_walk with a boundary: no component outside roots (within()) is
+ * looked up; reaching one returns -2 at once, before any lstat or
+ * readlink of it. -1: unresolvable as for pathres_walk.
+ */
+static int
+walk(const char *path, char out[CG_PATH_MAX + 1], char *const *roots,
+    int nroots)
 {
 	char rest[2 * CG_PATH_MAX + 2], link[CG_PATH_MAX + 1], tmp[2 * CG_PATH_MAX + 2];
 	const char *p, *c;
@@ -111,6 +150,8 @@ pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 		}
 		if (++lookups > LOOKUPS_MAX || depth(out) > DEPTH_MAX)
 			return -1;
+		if (!within(out, roots, nroots))
+			return -2;	/* outside: never looked up */
 		if (lstat(out, &st) < 0) {
 			if (errno != ENOENT)
 				return -1;
@@ -145,15 +186,25 @@ pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 	return 0;
 }
 
-/* r equal to or below base, on a '/' boundary. */
-static int
-below(const char *r, const char *base)
+int
+pathres_walk(const char *path, char out[CG_PATH_MAX + 1])
 {
-	size_t n = strlen(base);
+	return walk(path, out, NULL, 0) < 0 ? -1 : 0;
+}
 
-	if (strcmp(base, "/") == 0)
-		return 1;
-	return strncmp(r, base, n) == 0 && (r[n] == '\0' || r[n] == '/');
+/*
+ * One answer for every source outside the roots or unresolvable (spec
+ * README, amendments of 2026-12-07: the monitor runs as root, and "cannot
+ * be resolved" for an existing non-directory against "outside" for a
+ * missing path told a client whether any host path exists). The walk
+ * looks up nothing outside the roots' ancestry (walk's boundary), and
+ * every failure, inside or out, is CG_PATH_OUTSIDE with the roots.
+ */
+static enum cg_path_verdict
+outside(const struct gateway *gw, char out[CG_PATH_MAX + 1])
+{
+	snprintf(out, CG_PATH_MAX + 1, "%s", gw->bind_roots_text);
+	return CG_PATH_OUTSIDE;
 }
 
 enum cg_path_verdict
@@ -164,8 +215,13 @@ pathres_resolve(const struct gateway *gw, const char *path,
 	int i;
 
 	out[0] = '\0';
-	if (pathres_walk(path, r) < 0)
-		return CG_PATH_UNRESOLVABLE;
+	if (walk(path, r, gw->bind_roots, gw->nbind_roots) < 0)
+		return outside(gw, out);
+	for (i = 0; i < gw->nbind_roots; i++)
+		if (below(r, gw->bind_roots[i]))
+			break;
+	if (i == gw->nbind_roots)
+		return outside(gw, out);
 	/*
 	 * Excluded roots and sockets are compared as configured and as
 	 * resolved now by the same walk: R is a resolved path, and a path
@@ -185,12 +241,6 @@ pathres_resolve(const struct gateway *gw, const char *path,
 		    below(real, r)))
 			return CG_PATH_SOCKET;
 	}
-	for (i = 0; i < gw->nbind_roots; i++) {
-		if (below(r, gw->bind_roots[i])) {
-			snprintf(out, CG_PATH_MAX + 1, "%s", r);
-			return CG_PATH_ALLOWED;
-		}
-	}
-	snprintf(out, CG_PATH_MAX + 1, "%s", gw->bind_roots_text);
-	return CG_PATH_OUTSIDE;
+	snprintf(out, CG_PATH_MAX + 1, "%s", r);
+	return CG_PATH_ALLOWED;
 }

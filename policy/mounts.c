@@ -48,8 +48,10 @@ resolve_bind(const struct cg_policy_ctx *ctx, const char *src,
 			return 0;
 		break;
 	case CG_PATH_OUTSIDE:
-		cg_refuse(r, "bind-mount",
-		    "%s is outside the allowed roots (%s)", q(src, qs), out);
+		/* one answer for outside and unresolvable (no existence
+		 * oracle; monitor/pathres.c) */
+		cg_refuse(r, "bind-mount", "%s is outside the allowed roots "
+		    "(%s) or cannot be resolved", q(src, qs), out);
 		cg_hint(r, "to allow it, start the gateway with --extra-bind-root "
 		    "%s; or keep the data in a named volume (-v NAME:/path)",
 		    qs);

@@ -272,12 +272,13 @@ test_dots(void **state)
 	CHECK(bp("./root/dir/./sub/./."), CG_PATH_ALLOWED, bp("root/dir/sub"));
 	CHECK(bp("root/dir/sub/.."), CG_PATH_ALLOWED, bp("root/dir"));
 	CHECK(bp("root/dir/../../outside"), CG_PATH_OUTSIDE, NULL);
-	CHECK(bp("outside/../root/dir"), CG_PATH_ALLOWED, bp("root/dir"));
+	/* the boundary: "outside" is never looked up, so never followed */
+	CHECK(bp("outside/../root/dir"), CG_PATH_OUTSIDE, NULL);
 	/* `..` never climbs above `/` */
 	snprintf(p, sizeof(p), "/../../..%s/root/dir", B);
 	CHECK(p, CG_PATH_ALLOWED, bp("root/dir"));
-	snprintf(p, sizeof(p), "/..%s", B);	/* B contains the socket */
-	CHECK(p, CG_PATH_SOCKET, NULL);
+	snprintf(p, sizeof(p), "/..%s", B);	/* above the roots */
+	CHECK(p, CG_PATH_OUTSIDE, NULL);
 }
 
 static void
@@ -306,7 +307,7 @@ test_missing_tail(void **state)
 	CHECK(bp("root/new/../up"), CG_PATH_OUTSIDE, NULL);
 	CHECK(bp("root/new/../up/x"), CG_PATH_OUTSIDE, NULL);
 	CHECK(bp("root/new/a/../../etc"), CG_PATH_OUTSIDE, NULL);
-	CHECK(bp("root/new/../file/x"), CG_PATH_UNRESOLVABLE, NULL);
+	CHECK(bp("root/new/../file/x"), CG_PATH_OUTSIDE, NULL);
 	CHECK(bp("root/new/../torun"), CG_PATH_EXCLUDED, NULL);
 	CHECK(bp("root/new/../new2/x"), CG_PATH_ALLOWED, bp("root/new2/x"));
 	CHECK(bp("root/dangle/../../up"), CG_PATH_OUTSIDE, NULL);
@@ -349,10 +350,14 @@ test_symlinks_outside(void **state)
 	CHECK(bp("root/dangle_out"), CG_PATH_OUTSIDE, NULL);
 	/* B/root/dir/toab -> ../../p/ab */
 	CHECK(bp("root/dir/toab"), CG_PATH_OUTSIDE, NULL);
-	/* `..` after the link climbs from the target, not from root/up */
-	CHECK(bp("root/up/../root/dir"), CG_PATH_ALLOWED, bp("root/dir"));
-	/* "/" is an ancestor of the protected socket */
-	CHECK(bp("root/slash"), CG_PATH_SOCKET, NULL);
+	/*
+	 * `..` after the link climbs from the target, not from root/up; the
+	 * target is outside, so the walk stops there (nothing outside the
+	 * roots is looked up)
+	 */
+	CHECK(bp("root/up/../root/dir"), CG_PATH_OUTSIDE, NULL);
+	/* "/" is outside the roots: the same answer as any outside path */
+	CHECK(bp("root/slash"), CG_PATH_OUTSIDE, NULL);
 	CHECK(bp("root/slash/etc"), CG_PATH_OUTSIDE, NULL);
 }
 
@@ -364,23 +369,23 @@ test_unresolvable(void **state)
 
 	(void)state;
 	gw_default();
-	CHECK(bp("root/loop_a"), CG_PATH_UNRESOLVABLE, NULL);
-	CHECK(bp("root/loop_b/x"), CG_PATH_UNRESOLVABLE, NULL);
-	CHECK(bp("root/self"), CG_PATH_UNRESOLVABLE, NULL);
-	CHECK(bp("root/d1"), CG_PATH_UNRESOLVABLE, NULL);	/* 41 expansions */
+	CHECK(bp("root/loop_a"), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("root/loop_b/x"), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("root/self"), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("root/d1"), CG_PATH_OUTSIDE, NULL);	/* 41 expansions */
 	/* a file with components below it */
-	CHECK(bp("root/file/x"), CG_PATH_UNRESOLVABLE, NULL);
-	CHECK(bp("root/file/."), CG_PATH_UNRESOLVABLE, NULL);
-	CHECK(bp("root/file/.."), CG_PATH_UNRESOLVABLE, NULL);
-	CHECK(bp("root/flink/x"), CG_PATH_UNRESOLVABLE, NULL);
-	CHECK(bp("sock/podman.sock/x"), CG_PATH_UNRESOLVABLE, NULL);
+	CHECK(bp("root/file/x"), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("root/file/."), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("root/file/.."), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("root/flink/x"), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("sock/podman.sock/x"), CG_PATH_OUTSIDE, NULL);
 	/* not absolute, empty, over 4096 bytes */
-	CHECK("root/dir", CG_PATH_UNRESOLVABLE, NULL);
-	CHECK("", CG_PATH_UNRESOLVABLE, NULL);
+	CHECK("root/dir", CG_PATH_OUTSIDE, NULL);
+	CHECK("", CG_PATH_OUTSIDE, NULL);
 	n = (size_t)snprintf(p, sizeof(p), "%s/root/new/", B);
 	memset(p + n, 'a', CG_PATH_MAX + 1 - n);
 	p[CG_PATH_MAX + 1] = '\0';
-	CHECK(p, CG_PATH_UNRESOLVABLE, NULL);
+	CHECK(p, CG_PATH_OUTSIDE, NULL);
 	p[CG_PATH_MAX] = '\0';		/* exactly 4096 bytes: resolvable */
 	CHECK(p, CG_PATH_ALLOWED, p);
 	/* a result that grows past 4096 bytes through a symlink */
@@ -389,7 +394,7 @@ test_unresolvable(void **state)
 	tail[CG_PATH_MAX - n] = '\0';
 	snprintf(p + n, sizeof(p) - n, "%s", tail);
 	assert_int_equal(strlen(p), CG_PATH_MAX);
-	CHECK(p, CG_PATH_UNRESOLVABLE, NULL);	/* rel -> dir/sub adds 4 */
+	CHECK(p, CG_PATH_OUTSIDE, NULL);	/* rel -> dir/sub adds 4 */
 }
 
 /*
@@ -422,7 +427,7 @@ test_work_bounds(void **state)
 		n += (size_t)snprintf(p + n, sizeof(p) - n, "/a");
 	CHECK(p, CG_PATH_ALLOWED, p);
 	snprintf(p + n, sizeof(p) - n, "/a");
-	CHECK(p, CG_PATH_UNRESOLVABLE, NULL);
+	CHECK(p, CG_PATH_OUTSIDE, NULL);
 	/* "a/.." repeated: every step is a lookup */
 	n = (size_t)snprintf(p, sizeof(p), "%s/root/deep", B);
 	for (i = 0; i < 100; i++)
@@ -431,7 +436,7 @@ test_work_bounds(void **state)
 	n = (size_t)snprintf(p, sizeof(p), "%s/root/deep", B);
 	for (i = 0; i < 300; i++)
 		n += (size_t)snprintf(p + n, sizeof(p) - n, "/a/..");
-	CHECK(p, CG_PATH_UNRESOLVABLE, NULL);
+	CHECK(p, CG_PATH_OUTSIDE, NULL);
 }
 
 /* EACCES below a mode-000 directory, checked as an unprivileged uid. */
@@ -453,7 +458,7 @@ test_eacces(void **state)
 
 	if (geteuid() != 0) {
 		assert_int_equal(pathres_resolve(&gw, path, out),
-		    CG_PATH_UNRESOLVABLE);
+		    CG_PATH_OUTSIDE);
 		assert_int_equal(pathres_walk(path, out), -1);
 	} else {
 		/* root reads through mode 000: probe as nobody in a child */
@@ -472,7 +477,7 @@ test_eacces(void **state)
 		if (WEXITSTATUS(status) == 100) {
 			printf("# skipped EACCES: setresuid(65534) failed\n");
 		} else {
-			assert_int_equal(WEXITSTATUS(status), CG_PATH_UNRESOLVABLE);
+			assert_int_equal(WEXITSTATUS(status), CG_PATH_OUTSIDE);
 		}
 	}
 	/* the locked directory itself is lstat-able (its parent is open) */
@@ -556,21 +561,18 @@ test_socket(void **state)
 
 	(void)state;
 	gw_default();
-	CHECK(bp("sock/podman.sock"), CG_PATH_SOCKET, NULL);
-	CHECK(bp("sock"), CG_PATH_SOCKET, NULL);
-	CHECK(bp("sock/."), CG_PATH_SOCKET, NULL);
-	CHECK(B, CG_PATH_SOCKET, NULL);
-	CHECK("/", CG_PATH_SOCKET, NULL);
-	CHECK("/..", CG_PATH_SOCKET, NULL);
-	CHECK("/./", CG_PATH_SOCKET, NULL);
-	/* below the socket's directory but not an ancestor of it */
+	/* outside the roots a socket's directory gets the one answer too */
+	CHECK(bp("sock/podman.sock"), CG_PATH_OUTSIDE, NULL);
+	CHECK(bp("sock"), CG_PATH_OUTSIDE, NULL);
+	CHECK(B, CG_PATH_OUTSIDE, NULL);
+	CHECK("/", CG_PATH_OUTSIDE, NULL);
+	CHECK("/..", CG_PATH_OUTSIDE, NULL);
 	CHECK(bp("sock/other"), CG_PATH_OUTSIDE, NULL);
 	/* the second listener's backend counts too */
 	gw.lis[0].backend_path[0] = '\0';
-	CHECK(bp("sock"), CG_PATH_OUTSIDE, NULL);
 	snprintf(gw.lis[1].backend_path, sizeof(gw.lis[1].backend_path),
-	    "%s/sock/podman.sock", B);
-	CHECK(bp("sock"), CG_PATH_SOCKET, NULL);
+	    "%s/root/dir/sub/d.sock", B);
+	CHECK(bp("root/dir"), CG_PATH_SOCKET, NULL);
 
 	/* order, step 4 before 5: a root that contains the socket */
 	gw_default();
@@ -591,10 +593,10 @@ test_socket(void **state)
 	CHECK(bp("root/dir/sub"), CG_PATH_EXCLUDED, NULL);
 	CHECK(sockpath, CG_PATH_EXCLUDED, NULL);
 	CHECK(bp("root"), CG_PATH_SOCKET, NULL);
-	CHECK("/", CG_PATH_SOCKET, NULL);
-	/* step 3 before 4 before 5 with "/" excluded: always excluded */
+	CHECK("/", CG_PATH_OUTSIDE, NULL);
+	/* step 3 before 4 with "/" excluded: excluded inside the roots */
 	gw.excluded[0] = "/";
-	CHECK("/", CG_PATH_EXCLUDED, NULL);
+	CHECK("/", CG_PATH_OUTSIDE, NULL);
 	CHECK(bp("root/file"), CG_PATH_EXCLUDED, NULL);
 }
 
@@ -619,14 +621,14 @@ test_socket_via_symlink(void **state)
 	CHECK(bp("root/dir"), CG_PATH_SOCKET, NULL);
 	CHECK(bp("root/rel"), CG_PATH_SOCKET, NULL);
 	CHECK(p, CG_PATH_SOCKET, NULL);
-	CHECK(bp("sock/varrun"), CG_PATH_SOCKET, NULL);
+	CHECK(bp("sock/varrun"), CG_PATH_OUTSIDE, NULL);	/* outside */
 	CHECK(bp("root/file"), CG_PATH_ALLOWED, bp("root/file"));
 	/* the socket name itself a symlink to the real socket */
 	xlink("@/root/dir/sub/real.sock", "sock/link.sock");
 	snprintf(gw.lis[1].backend_path, sizeof(gw.lis[1].backend_path),
 	    "%s/sock/link.sock", B);
 	CHECK(bp("root/dir/sub"), CG_PATH_SOCKET, NULL);
-	CHECK(bp("sock"), CG_PATH_SOCKET, NULL);	/* the configured path */
+	CHECK(bp("sock"), CG_PATH_OUTSIDE, NULL);	/* outside the roots */
 	/* a missing socket path is still protected lexically */
 	snprintf(gw.lis[1].backend_path, sizeof(gw.lis[1].backend_path),
 	    "%s/root/dir/gone/x.sock", B);
@@ -635,6 +637,44 @@ test_socket_via_symlink(void **state)
 	unlink(bp("sock/varrun"));
 	unlink(bp("sock/link.sock"));
 	unlink(p);
+}
+
+/*
+ * No existence oracle (amendments of 2026-12-07): an existing
+ * non-directory outside the roots, a missing path, an existing directory,
+ * a symlink in the project to either, a loop outside: one verdict, one
+ * out, byte for byte.
+ */
+static void
+test_no_oracle(void **state)
+{
+	const char *paths[] = {
+		"/etc/passwd/x", "/nonexistent-cg-test/x", "/etc", "/",
+		NULL, NULL, NULL, NULL,
+	};
+	char out0[CG_PATH_MAX + 1], out[CG_PATH_MAX + 1];
+	size_t i;
+
+	(void)state;
+	gw_default();
+	xlink("/etc/passwd/x", "root/to_file");
+	xlink("/nonexistent-cg-test/x", "root/to_missing");
+	xlink("loop2", "outside/loop1");
+	xlink("loop1", "outside/loop2");
+	paths[4] = bp("root/to_file");
+	paths[5] = bp("root/to_missing");
+	paths[6] = bp("outside/loop1/x");
+	paths[7] = bp("root/file/x");
+	assert_int_equal(pathres_resolve(&gw, paths[0], out0), CG_PATH_OUTSIDE);
+	for (i = 1; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (pathres_resolve(&gw, paths[i], out) != CG_PATH_OUTSIDE ||
+		    strcmp(out, out0) != 0)
+			fail_msg("%s: not the answer of %s", paths[i], paths[0]);
+	}
+	unlink(bp("root/to_file"));
+	unlink(bp("root/to_missing"));
+	unlink(bp("outside/loop1"));
+	unlink(bp("outside/loop2"));
 }
 
 static void
@@ -671,6 +711,7 @@ main(void)
 		cmocka_unit_test(test_excluded),
 		cmocka_unit_test(test_socket),
 		cmocka_unit_test(test_socket_via_symlink),
+		cmocka_unit_test(test_no_oracle),
 		cmocka_unit_test(test_walk),
 	};
 

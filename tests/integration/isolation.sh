@@ -16,7 +16,7 @@
 # project 2's through filter keys spelled with '=' (i_filter_key_split), nor through a
 # form body on dockerd (i_form_body). And allow-lists for cgroup maps, runtime hook
 # variables and AppArmor names (i_allow_lists), and for top ps_args on dockerd
-# (i_docker_ps_args).
+# (i_docker_ps_args). And no existence oracle in bind-source resolution (i_bind_oracle).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -540,6 +540,30 @@ i_docker_ps_args() {
   bk rm -f isotop >/dev/null 2>&1
 }
 
+# No existence oracle in bind-source resolution (spec README, amendments of 2026-12-07):
+# the monitor resolves bind sources as root, and answered "cannot be resolved" for an
+# existing non-directory (/etc/passwd/x) but "outside the allowed roots" for a missing
+# path, so a project could tell whether any host path exists. Now the two answers are
+# byte-identical but for the path itself (sources of equal length), directly and through
+# a symlink in the project.
+i_bind_oracle() {
+  local a b ra rb
+  oracle_create() {  # SOURCE: the raw answer to a create binding it, the source replaced
+    cg_timeout curl -s -i -m 30 -X POST -H 'Content-Type: application/json' --unix-socket "$R1/docker.sock" \
+      -d "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"],\"HostConfig\":{\"Binds\":[\"$1:/x\"]}}" \
+      http://d/v1.41/containers/create | sed "s|$1|SOURCE|g"
+  }
+  for pair in "/etc/passwd/x /etc/passwq/x" "/etc/passwd /nonexist/x" "$P1/orf $P1/orm"; do
+    a=${pair% *}; b=${pair#* }
+    if [[ $a == "$P1"/* ]]; then ln -sfn /etc/passwd/x "$a"; ln -sfn /etc/passwq/x "$b"; fi
+    ra=$(oracle_create "$a"); rb=$(oracle_create "$b")
+    if [[ $ra == "HTTP/1.1 403"*"container-gateway: bind-mount: SOURCE is outside the allowed roots"* ]] && [ "$ra" = "$rb" ]; then
+      pass "bind $a and $b: byte-identical 403s (but for the source)"
+    else fail "bind $a and $b: byte-identical 403s (but for the source)" "$(head -n 1 <<<"$ra") / $(head -n 1 <<<"$rb"): $(diff <(echo "$ra") <(echo "$rb") | head -n 4 | tr '\n' ' ')"; fi
+  done
+  rm -f "$P1/orf" "$P1/orm"
+}
+
 # Red-team finding (issue 8): podman refuses a new network whose name is a prefix of an
 # existing network's id, so all-hex names would tell project 1 project 2's network ids,
 # one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
@@ -766,7 +790,7 @@ cleanup() {
 
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
-     i_docker_ps_args)
+     i_docker_ps_args i_bind_oracle)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
