@@ -12,6 +12,7 @@
 #include "base/xmalloc.h"
 #include "policy/imageref.h"
 #include "policy/json.h"
+#include "policy/query.h"
 #include "policy/routes.h"
 
 /* Inspect paths per kind (routes.md §9.2); NULL where none exists. */
@@ -234,6 +235,126 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 	}
 }
 
+/*
+ * Project-first resolution of id-shaped refs (spec README, amendments of
+ * 2026-12-07): podman 4.3.1 and dockerd 20.10 resolve a name before an id
+ * prefix (measured: isolation.sh i_short_id_names), so another project's
+ * container named after this project's short id took that id away. When
+ * a ref made of 12 to 63 lower-case hex digits inspects as a resource
+ * that is not the project's, the monitor lists the project's resources of
+ * that kind (label filter) and answers owned, with the full id, when
+ * exactly one id starts with the ref; the forwarded request then names
+ * the full id, which both daemons match before any name.
+ */
+static int
+id_shaped(const char *ref)
+{
+	size_t n = strlen(ref);
+
+	return n >= 12 && n < 64 &&
+	    ref[strspn(ref, "0123456789abcdef")] == '\0';
+}
+
+static int
+prefix_kind(int kind)
+{
+	return kind == CG_FACT_CONTAINER || kind == CG_FACT_POD ||
+	    kind == CG_FACT_NETWORK;
+}
+
+/* The list request of the project's resources of c's question kind. */
+static char *
+own_list_request(const struct conn *c, size_t *len)
+{
+	static const char *const paths[][2] = {
+		[CG_FACT_CONTAINER] = { "/containers/json",
+		    "/libpod/containers/json" },
+		[CG_FACT_POD] = { "/libpod/pods/json", "/libpod/pods/json" },
+		[CG_FACT_NETWORK] = { "/networks", "/libpod/networks/json" },
+	};
+	struct cg_query *q = query_new();
+	char *filters, *enc, *req, *entry;
+	cJSON *f = json_checked(cJSON_CreateObject());
+	cJSON *l = json_checked(cJSON_CreateArray());
+	int n;
+
+	if (asprintf(&entry, "%s=%s", CG_LABEL_KEY, c->gw->root) < 0)
+		xoom();
+	cJSON_AddItemToArray(l, json_checked(cJSON_CreateString(entry)));
+	cJSON_AddItemToObject(f, "label", l);
+	filters = json_serialize(f, NULL);
+	cJSON_Delete(f);
+	free(entry);
+	if (c->q_kind == CG_FACT_CONTAINER)
+		query_append(q, "all", "true");
+	query_append(q, "filters", filters);
+	enc = query_encode(q, NULL);
+	query_free(q);
+	free(filters);
+	n = asprintf(&req, "GET %s%s?%s HTTP/1.1\r\nHost: docker\r\n\r\n",
+	    c->q_prefix, paths[c->q_kind][c->q_api == IPC_API_LIBPOD], enc);
+	free(enc);
+	if (n < 0)
+		xoom();
+	*len = (size_t)n;
+	return req;
+}
+
+/*
+ * The one entry of the list answer body[0..len) whose id starts with ref
+ * and whose labels carry KEY=root, into id_out: CG_OWNED, or CG_NOT_OWNED
+ * (none, or more than one: the daemon would call the prefix ambiguous),
+ * or CG_UNEXPECTED (not a list of objects).
+ */
+static enum cg_fact_result
+own_prefix(const char *body, size_t len, const char *ref, const char *root,
+    char id_out[CG_ID_MAX + 1])
+{
+	const cJSON *e, *id, *labels, *v;
+	char err[128];
+	cJSON *tree = json_parse(body, len, err, sizeof(err));
+	size_t rlen = strlen(ref);
+	int found = 0;
+
+	if (!cJSON_IsArray(tree)) {
+		cJSON_Delete(tree);
+		return CG_UNEXPECTED;
+	}
+	cJSON_ArrayForEach(e, tree) {
+		id = json_get(e, "Id");
+		if (id == NULL)
+			id = json_get(e, "id");
+		labels = json_get(e, "Labels");
+		if (labels == NULL)
+			labels = json_get(e, "labels");
+		v = json_get(labels, CG_LABEL_KEY);
+		if (!cJSON_IsString(id) || !valid_id(id->valuestring) ||
+		    strncmp(id->valuestring, ref, rlen) != 0 ||
+		    !cJSON_IsString(v) || strcmp(v->valuestring, root) != 0)
+			continue;
+		if (found++ == 0)
+			snprintf(id_out, CG_ID_MAX + 1, "%s", id->valuestring);
+	}
+	cJSON_Delete(tree);
+	return found == 1 ? CG_OWNED : CG_NOT_OWNED;
+}
+
+/* The list of the project's resources for FS_OWN_PREFIX answered. */
+static void
+own_prefix_done(struct conn *c, int status, const char *body,
+    size_t body_len)
+{
+	char id[CG_ID_MAX + 1];
+	enum cg_fact_result v = status >= 200 && status < 300 ?
+	    own_prefix(body, body_len, c->q_ref, c->gw->root, id) :
+	    CG_UNEXPECTED;
+
+	if (v == CG_OWNED)
+		ocache_put(c->gw, c->q_kind, id, v);
+	/* nothing of the project's: the first inspect's answer stands */
+	answer_fact(c, (uint8_t)(v == CG_UNEXPECTED ? CG_UNEXPECTED : v), id);
+}
+
 void
 facts_done(struct conn *c, int ok, int timeout)
 {
@@ -251,9 +372,28 @@ facts_done(struct conn *c, int ok, int timeout)
 		return;
 	}
 	backend_release(c);
+	if (c->q_stage == FS_OWN_PREFIX) {
+		own_prefix_done(c, status, body, body_len);
+		free(body);
+		return;
+	}
 	v = facts_verdict(kind, (enum cg_api)c->q_api, status, body, body_len,
 	    c->gw->root, id);
 	free(body);
+	if (v == CG_NOT_OWNED && status >= 200 && status < 300 &&
+	    c->q_stage == FS_INSPECT && prefix_kind(c->q_kind) &&
+	    id_shaped(c->q_ref)) {
+		char *req;
+		size_t len;
+
+		c->q_stage = FS_OWN_PREFIX;
+		req = own_list_request(c, &len);
+		if (backend_internal(c, req, len, 1) < 0) {
+			conn_close_backend(c);
+			answer_fact(c, IPC_FACT_UNREACHABLE, NULL);
+		}
+		return;
+	}
 	/* a 2xx verdict about a full id holds for good (ocache.c) */
 	if (status >= 200 && status < 300) {
 		const char *ref = c->q_stage == FS_EXEC_CONTAINER ?

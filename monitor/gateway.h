@@ -205,7 +205,7 @@ struct bcall {
 };
 
 
-enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER };
+enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX };
 enum req_state {
 	RS_IDLE,		/* waiting for the next FORWARD or question */
 	RS_FACT,		/* an inspect for a FACT_QUERY is running */

@@ -1288,6 +1288,60 @@ test_bypass_b34_named_networks(void **state)
 }
 
 /*
+ * Project-first resolution (monitor/facts.c, amendments of 2026-12-07):
+ * another project's container named after this project's short id
+ * answers the inspect; the monitor then lists the project's containers
+ * (label filter) and answers owned with the one full id that starts with
+ * the ref. Nothing of the project's with that prefix, two of them, or a
+ * ref that is no id prefix: the first answer stands, without a list.
+ */
+static void
+test_own_id_prefix(void **state)
+{
+	static const char own[] = "0123456789abcdef0123456789abcdef"
+	    "0123456789abcdef0123456789abcdef";
+	static const char foreign[] = "{\"Id\":\"ffff\",\"Config\":{\"Labels\":"
+	    "{\"" KEY "\":\"/srv/other\"}}}";
+	char list[512], two[1024];
+	struct t t;
+
+	(void)state;
+	snprintf(list, sizeof(list), "[{\"Id\":\"%s\",\"Labels\":{\"" KEY
+	    "\":\"" ROOT "\"}},{\"Id\":\"0123456789ff\",\"Labels\":{}}]", own);
+	snprintf(two, sizeof(two), "[{\"Id\":\"%s\",\"Labels\":{\"" KEY
+	    "\":\"" ROOT "\"}},{\"Id\":\"0123456789abff\",\"Labels\":{\"" KEY
+	    "\":\"" ROOT "\"}}]", own);
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, foreign), 1);
+	ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "0123456789ab",
+	    http_resp(200, list), IPC_FACT_OWNED, own);
+	assert_int_equal(fb.nfds, 2);
+	assert_true(strncmp(fb_read(0), "GET /v1.41/containers/0123456789ab/json ",
+	    40) == 0);
+	assert_true(strncmp(fb_read(1), "GET /v1.41/containers/json?all=true&"
+	    "filters=%7B%22label%22%3A%5B%22org.apache.magpie.project%3D", 60) == 0);
+	t_close(&t, HANDLED);
+
+	/* two of the project's share the prefix: ambiguous, not owned */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, foreign), 1);
+	ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "0123456789ab",
+	    http_resp(200, two), IPC_FACT_NOT_OWNED, NULL);
+	t_close(&t, HANDLED);
+
+	/* not id-shaped (a g, 11 digits, upper case): one inspect only */
+	t_open(&t, sock_up);
+	ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "0123456789ag",
+	    http_resp(200, foreign), IPC_FACT_NOT_OWNED, NULL);
+	ask(&t, 1, 2, CG_FACT_CONTAINER, IPC_API_COMPAT, "0123456789a",
+	    http_resp(200, foreign), IPC_FACT_NOT_OWNED, NULL);
+	ask(&t, 1, 3, CG_FACT_CONTAINER, IPC_API_COMPAT, "0123456789AB",
+	    http_resp(200, foreign), IPC_FACT_NOT_OWNED, NULL);
+	assert_int_equal(fb.nfds, 3);
+	t_close(&t, HANDLED);
+}
+
+/*
  * The image step (monitor/image.c): a compat create on podman resolves the
  * name with the compat inspect, then reads the annotations with the libpod
  * inspect of that id; a reserved one refuses the create before any network
@@ -1543,6 +1597,7 @@ main(void)
 		cmocka_unit_test(test_phase_checks_before_creating),
 		cmocka_unit_test(test_bypass_b34_named_networks),
 		cmocka_unit_test(test_image_step),
+		cmocka_unit_test(test_own_id_prefix),
 		cmocka_unit_test(test_raw_datagrams),
 		cmocka_unit_test(test_fd_attached),
 		cmocka_unit_test(test_startup),

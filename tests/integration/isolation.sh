@@ -7,7 +7,9 @@
 # CLI, podman --remote and raw curl; its own prunes still remove its unused resources.
 # Plus the libpod host-fact fields (issue 7 item 4) through podman --remote, and the
 # libpod system prune pre-check: other projects' stopped pods survive it (i_system_prune).
-# And no network id of project 2 through all-hex network names (i_hex_network_names).
+# And no network id of project 2 through short all-hex network names, 12 hex digits
+# allowed (i_hex_network_names), and project 2's short ids stay its own whatever project
+# 1 names its containers and pods (i_short_id_names).
 # And no host path through mount text podman re-reads (i_mount_text).
 # And no network of project 2 through case variants of built-in network names and modes
 # (i_network_name_case, redteam5 F2). And no forced image removal through a force value
@@ -565,10 +567,12 @@ i_bind_oracle() {
 }
 
 # Red-team finding (issue 8): podman refuses a new network whose name is a prefix of an
-# existing network's id, so all-hex names would tell project 1 project 2's network ids,
-# one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
-# refused through the gateway, with one answer for a prefix of project 2's id and for any
-# other all-hex name, on the docker CLI and podman --remote; nothing is created.
+# existing network's id, so short all-hex names would tell project 1 project 2's network
+# ids, one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
+# through the gateway: names of fewer than 12 hex digits are refused (one answer, nothing
+# created); from 12 on a refusal tells only what the client guessed whole, and
+# testcontainers' new Network() names networks with 12 hex digits: they pass
+# (amendments of 2026-12-07: hex names are not refused for being hex).
 i_hex_network_names() {
   local id pre other n msg
   id=$(backend GET /v1.41/networks/isonb | python3 -c 'import json,sys; print(json.load(sys.stdin)["Id"])')
@@ -576,23 +580,23 @@ i_hex_network_names() {
   pre=${id:0:12}
   other=$( [ "${pre:0:1}" = 0 ] && echo 1 || echo 0 )${pre:1}    # differs in the first digit: prefixes no id
   if podman_only "measure (podman): a network name that prefixes an id"; then
-    cg_run backend POST /v4.3.1/libpod/networks/create "{\"name\":\"$pre\"}"
-    if [[ $CG_OUT == *"network name $pre already used"* ]]; then
+    cg_run backend POST /v4.3.1/libpod/networks/create "{\"name\":\"${pre:0:3}\"}"
+    if [[ $CG_OUT == *"network name ${pre:0:3} already used"* ]]; then
       pass "measure (podman): a network name that prefixes another network's id is refused"
     else fail "measure (podman): a network name that prefixes another network's id is refused" "answered: $CG_OUT"; fi
-    cg_run backend POST /v4.3.1/libpod/networks/create "{\"name\":\"$other\"}"
-    if [[ $CG_OUT == *"\"name\":\"$other\""* ]]; then
+    cg_run backend POST /v4.3.1/libpod/networks/create "{\"name\":\"${other:0:3}\"}"
+    if [[ $CG_OUT == *"\"name\":\"${other:0:3}\""* ]]; then
       pass "measure (podman): an all-hex name that prefixes no id is created (the two answers differ)"
     else fail "measure (podman): an all-hex name that prefixes no id is created (the two answers differ)" "answered: $CG_OUT"; fi
-    backend DELETE "/v4.3.1/libpod/networks/$other" >/dev/null
+    backend DELETE "/v4.3.1/libpod/networks/${other:0:3}" >/dev/null
   fi
-  for n in "$pre" "$other" 0abc; do
-    msg="container-gateway: network: network name $n is refused: network names made only of hex digits can match other networks' ids; add a character other than 0-9 and a-f to the name"
+  for n in "${pre:0:3}" "${other:0:3}" 0abc "${pre:0:11}"; do
+    msg="container-gateway: network: network name $n is refused: short names made only of hex digits can match other networks' ids; use at least 12 hex digits, or a character other than 0-9 and a-f"
     expect_fail_with "docker network create $n refused (403)" "$msg" dk network create "$n"
   done
   if [ "$CG_BACKEND" = podman ]; then
     expect_fail_with "podman --remote network create 0abc refused (403)" \
-      "container-gateway: network: network name 0abc is refused: network names made only of hex digits" \
+      "container-gateway: network: network name 0abc is refused: short names made only of hex digits" \
       pm network create 0abc
     cg_run curl -s -i -m 20 -X POST -H 'Content-Type: application/json' -d '{"name":"DEADBEEF"}' \
       --unix-socket "$R1/podman.sock" http://d/v4.3.1/libpod/networks/create
@@ -601,13 +605,56 @@ i_hex_network_names() {
     else fail "libpod network create DEADBEEF: 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
   fi
   cg_run bk network ls --format '{{.Name}}'
-  if grep -qxE "0abc|DEADBEEF|$pre|$other" <<<"$CG_OUT"; then
+  if grep -qxE "0abc|DEADBEEF|${pre:0:3}|${other:0:3}|${pre:0:11}" <<<"$CG_OUT"; then
     fail "refused hex names created nothing" "backend has: $(echo $CG_OUT)"
-    for n in 0abc DEADBEEF "$pre" "$other"; do bk network rm "$n" >/dev/null 2>&1; done
+    for n in 0abc DEADBEEF "${pre:0:3}" "${other:0:3}" "${pre:0:11}"; do bk network rm "$n" >/dev/null 2>&1; done
   else pass "refused hex names created nothing"; fi
-  # one character outside 0-9a-f is enough
+  # 12 hex digits (testcontainers' names) and one character outside 0-9a-f pass
+  expect_ok "docker network create $other (12 hex digits)" dk network create "$other"
+  bk network rm "$other" >/dev/null 2>&1
   expect_ok "docker network create 0abg" dk network create 0abg
   bk network rm 0abg >/dev/null 2>&1
+}
+
+# Names shaped like ids (amendments of 2026-12-07): podman 4.3.1 and dockerd 20.10
+# resolve a name before an id prefix (measured), so project 1's container named after
+# project 2's short id took it: project 2's own `docker stop <short id>` answered 404
+# through its gateway. Now the project's own id prefix wins: the monitor finds the
+# project's resource with that prefix and forwards its full id.
+i_short_id_names() {
+  local b s
+  dk2 create --name isosb --network none $IMG sleep 300 >/dev/null || { fail "short ids: set-up" "no container"; return; }
+  b=$(bk inspect -f '{{.Id}}' isosb); s=${b:0:12}
+  expect_ok "project 1 may name its container $s (names are one namespace per daemon)" \
+    dk create --name "$s" --network none $IMG true
+  cg_run backend GET "/v1.41/containers/$s/json"
+  if [[ $CG_OUT == *'"Name":"/'"$s"'"'* ]]; then pass "measured ($CG_BACKEND): $s resolves to the container of that name, not the id prefix"
+  else fail "measured ($CG_BACKEND): $s resolves to the container of that name" "answered: ${CG_OUT:0:160}"; fi
+  expect_ok "project 2: docker start $s (its own short id)" dk2 start "$s"
+  expect_ok "project 2: docker stop $s (its own short id)" dk2 stop -t 1 "$s"
+  expect_output "project 2: docker inspect $s is its own container" "$b" dk2 inspect -f '{{.Id}}' "$s"
+  expect_output "project 1: docker inspect $s is its own container (the name)" "/$s" dk inspect -f '{{.Name}}' "$s"
+  if [ "$(bk inspect -f '{{.State.Status}}' "$s")" = created ]; then pass "project 1's container named $s was not touched"
+  else fail "project 1's container named $s was not touched" "$(bk inspect -f '{{.State.Status}}' "$s")"; fi
+  if podman_only "short ids: libpod and pods"; then
+    expect_ok "project 2: podman --remote start $s" pm2 start "$s"
+    expect_output "project 2: podman --remote inspect $s" "$b" pm2 inspect -f '{{.Id}}' "$s"
+    pm2 pod create --name isopsb --infra=false >/dev/null
+    b=$(curl -s --unix-socket "$CG_BACKEND_SOCK" http://d/v4.3.1/libpod/pods/isopsb/json | python3 -c 'import json,sys; print(json.load(sys.stdin)["Id"])')
+    expect_ok "project 1 may name its pod ${b:0:12}" pm pod create --name "${b:0:12}" --infra=false
+    expect_output "project 2: podman --remote pod inspect ${b:0:12} is its own pod" "$b" pm2 pod inspect -f '{{.ID}}' "${b:0:12}"
+    backend DELETE "/v4.3.1/libpod/pods/${b:0:12}?force=true" >/dev/null
+    backend DELETE '/v4.3.1/libpod/pods/isopsb?force=true' >/dev/null
+  fi
+  if [ "$CG_BACKEND" = docker ]; then   # podman refuses a network name that prefixes an id
+    dk2 network create isonsb >/dev/null
+    b=$(bk network inspect -f '{{.Id}}' isonsb)
+    expect_ok "project 1 may name its network ${b:0:12}" dk network create "${b:0:12}"
+    expect_output "project 2: docker network inspect ${b:0:12} is its own network" "$b" \
+      dk2 network inspect -f '{{.Id}}' "${b:0:12}"
+    bk network rm isonsb "${b:0:12}" >/dev/null 2>&1
+  fi
+  bk rm -f isosb "$s" >/dev/null 2>&1
 }
 
 # Mount fields are text to podman (red team s5 F1, F5). Podman 4.3 rebuilds a compat
@@ -790,7 +837,7 @@ cleanup() {
 
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
-     i_docker_ps_args i_bind_oracle)
+     i_docker_ps_args i_bind_oracle i_short_id_names)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
