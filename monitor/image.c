@@ -15,7 +15,9 @@
  *   - libpod create, pod create with infra_image: the libpod inspect;
  *   - pod create without infra_image (and with an infra container):
  *     podman's default infra image, localhost/podman-pause:<Version>-<Built>
- *     (pkg/specgen/generate/pause_image.go), from GET /libpod/version.
+ *     (pkg/specgen/generate/pause_image.go), from GET /libpod/version
+ *     (a backend whose answer names neither, which no podman is, gets a
+ *     WARNING and no check).
  * A missing image (404) passes: the daemon refuses the create itself, or
  * builds its default infra image afresh; except a named infra image,
  * which podman would pull unchecked (PullPolicyMissing): refused.
@@ -29,6 +31,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/log.h"
 #include "policy/imagecfg.h"
 #include "policy/imageref.h"
 #include "policy/json.h"
@@ -236,13 +239,22 @@ image_step_done(struct conn *c, int ok, int timeout)
 	}
 	backend_release(c);
 	if (c->im_step == IM_VERSION) {
-		if (status < 200 || status > 299 ||
-		    default_infra_name(c, body, body_len) < 0)
+		if (status < 200 || status > 299)
 			backend_refuse(c, "backend-unreachable", "unexpected "
 			    "version response");
-		else
+		else if (default_infra_name(c, body, body_len) == 0)
 			im_request(c, IM_INSPECT, LIBPOD_PREFIX
 			    "/images/%s/json", c->im_ref);
+		else {
+			/* podman always names them; another backend has no
+			 * default infra image of podman's to check */
+			log_msg(LOG_WARNING, "image-step", "the backend's "
+			    "/libpod/version names no Version and BuildTime: "
+			    "the default infra image of pod creates is not "
+			    "checked");
+			c->im_step = IM_NONE;
+			phase_continue(c);
+		}
 	} else if (status == 404 && c->im_pod && !c->im_default) {
 		backend_refuse(c, "pod", "infra image %s is not present; pull "
 		    "it first (the daemon would pull it unchecked)", c->im_ref);
