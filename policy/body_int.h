@@ -194,6 +194,8 @@ const char *annotation_reserved(const char *key);
 int env_name_hooked(const char *name, size_t len);
 int rule_env_hooks(const cJSON *env, const char *field, struct cg_refusal *r);
 int rule_cgroup_map(const cJSON *map, const char *field, struct cg_refusal *r);
+/* resource_limits.hugepageLimits: every pageSize <digits>[KMGTP]B; 0 or -1 (403 cgroup-parent). */
+int rule_hugepage_limits(const cJSON *list, struct cg_refusal *r);
 int apparmor_profile_ok(const char *v);
     /* §3.6 on an annotations object, plus org.systemd.property.* */
 int rule_publish_libpod(const cJSON *body, struct cg_refusal *r);  /* §3.7 */

@@ -216,7 +216,9 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "cgroup-parent", D_CGPARENT);
 	if (rule_cgroup_map(json_get(json_get(body, "resource_limits"),
 	    "unified"), "resource_limits.unified", r) != 0 ||
-	    rule_cgroup_map(json_get(body, "unified"), "unified", r) != 0)
+	    rule_cgroup_map(json_get(body, "unified"), "unified", r) != 0 ||
+	    rule_hugepage_limits(json_get(json_get(body, "resource_limits"),
+	    "hugepageLimits"), r) != 0)
 		return -1;
 	if (json_truthy(json_get(body, "oci_runtime")))
 		return cg_refuse(r, "runtime", D_RUNTIME);

@@ -595,6 +595,37 @@ rule_cgroup_map(const cJSON *map, const char *field, struct cg_refusal *r)
 	return 0;
 }
 
+/*
+ * resource_limits.hugepageLimits: runc writes hugetlb.<pageSize>.max (v2)
+ * or .limit_in_bytes (v1) in the container's cgroup, so pageSize is part
+ * of a cgroup file name: only the OCI format <size><unit>B (64KB, 2MB,
+ * 1GB) passes, no '/' or other file (as the unified keys above).
+ */
+int
+rule_hugepage_limits(const cJSON *list, struct cg_refusal *r)
+{
+	const cJSON *e, *ps;
+	const char *v;
+	size_t n;
+	char qb[260];
+
+	if (!cJSON_IsArray(list))
+		return 0;
+	for (e = list->child; e != NULL; e = e->next) {
+		ps = json_get(e, "pageSize");
+		if (ps == NULL || cJSON_IsNull(ps))
+			continue;
+		v = cJSON_IsString(ps) ? ps->valuestring : "";
+		n = strspn(v, "0123456789");
+		if (n == 0 || strchr("KMGTP", v[n]) == NULL || v[n] == '\0' ||
+		    strcmp(v + n + 1, "B") != 0)
+			return cg_refuse(r, "cgroup-parent", "hugepageLimits "
+			    "pageSize %s is refused: it names a cgroup file; "
+			    "give a size such as 2MB", q(v, qb));
+	}
+	return 0;
+}
+
 /* ---- §3.7 Publishing ---- */
 
 /* §3.7.2: empty or an IPv4/IPv6 literal. */

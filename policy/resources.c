@@ -47,7 +47,9 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "cgroup-parent",
 		    "custom cgroup parents are refused");
 	if (rule_cgroup_map(json_get(json_get(body, "resource_limits"),
-	    "unified"), "resource_limits.unified", r) != 0)
+	    "unified"), "resource_limits.unified", r) != 0 ||
+	    rule_hugepage_limits(json_get(json_get(body, "resource_limits"),
+	    "hugepageLimits"), r) != 0)
 		return -1;
 	/* publishing (§3.7) */
 	if (rule_publish_libpod(body, r) != 0)
@@ -110,7 +112,8 @@ update_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (req->api == CG_API_COMPAT)
 		return schema_check(&sc_compat_update, body, r);
 	if (schema_check(&sc_libpod_update, body, r) != 0 ||
-	    rule_env_hooks(json_get(body, "Env"), "Env", r) != 0)
+	    rule_env_hooks(json_get(body, "Env"), "Env", r) != 0 ||
+	    rule_hugepage_limits(json_get(body, "hugepageLimits"), r) != 0)
 		return -1;
 	/* as healthLogDestination (§3.8) */
 	v = jstr0(body, "health_log_destination");

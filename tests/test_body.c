@@ -1068,6 +1068,13 @@ test_libpod_rules(void **state)
 		    "{'memory.x/../../cgroup.procs':'1'}}", "cgroup-parent"),
 		LC("unified rdma.max", "{'unified':{'rdma.max':'x'}}",
 		    "cgroup-parent"),
+		LCD("hugepageLimits pageSize a path", "{'resource_limits':"
+		    "{'hugepageLimits':[{'pageSize':'2MB/../../cgroup.procs',"
+		    "'limit':1}]}}", "cgroup-parent", "hugepageLimits pageSize "
+		    "2MB/../../cgroup.procs is refused: it names a cgroup file; "
+		    "give a size such as 2MB"),
+		LCO("hugepageLimits 2MB", "{'resource_limits':{'hugepageLimits':"
+		    "[{'pageSize':'2MB','limit':0}]}}", "'2MB'"),
 		LCO("unified controller files", "{'resource_limits':{'unified':"
 		    "{'memory.max':'1000000','cpu.weight':'50','pids.max':'10',"
 		    "'io.weight':'10','cpuset.cpus':'0','hugetlb.2MB.max':'0'}}}",
