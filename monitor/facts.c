@@ -417,30 +417,14 @@ facts_done(struct conn *c, int ok, int timeout)
 /*
  * A ref the monitor splices into an inspect path: one segment (images:
  * one or more, routes.md §10.1) of bytes 0x21-0x7e without '%', '?',
- * '#', '\\', and no empty, "." or ".." segment.
+ * '#', '\\', and no empty, "." or ".." segment (image_ref_path_safe).
  */
 static int
 ref_is_path_safe(const struct ipc_str *ref, int multi)
 {
-	size_t i, seg = 0;
-
-	if (ref->len == 0)
+	if (!multi && memchr(ref->p, '/', ref->len) != NULL)
 		return 0;
-	for (i = 0; i <= ref->len; i++) {
-		unsigned char ch = i < ref->len ? (unsigned char)ref->p[i] : '/';
-
-		if (ch == '/') {
-			if ((i > 0 && !multi && i < ref->len) || i == seg ||
-			    (i - seg == 1 && ref->p[seg] == '.') ||
-			    (i - seg == 2 && ref->p[seg] == '.' && ref->p[seg + 1] == '.'))
-				return 0;
-			seg = i + 1;
-			continue;
-		}
-		if (ch < 0x21 || ch > 0x7e || strchr("%?#\\", ch) != NULL)
-			return 0;
-	}
-	return 1;
+	return image_ref_path_safe(ref->p, ref->len);
 }
 
 int
