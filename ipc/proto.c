@@ -65,6 +65,7 @@ static const struct field f_conn_start[] = {
 	BOOL("proxy_available", conn_start.proxy_available),
 	U32("backend_timeout_ms", conn_start.backend_timeout_ms),
 	BOOL("commit_needs_body", conn_start.commit_needs_body),
+	BOOL("backend_rootless", conn_start.backend_rootless),
 };
 static const struct field f_log[] = {
 	ENUM("level", log.level, n_level),

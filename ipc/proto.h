@@ -111,6 +111,7 @@ struct ipc_msg {
 			uint8_t proxy_available;
 			uint32_t backend_timeout_ms;
 			uint8_t commit_needs_body;	/* the backend's, measured */
+			uint8_t backend_rootless;	/* a rootless podman service */
 		} conn_start;
 		struct { uint8_t level; struct ipc_str text; } log;	/* text str(1024, UTF-8) */
 		struct { uint8_t reason; } bye;

@@ -40,6 +40,7 @@ start_conn(struct gateway *gw, struct conn *c)
 	m.u.conn_start.proxy_available = (uint8_t)l->proxy_available;
 	m.u.conn_start.backend_timeout_ms = gw->backend_timeout_ms;
 	m.u.conn_start.commit_needs_body = (uint8_t)l->commit_needs_body;
+	m.u.conn_start.backend_rootless = (uint8_t)l->backend_rootless;
 	ipc_audit(c, "to-child", &m);
 	rc = ipc_send(c->ipc, &m, 0);
 	/*

@@ -20,12 +20,16 @@
 
 #include "base/gwerror.h"
 #include "base/util.h"
+#include "base/xmalloc.h"
 #include "http/http.h"
 #include "monitor/backend.h"
 #include "monitor/log.h"
+#include "policy/json.h"
 
 #define PROBE_MS	2000	/* the whole probe: connect, ask, read the head */
 #define PROBE_HEAD_MAX	16384	/* a daemon's _ping head is < 1 KiB */
+#define VERSION_MAX	65536	/* its GET /version answer is < 1 KiB */
+#define VERSION_MS	5000	/* podman 4.3.1 takes 0.9 s to answer it */
 
 static int
 is_socket(const char *path)
@@ -143,10 +147,11 @@ field_is(const struct http_field *f, const char *name)
 	    strncasecmp(f->name, name, f->name_len) == 0;
 }
 
-/* What a daemon's GET /_ping said about it besides being no gateway. */
+/* What a daemon's answers at start-up said about it besides being no gateway. */
 struct probe_facts {
 	int libpod;			/* Libpod-Api-Version: a podman service */
-	enum backend_ident ident;	/* by its Server field */
+	enum backend_ident ident;	/* by its Server field and GET /version */
+	char server[64];		/* its Server field, for the log */
 };
 
 /*
@@ -187,15 +192,20 @@ probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 
 	pf->libpod = 0;
 	pf->ident = BACKEND_UNKNOWN;
+	pf->server[0] = '\0';
 	n = exchange(path, req, buf, sizeof(buf), &resp);
 	if (n < 0)
 		return PROBE_SILENT;
 	for (i = 0; n > 0 && i < resp.nfields; i++) {
-		if (field_is(&resp.fields[i], "Libpod-Api-Version"))
+		const struct http_field *f = &resp.fields[i];
+
+		if (field_is(f, "Libpod-Api-Version"))
 			pf->libpod = 1;
-		if (field_is(&resp.fields[i], "Server"))
-			pf->ident = server_ident(resp.fields[i].value,
-			    resp.fields[i].value_len);
+		if (field_is(f, "Server")) {
+			pf->ident = server_ident(f->value, f->value_len);
+			snprintf(pf->server, sizeof(pf->server), "%.*s",
+			    (int)f->value_len, f->value);
+		}
 	}
 	for (i = 0; n > 0 && i < resp.nfields; i++) {
 		const struct http_field *f = &resp.fields[i];
@@ -206,6 +216,114 @@ probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 		}
 	}
 	return PROBE_DAEMON;
+}
+
+/*
+ * GET /version from the socket at path, read to its end (Connection:
+ * close; at most VERSION_MAX bytes within VERSION_MS). Returns the decoded
+ * body (malloc'd, NUL-terminated; the caller frees it) of a 200 answer,
+ * or NULL.
+ */
+static char *
+get_version(const char *path)
+{
+	static const char req[] = "GET /version HTTP/1.1\r\nHost: docker\r\n"
+	    "User-Agent: container-gateway/" CG_VERSION "\r\n"
+	    "Connection: close\r\n\r\n";
+	long long deadline = now_ms() + VERSION_MS;
+	struct http_response resp;
+	char *buf, *body = NULL;
+	size_t len = 0, blen;
+	ssize_t n;
+	int fd, hl;
+
+	fd = backend_connect(path);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(VERSION_MAX + 1);
+	if (!wait_fd(fd, POLLOUT, deadline) ||
+	    send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL) !=
+	    (ssize_t)(sizeof(req) - 1))
+		goto out;
+	while (len < VERSION_MAX && wait_fd(fd, POLLIN, deadline)) {
+		n = recv(fd, buf + len, VERSION_MAX - len, 0);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	hl = http_parse_response(buf, len, &resp);
+	if (hl <= 0 || resp.status != 200)
+		goto out;
+	if (resp.chunked) {
+		if (http_chunked_decode_all(buf + hl, len - (size_t)hl, &body,
+		    &blen) < 0)
+			body = NULL;
+	} else {
+		blen = len - (size_t)hl;
+		if (resp.has_content_length && resp.content_length < blen)
+			blen = (size_t)resp.content_length;
+		body = xmalloc(blen + 1);
+		memcpy(body, buf + hl, blen);
+		body[blen] = '\0';
+	}
+out:
+	free(buf);
+	close(fd);
+	return body;
+}
+
+/*
+ * Does the GET /version body v name podman? Podman 4.3.1 (rootful and
+ * rootless alike) lists a component named "Podman Engine"; dockerd 20.10
+ * lists "Engine", "containerd", "runc", "docker-init" (measured).
+ */
+static int
+version_is_podman(const char *v)
+{
+	char err[64];
+	const cJSON *c, *name;
+	cJSON *t = v != NULL ? json_parse(v, strlen(v), err, sizeof(err)) : NULL;
+	int podman = 0;
+
+	cJSON_ArrayForEach(c, json_get(t, "Components")) {
+		name = json_get(c, "Name");
+		if (cJSON_IsString(name) &&
+		    strcmp(name->valuestring, "Podman Engine") == 0)
+			podman = 1;
+	}
+	cJSON_Delete(t);
+	return podman;
+}
+
+/*
+ * Which daemon answers on path, from what it says, never from the
+ * variable, flag or path that named it: podman when its GET /_ping
+ * carries Libpod-Api-Version or "Server: Libpod/...", or its GET /version
+ * lists "Podman Engine"; dockerd when the Server field says "Docker/..."
+ * and no podman marker is there (measured on podman 4.3.1 rootful and
+ * rootless and dockerd 20.10: tests/integration/rootless.sh). A podman
+ * marker wins: podman's policy refuses the filters podman would widen.
+ * GET /version is asked only when GET /_ping named neither daemon:
+ * podman 4.3.1 takes 0.9 s to answer it (it runs conmon and runc for
+ * their versions). Updates pf->ident.
+ */
+static void
+identify(const char *path, struct probe_facts *pf)
+{
+	char *v;
+
+	if (pf->libpod) {
+		pf->ident = BACKEND_LIBPOD;
+		return;
+	}
+	if (pf->ident != BACKEND_UNKNOWN)
+		return;
+	v = get_version(path);
+	if (version_is_podman(v))
+		pf->ident = BACKEND_LIBPOD;
+	free(v);
 }
 
 /*
@@ -250,20 +368,36 @@ commit_needs_body(const char *path)
  * First candidate of kind that is a socket, not our own and not another
  * gateway (each gateway skipped with a WARNING that says so; a candidate
  * that does not answer in time is used, with a WARNING). NULL when none.
- * origin[i] says where cand[i] came from, for the message.
+ * origin[i] says where cand[i] came from, for the message; a NULL
+ * cand[i] is a candidate that could not be formed, why[i] says why. Each
+ * candidate not used is appended to tried ("<path> (<origin>): <why>",
+ * "; "-separated) for the no-backend message.
  */
 static const char *
 discover(const struct gateway *gw, const char *kind,
-    const char *const *cand, const char *const *origin, size_t n,
-    struct probe_facts *pf)
+    const char *const *cand, const char *const *origin,
+    const char *const *why, size_t n, struct probe_facts *pf, FILE *tried)
 {
 	char version[64], *q;
+	struct stat st;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (cand[i] == NULL || !is_socket(cand[i]) ||
-		    is_own_socket(gw, cand[i]))
+		const char *skip = NULL;
+
+		if (cand[i] == NULL)
+			skip = why[i];
+		else if (stat(cand[i], &st) < 0)
+			skip = errno == ENOENT ? "no such file" : strerror(errno);
+		else if (!S_ISSOCK(st.st_mode))
+			skip = "not a socket";
+		else if (is_own_socket(gw, cand[i]))
+			skip = "one of this gateway's own sockets";
+		if (skip != NULL) {
+			fprintf(tried, "%s%s (%s): %s", ftell(tried) > 0 ? "; " :
+			    "", cand[i] != NULL ? cand[i] : "-", origin[i], skip);
 			continue;
+		}
 		q = log_quote(cand[i], strlen(cand[i]));
 		switch (probe(cand[i], version, sizeof(version), pf)) {
 		case PROBE_GATEWAY:
@@ -272,6 +406,8 @@ discover(const struct gateway *gw, const char *kind,
 			    "(Container-Gateway: %s), not a %s daemon; a gateway "
 			    "never uses another gateway as its backend", q,
 			    origin[i], version[0] ? version : "?", kind);
+			fprintf(tried, "%s%s (%s): another container-gateway",
+			    ftell(tried) > 0 ? "; " : "", cand[i], origin[i]);
 			free(q);
 			continue;
 		case PROBE_SILENT:
@@ -280,6 +416,7 @@ discover(const struct gateway *gw, const char *kind,
 			    "backend", q, origin[i], PROBE_MS / 1000, kind);
 			break;
 		case PROBE_DAEMON:
+			identify(cand[i], pf);
 			break;
 		}
 		free(q);
@@ -325,6 +462,7 @@ check_explicit(const struct gateway *gw, const char *flag, const char *kind,
 		free(q);
 		break;
 	case PROBE_DAEMON:
+		identify(path, pf);
 		break;
 	}
 	return 0;
@@ -332,23 +470,69 @@ check_explicit(const struct gateway *gw, const char *flag, const char *kind,
 
 /*
  * The backend of one kind (cli.md §8.1): the explicit socket (flag, path;
- * checked), else the first usable candidate. Returns 0 with *out set (NULL
- * when none), or RD_REFUSED. *pf as for probe().
+ * checked), else the first usable candidate (why and tried as for
+ * discover()). Returns 0 with *out set (NULL when none), or RD_REFUSED.
+ * *pf as for probe() and identify().
  */
 static int
 pick(const struct gateway *gw, const char *kind, const char *flag,
     const char *explicit, const char *const *cand, const char *const *origin,
-    const char **out, struct probe_facts *pf)
+    const char *const *why, const char **out, struct probe_facts *pf,
+    FILE *tried)
 {
 	*out = NULL;
 	if (explicit == NULL) {
-		*out = discover(gw, kind, cand, origin, 2, pf);
+		*out = discover(gw, kind, cand, origin, why, 2, pf, tried);
 		return 0;
 	}
 	if (check_explicit(gw, flag, kind, explicit, pf) != 0)
 		return RD_REFUSED;
 	*out = explicit;
 	return 0;
+}
+
+/*
+ * The policy kind of a backend (cli.md §8.2 as amended: what answers on
+ * the socket decides, not the variable or the path that named it): the
+ * identified daemon's kind; named, the kind it was named for, when the
+ * daemon did not say which it is (then with a WARNING). path names it
+ * (from origin) for the log lines.
+ */
+static enum cg_kind
+kind_of(const struct probe_facts *pf, enum cg_kind named, const char *path,
+    const char *origin)
+{
+	static const char *const names[] = { "podman", "docker" };
+	enum cg_kind k = pf->ident == BACKEND_LIBPOD ? CG_PODMAN :
+	    pf->ident == BACKEND_DOCKERD ? CG_DOCKER : named;
+	char *q = log_quote(path, strlen(path));
+
+	if (pf->ident == BACKEND_UNKNOWN)
+		log_msg(LOG_WARNING, "backend-kind", "%s (%s) did not say which "
+		    "daemon it is (no Libpod-Api-Version, no Server: Libpod/ or "
+		    "Docker/, no Podman Engine in GET /version); applying the %s "
+		    "rules it was named for", q, origin, names[named]);
+	else if (k != named)
+		log_msg(LOG_INFO, "backend-kind", "%s (%s) is a %s daemon "
+		    "(Server: %s); its clients get the %s rules", q, origin,
+		    names[k], pf->server[0] ? pf->server : "-", names[k]);
+	free(q);
+	return k;
+}
+
+/*
+ * Is the daemon behind path rootless? A rootless podman service runs as
+ * its user, so its socket is that user's; a rootful one's is root's
+ * (systemd's podman.socket, podman system service as root). Measured on
+ * podman 4.3.1; GET /libpod/info (host.security.rootless) says the same
+ * but takes 0.5 s. Used for the build network (policy.md §10 as amended).
+ */
+static int
+socket_rootless(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_uid != 0;
 }
 
 int
@@ -363,44 +547,85 @@ rundir_discover(struct gateway *gw)
 	struct cg_config *cfg = gw->cfg;
 	char xdg[CG_PATH_MAX + 32] = "", dh[CG_PATH_MAX + 1] = "";
 	const char *env, *podman = NULL, *docker = NULL, *pc[2], *dc[2];
-	struct probe_facts pf = { 0, BACKEND_UNKNOWN }, df = pf;
+	const char *pwhy[2] = { NULL, NULL }, *dwhy[2] = { NULL, NULL };
+	struct probe_facts pf = { 0, BACKEND_UNKNOWN, "" }, df = pf;
+	char *tried = NULL;
+	size_t triedlen = 0;
+	FILE *tf;
+	int i, rc = 0;
 
 	env = getenv("XDG_RUNTIME_DIR");
 	if (env != NULL && env[0] == '/')
 		snprintf(xdg, sizeof(xdg), "%s/podman/podman.sock", env);
+	else
+		pwhy[0] = env == NULL || env[0] == '\0' ? "XDG_RUNTIME_DIR is "
+		    "not set (a login session sets it to /run/user/<uid>)" :
+		    "XDG_RUNTIME_DIR is not an absolute path";
 	pc[0] = xdg[0] ? xdg : NULL;
 	pc[1] = "/run/podman/podman.sock";
 	env = getenv("DOCKER_HOST");
 	if (env != NULL && strncmp(env, "unix://", 7) == 0 && env[7] == '/')
 		snprintf(dh, sizeof(dh), "%s", env + 7);
+	else
+		dwhy[0] = env == NULL || env[0] == '\0' ? "DOCKER_HOST is not "
+		    "set" : "DOCKER_HOST is not unix:// and an absolute path";
 	dc[0] = dh[0] ? dh : NULL;
 	dc[1] = "/var/run/docker.sock";
+	if ((tf = open_memstream(&tried, &triedlen)) == NULL)
+		xoom();
 	if ((cfg->backend_podman && pick(gw, "podman", "--podman-socket",
-	    cfg->podman_socket, pc, porigin, &podman, &pf) != 0) ||
+	    cfg->podman_socket, pc, porigin, pwhy, &podman, &pf, tf) != 0) ||
 	    (cfg->backend_docker && pick(gw, "docker", "--docker-socket",
-	    cfg->docker_socket, dc, dorigin, &docker, &df) != 0))
-		return RD_REFUSED;
-	if (podman == NULL && docker == NULL) {
+	    cfg->docker_socket, dc, dorigin, dwhy, &docker, &df, tf) != 0))
+		rc = RD_REFUSED;
+	fclose(tf);
+	if (rc == 0 && podman == NULL && docker == NULL) {
 		log_msg(LOG_WARNING, "no-backend", "no podman or docker backend "
 		    "found; nothing to serve");
-		/* what to do (issue 10 item 7; the line above is cli.md §7's) */
-		log_msg(LOG_WARNING, "no-backend", "start one (systemctl start "
-		    "podman.socket, or scripts/podman-up.sh DIR from the "
-		    "gateway's source tree) or name it with --podman-socket PATH "
-		    "or --docker-socket PATH");
-		return RD_BUSY;
+		/* what was tried and what to do (cli.md §7 has the line above) */
+		if (tried != NULL && tried[0] != '\0') {
+			char *q = log_quote(tried, strlen(tried));
+
+			log_msg(LOG_WARNING, "no-backend", "tried %s", q);
+			free(q);
+		}
+		log_msg(LOG_WARNING, "no-backend", "start one: rootless podman "
+		    "with systemctl --user enable --now podman.socket (its "
+		    "socket is $XDG_RUNTIME_DIR/podman/podman.sock), rootful "
+		    "podman with systemctl enable --now podman.socket as root; "
+		    "or scripts/podman-up.sh DIR from the gateway's source tree; "
+		    "or name one with --podman-socket PATH or --docker-socket "
+		    "PATH");
+		rc = RD_BUSY;
 	}
-	/* §8.2 mapping */
+	free(tried);
+	if (rc != 0)
+		return rc;
+	/* §8.2 mapping; the kinds from what answered (kind_of) */
 	if (podman != NULL) {
 		snprintf(gw->lis[0].backend_path, sizeof(gw->lis[0].backend_path),
 		    "%s", podman);
-		gw->lis[0].backend_kind = CG_PODMAN;
+		gw->lis[0].backend_kind = kind_of(&pf, CG_PODMAN, podman,
+		    cfg->podman_socket != NULL ? "--podman-socket" :
+		    podman == pc[0] ? porigin[0] : porigin[1]);
+		gw->lis[0].backend_ident = pf.ident;
 	}
-	snprintf(gw->lis[1].backend_path, sizeof(gw->lis[1].backend_path), "%s",
-	    docker != NULL ? docker : podman);
-	gw->lis[1].backend_kind = docker != NULL ? CG_DOCKER : CG_PODMAN;
-	gw->lis[0].backend_ident = pf.ident;
-	gw->lis[1].backend_ident = docker != NULL ? df.ident : pf.ident;
+	if (docker != NULL) {
+		snprintf(gw->lis[1].backend_path,
+		    sizeof(gw->lis[1].backend_path), "%s", docker);
+		gw->lis[1].backend_kind = kind_of(&df, CG_DOCKER, docker,
+		    cfg->docker_socket != NULL ? "--docker-socket" :
+		    docker == dc[0] ? dorigin[0] : dorigin[1]);
+		gw->lis[1].backend_ident = df.ident;
+	} else {
+		snprintf(gw->lis[1].backend_path,
+		    sizeof(gw->lis[1].backend_path), "%s", podman);
+		gw->lis[1].backend_kind = gw->lis[0].backend_kind;
+		gw->lis[1].backend_ident = pf.ident;
+	}
+	for (i = 0; i < CG_SOCKETS; i++)
+		gw->lis[i].backend_rootless = gw->lis[i].backend_path[0] != '\0' &&
+		    socket_rootless(gw->lis[i].backend_path);
 	/* podman services only: dockerd takes an empty body (measured) */
 	if (podman != NULL && pf.libpod)
 		gw->lis[0].commit_needs_body = commit_needs_body(podman);

@@ -41,7 +41,13 @@ struct listener {
 	 */
 	int commit_needs_body;
 	/*
-	 * The daemon behind it, by the Server field of its GET /_ping at
+	 * A rootless podman service (its socket is not root's; measured at
+	 * start-up, monitor/discover.c): builds get no network (policy.md §10
+	 * as amended, policy/build.c).
+	 */
+	int backend_rootless;
+	/*
+	 * The daemon behind it, by its GET /_ping and GET /version at
 	 * start-up (monitor/discover.c). The monitor answers system df and
 	 * build prune itself only for the daemons whose answers and builders
 	 * it was measured on (monitor/answer.c, doc/answers.md).

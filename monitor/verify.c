@@ -33,6 +33,7 @@ policy_ctx(const struct conn *c, struct cg_policy_ctx *ctx)
 	ctx->noproxy = l->noproxy;
 	ctx->backend_timeout_ms = c->gw->backend_timeout_ms;
 	ctx->commit_needs_body = l->commit_needs_body;
+	ctx->backend_rootless = l->backend_rootless;
 }
 
 /*

@@ -90,9 +90,17 @@ static const char *const netmodes[] = {
 static const char *const netmodes_podman[] = {
 	"0", "1", "2", "private", "slirp4netns", "pasta", "pod", NULL
 };
+/*
+ * buildah's numbers: 0 default, 1 OCI, 2 chroot, 3 OCI rootless. Chroot
+ * is refused: it keeps the host's network namespace whatever nsoptions
+ * say (measured on podman 4.3.1). Rootless (podman-remote's default for a
+ * non-root client) runs RUN under slirp4netns, which reaches the host's
+ * 127.0.0.1 at 10.0.2.2, so it gets networkmode 1 (rootless_build()).
+ */
 static const char *const isolations[] = {
-	"", "0", "1", "default", "oci", NULL
+	"", "0", "1", "3", "default", "oci", "rootless", NULL
 };
+static const char *const isolations_rootless[] = { "3", "rootless", NULL };
 static const char *const seccomps[] = {
 	"", "/usr/share/containers/seccomp.json",
 	"/etc/containers/seccomp.json", NULL
@@ -804,6 +812,67 @@ check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
 	return 0;
 }
 
+/*
+ * §10.3 (build RUN steps kept off the host network): nsoptions always
+ * hold {"Name":"network","Host":false}. Podman's compat build and
+ * podman-remote (which sends only its "user" entry) otherwise take the
+ * network namespace from the host or from containers.conf. The entries
+ * already there were checked (check_nsoptions: no host namespace, no
+ * path), so one named "network" exactly, as buildah compares it, is
+ * kept. Returns 0, or -1 when nsoptions does not parse (checked before).
+ */
+static int
+network_off_host(struct cg_query *q)
+{
+	const char *v = query_get(q, "nsoptions");
+	struct cg_refusal ignored;
+	const cJSON *e, *name;
+	cJSON *t, *net;
+
+	if (v == NULL || v[0] == '\0') {
+		query_set(q, "nsoptions", "[{\"Name\":\"network\",\"Host\":false}]");
+		return 0;
+	}
+	if ((t = parse_param("nsoptions", v, &ignored)) == NULL)
+		return -1;
+	cJSON_ArrayForEach(e, t) {
+		name = json_get(e, "Name");
+		if (cJSON_IsString(name) && strcmp(name->valuestring,
+		    "network") == 0)
+			break;
+	}
+	if (e == NULL) {
+		net = json_checked(cJSON_CreateObject());
+		cJSON_AddItemToObject(net, "Name",
+		    json_checked(cJSON_CreateString("network")));
+		cJSON_AddItemToObject(net, "Host", json_checked(cJSON_CreateFalse()));
+		cJSON_AddItemToArray(t, net);
+		set_json(q, "nsoptions", t);
+	}
+	cJSON_Delete(t);
+	return 0;
+}
+
+/*
+ * Do this build's RUN steps get networkmode 1 (NetworkDisabled: a new
+ * network namespace with loopback only)? On podman, when the service is
+ * rootless or the isolation is rootless. Measured on podman 4.3.1
+ * (tests/integration/rootless.sh, doc/rootless.md): a rootless service
+ * fails every RUN in a configured network namespace ("netavark: setns:
+ * IO error: Operation not permitted"), and rootless isolation configures
+ * it with slirp4netns, which reaches the host's loopback at 10.0.2.2,
+ * as root too. Podman has no pasta in 4.3.1, and without nsoptions its
+ * compat build runs RUN in the host's network namespace.
+ */
+static int
+rootless_build(const struct cg_policy_ctx *ctx, const struct cg_query *q)
+{
+	const char *iso = query_get(q, "isolation");
+
+	return ctx->backend_kind == CG_PODMAN && (ctx->backend_rootless ||
+	    (iso != NULL && in_list_ci(iso, isolations_rootless)));
+}
+
 /* labels, unsetlabel, buildargs checks, egress, then the rewrites. */
 static int
 labels_and_args(const struct cg_policy_ctx *ctx, enum cg_api api,
@@ -830,9 +899,10 @@ labels_and_args(const struct cg_policy_ctx *ctx, enum cg_api api,
 		if (query_find(q, "httpproxy", 0) != QUERY_NONE)
 			query_set(q, "httpproxy", "0");
 	}
-	if (query_find(q, "nsoptions", 0) == QUERY_NONE ||
-	    query_get(q, "nsoptions")[0] == '\0')
-		query_set(q, "nsoptions", "[{\"Name\":\"network\",\"Host\":false}]");
+	if (network_off_host(q) == -1)
+		goto out;
+	if (rootless_build(ctx, q))
+		query_set(q, "networkmode", "1");
 	rc = 0;
 out:
 	cJSON_Delete(labels);

@@ -82,6 +82,12 @@ struct cg_policy_ctx {
 	 * is then forwarded as "{}" (issue 10 item 3). 0 keeps http.md §4.1.
 	 */
 	int commit_needs_body;
+	/*
+	 * The backend is a rootless podman service (its socket is not
+	 * root's; struct listener.backend_rootless): build RUN steps get no
+	 * network there (policy/build.c, measured on podman 4.3.1).
+	 */
+	int backend_rootless;
 };
 
 struct cg_route;	/* a row of the route tables (policy/routes.c) */

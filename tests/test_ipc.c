@@ -50,7 +50,7 @@ struct tmsg {
 	const char *name;
 	int conn;		/* connection level: req must be 0 */
 	size_t nf;
-	struct tf f[10];
+	struct tf f[11];
 };
 
 #define O(m)	offsetof(struct ipc_msg, u.m)
@@ -63,7 +63,7 @@ static const struct tmsg cat[] = {
 	{ IPC_SANDBOX_FAILED, "SANDBOX_FAILED", 1, 2, {
 		{ "step", T_STR, O(sandbox_failed.step), 32 },
 		{ "errno", T_I32, O(sandbox_failed.err), 0 } } },
-	{ IPC_CONN_START, "CONN_START", 1, 10, {
+	{ IPC_CONN_START, "CONN_START", 1, 11, {
 		{ "conn", T_U64, O(conn_start.conn), 0 },
 		{ "socket_kind", T_ENUM, O(conn_start.socket_kind), 2 },
 		{ "backend_kind", T_ENUM, O(conn_start.backend_kind), 2 },
@@ -73,7 +73,8 @@ static const struct tmsg cat[] = {
 		{ "noproxy", T_STR, O(conn_start.noproxy), 1024 },
 		{ "proxy_available", T_BOOL, O(conn_start.proxy_available), 2 },
 		{ "backend_timeout_ms", T_U32, O(conn_start.backend_timeout_ms), 0 },
-		{ "commit_needs_body", T_BOOL, O(conn_start.commit_needs_body), 2 } } },
+		{ "commit_needs_body", T_BOOL, O(conn_start.commit_needs_body), 2 },
+		{ "backend_rootless", T_BOOL, O(conn_start.backend_rootless), 2 } } },
 	{ IPC_LOG, "LOG", 1, 2, {
 		{ "level", T_ENUM, O(log.level), 4 },
 		{ "text", T_UTF8, O(log.text), 1024 } } },
@@ -208,6 +209,7 @@ sample(uint16_t type, struct ipc_msg *m)
 		m->u.conn_start.proxy_available = 1;
 		m->u.conn_start.backend_timeout_ms = 30000;
 		m->u.conn_start.commit_needs_body = 1;
+		m->u.conn_start.backend_rootless = 1;
 		break;
 	case IPC_LOG:
 		m->req = 0;
@@ -474,7 +476,7 @@ t_roundtrip(void **state)
 {
 	const struct tmsg *t = *state;
 	struct ipc_msg m, d;
-	size_t n, offs[10], i;
+	size_t n, offs[11], i;
 	int r;
 
 	sample(t->type, &m);
@@ -554,7 +556,7 @@ t_oversize(void **state)
 {
 	const struct tmsg *t = *state;
 	struct ipc_msg m, d;
-	size_t n, m2, offs[10], i, j;
+	size_t n, m2, offs[11], i, j;
 	uint32_t lim;
 	int r;
 
@@ -656,7 +658,7 @@ t_enum(void **state)
 {
 	const struct tmsg *t = *state;
 	struct ipc_msg m, d;
-	size_t n, offs[10], i;
+	size_t n, offs[11], i;
 	unsigned v;
 
 	encode_sample(t, &n);
@@ -693,7 +695,7 @@ t_str(void **state)
 {
 	const struct tmsg *t = *state;
 	struct ipc_msg m, d;
-	size_t n, offs[10], i;
+	size_t n, offs[11], i;
 	char tmp[64];
 
 	encode_sample(t, &n);
@@ -952,7 +954,7 @@ t_format(void **state)
 	    " backend_kind=podman root=\"/srv/projets/\\xC3\\xA9t\\xC3\\xA9\""
 	    " egress=require proxy=http://10.88.0.1:3128"
 	    " noproxy=localhost,127.0.0.1,10.88.0.1 proxy_available=1"
-	    " backend_timeout_ms=30000 commit_needs_body=1");
+	    " backend_timeout_ms=30000 commit_needs_body=1 backend_rootless=1");
 	sample(IPC_BYE, &m);
 	m.u.bye.reason = IPC_BYE_CLIENT_CLOSED;
 	expect_fmt(&m, " reason=client-closed");

@@ -1292,9 +1292,53 @@ test_build(void **state)
 	if (policy_route(&ctx, "POST", podman, sizeof(podman) - 1, 0, &req, &r) != 0)
 		fail_msg("podman build refused: %s: %s", r.code, r.detail);
 	assert_string_equal(query_get(req.query, "labels"), "[\"" LBL "\"]");
+	/* podman-remote sends only its user entry: the network one is added */
 	assert_string_equal(query_get(req.query, "nsoptions"),
-	    "[{\"Name\":\"user\",\"Host\":true,\"Path\":\"\"}]");
+	    "[{\"Name\":\"user\",\"Host\":true,\"Path\":\"\"},"
+	    "{\"Name\":\"network\",\"Host\":false}]");
+	assert_string_equal(query_get(req.query, "networkmode"), "0");
 	policy_request_free(&req);
+	/*
+	 * Measured on podman 4.3.1 (tests/integration/rootless.sh): a rootless
+	 * service fails RUN in a configured network namespace, and rootless
+	 * isolation (podman-remote's default for a non-root client) reaches
+	 * the host's loopback through slirp4netns: networkmode 1 (no network)
+	 * then, whatever was asked; a network entry of the client's is kept.
+	 */
+	ctx.backend_kind = CG_PODMAN;
+	if (policy_route(&ctx, "POST", podman, sizeof(podman) - 1, 0, &req, &r) != 0)
+		fail_msg("podman build refused: %s: %s", r.code, r.detail);
+	assert_string_equal(query_get(req.query, "networkmode"), "0");
+	policy_request_free(&req);
+	ctx.backend_rootless = 1;
+	if (policy_route(&ctx, "POST", podman, sizeof(podman) - 1, 0, &req, &r) != 0)
+		fail_msg("rootless podman build refused: %s: %s", r.code, r.detail);
+	assert_string_equal(query_get(req.query, "networkmode"), "1");
+	policy_request_free(&req);
+	assert_int_equal(policy_route(&ctx, "POST", S("/v1.41/build?t=x&networkmode=default"),
+	    0, &req, &r), 0);
+	assert_string_equal(query_get(req.query, "networkmode"), "1");
+	assert_string_equal(query_get(req.query, "nsoptions"),
+	    "[{\"Name\":\"network\",\"Host\":false}]");
+	policy_request_free(&req);
+	ctx.backend_rootless = 0;
+	assert_int_equal(policy_route(&ctx, "POST", S("/v4.3.1/libpod/build?t=x&isolation=3"
+	    "&networkmode=2&nsoptions=%5B%7B%22Name%22%3A%22network%22%2C%22Host%22%3Afalse%2C"
+	    "%22Path%22%3A%22%22%7D%5D"), 0, &req, &r), 0);
+	assert_string_equal(query_get(req.query, "networkmode"), "1");
+	assert_string_equal(query_get(req.query, "nsoptions"),
+	    "[{\"Name\":\"network\",\"Host\":false,\"Path\":\"\"}]");
+	policy_request_free(&req);
+	assert_int_equal(policy_route(&ctx, "POST", S("/v4.3.1/libpod/build?t=x&isolation=ROOTLESS"),
+	    0, &req, &r), 0);
+	assert_string_equal(query_get(req.query, "networkmode"), "1");
+	policy_request_free(&req);
+	assert_int_equal(policy_route(&ctx, "POST", S("/v4.3.1/libpod/build?t=x&isolation=2"),
+	    0, &req, &r), -1);
+	assert_string_equal(r.detail, "isolation 2 is refused");
+	assert_int_equal(policy_route(&ctx, "POST", S("/v4.3.1/libpod/build?t=x&isolation=03"),
+	    0, &req, &r), -1);
+	ctx.backend_kind = CG_DOCKER;
 
 	/* labels merged: object in place, list entries for KEY replaced */
 	assert_int_equal(route(D, "POST", "/v1.41/build?t=x&labels=%7B%22a%22%3A%22b%22%2C"

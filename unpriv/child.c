@@ -496,6 +496,7 @@ child_serve(const struct ipc_msg *m, unsigned char *buf)
 	c.ctx.facts = &c.facts;
 	c.ctx.backend_timeout_ms = c.backend_timeout_ms;
 	c.ctx.commit_needs_body = m->u.conn_start.commit_needs_body;
+	c.ctx.backend_rootless = m->u.conn_start.backend_rootless;
 	c.msgbuf = buf;		/* m is not used after this point */
 
 	for (;;)
