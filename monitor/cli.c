@@ -15,31 +15,43 @@
 #include "base/xmalloc.h"
 
 
-/* One flag: name, environment variable, serve-only, boolean, repeatable. */
+/* The subcommands a flag applies to (struct opt.cmds). */
+#define SERVE	(1u << CMD_SERVE)
+#define STOP	(1u << CMD_STOP)
+#define COMMON	(SERVE | STOP | (1u << CMD_STATUS))
+
+/* One flag: name, environment variable, subcommands, boolean, repeatable. */
 static const struct opt {
 	enum cg_opt id;
 	const char *flag;
 	const char *env;
-	int serve_only;
+	unsigned cmds;
 	int boolean;
 	int repeatable;
 } opts[] = {
-	{ CGO_PROJECT, "--project", "CONTAINER_GATEWAY_PROJECT", 0, 0, 0 },
-	{ CGO_RUN_DIR, "--run-dir", "CONTAINER_GATEWAY_RUN_DIR", 0, 0, 0 },
-	{ CGO_PID_FILE, "--pid-file", "CONTAINER_GATEWAY_PID_FILE", 0, 0, 0 },
-	{ CGO_BACKEND, "--backend", "CONTAINER_GATEWAY_BACKEND", 1, 0, 1 },
-	{ CGO_PODMAN_SOCKET, "--podman-socket", "CONTAINER_GATEWAY_PODMAN_SOCKET", 1, 0, 0 },
-	{ CGO_DOCKER_SOCKET, "--docker-socket", "CONTAINER_GATEWAY_DOCKER_SOCKET", 1, 0, 0 },
-	{ CGO_EGRESS, "--egress", "CONTAINER_GATEWAY_EGRESS", 1, 0, 0 },
-	{ CGO_EGRESS_PORT, "--egress-port", "CONTAINER_GATEWAY_EGRESS_PORT", 1, 0, 0 },
-	{ CGO_EGRESS_HOST, "--egress-host", "CONTAINER_GATEWAY_EGRESS_HOST", 1, 0, 0 },
-	{ CGO_EXTRA_BIND_ROOT, "--extra-bind-root", "CONTAINER_GATEWAY_EXTRA_BIND_ROOT", 1, 0, 1 },
-	{ CGO_IDLE_TIMEOUT, "--idle-timeout", "CONTAINER_GATEWAY_IDLE_TIMEOUT", 1, 0, 0 },
-	{ CGO_BACKEND_TIMEOUT, "--backend-timeout", "CONTAINER_GATEWAY_BACKEND_TIMEOUT", 1, 0, 0 },
-	{ CGO_LOG_LEVEL, "--log-level", "CONTAINER_GATEWAY_LOG_LEVEL", 1, 0, 0 },
-	{ CGO_LOG_FORMAT, "--log-format", "CONTAINER_GATEWAY_LOG_FORMAT", 1, 0, 0 },
-	{ CGO_MAX_CONNECTIONS, "--max-connections", "CONTAINER_GATEWAY_MAX_CONNECTIONS", 1, 0, 0 },
-	{ CGO_DAEMON, "--daemon", "CONTAINER_GATEWAY_DAEMON", 1, 1, 0 },
+	{ CGO_PROJECT, "--project", "CONTAINER_GATEWAY_PROJECT", COMMON, 0, 0 },
+	{ CGO_RUN_DIR, "--run-dir", "CONTAINER_GATEWAY_RUN_DIR", COMMON, 0, 0 },
+	{ CGO_PID_FILE, "--pid-file", "CONTAINER_GATEWAY_PID_FILE", COMMON, 0, 0 },
+	{ CGO_BACKEND, "--backend", "CONTAINER_GATEWAY_BACKEND", SERVE, 0, 1 },
+	{ CGO_PODMAN_SOCKET, "--podman-socket", "CONTAINER_GATEWAY_PODMAN_SOCKET", SERVE, 0, 0 },
+	{ CGO_DOCKER_SOCKET, "--docker-socket", "CONTAINER_GATEWAY_DOCKER_SOCKET", SERVE, 0, 0 },
+	{ CGO_EGRESS, "--egress", "CONTAINER_GATEWAY_EGRESS", SERVE, 0, 0 },
+	{ CGO_EGRESS_PORT, "--egress-port", "CONTAINER_GATEWAY_EGRESS_PORT", SERVE, 0, 0 },
+	{ CGO_EGRESS_HOST, "--egress-host", "CONTAINER_GATEWAY_EGRESS_HOST", SERVE, 0, 0 },
+	{ CGO_EXTRA_BIND_ROOT, "--extra-bind-root", "CONTAINER_GATEWAY_EXTRA_BIND_ROOT", SERVE, 0, 1 },
+	{ CGO_IDLE_TIMEOUT, "--idle-timeout", "CONTAINER_GATEWAY_IDLE_TIMEOUT", SERVE, 0, 0 },
+	{ CGO_BACKEND_TIMEOUT, "--backend-timeout", "CONTAINER_GATEWAY_BACKEND_TIMEOUT", SERVE, 0, 0 },
+	{ CGO_LOG_LEVEL, "--log-level", "CONTAINER_GATEWAY_LOG_LEVEL", SERVE, 0, 0 },
+	{ CGO_LOG_FORMAT, "--log-format", "CONTAINER_GATEWAY_LOG_FORMAT", SERVE, 0, 0 },
+	{ CGO_MAX_CONNECTIONS, "--max-connections", "CONTAINER_GATEWAY_MAX_CONNECTIONS", SERVE, 0, 0 },
+	{ CGO_DAEMON, "--daemon", "CONTAINER_GATEWAY_DAEMON", SERVE, 1, 0 },
+	/* not in cli.md: sessions and the sandbox level (README, tool.md) */
+	{ CGO_REQUIRE_FULL_SANDBOX, "--require-full-sandbox",
+	  "CONTAINER_GATEWAY_REQUIRE_FULL_SANDBOX", SERVE, 1, 0 },
+	{ CGO_SESSION, "--session", "CONTAINER_GATEWAY_SESSION", SERVE | STOP, 0, 0 },
+	{ CGO_SESSION_PID, "--session-pid", "CONTAINER_GATEWAY_SESSION_PID", SERVE, 0, 0 },
+	{ CGO_STOP_CONTAINERS, "--stop-containers", "CONTAINER_GATEWAY_STOP_CONTAINERS",
+	  STOP, 1, 0 },
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -68,6 +80,7 @@ static const char usage_serve[] =
     "                               [--idle-timeout SECONDS] [--backend-timeout SECONDS]\n"
     "                               [--log-level error|warn|info|debug] [--log-format text|json]\n"
     "                               [--max-connections N] [--daemon]\n"
+    "                               [--require-full-sandbox] [--session ID [--session-pid PID]]\n"
     "\n"
     "Serve <run-dir>/podman.sock and docker.sock for the project, in front of\n"
     "the podman or docker daemon (discovered, or given with --podman-socket /\n"
@@ -93,13 +106,25 @@ static const char usage_serve[] =
     "  --max-connections N     open client connections at most (default 256)\n"
     "  --daemon                detach once the sockets listen; log to\n"
     "                          <run-dir>/container-gateway.log\n"
+    "  --require-full-sandbox  refuse to serve when the request parser cannot\n"
+    "                          get its namespaces and empty root (see tool.md)\n"
+    "  --session ID            register this session (an agent harness's); stop\n"
+    "                          --session ID stops the gateway after the last one\n"
+    "  --session-pid PID       the session's process: once it is gone, the\n"
+    "                          session no longer counts\n"
     "\n"
     "Every flag has a CONTAINER_GATEWAY_* variable (e.g. CONTAINER_GATEWAY_IDLE_TIMEOUT);\n"
     "the flag wins. A second serve for a running project prints its pid and exits 0.\n";
 static const char usage_stop[] =
     "usage: container-gateway stop [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
+    "                              [--session ID] [--stop-containers]\n"
     "\n"
-    "Stop the project's gateway (SIGTERM; waits up to 5 s for it to exit).\n";
+    "Stop the project's gateway (SIGTERM; waits up to 5 s for it to exit).\n"
+    "\n"
+    "  --session ID        this session leaves; the gateway is stopped only when\n"
+    "                      no other live session is registered\n"
+    "  --stop-containers   when the gateway stops, stop the project's running\n"
+    "                      containers first (off by default)\n";
 static const char usage_status[] =
     "usage: container-gateway status [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
     "\n"
@@ -284,6 +309,36 @@ valid_host(const char *h)
 	return 1;
 }
 
+/* A boolean environment value (cli.md §2.2, --daemon) into *out; 0 or 2. */
+static int
+parse_bool(const char *v, const char *from, int *out)
+{
+	if (strcasecmp(v, "1") == 0 || strcasecmp(v, "true") == 0 ||
+	    strcasecmp(v, "yes") == 0)
+		*out = 1;
+	else if (strcasecmp(v, "0") == 0 || strcasecmp(v, "false") == 0 ||
+	    strcasecmp(v, "no") == 0)
+		*out = 0;
+	else
+		return usage_error("invalid value \"%s\" for %s "
+		    "(expected 1, true, yes, 0, false or no)", v, from);
+	return 0;
+}
+
+/*
+ * A session id names a file in <run-dir>/sessions: 1-128 bytes of
+ * [A-Za-z0-9._-], not "." or ".." (Claude Code's session ids are UUIDs).
+ */
+static int
+valid_session_id(const char *v)
+{
+	size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-");
+
+	return n > 0 && n <= 128 && v[n] == '\0' && strcmp(v, ".") != 0 &&
+	    strcmp(v, "..") != 0;
+}
+
 /* Apply one value; from names the flag or variable for messages. */
 static int
 apply(struct cg_config *c, const struct opt *o, const char *v,
@@ -425,15 +480,23 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 		c->max_connections = u;
 		return 0;
 	case CGO_DAEMON:
-		if (strcasecmp(v, "1") == 0 || strcasecmp(v, "true") == 0 ||
-		    strcasecmp(v, "yes") == 0)
-			c->daemon = 1;
-		else if (strcasecmp(v, "0") == 0 ||
-		    strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0)
-			c->daemon = 0;
-		else
+		return parse_bool(v, from, &c->daemon);
+	case CGO_REQUIRE_FULL_SANDBOX:
+		return parse_bool(v, from, &c->require_full_sandbox);
+	case CGO_STOP_CONTAINERS:
+		return parse_bool(v, from, &c->stop_containers);
+	case CGO_SESSION:
+		if (!valid_session_id(v))
+			return usage_error("invalid value \"%s\" for %s (expected "
+			    "1-128 of [A-Za-z0-9._-], not . or ..)", v, from);
+		free(c->session);
+		c->session = xstrdup(v);
+		return 0;
+	case CGO_SESSION_PID:
+		if (parse_uint(v, 2, 4194304, &u) < 0)
 			return usage_error("invalid value \"%s\" for %s "
-			    "(expected 1, true, yes, 0, false or no)", v, from);
+			    "(expected a process id)", v, from);
+		c->session_pid = u;
 		return 0;
 	}
 	return usage_error("internal: unhandled option");
@@ -467,6 +530,7 @@ cli_free(struct cg_config *c)
 	while (c->nextra_roots > 0)
 		free(c->extra_roots[--c->nextra_roots]);
 	free(c->idle_timeout_text);
+	free(c->session);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -540,7 +604,7 @@ parse(int argc, char **argv, struct cg_config *c)
 				break;
 		if (i == NOPTS)
 			return usage_error("unknown flag %.*s", (int)namelen, arg);
-		if (opts[i].serve_only && cmd != CMD_SERVE)
+		if (!(opts[i].cmds & (1u << cmd)))
 			return usage_error("%s is not valid for %s", opts[i].flag, sub);
 		if (opts[i].boolean) {
 			if (eq != NULL)
@@ -565,7 +629,7 @@ parse(int argc, char **argv, struct cg_config *c)
 		val = getenv(opts[i].env);
 		if (seen[i] || val == NULL || val[0] == '\0')
 			continue;
-		if (opts[i].serve_only && cmd != CMD_SERVE)
+		if (!(opts[i].cmds & (1u << cmd)))
 			continue;
 		rc = apply(c, &opts[i], val, opts[i].env, 1);
 		if (rc != 0)
@@ -576,6 +640,8 @@ parse(int argc, char **argv, struct cg_config *c)
 		return usage_error("--podman-socket needs podman in the backend set");
 	if (c->docker_socket != NULL && !c->backend_docker)
 		return usage_error("--docker-socket needs docker in the backend set");
+	if (c->session_pid != 0 && c->session == NULL)
+		return usage_error("--session-pid needs --session");
 	if (c->project == NULL)
 		c->project = default_project();
 	return 0;

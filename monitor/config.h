@@ -14,7 +14,8 @@ enum cg_opt {
 	CGO_PROJECT, CGO_RUN_DIR, CGO_PID_FILE, CGO_BACKEND, CGO_PODMAN_SOCKET,
 	CGO_DOCKER_SOCKET, CGO_EGRESS, CGO_EGRESS_PORT, CGO_EGRESS_HOST,
 	CGO_EXTRA_BIND_ROOT, CGO_IDLE_TIMEOUT, CGO_BACKEND_TIMEOUT, CGO_LOG_LEVEL,
-	CGO_LOG_FORMAT, CGO_MAX_CONNECTIONS, CGO_DAEMON,
+	CGO_LOG_FORMAT, CGO_MAX_CONNECTIONS, CGO_DAEMON, CGO_REQUIRE_FULL_SANDBOX,
+	CGO_SESSION, CGO_SESSION_PID, CGO_STOP_CONTAINERS,
 };
 
 struct cg_config {
@@ -36,6 +37,10 @@ struct cg_config {
 	enum log_format log_format;
 	unsigned max_connections;
 	int daemon;
+	int require_full_sandbox;	/* refuse to serve with a degraded sandbox */
+	char *session;		/* --session ID: serve registers, stop leaves */
+	unsigned session_pid;	/* the session's process (0: none given) */
+	int stop_containers;	/* stop: the project's containers too */
 	unsigned explicit_mask;	/* bit 1 << enum cg_opt: given by flag or
 				   environment, not defaulted */
 	const char *help_topic;	/* CMD_HELP: "serve", ... or NULL for all */

@@ -24,11 +24,11 @@
 #include "http/http.h"
 #include "monitor/backend.h"
 #include "monitor/log.h"
+#include "monitor/oneshot.h"
 #include "policy/json.h"
 
 #define PROBE_MS	2000	/* the whole probe: connect, ask, read the head */
 #define PROBE_HEAD_MAX	16384	/* a daemon's _ping head is < 1 KiB */
-#define VERSION_MAX	65536	/* its GET /version answer is < 1 KiB */
 #define VERSION_MS	5000	/* podman 4.3.1 takes 0.9 s to answer it */
 
 static int
@@ -219,62 +219,6 @@ probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 }
 
 /*
- * GET /version from the socket at path, read to its end (Connection:
- * close; at most VERSION_MAX bytes within VERSION_MS). Returns the decoded
- * body (malloc'd, NUL-terminated; the caller frees it) of a 200 answer,
- * or NULL.
- */
-static char *
-get_version(const char *path)
-{
-	static const char req[] = "GET /version HTTP/1.1\r\nHost: docker\r\n"
-	    "User-Agent: container-gateway/" CG_VERSION "\r\n"
-	    "Connection: close\r\n\r\n";
-	long long deadline = now_ms() + VERSION_MS;
-	struct http_response resp;
-	char *buf, *body = NULL;
-	size_t len = 0, blen;
-	ssize_t n;
-	int fd, hl;
-
-	fd = backend_connect(path);
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(VERSION_MAX + 1);
-	if (!wait_fd(fd, POLLOUT, deadline) ||
-	    send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL) !=
-	    (ssize_t)(sizeof(req) - 1))
-		goto out;
-	while (len < VERSION_MAX && wait_fd(fd, POLLIN, deadline)) {
-		n = recv(fd, buf + len, VERSION_MAX - len, 0);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	hl = http_parse_response(buf, len, &resp);
-	if (hl <= 0 || resp.status != 200)
-		goto out;
-	if (resp.chunked) {
-		if (http_chunked_decode_all(buf + hl, len - (size_t)hl, &body,
-		    &blen) < 0)
-			body = NULL;
-	} else {
-		blen = len - (size_t)hl;
-		if (resp.has_content_length && resp.content_length < blen)
-			blen = (size_t)resp.content_length;
-		body = xmalloc(blen + 1);
-		memcpy(body, buf + hl, blen);
-		body[blen] = '\0';
-	}
-out:
-	free(buf);
-	close(fd);
-	return body;
-}
-
-/*
  * Does the GET /version body v name podman? Podman 4.3.1 (rootful and
  * rootless alike) lists a component named "Podman Engine"; dockerd 20.10
  * lists "Engine", "containerd", "runc", "docker-init" (measured).
@@ -313,6 +257,7 @@ static void
 identify(const char *path, struct probe_facts *pf)
 {
 	char *v;
+	int status;
 
 	if (pf->libpod) {
 		pf->ident = BACKEND_LIBPOD;
@@ -320,8 +265,8 @@ identify(const char *path, struct probe_facts *pf)
 	}
 	if (pf->ident != BACKEND_UNKNOWN)
 		return;
-	v = get_version(path);
-	if (version_is_podman(v))
+	v = oneshot(path, "GET", "/version", VERSION_MS, &status, NULL);
+	if (status == 200 && version_is_podman(v))
 		pf->ident = BACKEND_LIBPOD;
 	free(v);
 }

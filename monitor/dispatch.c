@@ -411,6 +411,8 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 	c->ready = 1;
 	if (!c->gw->sandbox_logged) {	/* once: every child is alike */
 		c->gw->sandbox_logged = 1;
+		c->gw->sandbox_ns = m->u.child_ready.namespaces;
+		c->gw->sandbox_chroot = m->u.child_ready.chroot;
 		log_sandbox(m->u.child_ready.namespaces, m->u.child_ready.chroot);
 	}
 	return 0;

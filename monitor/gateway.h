@@ -159,6 +159,9 @@ struct gateway {
 	sigset_t loop_mask;		/* the mask inside epoll_pwait (serve.c) */
 	char sandbox_failure[160];	/* "<step>: <error>" of a failed child */
 	int sandbox_logged;		/* the sandbox INFO line was written */
+	int sandbox_ns, sandbox_chroot;	/* what the first CHILD_READY said */
+	int sandbox_full;		/* monitor/serve.c sandbox_level() */
+	int egress_explained;		/* the egress WARNING was explained */
 	int stopping;			/* graceful exit: children are told to go */
 	struct lingering lingers[LINGER_SLOTS];
 	int nlingers;

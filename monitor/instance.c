@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 
-#define RECORD_MAX	16384	/* bytes; the record is a few hundred */
+#define RECORD_MAX	INSTANCE_RECORD_MAX
 
 /* The flags compared, in the record's order (cli.md §2.2). */
 static const struct {
@@ -130,6 +130,12 @@ instance_record(const struct gateway *gw)
 		value_of(gw, compared[i].id, 1, value, sizeof(value));
 		fprintf(f, "%s=%s\n", compared[i].flag, value);
 	}
+	/* for status (monitor/status.c): the sandbox level, the backends */
+	fprintf(f, "sandbox=%s\n", gw->sandbox_full ? "full" : "degraded");
+	for (i = 0; i < CG_SOCKETS; i++)
+		if (gw->lis[i].backend_path[0] != '\0' &&
+		    strchr(gw->lis[i].backend_path, '\n') == NULL)
+			fprintf(f, "backend=%s\n", gw->lis[i].backend_path);
 	fclose(f);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
@@ -150,8 +156,8 @@ instance_forget(const struct gateway *gw)
 }
 
 /* Read a small regular file we own at path into buf (NUL-terminated). */
-static ssize_t
-read_owned(const char *path, char *buf, size_t bufsz)
+ssize_t
+instance_read_owned(const char *path, char *buf, size_t bufsz)
 {
 	struct stat st;
 	ssize_t n;
@@ -177,6 +183,13 @@ read_owned(const char *path, char *buf, size_t bufsz)
 static int
 recorded(const char *rec, const char *flag, char *out, size_t outsz)
 {
+	return instance_recorded(rec, flag, 0, out, outsz);
+}
+
+int
+instance_recorded(const char *rec, const char *flag, int nth, char *out,
+    size_t outsz)
+{
 	size_t fl = strlen(flag);
 	const char *line, *nl;
 
@@ -184,13 +197,23 @@ recorded(const char *rec, const char *flag, char *out, size_t outsz)
 		nl = strchr(line, '\n');
 		if (nl == NULL)
 			return -1;
-		if (strncmp(line, flag, fl) == 0 && line[fl] == '=') {
+		if (strncmp(line, flag, fl) == 0 && line[fl] == '=' &&
+		    nth-- == 0) {
 			snprintf(out, outsz, "%.*s", (int)(nl - line - fl - 1),
 			    line + fl + 1);
 			return 0;
 		}
 	}
 	return -1;
+}
+
+int
+instance_read_record(const struct gateway *gw, char *buf, size_t bufsz)
+{
+	char path[CG_PATH_MAX + 32];
+
+	record_path(gw, path, sizeof(path));
+	return instance_read_owned(path, buf, bufsz) < 0 ? -1 : 0;
 }
 
 void
@@ -204,7 +227,7 @@ instance_report(const struct gateway *gw)
 	FILE *f;
 	ssize_t n;
 
-	n = read_owned(gw->pid_file, pidtext, sizeof(pidtext));
+	n = instance_read_owned(gw->pid_file, pidtext, sizeof(pidtext));
 	if (n > 0)
 		pid = instance_parse_pid(pidtext, (size_t)n);
 	if (pid > 0)
@@ -213,7 +236,7 @@ instance_report(const struct gateway *gw)
 		printf("container-gateway: already running\n");
 	fflush(stdout);
 	record_path(gw, path, sizeof(path));
-	if (read_owned(path, rec, sizeof(rec)) < 0 ||
+	if (instance_read_owned(path, rec, sizeof(rec)) < 0 ||
 	    (f = open_memstream(&diff, &difflen)) == NULL)
 		return;
 	for (i = 0; i < NCOMPARED; i++) {

@@ -7,6 +7,8 @@
 
 #include "monitor/gateway.h"
 
+#define INSTANCE_RECORD_MAX	16384	/* bytes; the record is a few hundred */
+
 /*
  * Record the effective serve flags of the gateway holding the lock in
  * <run-dir>/container-gateway.flags (0600, O_NOFOLLOW; one "--flag=value"
@@ -16,6 +18,26 @@
  * second serve's warning.
  */
 void instance_record(const struct gateway *gw);
+
+/*
+ * Read the record of the instance of gw's run directory into buf (bufsz
+ * bytes, NUL-terminated): a regular file of the effective uid, opened
+ * O_NOFOLLOW. Returns 0, or -1 when there is none. Besides the flags it
+ * holds "sandbox=full" or "sandbox=degraded" and one "backend=PATH" line
+ * per backend socket in use (status reads them).
+ */
+int instance_read_record(const struct gateway *gw, char *buf, size_t bufsz);
+
+/*
+ * The value of the nth (from 0) line "key=value" of a record rec, copied
+ * to out (outsz bytes). Returns 0, or -1 when there is no such line.
+ */
+int instance_recorded(const char *rec, const char *key, int nth, char *out,
+    size_t outsz);
+
+/* Read a small regular file we own at path into buf (NUL-terminated);
+ * the bytes read, or -1. */
+ssize_t instance_read_owned(const char *path, char *buf, size_t bufsz);
 
 /* Remove the record (graceful exit, before the pid file). */
 void instance_forget(const struct gateway *gw);

@@ -135,6 +135,17 @@ egress_probe(struct gateway *gw, struct listener *l)
 	    gw->cfg->egress == CG_EGRESS_REQUIRE ? "require" :
 	    "inject-if-available", gw->cfg->egress_port, l->proxy_available,
 	    l->proxy);
+	/* what the line above (cli.md §15's) is about, once per start */
+	if (!l->proxy_available && gw->cfg->egress == CG_EGRESS_INJECT &&
+	    !gw->egress_explained) {
+		gw->egress_explained = 1;
+		log_msg(LOG_WARNING, "egress", "the egress gateway is an optional "
+		    "HTTP proxy of yours on the host (127.0.0.1:%u, "
+		    "--egress-port) that containers and builds are pointed at "
+		    "when it runs; without it they reach the network directly. "
+		    "--egress off (CONTAINER_GATEWAY_EGRESS=off) stops the probe "
+		    "and these lines", gw->cfg->egress_port);
+	}
 }
 
 /*

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "base/xmalloc.h"
 #include "monitor/instance.h"
 #include "monitor/log.h"
+#include "monitor/session.h"
 
 #define SOCK_PATH_MAX	103	/* cli.md §5.4 */
 
@@ -78,13 +80,8 @@ struct loc {
 	int fallback;			/* read-only: never servable (§5.1) */
 };
 
-/*
- * Check one directory component (cli.md §5.3); create it (0700) when
- * create and missing. Returns 0, RD_NO_RUNDIR when missing (read-only),
- * RD_REFUSED after a refusal.
- */
-static int
-check_component(const char *path, const char *label, int create)
+int
+rundir_component(const char *path, const char *label, int create)
 {
 	struct stat st;
 
@@ -135,7 +132,7 @@ make_chain(const char *anchor, const char *dir, int create)
 			char save = path[i];
 
 			path[i] = '\0';
-			rc = check_component(path, save == '\0' ? "run directory" :
+			rc = rundir_component(path, save == '\0' ? "run directory" :
 			    "run directory component", create);
 			path[i] = save;
 			if (rc != 0)
@@ -199,6 +196,71 @@ resolve_against(const char *base, const char *rel, char *out, size_t outsz)
 	return 0;
 }
 
+/* FNV-1a, 64 bits, of s (http://www.isthe.com/chongo/tech/comp/fnv/). */
+static uint64_t
+fnv1a64(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/*
+ * The run directory of a linked worktree or a submodule (cli.md §5.1 as
+ * amended here): <runtime>/container-gateway/<id>-<hash of ROOT>, where
+ * <runtime> is $XDG_RUNTIME_DIR, or /run for root without it. The spec's
+ * <common>/apache-magpie/run/<id> lies in the main checkout's (or the
+ * superproject's) .git, so containers that bind that checkout reached
+ * the worktree's gateway; below the worktree itself is no better, as a
+ * worktree often lies inside the main checkout (.claude/worktrees/...).
+ * The id (cut to 24 bytes) is for people; the hash makes the name one
+ * project's: two projects of a user share it only by a 64-bit collision,
+ * and whoever could arrange one already runs as that user and reaches
+ * both gateways' sockets anyway. <runtime> is the chain's trust anchor: a
+ * directory owned by the effective uid and closed to others (tmpfs
+ * /run/user/<uid> from a login session). Read-only (stop, status): a
+ * missing or unusable <runtime> means never served.
+ */
+static int
+runtime_run_dir(struct gateway *gw, struct loc *l, int create)
+{
+	const char *base = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+
+	if ((base == NULL || base[0] == '\0') && geteuid() == 0)
+		base = "/run";
+	/* what stop and status name when it cannot be used */
+	snprintf(gw->run_dir, sizeof(gw->run_dir),
+	    "$XDG_RUNTIME_DIR/container-gateway/%.24s-%016llx", l->id,
+	    (unsigned long long)fnv1a64(gw->root));
+	if (base == NULL || base[0] != '/') {
+		if (!create)
+			return RD_NO_RUNDIR;
+		return refuse("a linked worktree's run directory goes below "
+		    "XDG_RUNTIME_DIR, which is %s (a login session sets it to "
+		    "/run/user/<uid>); refusing (pass --run-dir)",
+		    base == NULL || base[0] == '\0' ? "not set" :
+		    "not an absolute path");
+	}
+	if (stat(base, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 022) != 0) {
+		if (!create)
+			return RD_NO_RUNDIR;
+		return refuse("runtime directory (%s) is not a directory owned "
+		    "by the current user and closed to others; refusing (pass "
+		    "--run-dir)", base);
+	}
+	snprintf(l->anchor, sizeof(l->anchor), "%s", base);
+	snprintf(gw->run_dir, sizeof(gw->run_dir),
+	    "%s/container-gateway/%.24s-%016llx", strcmp(base, "/") == 0 ? "" :
+	    base, l->id, (unsigned long long)fnv1a64(gw->root));
+	return 0;
+}
+
 /*
  * Default run directory (cli.md §5.1). Fills gw->run_dir and l. serve
  * (create) refuses a non-repository and a bad worktree id; stop and status
@@ -248,11 +310,8 @@ default_run_dir(struct gateway *gw, struct loc *l, int create)
 			    "[A-Za-z0-9._-]+; refusing — pass --run-dir", id);
 		}
 		snprintf(l->id, sizeof(l->id), "%s", id);
-		snprintf(gw->run_dir, sizeof(gw->run_dir),
-		    "%s/apache-magpie/run/%s", l->common, id);
 		l->kind = LOC_GIT;
-		snprintf(l->anchor, sizeof(l->anchor), "%s", l->common);
-		return 0;
+		return runtime_run_dir(gw, l, create);
 	}
 neither:
 	if (create)
@@ -394,7 +453,7 @@ check_chain(struct gateway *gw, const struct loc *l, int create)
 		snprintf(path, sizeof(path), "%s%s", strcmp(rp, "/") == 0 ? "" : rp,
 		    slash);
 		free(rp);
-		rc = check_component(path, "run directory", create);
+		rc = rundir_component(path, "run directory", create);
 		break;
 	case LOC_GIT:
 		rc = check_git_common(gw, l);
@@ -512,6 +571,9 @@ rundir_prepare(struct gateway *gw)
 			return refuse("%s is not an empty root-owned read-only "
 			    "directory; refusing", gw->sandbox_dir);
 	}
+	/* a session joins before the probe: a stop in between keeps it */
+	if (cfg->session != NULL && (rc = session_join(gw)) != 0)
+		return rc;
 	/* step 4: a running instance makes this start a no-op (it says so) */
 	if (lock_busy(gw->pid_file)) {
 		instance_report(gw);

@@ -18,6 +18,15 @@
 #define RD_NO_RUNDIR	5	/* read-only: a run-directory component is missing */
 
 /*
+ * Check one directory component at path (cli.md §5.3: not a symlink, a
+ * directory, owned by the effective uid, not group- or world-writable);
+ * create it (0700) when create and missing; label names it in refusals.
+ * Returns 0, RD_NO_RUNDIR when missing (read-only), RD_REFUSED after a
+ * refusal on stderr.
+ */
+int rundir_component(const char *path, const char *label, int create);
+
+/*
  * Locate and check the run directory (cli.md §4.1-§4.2, §5.1, §5.3, §5.4).
  * Takes gw with gw->cfg set. Fills gw->root, gw->run_dir (absolute, as
  * used for the sockets and in messages), gw->run_dir_resolved, the two

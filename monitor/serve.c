@@ -262,6 +262,97 @@ sandbox_selftest(struct gateway *gw)
 	return 0;
 }
 
+/*
+ * Why unprivileged user namespaces are missing, as far as the kernel's
+ * knobs tell (into buf, bufsz bytes): user.max_user_namespaces 0,
+ * Debian's kernel.unprivileged_userns_clone 0, Ubuntu's
+ * kernel.apparmor_restrict_unprivileged_userns 1; else a seccomp profile
+ * (a container's) or a security module refused unshare(CLONE_NEWUSER).
+ */
+static void
+userns_hint(char *buf, size_t bufsz)
+{
+	static const struct { const char *file, *sysctl, *bad; } knobs[] = {
+		{ "/proc/sys/user/max_user_namespaces",
+		  "user.max_user_namespaces", "0" },
+		{ "/proc/sys/kernel/unprivileged_userns_clone",
+		  "kernel.unprivileged_userns_clone", "0" },
+		{ "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+		  "kernel.apparmor_restrict_unprivileged_userns", "1" },
+	};
+	char v[32];
+	size_t i, off = 0;
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		fd = open(knobs[i].file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, v, sizeof(v) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		v[n] = '\0';
+		v[strcspn(v, "\n")] = '\0';
+		if (strcmp(v, knobs[i].bad) == 0 && off < bufsz)
+			off += (size_t)snprintf(buf + off, bufsz - off, "%s%s is %s",
+			    off ? ", " : "", knobs[i].sysctl, v);
+	}
+	if (off == 0)
+		snprintf(buf, bufsz, "unshare(CLONE_NEWUSER) was refused, by a "
+		    "seccomp profile (a container's) or a security module");
+}
+
+/*
+ * The request parser's sandbox level (tool.md "The request parser's
+ * sandbox"), from the first CHILD_READY: full as root (uid 65534 in an
+ * empty chroot; privsep.md §4 makes that fatal when it fails) and, not
+ * root, with its own user, mount and network namespaces and an empty
+ * read-only root; degraded when not root without them (privsep.md §4
+ * step 2 lets it go on). A degraded sandbox is a WARNING that says what
+ * is missing and what it costs, and with --require-full-sandbox a
+ * refusal to serve (stderr, exit 1). Returns 0, or -1 when refused.
+ */
+static int
+sandbox_level(struct gateway *gw)
+{
+	char why[256], *missing;
+
+	gw->sandbox_full = gw->sandbox_chroot &&
+	    (geteuid() == 0 || gw->sandbox_ns);
+	if (gw->sandbox_full)
+		return 0;
+	if (!gw->sandbox_ns)
+		userns_hint(why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "its empty read-only root could "
+		    "not be mounted");
+	if (asprintf(&missing, "request parser sandbox degraded: "
+	    "namespaces=%s chroot=%s (%s%s)", gw->sandbox_ns ? "on" : "off",
+	    gw->sandbox_chroot ? "on" : "off", gw->sandbox_ns ? "" :
+	    "no unprivileged user namespaces: ", why) < 0)
+		xoom();
+	if (gw->cfg->require_full_sandbox) {
+		log_msg(LOG_ERROR, "sandbox", "%s; --require-full-sandbox is set: "
+		    "not serving", missing);
+		fprintf(stderr, "container-gateway: %s; refusing to serve "
+		    "(--require-full-sandbox)\n", missing);
+		free(missing);
+		return -1;
+	}
+	log_msg(LOG_WARNING, "sandbox", "%s; the request parser runs as uid %u "
+	    "in the host's namespaces and sees / and the host's network, held "
+	    "only by seccomp, no_new_privs and no capabilities: a flaw in "
+	    "either would hand client input this user's files and network. "
+	    "Enable unprivileged user namespaces or run the gateway as root; "
+	    "--require-full-sandbox refuses to serve without them", missing,
+	    (unsigned)geteuid());
+	free(missing);
+	return 0;
+}
+
 /* ---------------------------------------------------------------- loop */
 
 static void
@@ -591,8 +682,8 @@ serve_main(struct cg_config *cfg)
 		rc = 1;
 		goto out;
 	}
-	/* step 7: the sandbox self-test */
-	if (sandbox_selftest(&gw) < 0) {
+	/* step 7: the sandbox self-test, and its level */
+	if (sandbox_selftest(&gw) < 0 || sandbox_level(&gw) < 0) {
 		rundir_release_pid(&gw);
 		rc = 1;
 		goto out;

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,7 +24,10 @@
 #include "base/xmalloc.h"
 #include "monitor/gateway.h"
 #include "monitor/instance.h"
+#include "monitor/oneshot.h"
 #include "monitor/rundir.h"
+#include "monitor/session.h"
+#include "policy/json.h"
 
 enum pid_state {
 	PID_ABSENT,	/* no pid file */
@@ -231,11 +236,69 @@ init_gw(struct gateway *gw, struct cg_config *cfg)
 	gw->pid_fd = -1;
 }
 
+/*
+ * Can this process connect to the unix socket at path? A connect is
+ * what a client would do; a unix socket connects at once or fails.
+ */
+static int
+can_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, ok;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return 0;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
+
+/*
+ * What status says besides its line (tool.md, rootless): the running
+ * instance's sandbox level from its record ("full", "degraded", or NULL
+ * without a record), and on stderr a warning for a degraded sandbox and
+ * one per backend socket this user can open: the gateway's sockets are
+ * 0600, so its clients have this uid, and a client of this uid that is
+ * not in a sandbox of its own can talk to the daemon directly. Not for
+ * root, which reaches every socket: root clients need a sandbox anyway.
+ */
+static const char *
+status_notes(const struct gateway *gw)
+{
+	static char level[16];
+	char *rec = xmalloc(INSTANCE_RECORD_MAX), path[CG_PATH_MAX + 1];
+	const char *ret = NULL;
+	int i;
+
+	if (instance_read_record(gw, rec, INSTANCE_RECORD_MAX) == 0 &&
+	    instance_recorded(rec, "sandbox", 0, level, sizeof(level)) == 0) {
+		ret = level;
+		if (strcmp(level, "degraded") == 0)
+			fprintf(stderr, "container-gateway: warning: the request "
+			    "parser's sandbox is degraded (no namespaces or no "
+			    "empty root; the gateway's log says why)\n");
+	}
+	for (i = 0; ret != NULL && geteuid() != 0 &&
+	    instance_recorded(rec, "backend", i, path, sizeof(path)) == 0; i++)
+		if (can_connect(path))
+			fprintf(stderr, "container-gateway: warning: uid %u can "
+			    "connect to the backend socket %s itself: a client "
+			    "running as this user outside a sandbox of its own can "
+			    "bypass the gateway (tool.md, \"Rootless podman\")\n",
+			    (unsigned)geteuid(), path);
+	free(rec);
+	return ret;
+}
+
 int
 status_main(struct cg_config *cfg)
 {
 	struct gateway *gw = xcalloc(1, sizeof(*gw));
-	const char *sock[CG_SOCKETS];
+	const char *sock[CG_SOCKETS], *level;
 	char *esc[CG_SOCKETS] = { NULL, NULL };
 	struct stat st;
 	long long pid = -1;
@@ -249,11 +312,13 @@ status_main(struct cg_config *cfg)
 	}
 	if (rc != 0 || pid_inspect(gw->pid_file, &pid, &fd) != PID_LOCKED) {
 		puts("{\"running\": false, \"pid\": null, \"sockets\": "
-		    "{\"podman\": null, \"docker\": null}, \"serving\": []}");
+		    "{\"podman\": null, \"docker\": null}, \"serving\": [], "
+		    "\"sandbox\": null}");
 		free(gw);
 		return 3;
 	}
 	close(fd);
+	level = status_notes(gw);
 	for (i = 0; i < CG_SOCKETS; i++) {
 		sock[i] = gw->lis[i].path[0] != '\0' &&
 		    lstat(gw->lis[i].path, &st) == 0 && S_ISSOCK(st.st_mode) ?
@@ -262,15 +327,65 @@ status_main(struct cg_config *cfg)
 			esc[i] = cg_json_escape(sock[i], strlen(sock[i]));
 	}
 	printf("{\"running\": true, \"pid\": %lld, \"sockets\": {\"podman\": "
-	    "%s%s%s, \"docker\": %s%s%s}, \"serving\": [%s%s%s]}\n", pid,
+	    "%s%s%s, \"docker\": %s%s%s}, \"serving\": [%s%s%s], \"sandbox\": "
+	    "%s%s%s}\n", pid,
 	    esc[0] ? "\"" : "", esc[0] ? esc[0] : "null", esc[0] ? "\"" : "",
 	    esc[1] ? "\"" : "", esc[1] ? esc[1] : "null", esc[1] ? "\"" : "",
 	    esc[0] ? "\"podman\"" : "", esc[0] && esc[1] ? ", " : "",
-	    esc[1] ? "\"docker\"" : "");
+	    esc[1] ? "\"docker\"" : "", level ? "\"" : "", level ? level : "null",
+	    level ? "\"" : "");
 	free(esc[0]);
 	free(esc[1]);
 	free(gw);
 	return 0;
+}
+
+/*
+ * stop --stop-containers (README, "Sessions"): ask the running gateway,
+ * through its own docker.sock (else podman.sock), for the project's
+ * running containers and stop each (t=10), before the gateway itself
+ * stops. The gateway's policy keeps it to the project's containers.
+ * Prints how many were stopped; best effort.
+ */
+static void
+stop_containers(const struct gateway *gw)
+{
+	const char *sock = NULL;
+	char target[160], err[64];
+	const cJSON *c, *id;
+	struct stat st;
+	cJSON *list;
+	char *body;
+	int i, status, n = 0, failed = 0;
+
+	for (i = CG_SOCKETS - 1; i >= 0 && sock == NULL; i--)
+		if (lstat(gw->lis[i].path, &st) == 0 && S_ISSOCK(st.st_mode))
+			sock = gw->lis[i].path;
+	if (sock == NULL)
+		return;
+	body = oneshot(sock, "GET", "/v1.41/containers/json", 30000, &status,
+	    NULL);
+	list = body != NULL && status == 200 ?
+	    json_parse(body, strlen(body), err, sizeof(err)) : NULL;
+	free(body);
+	cJSON_ArrayForEach(c, list) {
+		id = json_get(c, "Id");
+		if (!cJSON_IsString(id) || strlen(id->valuestring) > 128 ||
+		    strspn(id->valuestring, "0123456789abcdef") !=
+		    strlen(id->valuestring))
+			continue;
+		snprintf(target, sizeof(target), "/v1.41/containers/%s/stop?t=10",
+		    id->valuestring);
+		free(oneshot(sock, "POST", target, 30000, &status, NULL));
+		if (status == 204 || status == 304)
+			n++;
+		else
+			failed++;
+	}
+	cJSON_Delete(list);
+	printf("container-gateway: stopped %d container%s of %s%s\n", n,
+	    n == 1 ? "" : "s", gw->root, failed ? " (some could not be "
+	    "stopped)" : "");
 }
 
 int
@@ -279,7 +394,7 @@ stop_main(struct cg_config *cfg)
 	struct gateway *gw = xcalloc(1, sizeof(*gw));
 	struct stat st, fst;
 	long long pid;
-	int rc, fd, i;
+	int rc, fd, i, others, sessions_fd = -1;
 
 	init_gw(gw, cfg);
 	rc = rundir_locate(gw, 0);
@@ -299,6 +414,22 @@ stop_main(struct cg_config *cfg)
 	default:
 		rc = 2;
 		goto out;
+	}
+	/* a session leaves; the last one stops the gateway (session.c) */
+	if (cfg->session != NULL) {
+		others = session_leave(gw, &sessions_fd);
+		if (others < 0) {
+			rc = 2;
+			goto out;
+		}
+		if (others > 0) {
+			printf("container-gateway: %d other session%s still use%s "
+			    "the gateway of %s; not stopping it\n", others,
+			    others == 1 ? "" : "s", others == 1 ? "s" : "",
+			    gw->root);
+			rc = 0;
+			goto out;
+		}
 	}
 	switch (pid_inspect(gw->pid_file, &pid, &fd)) {
 	case PID_ABSENT:
@@ -325,6 +456,8 @@ stop_main(struct cg_config *cfg)
 		rc = 1;
 		goto out;
 	}
+	if (cfg->stop_containers)
+		stop_containers(gw);
 	kill((pid_t)pid, SIGTERM);
 	for (i = 0; i < 50; i++) {
 		usleep(100000);
@@ -344,6 +477,8 @@ stop_main(struct cg_config *cfg)
 	close(fd);
 	rc = 1;
 out:
+	if (sessions_fd >= 0)
+		close(sessions_fd);	/* after the gateway stopped: session.c */
 	free(gw);
 	return rc;
 }

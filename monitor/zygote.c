@@ -214,6 +214,8 @@ zygote_on_event(struct gateway *gw)
 			gw->zyg.ready = 1;
 			if (!gw->sandbox_logged) {
 				gw->sandbox_logged = 1;
+				gw->sandbox_ns = m.u.child_ready.namespaces;
+				gw->sandbox_chroot = m.u.child_ready.chroot;
 				log_sandbox(m.u.child_ready.namespaces,
 				    m.u.child_ready.chroot);
 			}

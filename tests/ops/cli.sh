@@ -87,7 +87,7 @@ usage_prefix "bad env value names the variable" \
 usage_prefix "bad env log level" 'invalid value "x" for CONTAINER_GATEWAY_LOG_LEVEL' env CONTAINER_GATEWAY_LOG_LEVEL=x "$GW" serve
 usage_prefix "bad env daemon" 'invalid value "maybe" for CONTAINER_GATEWAY_DAEMON' env CONTAINER_GATEWAY_DAEMON=maybe "$GW" serve
 ops_git_project envp
-NOTRUN='{"running": false, "pid": null, "sockets": {"podman": null, "docker": null}, "serving": []}'
+NOTRUN='{"running": false, "pid": null, "sockets": {"podman": null, "docker": null}, "serving": [], "sandbox": null}'
 expect "serve-only variables are ignored by status" 3 "$NOTRUN" "" \
   env CONTAINER_GATEWAY_EGRESS_PORT=x CONTAINER_GATEWAY_DAEMON=maybe "$GW" status --project "$P"
 expect "serve-only variables are ignored by stop" 0 "container-gateway: no run directory at $R: nothing to stop" "" \
@@ -182,7 +182,7 @@ FREE=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 check "egress unreachable: WARNING (inject-if-available)" \
   grep -q "WARNING egress gateway not reachable on 127.0.0.1:$FREE; containers get no proxy (--egress inject-if-available)$" "$OPS_TMP/eg3.log"
 check "egress unreachable: the WARNING once, not once per socket" [ "$(grep -c 'WARNING egress gateway' "$OPS_TMP/eg3.log")" = 1 ]
-ops_fake_backend "$OPS_TMP/fake-docker.sock"
+ops_fake_backend "$OPS_TMP/fake-docker.sock" docker
 "$GW" serve --project "$P" --podman-socket "$FAKE" --docker-socket "$OPS_TMP/fake-docker.sock" --idle-timeout 0.2 \
   --egress-port "$FREE" 2>"$OPS_TMP/eg7.log"
 check "egress: two backends, one WARNING each" [ "$(grep -c 'WARNING egress gateway' "$OPS_TMP/eg7.log")" = 2 ]

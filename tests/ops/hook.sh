@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/ops/hook.sh — contrib/hooks/container-gateway-hook: started and stopped from
 # a JSON payload, project root discovery, never runs code from the project, flag
-# whitelist, always exit 0, stdout stays empty. Last line: "N passed, M failed".
+# whitelist, always exit 0, the sockets handed over (CLAUDE_ENV_FILE, stdout, env,
+# settings), sessions counted. Last line: "N passed, M failed".
 . "$(dirname "$0")/lib.sh"
 HOOK=$OPS_REPO/contrib/hooks/container-gateway-hook
 
@@ -23,7 +24,8 @@ running() { "$GW" status --project "$1" >/dev/null 2>&1; }
 ops_git_project proj; mkdir -p "$P/src/deep"
 hook "{\"session_id\":\"s1\",\"cwd\":\"$P/src/deep\",\"hook_event_name\":\"SessionStart\"}" start "${FLAGS[@]}"
 check "start: exit 0" [ "$HRC" = 0 ]
-check "start: stdout empty" [ -z "$HOUT" ]
+check "start: stdout is the export lines, nothing else" [ "$HOUT" = "export DOCKER_HOST=unix://$R/docker.sock
+export CONTAINER_HOST=unix://$R/podman.sock" ]
 check "start: gateway running for the git toplevel" running "$P"
 check "start: sockets in the default run dir" test -S "$R/docker.sock"
 check "start: logs on stderr" grep -q "container-gateway-hook: gateway for $P is running" "$OPS_TMP/.herr"
@@ -33,6 +35,72 @@ check "start again: exit 0, still the same gateway" [ "$HRC" = 0 -a "$(cat "$R/c
 hook "{\"session_id\":\"s1\",\"cwd\":\"$P/src/deep\",\"hook_event_name\":\"SessionEnd\"}" stop
 check "stop: exit 0" [ "$HRC" = 0 ]
 check "stop: gateway stopped" bash -c "! '$GW' status --project '$P' >/dev/null"
+
+# ---- the sockets handed to the agent ------------------------------------------------------------
+ops_git_project envf
+EF=$OPS_TMP/session-env/sessionstart-hook-0.sh; mkdir -p "${EF%/*}"
+CLAUDE_ENV_FILE=$EF hook "{\"session_id\":\"e1\",\"cwd\":\"$P\"}" start "${FLAGS[@]}"
+check "CLAUDE_ENV_FILE: the export lines written" [ "$(cat "$EF" 2>/dev/null)" = "export DOCKER_HOST=unix://$R/docker.sock
+export CONTAINER_HOST=unix://$R/podman.sock" ]
+check "CLAUDE_ENV_FILE: created 0600" [ "$(stat -c %a "$EF")" = 600 ]
+check "CLAUDE_ENV_FILE: sourced, it sets DOCKER_HOST" [ "$(env -i bash -c ". '$EF'; echo \$DOCKER_HOST")" = "unix://$R/docker.sock" ]
+CLAUDE_ENV_FILE=$EF hook "{\"session_id\":\"e1\",\"cwd\":\"$P\",\"source\":\"resume\"}" start "${FLAGS[@]}"
+check "CLAUDE_ENV_FILE: a resumed session adds no second copy" [ "$(wc -l < "$EF")" = 2 ]
+ln -s "$OPS_TMP/elsewhere" "$OPS_TMP/envlink"
+CLAUDE_ENV_FILE=$OPS_TMP/envlink hook "{\"session_id\":\"e1\",\"cwd\":\"$P\"}" start "${FLAGS[@]}"
+check "CLAUDE_ENV_FILE: a symlink is not followed" [ ! -e "$OPS_TMP/elsewhere" ] && grep -q "ignoring CLAUDE_ENV_FILE=$OPS_TMP/envlink: not a regular file" "$OPS_TMP/.herr"
+hook "{\"session_id\":\"e1\",\"cwd\":\"$P\"}" start "${FLAGS[@]}" --no-export
+check "--no-export: stdout empty" [ "$HRC" = 0 -a -z "$HOUT" ]
+hook "{\"cwd\":\"$P\"}" env
+check "env: the export lines, exit 0" [ "$HRC" = 0 -a "$HOUT" = "export DOCKER_HOST=unix://$R/docker.sock
+export CONTAINER_HOST=unix://$R/podman.sock" ]
+hook "{\"cwd\":\"$P\"}" settings
+check "settings: the env object of a settings file" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1]); r = sys.argv[2]
+assert d == {"env": {"DOCKER_HOST": "unix://" + r + "/docker.sock", "CONTAINER_HOST": "unix://" + r + "/podman.sock"}}, d' "$HOUT" "$R"
+hook "{\"session_id\":\"e1\",\"cwd\":\"$P\"}" stop
+hook "{\"cwd\":\"$P\"}" env
+check "env: not running, exit 1 and nothing on stdout" [ "$HRC" = 1 -a -z "$HOUT" ]
+
+# ---- sessions: the gateway stops with the last live one ------------------------------------------
+# a harness: a process (not a shell) that runs the hook and lives until NAME.end exists
+harness() {  # NAME PAYLOAD ARGS...
+  local name=$1 payload=$2; shift 2
+  ops_bg python3 -c 'import os, subprocess, sys, time
+name, payload = sys.argv[1], sys.argv[2].encode()
+with open(name + ".out", "wb") as o, open(name + ".err", "wb") as e:
+    subprocess.run(sys.argv[3:], input=payload, stdout=o, stderr=e)
+open(name + ".done", "w").close()
+while not os.path.exists(name + ".end"):
+    time.sleep(0.05)' "$OPS_TMP/$name" "$payload" env PATH="$BASEPATH" "$HOOK" "$@"
+  HPID=$OPS_BG_PID
+  ops_wait_for "[ -e '$OPS_TMP/$name.done' ]" 60
+}
+ops_git_project sess
+harness h1 "{\"session_id\":\"s-1\",\"cwd\":\"$P\"}" start "${FLAGS[@]}"; H1=$HPID
+harness h2 "{\"session_id\":\"s-2\",\"cwd\":\"$P\"}" start "${FLAGS[@]}"; H2=$HPID
+check "sessions: both registered, with their harness's pid" [ "$(cut -d' ' -f1 "$R/sessions/s-1")" = "$H1" -a "$(cut -d' ' -f1 "$R/sessions/s-2")" = "$H2" ]
+check "sessions: one gateway" grep -q "already running" "$OPS_TMP/h2.err"
+hook "{\"session_id\":\"s-1\",\"cwd\":\"$P\",\"hook_event_name\":\"SessionEnd\"}" stop
+check "sessions: the first stop leaves the gateway to the other" running "$P"
+check "sessions: ... and says so" grep -q "container-gateway: 1 other session still uses the gateway of $P; not stopping it" "$OPS_TMP/.herr"
+check "sessions: its file is gone" test ! -e "$R/sessions/s-1" -a -e "$R/sessions/s-2"
+# a harness that crashes without its stop no longer counts
+harness h3 "{\"session_id\":\"s-3\",\"cwd\":\"$P\"}" start "${FLAGS[@]}"; H3=$HPID
+kill -9 "$H3"; ops_wait_for "! kill -0 $H3 2>/dev/null" 5
+hook "{\"session_id\":\"s-2\",\"cwd\":\"$P\"}" stop
+check "sessions: the last live session's stop stops it (a crashed one does not count)" bash -c "! '$GW' status --project '$P' >/dev/null"
+check "sessions: the crashed session's file is removed" test ! -e "$R/sessions/s-3"
+touch "$OPS_TMP/h1.end" "$OPS_TMP/h2.end"
+# without a session id (another harness, or by hand) stop stops, whatever is registered
+harness h4 "{\"session_id\":\"s-4\",\"cwd\":\"$P\"}" start "${FLAGS[@]}"
+hook "{\"cwd\":\"$P\"}" stop
+check "sessions: stop without a session id stops the gateway" bash -c "! '$GW' status --project '$P' >/dev/null"
+touch "$OPS_TMP/h4.end"
+hook "{\"session_id\":\"../x\",\"cwd\":\"$P\"}" start "${FLAGS[@]}"
+check "sessions: an unusable session id is not passed on" [ ! -e "$P/.git/apache-magpie/run/x" ] && ! ls "$R/sessions" 2>/dev/null | grep -q x
+hook "{\"cwd\":\"$P\"}" stop
 
 # ---- adopted project, not git -----------------------------------------------------------------
 A=$OPS_TMP/adopted; mkdir -p "$A/sub"; : > "$A/.apache-magpie.lock"

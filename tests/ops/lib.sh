@@ -63,11 +63,18 @@ expect() {
 ops_bg() { "$@" >/dev/null & OPS_BG_PID=$!; OPS_PIDS+=("$OPS_BG_PID"); }
 
 # A daemon that answers GET/HEAD /_ping with 200 (the gateway probes its backend at
-# start-up) and never answers anything else; with a second argument "gateway" its
-# _ping answer carries Container-Gateway like a gateway's. Ready when it listens.
+# start-up) and never answers anything else. Its _ping answer says
+# "Server: Libpod/4.3.1 (linux)" like podman's (the gateway takes the backend's kind
+# from it), without Libpod-Api-Version (the gateway would then measure commits on it);
+# with a second argument "docker" it says "Server: Docker/20.10.24+dfsg1 (linux)" like
+# dockerd's, with "gateway" it carries Container-Gateway like a gateway's instead, with
+# "anonymous" no Server field at all. Ready when it listens.
 ops_fake_backend() {
   ops_bg python3 -c 'import socket,sys,threading,time
 gw = len(sys.argv) > 2 and sys.argv[2] == "gateway"
+mode = sys.argv[2] if len(sys.argv) > 2 else "podman"
+who = {"gateway": b"Container-Gateway: 9.9.9\r\n", "anonymous": b"",
+       "docker": b"Server: Docker/20.10.24+dfsg1 (linux)\r\n"}.get(mode, b"Server: Libpod/4.3.1 (linux)\r\n")
 def serve(c):
     buf = b""
     try:
@@ -80,8 +87,7 @@ def serve(c):
                 head, _, buf = buf.partition(b"\r\n\r\n")
                 line = head.split(b"\r\n", 1)[0].split(b" ")
                 if len(line) > 1 and line[0] in (b"GET", b"HEAD") and line[1].endswith(b"/_ping"):
-                    c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n" +
-                              (b"Container-Gateway: 9.9.9\r\n" if gw else b"") + b"\r\n" +
+                    c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n" + who + b"\r\n" +
                               (b"" if line[0] == b"HEAD" else b"OK"))
                 else:
                     time.sleep(600)    # mute: never answers

@@ -7,7 +7,7 @@
 FAKE=$OPS_TMP/fake.sock
 ops_fake_backend "$FAKE"
 SERVE=(--backend podman --podman-socket "$FAKE" --egress off)
-NOTRUN='{"running": false, "pid": null, "sockets": {"podman": null, "docker": null}, "serving": []}'
+NOTRUN='{"running": false, "pid": null, "sockets": {"podman": null, "docker": null}, "serving": [], "sandbox": null}'
 
 # start_fg LOG ARGS...: serve in the foreground (background job), wait for docker.sock
 start_fg() {
@@ -27,7 +27,7 @@ ops_git_project st
 start_fg "$OPS_TMP/st.log" --project "$P" "${SERVE[@]}"
 ops_wait_for "[ -S '$R/docker.sock' ]" 10
 expect "status: running, exact JSON" 0 \
-  "{\"running\": true, \"pid\": $GWPID, \"sockets\": {\"podman\": \"$R/podman.sock\", \"docker\": \"$R/docker.sock\"}, \"serving\": [\"podman\", \"docker\"]}" "" \
+  "{\"running\": true, \"pid\": $GWPID, \"sockets\": {\"podman\": \"$R/podman.sock\", \"docker\": \"$R/docker.sock\"}, \"serving\": [\"podman\", \"docker\"], \"sandbox\": \"full\"}" "" \
   "$GW" status --project "$P"
 check "pid file holds <pid>\\n" [ "$(od -An -c "$R/container-gateway.pid" | tr -s ' ')" = " $(echo "$GWPID" | sed 's/./& /g')\\n" ]
 check "pid file 0600" [ "$(stat -c %a "$R/container-gateway.pid")" = 600 ]
@@ -93,7 +93,7 @@ expect "stop: unrelated process refused" 1 "" \
   "$GW" stop --project "$P"
 check "stop: unrelated process still alive" alive "$VICTIM"
 expect "status: locked pid file of another process counts as running" 0 \
-  "{\"running\": true, \"pid\": $VICTIM, \"sockets\": {\"podman\": null, \"docker\": null}, \"serving\": []}" "" \
+  "{\"running\": true, \"pid\": $VICTIM, \"sockets\": {\"podman\": null, \"docker\": null}, \"serving\": [], \"sandbox\": null}" "" \
   "$GW" status --project "$P"
 echo 1 > "$PF"
 expect "stop: locked, pid 1 is not a valid pid" 1 "" \
@@ -228,7 +228,10 @@ if [ -e /run/podman/podman.sock ]; then echo "SKIP no backend: /run/podman/podma
   run "$GW" serve --project "$P" --backend podman --egress off
   check "no backend: exit 0" [ "$RC" = 0 ]
   check "no backend: WARNING line" grep -q 'WARNING no podman or docker backend found; nothing to serve$' "$OPS_TMP/.err"
-  check "no backend: what to do (start one, or --podman-socket)" grep -q 'WARNING start one (systemctl start podman.socket, or scripts/podman-up.sh DIR .*--podman-socket PATH' "$OPS_TMP/.err"
+  check "no backend: what to do (systemctl --user for rootless podman, or --podman-socket)" grep -q 'WARNING start one: rootless podman with systemctl --user enable --now podman.socket (its socket is $XDG_RUNTIME_DIR/podman/podman.sock), rootful podman with systemctl enable --now podman.socket as root; .*--podman-socket PATH' "$OPS_TMP/.err"
+  check "no backend: the paths tried" grep -qF "WARNING tried \"$XDG_RUNTIME_DIR/podman/podman.sock (from XDG_RUNTIME_DIR): no such file; /run/podman/podman.sock (the rootful podman socket): no such file\"" "$OPS_TMP/.err"
+  env -u XDG_RUNTIME_DIR "$GW" serve --project "$P" --backend podman --egress off 2>"$OPS_TMP/.err" >/dev/null
+  check "no backend, XDG_RUNTIME_DIR unset: said so" grep -qF "WARNING tried \"- (from XDG_RUNTIME_DIR): XDG_RUNTIME_DIR is not set (a login session sets it to /run/user/<uid>); /run/podman/podman.sock (the rootful podman socket): no such file\"" "$OPS_TMP/.err"
   check "no backend: no socket, no pid file" test ! -e "$R/podman.sock" -a ! -e "$R/docker.sock" -a ! -e "$R/container-gateway.pid"
   # with --daemon the start failed: the reason on stderr, exit non-zero (issue 10 item 8)
   expect_line "--daemon, no backend: exit 1, the reason on stderr" 1 \

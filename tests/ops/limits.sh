@@ -204,7 +204,7 @@ check "egress: podman backend alias 10.88.0.1" grep -q "INFO egress gateway reac
 stop_gw
 
 FAKE_D=$OPS_TMP/fake-docker.sock
-ops_fake_backend "$FAKE_D"
+ops_fake_backend "$FAKE_D" docker
 ops_git_project eg2
 start "$OPS_TMP/eg2.log" --backend docker --docker-socket "$FAKE_D" --egress-port "$PORT"
 check "egress: docker backend alias 172.17.0.1" grep -q "INFO egress gateway reachable on 127.0.0.1:$PORT; docker containers get HTTP_PROXY=http://172.17.0.1:$PORT" "$OPS_TMP/eg2.log"

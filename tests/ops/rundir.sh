@@ -11,7 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then echo "SKIP rundir: needs root (chown)"; exit 77; f
 FAKE=$OPS_TMP/fake.sock
 ops_fake_backend "$FAKE"
 SERVE=(--backend podman --podman-socket "$FAKE" --egress off)
-NOTRUN='{"running": false, "pid": null, "sockets": {"podman": null, "docker": null}, "serving": []}'
+NOTRUN='{"running": false, "pid": null, "sockets": {"podman": null, "docker": null}, "serving": [], "sandbox": null}'
 GITC=(git -c user.name=t -c user.email=t@t -c init.defaultBranch=main)
 
 # refused NAME MESSAGE SETUP-DIR-ARGS... : serve, stop and status all refuse with MESSAGE
@@ -104,7 +104,7 @@ P=$OPS_TMP/adopted; mkdir "$P"; : > "$P/.apache-magpie.lock"
 run "$GW" serve --project "$P" "${SERVE[@]}" --daemon
 AR=$P/.apache-magpie-local/run
 check "adopted: serve --daemon" [ "$RC" = 0 ]
-expect "adopted: status" 0 "{\"running\": true, \"pid\": $(cat "$AR/container-gateway.pid" 2>/dev/null), \"sockets\": {\"podman\": \"$AR/podman.sock\", \"docker\": \"$AR/docker.sock\"}, \"serving\": [\"podman\", \"docker\"]}" "" \
+expect "adopted: status" 0 "{\"running\": true, \"pid\": $(cat "$AR/container-gateway.pid" 2>/dev/null), \"sockets\": {\"podman\": \"$AR/podman.sock\", \"docker\": \"$AR/docker.sock\"}, \"serving\": [\"podman\", \"docker\"], \"sandbox\": \"full\"}" "" \
   "$GW" status --project "$P"
 check "adopted: run dir 0700" [ "$(stat -c %a "$AR")" = 700 -a "$(stat -c %a "$P/.apache-magpie-local")" = 700 ]
 check "adopted: sockets and pid file 0600" [ "$(stat -c %a "$AR/podman.sock" "$AR/docker.sock" "$AR/container-gateway.pid" | sort -u)" = 600 ]
@@ -115,10 +115,18 @@ check "adopted: sockets and pid file removed" test ! -e "$AR/podman.sock" -a ! -
 ops_git_project repo; MAIN=$P
 "${GITC[@]}" -C "$MAIN" commit -q --allow-empty -m init
 "${GITC[@]}" -C "$MAIN" worktree add -q "$OPS_TMP/wt1" 2>/dev/null
-WR=$MAIN/.git/apache-magpie/run/wt1
+# a linked worktree's run directory: $XDG_RUNTIME_DIR/container-gateway/<name>-<FNV-1a 64 of
+# ROOT>, outside every checkout (the main checkout's containers may bind its .git)
+fnv() { python3 -c 'import sys
+h = 14695981039346656037
+for b in sys.argv[1].encode(): h = ((h ^ b) * 1099511628211) % 2**64
+print("%016x" % h)' "$1"; }
+WR=$XDG_RUNTIME_DIR/container-gateway/wt1-$(fnv "$OPS_TMP/wt1")
 run "$GW" serve --project "$OPS_TMP/wt1" "${SERVE[@]}" --daemon
 check "worktree: serve --daemon" [ "$RC" = 0 ]
-check "worktree: run dir is <common>/apache-magpie/run/<name>" test -S "$WR/docker.sock"
+check "worktree: run dir is \$XDG_RUNTIME_DIR/container-gateway/<name>-<hash>" test -S "$WR/docker.sock"
+check "worktree: nothing in the main checkout's .git" test ! -e "$MAIN/.git/apache-magpie"
+check "worktree: run dir and its parent 0700" [ "$(stat -c %a "$WR" "$XDG_RUNTIME_DIR/container-gateway" | sort -u)" = 700 ]
 run "$GW" status --project "$OPS_TMP/wt1"
 check "worktree: status running" [ "$RC" = 0 ]
 case $OUT in *"\"podman\": \"$WR/podman.sock\""*) pass "worktree: status names its sockets";; *) fail "worktree: status names its sockets" "$OUT";; esac
@@ -166,8 +174,19 @@ mv "$MAIN/.git/objects.x" "$MAIN/.git/objects"
 "${GITC[@]}" -C "$MAIN" worktree add -q "$OPS_TMP/wt5" 2>/dev/null
 echo "gitdir: ../repo/.git/worktrees/wt5" > "$OPS_TMP/wt5/.git"
 run "$GW" serve --project "$OPS_TMP/wt5" "${SERVE[@]}" --daemon
-check "worktree: relative gitdir line" [ "$RC" = 0 -a -S "$MAIN/.git/apache-magpie/run/wt5/podman.sock" ]
+check "worktree: relative gitdir line" [ "$RC" = 0 -a -S "$XDG_RUNTIME_DIR/container-gateway/wt5-$(fnv "$OPS_TMP/wt5")/podman.sock" ]
 "$GW" stop --project "$OPS_TMP/wt5" >/dev/null
+# the runtime directory must be set, absolute, the user's and closed to others
+expect "worktree: XDG_RUNTIME_DIR relative" 2 "" \
+  "container-gateway: a linked worktree's run directory goes below XDG_RUNTIME_DIR, which is not an absolute path (a login session sets it to /run/user/<uid>); refusing (pass --run-dir)" \
+  env XDG_RUNTIME_DIR=run/user "$GW" serve --project "$OPS_TMP/wt5" "${SERVE[@]}"
+mkdir -p "$OPS_TMP/xdg-open"; chmod 0777 "$OPS_TMP/xdg-open"
+expect "worktree: XDG_RUNTIME_DIR world-writable" 2 "" \
+  "container-gateway: runtime directory ($OPS_TMP/xdg-open) is not a directory owned by the current user and closed to others; refusing (pass --run-dir)" \
+  env XDG_RUNTIME_DIR="$OPS_TMP/xdg-open" "$GW" serve --project "$OPS_TMP/wt5" "${SERVE[@]}"
+expect "worktree: status with XDG_RUNTIME_DIR world-writable: not running" 3 "$NOTRUN" "" \
+  env XDG_RUNTIME_DIR="$OPS_TMP/xdg-open" "$GW" status --project "$OPS_TMP/wt5"
+check "worktree: nothing created below a refused runtime directory" test ! -e "$OPS_TMP/xdg-open/container-gateway"
 
 # ---- custom --run-dir ------------------------------------------------------------------
 ops_git_project custom
