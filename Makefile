@@ -31,7 +31,8 @@ LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
 HELPERS   = tests/helpers/try_syscall tests/helpers/try_monitor tests/helpers/hostile_gateway \
-            tests/fuzz/seed_ipc tests/fuzz/seed_forward tests/helpers/membounds
+            tests/fuzz/seed_ipc tests/fuzz/seed_forward tests/helpers/membounds \
+            tests/helpers/no_userns
 
 all: container-gateway
 

@@ -134,7 +134,9 @@ instance_record(const struct gateway *gw)
 	fprintf(f, "sandbox=%s\n", gw->sandbox_full ? "full" : "degraded");
 	for (i = 0; i < CG_SOCKETS; i++)
 		if (gw->lis[i].backend_path[0] != '\0' &&
-		    strchr(gw->lis[i].backend_path, '\n') == NULL)
+		    strchr(gw->lis[i].backend_path, '\n') == NULL &&
+		    (i == 0 || strcmp(gw->lis[0].backend_path,
+		    gw->lis[i].backend_path) != 0))
 			fprintf(f, "backend=%s\n", gw->lis[i].backend_path);
 	fclose(f);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,

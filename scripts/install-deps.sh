@@ -8,6 +8,9 @@
 #   test tools:   python3 curl procps util-linux gdb; clang libclang-rt-14-dev (make fuzz,
 #                 make check-asan); valgrind (make check-valgrind)
 #   compose flow: docker-compose python3-docker
+#   rootless:     uidmap (newuidmap, newgidmap) and slirp4netns for a user's rootless
+#                 podman (tests/integration/rootless.sh); passt is not used: podman
+#                 4.3.1 has no pasta network mode
 #   dockerd:      docker.io (dockerd 20.10, containerd, and the docker client when no
 #                 other `docker` is on PATH). tests/integration/dockerd.sh starts a
 #                 private dockerd + containerd with scripts/dockerd-up.sh; nothing else
@@ -37,7 +40,7 @@ done
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
       python3 curl procps util-linux gdb clang libclang-rt-14-dev valgrind
-      docker-compose python3-docker docker.io containerd)
+      docker-compose python3-docker docker.io containerd uidmap slirp4netns)
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then

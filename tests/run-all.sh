@@ -6,7 +6,8 @@
 #   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
 #      tests/integration/cli.sh, tools.sh, libs.sh, usability.sh and streams.sh against
 #      a private podman service, tests/integration/dockerd.sh (cli, tools, libs and
-#      usability again) against a private dockerd; tests/hostile/run.py --real; the fault
+#      usability again) against a private dockerd, tests/integration/rootless.sh (a
+#      throwaway user's rootless podman); tests/hostile/run.py --real; the fault
 #      table and the load test (tests/sanitize/faults.sh, load.sh) against a private podman;
 #   3. the operations suite tests/ops/run.sh (one suite);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
@@ -66,6 +67,9 @@ run_suite "tests/hostile/run.py --real" python3 tests/hostile/run.py --real
 run_suite tests/integration/streams.sh ./tests/integration/streams.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
+# a throwaway user's rootless podman: backend identity, builds, the hook's hand-over,
+# sessions, the degraded sandbox, discovery, worktrees; then cli.sh as that user
+run_suite tests/integration/rootless.sh ./tests/integration/rootless.sh
 # the fault table: podman killed and restarted, clients gone half-way, a parser killed,
 # a slowloris of 500, oversized heads and bodies, the 503, a killed exec (issue 11)
 run_suite tests/sanitize/faults.sh ./tests/sanitize/faults.sh

@@ -8,12 +8,14 @@
 #   tests/integration/cli.sh s_cp ...   only the named scenario functions
 #   CG_BACKEND=docker tests/integration/cli.sh s_run_rm ...
 #
-# Needs root (rootful podman), the docker CLI, podman, curl. Exit status 77 = skipped
-# (not root); otherwise non-zero when any check failed. Last line: "N passed, M failed".
-# See lib.sh for CG_GATEWAY, CG_PODMAN_DIR, CG_DIRECT (debugging only), CG_KEEP.
+# Needs root (rootful podman), the docker CLI, podman, curl; or, as any user,
+# CG_PODMAN_SOCKET naming a running podman service (tests/integration/rootless.sh runs
+# it so, as a throwaway user against that user's rootless podman). Exit status 77 =
+# skipped (neither); otherwise non-zero when any check failed. Last line: "N passed,
+# M failed". See lib.sh for CG_GATEWAY, CG_PODMAN_DIR, CG_DIRECT (debugging only), CG_KEEP.
 set -u
-if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIP integration: needs root (rootful podman backend)"
+if [ "$(id -u)" -ne 0 ] && [ -z "${CG_PODMAN_SOCKET:-}" ]; then
+  echo "SKIP integration: needs root (rootful podman backend) or CG_PODMAN_SOCKET"
   exit 77
 fi
 . "$(dirname "$0")/lib.sh"
@@ -183,8 +185,11 @@ s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
     if grep -q '^Seccomp:[[:space:]]*2$' <<<"$st" && grep -q '^NoNewPrivs:[[:space:]]*1$' <<<"$st" &&
        grep -q '^CapEff:[[:space:]]*0000000000000000$' <<<"$st" && grep -q '^CapPrm:[[:space:]]*0000000000000000$' <<<"$st"; then
       ok=$((ok + 1))
-      if ! grep -qE '^Uid:[[:space:]]+65534[[:space:]]+65534' <<<"$st"; then
+      # root: uid 65534 in an empty chroot; not root: its own user namespace
+      if [ "$(id -u)" = 0 ] && ! grep -qE '^Uid:[[:space:]]+65534[[:space:]]+65534' <<<"$st"; then
         fail "sandbox: child $k runs as 65534" "$(grep '^Uid' <<<"$st")" quiet
+      elif [ "$(id -u)" != 0 ] && [ "$(readlink /proc/$k/ns/user)" = "$(readlink /proc/self/ns/user)" ]; then
+        fail "sandbox: child $k has a user namespace of its own" "$(readlink /proc/$k/ns/user)" quiet
       fi
     else
       bad=$((bad + 1))

@@ -37,6 +37,9 @@
 #                   scripts/dockerd-up.sh DIR (left running at the end)
 #   CG_PODMAN_DIR   reuse a podman service started with scripts/podman-up.sh DIR
 #                   (left running at the end); default: a fresh one in the tmp dir
+#   CG_PODMAN_SOCKET use the podman service already answering on this socket (e.g. a
+#                   rootless one: tests/integration/rootless.sh), left running; it
+#                   must hold localhost/busybox
 #   CG_DIRECT=1     debugging only: no gateway; R/docker.sock and R/podman.sock are
 #                   symlinks to the backend socket (every policy check then fails)
 #   CG_GW_LOG_LEVEL the gateways' --log-level (debug: every IPC message is logged)
@@ -162,6 +165,14 @@ cg_require() {
 # ---- backend (podman, or dockerd with CG_BACKEND=docker) -------------------------
 cg_backend_up() {
   if [ "$CG_BACKEND" = docker ]; then _cg_dockerd_up; return; fi
+  if [ -n "${CG_PODMAN_SOCKET:-}" ]; then
+    CG_PM_OWN=0
+    CG_PODMAN_SOCK=$CG_PODMAN_SOCKET
+    CG_BACKEND_SOCK=$CG_PODMAN_SOCK
+    _cg_ping "$CG_PODMAN_SOCK" || { echo "integration: no podman answers on $CG_PODMAN_SOCK" >&2; return 1; }
+    echo "# podman backend given: $CG_PODMAN_SOCK"
+    return 0
+  fi
   if [ -n "${CG_PODMAN_DIR:-}" ]; then
     CG_PM_DIR=$(realpath -m "$CG_PODMAN_DIR"); CG_PM_OWN=0
   fi
