@@ -20,8 +20,8 @@
 # the user's uid: conmon, slirp4netns, podman's pause process); the user is removed
 # with userdel, /run/user/<uid> and the tmp dir with rm, /dev/net/tun gets back its
 # group and mode. Nothing else on the machine is changed. cgroup v1: rootless podman
-# cannot set resource limits there (--memory, --cpus, --pids-limit fail), so the
-# flows that set them are not run rootless.
+# ignores resource limits there (--memory, --cpus, --pids-limit run, with podman's
+# warning), so cli.sh's flows that set them test only that they are accepted.
 #
 #   tests/integration/rootless.sh            rootless scenarios, then cli.sh
 #   tests/integration/rootless.sh r_build    only the named scenarios (no cli.sh)

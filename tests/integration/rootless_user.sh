@@ -114,6 +114,8 @@ r_hook_sessions() {
     agent "$CG_TMP/h1.env" env -u DOCKER_CONFIG podman run --rm --privileged --network none $IMG true
   expect_output "hook: the export lines on stdout" "export DOCKER_HOST=unix://$P/.git/apache-magpie/run/main/docker.sock" \
     cat "$CG_TMP/h1.out"
+  expect_output "hook: status's warning about the user's own podman socket reaches the harness" \
+    "container-gateway-hook: gateway: warning: uid $(id -u) can connect to the backend socket $S itself" cat "$CG_TMP/h1.err"
   # a second session of the same project
   harness h2 "{\"session_id\":\"sess-2\",\"cwd\":\"$P\",\"hook_event_name\":\"SessionStart\"}" start --podman-socket "$S" --egress off
   expect_output "sessions: the second finds the gateway running" "already running" cat "$CG_TMP/h2.err"
@@ -171,6 +173,28 @@ r_status_reach() {
     "$CG_GATEWAY" status --project "$P" --run-dir "$R"
 }
 
+# ---- the agent in its own sandbox reaches the gateway and nothing else (tool.md) ------------------
+r_sandboxed_agent() {
+  if ! command -v bwrap >/dev/null; then skip "sandboxed agent" "bwrap not installed"; return; fi
+  cg_project rsbx
+  gw_start "$P" "$R" -- --podman-socket "$S" || { fail "sandboxed agent: gateway" "no start"; return; }
+  # tool.md's recipe: the project and the run directory let through, the user's runtime
+  # directory, container storage and configuration hidden, its processes out of sight
+  sbx() { timeout -k 5 "$CG_TIMEOUT" bwrap --ro-bind / / --dev /dev --proc /proc --bind "$P" "$P" \
+      --tmpfs "$XDG_RUNTIME_DIR" --tmpfs "$HOME/.local/share/containers" --tmpfs "$HOME/.config/containers" \
+      --bind "$R" "$R" --bind "$CG_TMP/docker-config" "$CG_TMP/docker-config" \
+      --unshare-pid --unshare-user --die-with-parent --setenv DOCKER_HOST "unix://$R/docker.sock" "$@"; }
+  expect_output "sandboxed agent: docker through the gateway" in-sandbox \
+    sbx docker run --rm --network none $IMG echo in-sandbox
+  expect_fail_with "sandboxed agent: the podman socket is out of reach" "" \
+    sbx curl -sf -m 2 --unix-socket "$S" http://d/_ping
+  expect_fail_match "sandboxed agent: podman has no storage of the user's" . sbx podman ps
+  cg_run sbx "$CG_GATEWAY" status --project "$P" --run-dir "$R"
+  if [ $CG_RC -eq 0 ] && ! grep -q "can connect to the backend socket" <<<"$CG_OUT"; then
+    pass "sandboxed agent: status run inside warns of nothing"
+  else fail "sandboxed agent: status run inside warns of nothing" "exit $CG_RC: $CG_OUT"; fi
+}
+
 # ---- discovery messages for a rootless user ------------------------------------------------------------
 r_discovery() {
   cg_project rdisc
@@ -214,7 +238,7 @@ r_worktree() {
   "$CG_GATEWAY" stop --project "$W" >/dev/null; "$CG_GATEWAY" stop --project "$M" >/dev/null
 }
 
-ALL=(r_identity_prune r_build r_hook_sessions r_degraded r_status_reach r_discovery r_worktree)
+ALL=(r_identity_prune r_build r_hook_sessions r_degraded r_status_reach r_sandboxed_agent r_discovery r_worktree)
 cg_require docker podman curl git python3 || { fail "prerequisites" "missing tools"; cg_summary; exit; }
 cg_backend_up || { fail "rootless podman" "not answering"; cg_summary; exit; }
 [ $# -gt 0 ] && ALL=("$@")
