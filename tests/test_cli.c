@@ -310,6 +310,61 @@ test_environment(void **state)
 	cli_free(&c);
 }
 
+/*
+ * Flags beyond cli.md: sessions and the sandbox level (README, tool.md).
+ * A session id names a file in the run directory, so only a plain name
+ * passes; each flag applies to its subcommands only.
+ */
+static void
+test_sessions_and_sandbox(void **state)
+{
+	struct cg_config c = { 0 };
+	char long_id[130];
+
+	(void)state;
+	assert_int_equal(PARSE(&c, "serve", "--session", "0b1c-uuid_x.y",
+	    "--session-pid", "4242", "--require-full-sandbox"), 0);
+	assert_string_equal(c.session, "0b1c-uuid_x.y");
+	assert_int_equal(c.session_pid, 4242);
+	assert_int_equal(c.require_full_sandbox, 1);
+	assert_int_equal(PARSE(&c, "stop", "--session=s1", "--stop-containers"), 0);
+	assert_string_equal(c.session, "s1");
+	assert_int_equal(c.stop_containers, 1);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_null(c.session);
+	assert_int_equal(c.require_full_sandbox, 0);
+	/* names only: no path, no dot names, 1-128 bytes */
+	assert_int_equal(PARSE(&c, "serve", "--session", "../x"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--session", ".."), 2);
+	assert_int_equal(PARSE(&c, "serve", "--session", "a/b"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--session="), 2);
+	memset(long_id, 'a', 128);
+	long_id[128] = '\0';
+	assert_int_equal(PARSE(&c, "serve", "--session", long_id), 0);
+	long_id[128] = 'a';
+	long_id[129] = '\0';
+	assert_int_equal(PARSE(&c, "serve", "--session", long_id), 2);
+	/* subcommands */
+	assert_int_equal(PARSE(&c, "status", "--session", "s1"), 2);
+	assert_int_equal(PARSE(&c, "stop", "--session-pid", "42"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--stop-containers"), 2);
+	assert_int_equal(PARSE(&c, "stop", "--require-full-sandbox"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--session-pid", "42"), 2);	/* needs --session */
+	assert_int_equal(PARSE(&c, "serve", "--session", "s", "--session-pid", "1"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--require-full-sandbox=1"), 2);
+	/* environment: booleans as --daemon's */
+	setenv("CONTAINER_GATEWAY_REQUIRE_FULL_SANDBOX", "yes", 1);
+	setenv("CONTAINER_GATEWAY_SESSION", "env-s", 1);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.require_full_sandbox, 1);
+	assert_string_equal(c.session, "env-s");
+	setenv("CONTAINER_GATEWAY_REQUIRE_FULL_SANDBOX", "maybe", 1);
+	assert_int_equal(PARSE(&c, "serve"), 2);
+	unsetenv("CONTAINER_GATEWAY_REQUIRE_FULL_SANDBOX");
+	unsetenv("CONTAINER_GATEWAY_SESSION");
+	cli_free(&c);
+}
+
 static void
 test_parse_pid(void **state)
 {
@@ -372,6 +427,7 @@ main(void)
 		cmocka_unit_test_setup(test_help, clear_env),
 		cmocka_unit_test_setup(test_explicit, clear_env),
 		cmocka_unit_test_setup(test_default_project, clear_env),
+		cmocka_unit_test_setup(test_sessions_and_sandbox, clear_env),
 		cmocka_unit_test(test_parse_pid),
 	};
 

@@ -68,12 +68,14 @@ ops_bg() { "$@" >/dev/null & OPS_BG_PID=$!; OPS_PIDS+=("$OPS_BG_PID"); }
 # from it), without Libpod-Api-Version (the gateway would then measure commits on it);
 # with a second argument "docker" it says "Server: Docker/20.10.24+dfsg1 (linux)" like
 # dockerd's, with "gateway" it carries Container-Gateway like a gateway's instead, with
-# "anonymous" no Server field at all. Ready when it listens.
+# "anonymous" no Server field at all (and GET /version answers 404), with
+# "version-podman" no Server field, but GET /version lists podman's components as
+# podman 4.3.1 does. Ready when it listens.
 ops_fake_backend() {
   ops_bg python3 -c 'import socket,sys,threading,time
 gw = len(sys.argv) > 2 and sys.argv[2] == "gateway"
 mode = sys.argv[2] if len(sys.argv) > 2 else "podman"
-who = {"gateway": b"Container-Gateway: 9.9.9\r\n", "anonymous": b"",
+who = {"gateway": b"Container-Gateway: 9.9.9\r\n", "anonymous": b"", "version-podman": b"",
        "docker": b"Server: Docker/20.10.24+dfsg1 (linux)\r\n"}.get(mode, b"Server: Libpod/4.3.1 (linux)\r\n")
 def serve(c):
     buf = b""
@@ -86,7 +88,13 @@ def serve(c):
             while b"\r\n\r\n" in buf:
                 head, _, buf = buf.partition(b"\r\n\r\n")
                 line = head.split(b"\r\n", 1)[0].split(b" ")
-                if len(line) > 1 and line[0] in (b"GET", b"HEAD") and line[1].endswith(b"/_ping"):
+                if mode in ("anonymous", "version-podman") and len(line) > 1 and line[1] == b"/version":
+                    body = b"{\"Components\":[{\"Name\":\"Podman Engine\",\"Version\":\"4.3.1\"}],\"Version\":\"4.3.1\"}"
+                    if mode == "anonymous":
+                        c.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                    else:
+                        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                elif len(line) > 1 and line[0] in (b"GET", b"HEAD") and line[1].endswith(b"/_ping"):
                     c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n" + who + b"\r\n" +
                               (b"" if line[0] == b"HEAD" else b"OK"))
                 else:

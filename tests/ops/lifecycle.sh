@@ -272,4 +272,17 @@ expect_line "--podman-socket at another gateway: refused (exit 2)" 2 \
   "$GW" serve --project "$P" --backend podman --podman-socket "$FAKEGW" --egress off
 check "refused explicit gateway socket: no socket, no pid file" test ! -e "$R/podman.sock" -a ! -e "$R/container-gateway.pid"
 
+# ---- the backend's kind is what answers, not what named it ------------------------------------
+FAKEV=$OPS_TMP/fake-version.sock; ops_fake_backend "$FAKEV" version-podman
+ops_git_project kindv
+"$GW" serve --project "$P" --backend docker --docker-socket "$FAKEV" --egress off --idle-timeout 0.3 2>"$OPS_TMP/kind.log"
+check "kind: a podman known only by GET /version, named --docker-socket, gets podman's rules" \
+  grep -qF "INFO docker clients -> $R/docker.sock (backend podman at $FAKEV)" "$OPS_TMP/kind.log"
+check "kind: ... and says so" grep -qF "INFO $FAKEV (--docker-socket) is a podman daemon" "$OPS_TMP/kind.log"
+FAKEA=$OPS_TMP/fake-anon.sock; ops_fake_backend "$FAKEA" anonymous
+"$GW" serve --project "$P" --backend docker --docker-socket "$FAKEA" --egress off --idle-timeout 0.3 2>"$OPS_TMP/kind.log"
+check "kind: a daemon that does not say keeps the kind it was named for, with a WARNING" \
+  grep -qF "WARNING $FAKEA (--docker-socket) did not say which daemon it is (no Libpod-Api-Version, no Server: Libpod/ or Docker/, no Podman Engine in GET /version); applying the docker rules it was named for" "$OPS_TMP/kind.log"
+check "kind: ... docker" grep -qF "(backend docker at $FAKEA)" "$OPS_TMP/kind.log"
+
 ops_summary
