@@ -150,7 +150,8 @@ field_is(const struct http_field *f, const char *name)
 /* What a daemon's answers at start-up said about it besides being no gateway. */
 struct probe_facts {
 	int libpod;			/* Libpod-Api-Version: a podman service */
-	enum backend_ident ident;	/* by its Server field and GET /version */
+	enum backend_ident ident;	/* by its Server field */
+	int podman;			/* identify(): a podman marker anywhere */
 	char server[64];		/* its Server field, for the log */
 };
 
@@ -191,6 +192,7 @@ probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 	int n;
 
 	pf->libpod = 0;
+	pf->podman = 0;
 	pf->ident = BACKEND_UNKNOWN;
 	pf->server[0] = '\0';
 	n = exchange(path, req, buf, sizeof(buf), &resp);
@@ -251,7 +253,9 @@ version_is_podman(const char *v)
  * marker wins: podman's policy refuses the filters podman would widen.
  * GET /version is asked only when GET /_ping named neither daemon:
  * podman 4.3.1 takes 0.9 s to answer it (it runs conmon and runc for
- * their versions). Updates pf->ident.
+ * their versions). Sets pf->podman; pf->ident stays the Server field's
+ * (the answers the monitor writes itself need a daemon it was measured on:
+ * monitor/answer.c).
  */
 static void
 identify(const char *path, struct probe_facts *pf)
@@ -259,15 +263,11 @@ identify(const char *path, struct probe_facts *pf)
 	char *v;
 	int status;
 
-	if (pf->libpod) {
-		pf->ident = BACKEND_LIBPOD;
-		return;
-	}
-	if (pf->ident != BACKEND_UNKNOWN)
+	pf->podman = pf->libpod || pf->ident == BACKEND_LIBPOD;
+	if (pf->podman || pf->ident != BACKEND_UNKNOWN)
 		return;
 	v = oneshot(path, "GET", "/version", VERSION_MS, &status, NULL);
-	if (status == 200 && version_is_podman(v))
-		pf->ident = BACKEND_LIBPOD;
+	pf->podman = status == 200 && version_is_podman(v);
 	free(v);
 }
 
@@ -448,11 +448,11 @@ kind_of(const struct probe_facts *pf, enum cg_kind named, const char *path,
     const char *origin)
 {
 	static const char *const names[] = { "podman", "docker" };
-	enum cg_kind k = pf->ident == BACKEND_LIBPOD ? CG_PODMAN :
+	enum cg_kind k = pf->podman ? CG_PODMAN :
 	    pf->ident == BACKEND_DOCKERD ? CG_DOCKER : named;
 	char *q = log_quote(path, strlen(path));
 
-	if (pf->ident == BACKEND_UNKNOWN)
+	if (!pf->podman && pf->ident == BACKEND_UNKNOWN)
 		log_msg(LOG_WARNING, "backend-kind", "%s (%s) did not say which "
 		    "daemon it is (no Libpod-Api-Version, no Server: Libpod/ or "
 		    "Docker/, no Podman Engine in GET /version); applying the %s "
@@ -493,7 +493,7 @@ rundir_discover(struct gateway *gw)
 	char xdg[CG_PATH_MAX + 32] = "", dh[CG_PATH_MAX + 1] = "";
 	const char *env, *podman = NULL, *docker = NULL, *pc[2], *dc[2];
 	const char *pwhy[2] = { NULL, NULL }, *dwhy[2] = { NULL, NULL };
-	struct probe_facts pf = { 0, BACKEND_UNKNOWN, "" }, df = pf;
+	struct probe_facts pf = { 0, BACKEND_UNKNOWN, 0, "" }, df = pf;
 	char *tried = NULL;
 	size_t triedlen = 0;
 	FILE *tf;

@@ -47,7 +47,7 @@ struct listener {
 	 */
 	int backend_rootless;
 	/*
-	 * The daemon behind it, by its GET /_ping and GET /version at
+	 * The daemon behind it, by the Server field of its GET /_ping at
 	 * start-up (monitor/discover.c). The monitor answers system df and
 	 * build prune itself only for the daemons whose answers and builders
 	 * it was measured on (monitor/answer.c, doc/answers.md).
