@@ -60,26 +60,6 @@ is_own_socket(const struct gateway *gw, const char *path)
 	return own;
 }
 
-/* Wait for events on fd until deadline (monotonic ms); 1 ready, 0 not. */
-static int
-wait_fd(int fd, short events, long long deadline)
-{
-	struct pollfd p = { .fd = fd, .events = events };
-	long long left;
-	int n;
-
-	for (;;) {
-		left = deadline - now_ms();
-		if (left <= 0)
-			return 0;
-		n = poll(&p, 1, (int)left);
-		if (n > 0)
-			return 1;
-		if (n < 0 && errno != EINTR)
-			return 0;
-	}
-}
-
 enum probe_result { PROBE_DAEMON, PROBE_GATEWAY, PROBE_SILENT };
 
 /*
@@ -102,7 +82,7 @@ exchange(const char *path, const char *req, char *buf, size_t bufsz,
 	fd = backend_connect(path);
 	if (fd < 0)
 		return 0;
-	if (!wait_fd(fd, POLLOUT, deadline) ||
+	if (!oneshot_wait(fd, POLLOUT, deadline) ||
 	    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0 || err != 0) {
 		close(fd);
 		return err != 0 ? 0 : -1;
@@ -113,7 +93,7 @@ exchange(const char *path, const char *req, char *buf, size_t bufsz,
 			off += (size_t)n;
 		else if (n < 0 && errno == EINTR)
 			continue;
-		else if (n < 0 && errno == EAGAIN && wait_fd(fd, POLLOUT, deadline))
+		else if (n < 0 && errno == EAGAIN && oneshot_wait(fd, POLLOUT, deadline))
 			continue;
 		else {
 			close(fd);
@@ -121,7 +101,7 @@ exchange(const char *path, const char *req, char *buf, size_t bufsz,
 		}
 	}
 	while (rc == -2 && len < bufsz) {
-		if (!wait_fd(fd, POLLIN, deadline))
+		if (!oneshot_wait(fd, POLLIN, deadline))
 			break;
 		n = recv(fd, buf + len, bufsz - len, 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))

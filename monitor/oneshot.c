@@ -14,9 +14,8 @@
 #include "http/http.h"
 #include "monitor/backend.h"
 
-/* Wait for events on fd until deadline (monotonic ms); 1 ready, 0 not. */
-static int
-wait_until(int fd, short events, long long deadline)
+int
+oneshot_wait(int fd, short events, long long deadline)
 {
 	struct pollfd p = { .fd = fd, .events = events };
 	long long left;
@@ -57,7 +56,7 @@ oneshot(const char *path, const char *method, const char *target,
 		xoom();
 	reqlen = strlen(req);
 	buf = xmalloc(ONESHOT_MAX + 1);
-	if (!wait_until(fd, POLLOUT, deadline) ||
+	if (!oneshot_wait(fd, POLLOUT, deadline) ||
 	    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0 || err != 0)
 		goto out;
 	while (off < reqlen) {
@@ -65,12 +64,12 @@ oneshot(const char *path, const char *method, const char *target,
 		if (n > 0)
 			off += (size_t)n;
 		else if (n < 0 && (errno == EINTR || (errno == EAGAIN &&
-		    wait_until(fd, POLLOUT, deadline))))
+		    oneshot_wait(fd, POLLOUT, deadline))))
 			continue;
 		else
 			goto out;
 	}
-	while (got < ONESHOT_MAX && wait_until(fd, POLLIN, deadline)) {
+	while (got < ONESHOT_MAX && oneshot_wait(fd, POLLIN, deadline)) {
 		n = recv(fd, buf + got, ONESHOT_MAX - got, 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;

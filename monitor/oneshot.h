@@ -11,6 +11,12 @@
 #define ONESHOT_MAX	(1024 * 1024)	/* bytes of response read at most */
 
 /*
+ * poll() fd for events until deadline (now_ms() clock, ms), through
+ * EINTR. Returns 1 when an event came, 0 at the deadline or on an error.
+ */
+int oneshot_wait(int fd, short events, long long deadline);
+
+/*
  * Send "<method> <target> HTTP/1.1" with Host: docker, our User-Agent,
  * Connection: close and no body to the socket at path, and read the
  * answer to its end, at most ONESHOT_MAX bytes within timeout_ms. Returns
