@@ -158,8 +158,8 @@ instance_forget(const struct gateway *gw)
 }
 
 /* Read a small regular file we own at path into buf (NUL-terminated). */
-ssize_t
-instance_read_owned(const char *path, char *buf, size_t bufsz)
+static ssize_t
+read_owned(const char *path, char *buf, size_t bufsz)
 {
 	struct stat st;
 	ssize_t n;
@@ -215,7 +215,7 @@ instance_read_record(const struct gateway *gw, char *buf, size_t bufsz)
 	char path[CG_PATH_MAX + 32];
 
 	record_path(gw, path, sizeof(path));
-	return instance_read_owned(path, buf, bufsz) < 0 ? -1 : 0;
+	return read_owned(path, buf, bufsz) < 0 ? -1 : 0;
 }
 
 void
@@ -229,7 +229,7 @@ instance_report(const struct gateway *gw)
 	FILE *f;
 	ssize_t n;
 
-	n = instance_read_owned(gw->pid_file, pidtext, sizeof(pidtext));
+	n = read_owned(gw->pid_file, pidtext, sizeof(pidtext));
 	if (n > 0)
 		pid = instance_parse_pid(pidtext, (size_t)n);
 	if (pid > 0)
@@ -238,7 +238,7 @@ instance_report(const struct gateway *gw)
 		printf("container-gateway: already running\n");
 	fflush(stdout);
 	record_path(gw, path, sizeof(path));
-	if (instance_read_owned(path, rec, sizeof(rec)) < 0 ||
+	if (read_owned(path, rec, sizeof(rec)) < 0 ||
 	    (f = open_memstream(&diff, &difflen)) == NULL)
 		return;
 	for (i = 0; i < NCOMPARED; i++) {

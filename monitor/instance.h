@@ -35,10 +35,6 @@ int instance_read_record(const struct gateway *gw, char *buf, size_t bufsz);
 int instance_recorded(const char *rec, const char *key, int nth, char *out,
     size_t outsz);
 
-/* Read a small regular file we own at path into buf (NUL-terminated);
- * the bytes read, or -1. */
-ssize_t instance_read_owned(const char *path, char *buf, size_t bufsz);
-
 /* Remove the record (graceful exit, before the pid file). */
 void instance_forget(const struct gateway *gw);
 
