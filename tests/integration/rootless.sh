@@ -71,6 +71,9 @@ teardown() {
     fi
   fi
   findmnt -rn -o TARGET | grep -F "$T/" | sort -r | xargs -r umount -l 2>/dev/null
+  # what the user left in the shared temporary directories (a suite killed by its
+  # timeout leaves its tmp dir; podman without XDG_RUNTIME_DIR writes there too)
+  [ -n "$UID_" ] && find /tmp /var/tmp -maxdepth 1 -mindepth 1 -uid "$UID_" -exec rm -rf {} + 2>/dev/null
   id "$U" >/dev/null 2>&1 && userdel "$U" 2>/dev/null
   if [ -n "$TUN_STAT" ]; then chgrp "${TUN_STAT#* }" /dev/net/tun; chmod "${TUN_STAT%% *}" /dev/net/tun; fi
   if [ "${CG_KEEP:-0}" = 1 ]; then echo "# kept $T" >&2; else rm -rf "$T"; fi
