@@ -520,11 +520,17 @@ i_docker_ps_args() {
   local cpid hp
   dk run -d --name isotop --network none $IMG sleep 300 >/dev/null || { fail "top: set-up" "no container"; return; }
   cpid=$(bk inspect -f '{{.State.Pid}}' isotop)
-  cg_bg sleep "$cpid"; hp=$CG_BG_PID
-  cg_run backend GET "/v1.41/containers/isotop/top?ps_args=$(urlenc '-C sleep -o args,pid --forest')"
+  # the host process runs under a name of its own: dockerd parses every line ps prints, and
+  # any other host "sleep 0.1" selected by -C sleep would break its PID column (seen under load)
+  mkdir -p "$CG_TMP/topprobe"; cp "$(command -v sleep)" "$CG_TMP/topprobe/cgtopprobe"
+  # argv[0] short too: ps cuts the args column at its width (a long path hid the pid behind it)
+  cg_bg bash -c 'exec -a cgtopprobe "$0" "$1"' "$CG_TMP/topprobe/cgtopprobe" "$cpid"; hp=$CG_BG_PID
+  # ps -C selects by the name after exec: wait until the forked shell has become the probe
+  cg_wait_for 10000 grep -qx cgtopprobe "/proc/$hp/comm" || { fail "top: host probe" "pid $hp never ran cgtopprobe"; }
+  cg_run backend GET "/v1.41/containers/isotop/top?ps_args=$(urlenc '-C cgtopprobe -o args,pid --forest')"
   if [[ $CG_OUT == *"\"$cpid $hp\""* || $CG_OUT == *"$hp"* ]]; then
-    pass "measured (docker): top ps_args='-C sleep -o args,pid --forest' shows host process $hp"
-  else fail "measured (docker): top ps_args='-C sleep -o args,pid --forest' shows a host process" "answered: ${CG_OUT:0:200}"; fi
+    pass "measured (docker): top ps_args='-C cgtopprobe -o args,pid --forest' shows host process $hp"
+  else fail "measured (docker): top ps_args='-C cgtopprobe -o args,pid --forest' shows a host process" "answered: ${CG_OUT:0:200}"; fi
   for a in '-C sleep -o args,pid --forest' '-o args,pid' '-eo user,pid' '-eM'; do
     cg_run gw GET "/v1.41/containers/isotop/top?ps_args=$(urlenc "$a")"
     if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: denied-query: ps_args"* && $CG_OUT != *"$hp"* ]]; then
