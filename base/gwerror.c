@@ -263,8 +263,9 @@ utf8_seq(const unsigned char *s, size_t left)
 	return n;
 }
 
-char *
-cg_json_escape(const char *s, size_t len)
+/* cg_json_escape, and with eq also '=' as \u003d (cg_json_escape_log). */
+static char *
+json_escape(const char *s, size_t len, int eq)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	char *out = xmalloc(len * 6 + 1), *o = out;
@@ -274,7 +275,7 @@ cg_json_escape(const char *s, size_t len)
 		if (p[i] == '"' || p[i] == '\\') {
 			*o++ = '\\';
 			*o++ = (char)p[i++];
-		} else if (p[i] < 0x20 || p[i] == 0x7f) {
+		} else if (p[i] < 0x20 || p[i] == 0x7f || (eq && p[i] == '=')) {
 			o += sprintf(o, "\\u%04x", p[i++]);
 		} else if ((n = utf8_seq(p + i, len - i)) == 0) {
 			memcpy(o, "\\ufffd", 6);
@@ -288,6 +289,18 @@ cg_json_escape(const char *s, size_t len)
 	}
 	*o = '\0';
 	return out;
+}
+
+char *
+cg_json_escape(const char *s, size_t len)
+{
+	return json_escape(s, len, 0);
+}
+
+char *
+cg_json_escape_log(const char *s, size_t len)
+{
+	return json_escape(s, len, 1);
 }
 
 char *

@@ -117,5 +117,12 @@ char *cg_error_response(const struct cg_refusal *r, int head_only,
  * xoom() on allocation failure.
  */
 char *cg_json_escape(const char *s, size_t len);
+/*
+ * cg_json_escape with '=' also written as \u003d: for values in the
+ * monitor's JSON log lines (cli.md §14.1; doc/audit.md), so that a raw
+ * grep of the log finds no "access conn=" or "decision=allow" inside a
+ * value a client or a request parser chose. Same sizes and errors.
+ */
+char *cg_json_escape_log(const char *s, size_t len);
 
 #endif

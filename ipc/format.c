@@ -89,7 +89,7 @@ out_escaped(struct out *o, const struct ipc_str *s)
 		return;
 	}
 	if (o->json) {			/* a JSON string (cli.md §14.1) */
-		char *e = cg_json_escape(s->p != NULL ? s->p : "", s->len);
+		char *e = cg_json_escape_log(s->p != NULL ? s->p : "", s->len);
 
 		out_raw(o, "\"", 1);
 		out_cstr(o, e);
@@ -98,7 +98,8 @@ out_escaped(struct out *o, const struct ipc_str *s)
 		return;
 	}
 	for (i = 0; i < s->len && !quote; i++)
-		if (p[i] < 0x21 || p[i] > 0x7E || p[i] == '"' || p[i] == '\\')
+		if (p[i] < 0x21 || p[i] > 0x7E || p[i] == '"' || p[i] == '\\' ||
+		    p[i] == '=')
 			quote = 1;
 	if (!quote) {
 		out_raw(o, s->p, s->len);
@@ -110,7 +111,7 @@ out_escaped(struct out *o, const struct ipc_str *s)
 			tmp[0] = '\\';
 			tmp[1] = (char)p[i];
 			out_raw(o, tmp, 2);
-		} else if (p[i] >= 0x20 && p[i] <= 0x7E)
+		} else if (p[i] >= 0x20 && p[i] <= 0x7E && p[i] != '=')
 			out_raw(o, (const char *)&p[i], 1);
 		else {
 			(void)snprintf(tmp, sizeof(tmp), "\\x%02X", p[i]);

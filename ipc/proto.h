@@ -265,8 +265,9 @@ int ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
  * enumerations by their spec names ("kind=container", "result=not-owned",
  * "body_kind=stream-chunked"; an out-of-range value as its number);
  * str fields escaped: a value that is empty or contains a space, '"',
- * '\\' or a byte outside 0x21-0x7E is written as "..." with \" \\ and
- * \xHH (upper-case hex; bytes outside 0x20-0x7E); bytes fields as
+ * '\\', '=' or a byte outside 0x21-0x7E is written as "..." with \" \\
+ * and \xHH (upper-case hex; '=' and bytes outside 0x20-0x7E: '=' only
+ * ever separates a name from its value, doc/audit.md); bytes fields as
  * "<name>_len=<n>"; FORWARD's header list as "headers_n=<n>" only (no
  * names or values: they can carry credentials). type and req are not
  * included (the caller prints them). Output that does not fit is cut at
@@ -278,7 +279,8 @@ int ipc_format_fields(const struct ipc_msg *m, char *out, size_t outsz);
 /*
  * The same fields as one JSON object for the JSON log (cli.md §14.4
  * "fields"): numbers bare, enumerations and strings as JSON strings
- * (http.md §11.3 escaping), blobs as <name>_len. Writes at most
+ * (http.md §11.3 escaping, '=' as \u003d: cg_json_escape_log), blobs
+ * as <name>_len. Writes at most
  * outsz bytes with the NUL; when the fields do not fit, writes "{}".
  * Returns the length, or -1 when outsz < 3.
  */

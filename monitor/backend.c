@@ -343,6 +343,8 @@ backend_forward(struct conn *c)
 	}
 	queue_request(c, c->head, c->head_len);
 	if (c->json != NULL) {
+		/* what goes to the backend is what the record names */
+		audit_forward_body(c, c->json, (size_t)c->body_len);
 		fifo_put(&c->bc.out, c->json, (size_t)c->body_len);
 		free(c->json);	/* replayed and queued: one copy is enough */
 		c->json = NULL;
@@ -505,9 +507,8 @@ backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
 	cg_refuse(&r, code, "%s", detail);
-	access_line(c, c->method, c->log_path, r.status >= 500 ? "error" : "deny",
-	    r.code, r.status, conn_duration_ms(c), r.detail);
-	c->logged = 1;
+	audit_write(c, r.status >= 500 ? AO_ERROR : AO_REFUSED, c->method,
+	    c->log_path, r.code, r.status, conn_duration_ms(c), r.detail);
 	c->closing = 1;		/* the child writes the error and lingers */
 	conn_close_backend(c);
 	conn_free_phase_tree(c);

@@ -40,6 +40,7 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	rpipe_init(&c->up);
 	c->rs = RS_IDLE;
 	ipc_queue_init(&c->outq);
+	audit_rec_clear(c);
 	return c;
 }
 
@@ -63,6 +64,8 @@ conn_free(struct conn *c)
 	free(c->head);
 	free(c->rhead);
 	free(c->lf_buf);
+	c->rec.msg = NULL;
+	audit_rec_clear(c);
 	free(c);
 }
 
@@ -99,6 +102,37 @@ conn_send(struct conn *c, struct ipc_msg *m)
 	(void)conn_flush(c);
 }
 
+/*
+ * The child broke the protocol or failed the replay: the ERROR line
+ * (what escaped: it may quote the child's bytes), its record (outcome o),
+ * the exchange ended, the child SIGKILLed.
+ */
+static int
+end_child(struct conn *c, enum audit_outcome o, const char *code,
+    const char *what)
+{
+	char *esc = log_escape(what, strlen(what));
+
+	log_msg(LOG_ERROR, "child-exit", "protocol violation from request parser "
+	    "for connection %llu (pid %d): %s", (unsigned long long)c->id,
+	    (int)c->pid, esc);
+	/*
+	 * Its record, whatever the state: the request it was on, what it
+	 * tried; after its request's record, one more (doc/audit.md).
+	 */
+	if (c->started)
+		audit_violation(c, o, code, esc);
+	free(esc);
+	conn_abandon_exchange(c, "the request parser broke the protocol");
+	if (c->fwd_pending) {
+		c->fwd_pending = 0;
+		ipc_audit_verdict(c, "violation", NULL);
+	}
+	if (c->pid > 0)
+		kill(c->pid, SIGKILL);
+	return -1;
+}
+
 int
 conn_violation(struct conn *c, const char *fmt, ...)
 {
@@ -108,18 +142,19 @@ conn_violation(struct conn *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	log_msg(LOG_ERROR, "child-exit", "protocol violation from request parser "
-	    "for connection %llu (pid %d): %s", (unsigned long long)c->id,
-	    (int)c->pid, what);
-	/* the request it was on still gets its line (issue 11 item 3) */
-	conn_abandon(c, "abandoned: the request parser broke the protocol");
-	if (c->fwd_pending) {
-		c->fwd_pending = 0;
-		ipc_audit_verdict(c, "violation", NULL);
-	}
-	if (c->pid > 0)
-		kill(c->pid, SIGKILL);
-	return -1;
+	return end_child(c, AO_VIOLATION, NULL, what);
+}
+
+int
+conn_replay_refused(struct conn *c, const char *code, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return end_child(c, AO_REPLAY_REFUSED, code, what);
 }
 
 const char *
@@ -150,12 +185,9 @@ conn_abandon(struct conn *c, const char *why)
 	int forwarded = c->rs != RS_IDLE && c->rs != RS_FACT &&
 	    c->rs != RS_WAIT_DONE;
 
-	if ((asked || c->rs == RS_FACT || forwarded) && !c->logged) {
-		c->logged = 1;
-		access_line(c, forwarded ? c->method : "-", forwarded &&
-		    c->log_path != NULL ? c->log_path : "-", "error", NULL, 0,
-		    conn_duration_ms(c), why);
-	}
+	if ((asked || c->rs == RS_FACT || forwarded) && !c->logged)
+		audit_abandon(c, forwarded ? c->method : "-", forwarded &&
+		    c->log_path != NULL ? c->log_path : "-", why);
 	conn_abandon_exchange(c, why);
 }
 
@@ -198,8 +230,10 @@ conn_end_request(struct conn *c)
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
 	c->begun = 0;
+	c->body_deadline = 0;
 	c->body_kind = FB_NONE;
 	c->body_len = 0;
+	audit_rec_clear(c);
 	c->idle_ms = now_ms();	/* idle from here (serve.c reclaims) */
 	/*
 	 * The trees of a large body's replay (and of a large list answer)
@@ -216,6 +250,7 @@ conn_end_exchange(struct conn *c)
 {
 	struct ipc_msg m = { .type = IPC_RESPONSE_END, .req = c->req };
 
+	audit_flush(c);		/* a create's record waiting for its id */
 	conn_close_backend(c);
 	fifo_free(&c->down);
 	rpipe_close(&c->dp);
@@ -250,11 +285,7 @@ conn_abandon_exchange(struct conn *c, const char *why)
 {
 	if (c->rs != RS_STREAM && c->rs != RS_RESPONSE && c->rs != RS_SWITCHED)
 		return;
-	if (!c->logged) {
-		c->logged = 1;
-		access_line(c, c->method, c->log_path, "error", NULL, 0,
-		    conn_duration_ms(c), why);
-	}
+	audit_abandon(c, c->method, c->log_path, why);
 	c->closing = 1;
 	if (c->client >= 0) {
 		ev_close(c->gw, c->client);

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,13 @@ start_phase(struct conn *c)
 	phase_start(c);
 }
 
+/* The child moved request body bytes: its deadline starts again. */
+static void
+body_moved(struct conn *c)
+{
+	c->body_deadline = now_ms() + c->gw->backend_timeout_ms;
+}
+
 static int
 on_forward(struct conn *c, const struct ipc_msg *m)
 {
@@ -88,6 +96,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	if (c->body_kind == FB_JSON) {
 		c->json = xmalloc((size_t)c->body_len + 1);
 		c->rs = RS_BODY;
+		body_moved(c);
 		return 0;
 	}
 	start_phase(c);
@@ -126,7 +135,9 @@ on_body(struct conn *c, const struct ipc_msg *m)
 			    "JSON length");
 		memcpy(c->json + c->body_got, d->p, d->len);
 		c->body_got += d->len;
+		body_moved(c);
 		if (c->body_got == c->body_len) {
+			c->body_deadline = 0;
 			c->json[c->body_len] = '\0';
 			start_phase(c);
 			if (c->dead)
@@ -145,6 +156,8 @@ on_body(struct conn *c, const struct ipc_msg *m)
 		    "Content-Length");
 	c->body_got += d->len;
 	c->stream_started = 1;
+	if (c->body_deadline > 0)
+		body_moved(c);
 	stream_bytes(c, d->p, d->len);
 	return 0;
 }
@@ -161,6 +174,7 @@ on_body_end(struct conn *c, const struct ipc_msg *m)
 	if (c->body_kind == FB_LENGTH && c->body_got != c->body_len)
 		return conn_violation(c, "BODY_END before the declared length");
 	c->stream_done = c->stream_started = 1;
+	c->body_deadline = 0;
 	if (c->rs == RS_WAIT_DONE)
 		return 0;
 	if (c->body_kind == FB_CHUNKED && !c->upload_failed && c->bc.fd >= 0) {
@@ -181,6 +195,8 @@ on_body_spliced(struct conn *c, const struct ipc_msg *m)
 {
 	int rc = splice_on_body_spliced(c, m);
 
+	if (rc >= 0 && c->body_deadline > 0)
+		body_moved(c);
 	if (rc == 1)
 		relay_backend_write_failed(c);
 	return rc < 0 ? -1 : 0;
@@ -227,8 +243,9 @@ on_done(struct conn *c, const struct ipc_msg *m)
 {
 	(void)m;
 	c->stream_started = 1;
+	c->body_deadline = 0;
 	if (c->rs == RS_STREAM)
-		conn_abandon_exchange(c, "abandoned: the request body did not complete");
+		conn_abandon_exchange(c, "the request body did not complete");
 	conn_end_request(c);
 	return 0;
 }
@@ -256,9 +273,8 @@ on_access(struct conn *c, const struct ipc_msg *m)
 		return conn_violation(c, "ACCESS code and status disagree");
 	path = xstrndup(m->u.access.path.p, m->u.access.path.len);
 	detail = xstrndup(m->u.access.detail.p, m->u.access.detail.len);
-	access_line(c, method, path, st >= 500 || st == 0 ? "error" : "deny",
-	    code[0] != '\0' ? code : NULL, st, m->u.access.duration_ms, detail);
-	c->logged = 1;
+	audit_child_access(c, method, path, code[0] != '\0' ? code : NULL, st,
+	    m->u.access.duration_ms, detail);
 	free(path);
 	free(detail);
 	conn_end_request(c);
@@ -278,17 +294,17 @@ on_begin(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+/*
+ * A request parser's own line: DEBUG whatever level it asks, under its
+ * own event and source, escaped, cut and rate-limited (audit.c): it can
+ * never pass for one of the monitor's lines (doc/audit.md).
+ */
 static int
 on_log(struct conn *c, const struct ipc_msg *m)
 {
-	char *text;
-
 	if (++c->nlogs > LOG_LINES_MAX)
 		return conn_violation(c, "more than %d LOG lines", LOG_LINES_MAX);
-	text = log_quote(m->u.log.text.p, m->u.log.text.len);
-	log_msg((enum log_level)m->u.log.level, "child", "child: conn=%llu %s",
-	    (unsigned long long)c->id, text);
-	free(text);
+	audit_child_log(c, m->u.log.text.p, m->u.log.text.len);
 	return 0;
 }
 
@@ -471,7 +487,10 @@ conn_on_ipc(struct conn *c)
 			continue;
 		}
 		ipc_audit(c, "to-monitor", &m);
-		if (dispatch_msg(c, &m) < 0)
+		c->rec.msg = &m;	/* what a violation tried (audit.c) */
+		rc = dispatch_msg(c, &m);
+		c->rec.msg = NULL;
+		if (rc < 0)
 			return -1;
 		if (!reads_child(c))
 			return 0;
@@ -495,10 +514,12 @@ internal_done(struct conn *c, int ok, int timeout)
 static void
 forward_written(struct conn *c)
 {
+	audit_forwarded(c);
 	backend_verdict(c, 0, NULL, 0, NULL);
 	if (!c->stream_done) {
 		c->rs = RS_STREAM;
 		c->bc.deadline = 0;
+		body_moved(c);		/* the upload's deadline (privsep.md) */
 		splice_offer_body_pipe(c);
 	} else {
 		c->rs = RS_RESPONSE;
@@ -648,6 +669,37 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 	if (!c->dead && c->bc.fd >= 0 && (c->bc.out.len > 0 || c->up.len > 0) &&
 	    !(c->bc.fd == c->wfd[EV_CONN_BACKEND - EV_CONN_IPC]))
 		on_backend(c, POLLOUT);
+}
+
+long long
+conn_on_body_timer(struct conn *c, long long now)
+{
+	char why[128];
+	pid_t pid = c->pid;
+
+	if ((c->rs != RS_BODY && c->rs != RS_STREAM) ||
+	    (c->rs == RS_STREAM && c->stream_done) ||
+	    (c->rs == RS_BODY && c->body_got == c->body_len)) {
+		c->body_deadline = 0;
+		return 0;
+	}
+	if (now < c->body_deadline)
+		return c->body_deadline;
+	/* the monitor holds the body back itself: the child is not late */
+	if (!reads_child(c) || c->bc.out.len > 0 || c->up.len > 0) {
+		body_moved(c);
+		return c->body_deadline;
+	}
+	snprintf(why, sizeof(why), "the request parser moved no request body "
+	    "bytes for %u ms", c->gw->backend_timeout_ms);
+	log_msg(LOG_WARNING, "child-exit", "request parser for connection %llu "
+	    "(pid %d): %s; it is ended", (unsigned long long)c->id, (int)pid, why);
+	c->body_deadline = 0;
+	conn_abandon(c, why);
+	if (pid > 0)
+		kill(pid, SIGKILL);
+	c->dead = 1;
+	return 0;
 }
 
 int

@@ -16,6 +16,7 @@
 #include "http/http.h"
 #include "ipc/proto.h"
 #include "ipc/queue.h"
+#include "monitor/audit.h"
 #include "monitor/config.h"
 #include "policy/policy.h"
 
@@ -340,6 +341,10 @@ struct conn {
 	int fwd_pending;		/* a FORWARD awaits its VERDICT line */
 
 	struct bcall bc;		/* the backend exchange */
+	long long body_deadline;	/* ms: the child must move request body
+					   bytes by then (RS_BODY, RS_STREAM,
+					   while the monitor waits for it);
+					   0: none */
 	int stream_started;		/* first BODY/BODY_END of a stream seen */
 	int stream_done;		/* BODY_END seen, or no streamed body */
 	int upload_failed;		/* the backend takes no more request bytes */
@@ -350,7 +355,8 @@ struct conn {
 	int early_done;			/* the empty CLIENT_DATA seen */
 
 	/* response relay (relay.c) */
-	int logged;			/* this request's access line is out */
+	int logged;			/* this request's record is out */
+	struct audit_rec rec;		/* what its record gathers (audit.c) */
 	char *rhead;			/* backend bytes until the final head */
 	size_t rheadlen;
 	int head_done, interim, status;
@@ -413,7 +419,8 @@ struct conn {
  *   ocache.c    ownership verdicts of full ids kept
  *   backend.c   backend connections, the forwarded head, VERDICT
  *   conn.c      one connection: sending to its child, violations, freeing
- *   audit.c     access lines and the IPC audit
+ *   audit.c     the audit record (access line), the IPC audit, the
+ *               request parsers' LOG lines
  *   pathres.c   bind-source resolution
  */
 
@@ -449,6 +456,16 @@ void conn_on_poll(struct conn *c, const struct pollfd *pfd, int n);
  * returns 0.
  */
 int conn_on_timer(struct conn *c, long long now);
+/*
+ * Apply c's body deadline at now (monotonic ms): a request parser that
+ * moved no request body bytes for --backend-timeout while the monitor
+ * waited for them (a JSON body after FORWARD, a streamed upload) is ended
+ * (SIGKILL, c->dead) after a WARNING and its request's record (an upload
+ * it began: forwarded); a deadline reached while the monitor itself holds
+ * the body back (backend not reading) is pushed on. Returns the next
+ * deadline, or 0 for none.
+ */
+long long conn_on_body_timer(struct conn *c, long long now);
 
 /* ---- monitor/verify.c */
 
@@ -638,6 +655,14 @@ int conn_flush(struct conn *c);
  */
 int conn_violation(struct conn *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * c's FORWARD failed the policy replay (privsep.md §9.2): as
+ * conn_violation (the same ERROR line, the child SIGKILLed), but its
+ * record says replay-refused with the policy's reason code (NULL: the
+ * replay rewrote the request). Always returns -1.
+ */
+int conn_replay_refused(struct conn *c, const char *code, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
 /* "docker" or "podman": the kind of c's backend (error details). */
 const char *conn_backend_name(const struct conn *c);
 /*
@@ -654,33 +679,6 @@ void conn_abandon(struct conn *c, const char *why);
 void conn_free_phase_tree(struct conn *c);
 /* Milliseconds since the end of c's request head (the access line's). */
 unsigned conn_duration_ms(const struct conn *c);
-
-/* ---- monitor/audit.c */
-
-/*
- * Write the INFO access line (cli.md §14.3) for c. Strings are
- * NUL-terminated; path ("-" when unknown) and detail are escaped for the
- * text format (log_quote), method, decision ("allow", "deny", "error")
- * and code are written as given, so they must be plain tokens; code NULL
- * prints "-" (JSON null); detail NULL omits the field, else it is always
- * in quotes.
- */
-void access_line(struct conn *c, const char *method, const char *path,
-    const char *decision, const char *code, int status, unsigned duration_ms,
-    const char *detail);
-/*
- * DEBUG IPC audit line (cli.md §14.4) for m; dir is "to-child" or
- * "to-monitor". No-op below debug level. Fields are cut at 2 KiB
- * (ipc_format_fields).
- */
-void ipc_audit(const struct conn *c, const char *dir, const struct ipc_msg *m);
-/*
- * Debug line after a FORWARD (cli.md §14.4): verdict "forwarded",
- * "refused" (code: its reason code) or "violation" (code NULL); code is
- * one of the closed vocabulary, so it needs no escaping.
- */
-void ipc_audit_verdict(const struct conn *c, const char *verdict,
-    const char *code);
 
 /* ---- monitor/pathres.c */
 

@@ -32,7 +32,8 @@ linger_refuse(struct gateway *gw, int li, int fd)
 	resp = cg_error_response(&r, 0, &len);
 	(void)!send(fd, resp, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 	free(resp);
-	access_line(&tmp, "-", "-", "error", r.code, r.status, 0, r.detail);
+	audit_rec_clear(&tmp);
+	audit_write(&tmp, AO_ERROR, "-", "-", r.code, r.status, 0, r.detail);
 	shutdown(fd, SHUT_WR);
 	if (gw->nlingers == LINGER_SLOTS) {	/* no room: close at once */
 		close(fd);

@@ -1,10 +1,12 @@
 /* Text and JSON log lines (cli.md §14). */
 #include "monitor/log.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +16,11 @@
 static enum log_level log_level = LOG_INFO;
 static enum log_format log_format = LOG_TEXT;
 static int log_fd = 2;
+/* size-capped rotation (log_set_rotation); 0: none */
+static unsigned long long rot_max;
+static unsigned long long rot_size;	/* bytes in the current file */
+static int (*rot_fn)(void);
+static volatile sig_atomic_t rot_stale;	/* re-read the size (SIGHUP) */
 
 static const char *const level_text[] = { "ERROR", "WARNING", "INFO", "DEBUG" };
 static const char *const level_json[] = { "error", "warning", "info", "debug" };
@@ -41,7 +48,8 @@ log_quote(const char *s, size_t len)
 	int plain = len > 0;
 
 	for (i = 0; i < len; i++)
-		if (p[i] < 0x21 || p[i] > 0x7e || p[i] == '"' || p[i] == '\\')
+		if (p[i] < 0x21 || p[i] > 0x7e || p[i] == '"' || p[i] == '\\' ||
+		    p[i] == '=')
 			plain = 0;
 	if (plain)
 		return xstrndup(s, len);
@@ -51,13 +59,30 @@ log_quote(const char *s, size_t len)
 		if (p[i] == '"' || p[i] == '\\') {
 			*o++ = '\\';
 			*o++ = (char)p[i];
-		} else if (p[i] < 0x20 || p[i] > 0x7e) {
+		} else if (p[i] < 0x20 || p[i] > 0x7e || p[i] == '=') {
 			o += sprintf(o, "\\x%02x", p[i]);
 		} else {
 			*o++ = (char)p[i];
 		}
 	}
 	*o++ = '"';
+	*o = '\0';
+	return out;
+}
+
+char *
+log_escape(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xmalloc(len * 4 + 1), *o = out;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] < 0x20 || p[i] > 0x7e || p[i] == '\\' || p[i] == '=')
+			o += sprintf(o, "\\x%02x", p[i]);
+		else
+			*o++ = (char)p[i];
+	}
 	*o = '\0';
 	return out;
 }
@@ -173,19 +198,64 @@ log_event_signal_safe(enum log_level level, const char *event,
 	(void)!write(log_fd, line, n);
 }
 
+void
+log_set_rotation(unsigned long long max_bytes, int (*rotate)(void))
+{
+	rot_max = rotate != NULL ? max_bytes : 0;
+	rot_fn = rotate;
+	rot_stale = 1;
+}
+
+void
+log_reopened(void)
+{
+	rot_stale = 1;
+}
+
+/*
+ * Rotate before a line of len bytes would take the file past rot_max:
+ * the line then starts the new file, so no file ever holds more than
+ * rot_max bytes (unless one line alone is longer) and no line is split
+ * or lost. A failed rotation stops rotating, with one WARNING.
+ */
+static void
+rotate_before(size_t len)
+{
+	struct stat st;
+
+	if (rot_stale) {
+		rot_stale = 0;
+		rot_size = fstat(log_fd, &st) == 0 ? (unsigned long long)st.st_size :
+		    0;
+	}
+	if (rot_size == 0 || rot_size + len <= rot_max)
+		return;
+	if (rot_fn() == 0) {
+		rot_size = 0;
+		return;
+	}
+	rot_max = 0;
+	log_msg(LOG_WARNING, "log", "the log file could not be rotated; it "
+	    "grows without a bound from now on");
+}
+
 static void
 write_all(const char *buf, size_t len)
 {
 	ssize_t n;
 
+	if (rot_max > 0)
+		rotate_before(len);
 	while (len > 0) {
 		n = write(log_fd, buf, len);
 		if (n <= 0)
 			return;
 		buf += n;
 		len -= (size_t)n;
+		rot_size += (unsigned long long)n;
 	}
 }
+
 
 void
 log_event(enum log_level level, const char *event, const char *msg,
@@ -220,7 +290,7 @@ log_event(enum log_level level, const char *event, const char *msg,
 				fprintf(f, ",\"%s\":%s", fields[i].name + 1,
 				    fields[i].text);
 			} else {
-				esc = cg_json_escape(fields[i].text,
+				esc = cg_json_escape_log(fields[i].text,
 				    strlen(fields[i].text));
 				fprintf(f, ",\"%s\":\"%s\"", fields[i].name,
 				    esc);

@@ -59,13 +59,41 @@ void log_msg(enum log_level level, const char *event, const char *fmt, ...)
 
 /*
  * Escape s[0..len) for a text-format message (cli.md §14.1): a copy of s
- * when it is non-empty and has only bytes 0x21-0x7e other than '"' and
- * '\\', else "..." with \" \\ and \xhh (lower-case hex) for bytes
- * outside 0x20-0x7e. Returns a malloc'd NUL-terminated string (the caller
- * frees it; at most 4 * len + 3 bytes); exits through xoom() on
- * allocation failure.
+ * when it is non-empty and has only bytes 0x21-0x7e other than '"', '\\'
+ * and '=', else "..." with \" \\ and \xhh (lower-case hex) for '=' and
+ * for bytes outside 0x20-0x7e. '=' beyond cli.md §14.1 (doc/audit.md): in
+ * a text line it then only ever separates a field's name from its value,
+ * so text from a client or a child cannot carry "decision=allow" or
+ * "access conn=" into a line. Returns a malloc'd NUL-terminated string
+ * (the caller frees it; at most 4 * len + 3 bytes); exits through xoom()
+ * on allocation failure.
  */
 char *log_quote(const char *s, size_t len);
+
+/*
+ * Escape s[0..len) inside a message without quoting it: '\\', '=' and
+ * bytes outside 0x20-0x7e as \xhh (so no line break and no "name=value"
+ * survives). Returns a malloc'd string (at most 4 * len + 1 bytes); exits
+ * through xoom() on allocation failure.
+ */
+char *log_escape(const char *s, size_t len);
+
+/*
+ * Size-capped rotation of the log file (daemon mode, doc/audit.md):
+ * before a line would take the file past max_bytes, rotate() is called;
+ * it returns 0 once the log descriptor (log_init's fd) names a fresh,
+ * empty file, -1 when it could not (rotation then stops, with one
+ * WARNING). A line is never split across files; each file stays at or
+ * under max_bytes unless a single line is longer. rotate NULL or
+ * max_bytes 0: no rotation. The file's size is read (fstat) before the
+ * next line.
+ */
+void log_set_rotation(unsigned long long max_bytes, int (*rotate)(void));
+/*
+ * The log descriptor now names another file (the SIGHUP reopen):
+ * async-signal-safe; its size is read again before the next line.
+ */
+void log_reopened(void);
 
 /*
  * The start-up and exit events of cli.md §14.2 with their JSON fields.

@@ -32,7 +32,7 @@
 static void
 client_gone(struct conn *c)
 {
-	conn_abandon_exchange(c, "abandoned: the client left before the response "
+	conn_abandon_exchange(c, "the client left before the response "
 	    "ended");
 }
 
@@ -48,11 +48,11 @@ fail(struct conn *c, const char *code, const char *detail)
 	size_t len;
 
 	cg_refuse(&r, code, "%s", detail);
-	if (!c->logged) {
-		c->logged = 1;
-		access_line(c, c->method, c->log_path, "error", r.code, r.status,
+	if (c->rec.deferred)
+		audit_flush(c);
+	else if (!c->logged)
+		audit_write(c, AO_ERROR, c->method, c->log_path, r.code, r.status,
 		    conn_duration_ms(c), r.detail);
-	}
 	conn_close_backend(c);
 	c->closing = 1;
 	c->resp_done = 1;
@@ -130,6 +130,10 @@ take_body(struct conn *c, size_t n)
 	case FR_SWITCHED:
 		break;
 	}
+	/* a create's answer names the new id (its record waits for it) */
+	if (c->rec.deferred && n > 0)
+		audit_body(c, fifo_data(&c->down) + c->down.len - n, n,
+		    c->framing == FR_CHUNKED);
 	if (c->lf_on && n > 0) {
 		if (c->lf_len - c->lf_headlen + n > LISTFILTER_RAW_MAX) {
 			fail(c, "backend-unreachable", "the backend's list answer "
@@ -144,6 +148,8 @@ take_body(struct conn *c, size_t n)
 	}
 	if (c->resp_done && c->lf_on)
 		emit_filtered(c);
+	if (c->resp_done)
+		audit_flush(c);
 	/* nothing past the end is relayed; a clean end may be reused */
 	if (c->resp_done && c->framing != FR_SWITCHED)
 		backend_release(c);
@@ -213,8 +219,7 @@ emit_filtered(struct conn *c)
 		    "not be filtered");
 		return;
 	}
-	c->logged = 1;
-	access_line(c, c->method, c->log_path, "allow", NULL, c->status,
+	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->status,
 	    conn_duration_ms(c), NULL);
 	/* a Content-Length answer now, whatever the backend's framing */
 	c->closing = c->client_close || !c->stream_done;
@@ -271,11 +276,10 @@ head_bytes(struct conn *c)
 	/* a list answer is post-filtered whole, then logged (issue 7) */
 	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
 	    !(c->hijack && http_response_switches(&resp));
-	if (!c->lf_on) {
-		c->logged = 1;
-		access_line(c, c->method, c->log_path, "allow", NULL,
+	/* a create's record waits for the id in its body (audit.c) */
+	if (!audit_head(c, resp.status) && !c->lf_on)
+		audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL,
 		    resp.status, conn_duration_ms(c), NULL);
-	}
 	if (c->hijack && http_response_switches(&resp)) {
 		c->framing = FR_SWITCHED;
 		c->rs = RS_SWITCHED;
@@ -313,8 +317,10 @@ head_bytes(struct conn *c)
 	free(c->rhead);
 	c->rhead = NULL;
 	c->rheadlen = 0;
-	if (c->resp_done)
+	if (c->resp_done) {
+		audit_flush(c);
 		backend_release(c);
+	}
 	return 0;
 }
 
@@ -539,7 +545,7 @@ relay_on_client(struct conn *c, short revents)
 	if ((c->rs == RS_FACT || c->rs == RS_PHASE) &&
 	    (revents & (POLLHUP | POLLERR))) {
 		/* its child, waiting for the answer, leaves with the connection */
-		conn_abandon(c, "abandoned: the client left before the response");
+		conn_abandon(c, "the client left before the response");
 		c->dead = 1;
 		return;
 	}
@@ -606,9 +612,9 @@ relay_answer(struct conn *c, const char *decision, const char *code,
     int status, const char *detail, int closing, char *resp, size_t len)
 {
 	conn_close_backend(c);
-	c->logged = 1;
-	access_line(c, c->method, c->log_path, decision, code, status,
-	    conn_duration_ms(c), detail);
+	audit_write(c, strcmp(decision, "allow") == 0 ? AO_ALLOWED :
+	    strcmp(decision, "deny") == 0 ? AO_REFUSED : AO_ERROR, c->method,
+	    c->log_path, code, status, conn_duration_ms(c), detail);
 	c->status = status;
 	c->head_done = c->resp_done = 1;
 	c->framing = FR_LENGTH;

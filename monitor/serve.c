@@ -80,7 +80,7 @@ drop_conn(struct gateway *gw, struct conn *c)
 	if (c->reclaimed)
 		gw->nreclaimed--;
 	/* a request still open gets its access line */
-	conn_abandon(c, "abandoned: the request parser ended");
+	conn_abandon(c, "the request parser ended");
 	TAILQ_REMOVE(&gw->conns, c, entry);
 	if (c->zpending) {
 		zygote_orphan(gw, c);	/* its ZYGOTE_SPAWNED is to come */
@@ -449,6 +449,15 @@ sweep(struct gateway *gw, long long now, int full)
 				accept_reclaim_expired(c);
 			else if (c->reclaim_kill_ms < next_deadline)
 				next_deadline = c->reclaim_kill_ms;
+		}
+		/* a request body the child stopped moving (dispatch.c) */
+		if (!c->dead && c->body_deadline > 0) {
+			long long d = conn_on_body_timer(c, now);
+
+			if (c->dead)
+				mark_dirty(gw, c);
+			else if (d > 0 && d < next_deadline)
+				next_deadline = d;
 		}
 		if (!c->dead && c->bc.fd >= 0 && c->bc.deadline > 0) {
 			if (now >= c->bc.deadline) {

@@ -37,12 +37,12 @@ policy_ctx(const struct conn *c, struct cg_policy_ctx *ctx)
 }
 
 /*
- * 1 when this request's facts hold an owned answer of kind whose id (when
- * the route rewrites to the id) or ref as asked (when it does not)
- * equals s[0..len).
+ * The owned answer of this request's facts of kind whose id (when the
+ * route rewrites to the id) or ref as asked (when it does not) equals
+ * s[0..len), or NULL.
  */
-static int
-owned_id(const struct conn *c, uint8_t kind, int by_id, const char *s,
+static const struct fact *
+owned_fact(const struct conn *c, uint8_t kind, int by_id, const char *s,
     size_t len)
 {
 	const char *v;
@@ -52,9 +52,16 @@ owned_id(const struct conn *c, uint8_t kind, int by_id, const char *s,
 		v = by_id ? c->facts[i].id : c->facts[i].ref;
 		if (c->facts[i].kind == kind && strlen(v) == len &&
 		    memcmp(v, s, len) == 0)
-			return 1;
+			return &c->facts[i];
 	}
-	return 0;
+	return NULL;
+}
+
+static int
+owned_id(const struct conn *c, uint8_t kind, int by_id, const char *s,
+    size_t len)
+{
+	return owned_fact(c, kind, by_id, s, len) != NULL;
 }
 
 /*
@@ -92,8 +99,8 @@ verify_query_refs(struct conn *c, const struct cg_request *req)
 
 		if (strcmp(req->query->v[i].key, key) == 0 &&
 		    !owned_id(c, kind, by_id, v, strlen(v)))
-			return conn_violation(c, "FORWARD query %s=%s was not answered "
-			    "owned", key, v);
+			return conn_violation(c, "FORWARD query %s: %s was not "
+			    "answered owned", key, v);
 	}
 	return 0;
 }
@@ -137,14 +144,19 @@ verify_headers(struct conn *c, const struct ipc_msg *m,
 	return 0;
 }
 
-/* The path ref of a routed FORWARD is an id answered owned (item 4). */
+/*
+ * The path ref of a routed FORWARD is an id answered owned (item 4); *f
+ * gets that answer (the ref as asked, the id), NULL when the route has
+ * no policed path ref.
+ */
 static int
 verify_path_ref(struct conn *c, const struct cg_request *req,
-    const char *target, size_t target_len)
+    const char *target, size_t target_len, const struct fact **f)
 {
 	const char *seg = target + 1;
 	size_t i, j, start;
 
+	*f = NULL;
 	if (req->path_ref_kind < 0 || !(req->path_ref_rewrite ||
 	    req->path_ref_kind == CG_FACT_EXEC ||
 	    req->path_ref_kind == CG_FACT_IMAGE ||
@@ -161,8 +173,8 @@ verify_path_ref(struct conn *c, const struct cg_request *req,
 	    target[j] != '?'; j++)
 		if (target[j] == '/' && ++i == req->path_ref_nseg)
 			break;
-	if (seg == NULL || !owned_id(c, (uint8_t)req->path_ref_kind,
-	    req->path_ref_rewrite, seg, j - start))
+	if (seg == NULL || (*f = owned_fact(c, (uint8_t)req->path_ref_kind,
+	    req->path_ref_rewrite, seg, j - start)) == NULL)
 		return conn_violation(c, "FORWARD names a %s the monitor did not "
 		    "answer owned", req->path_ref_kind == CG_FACT_EXEC ?
 		    "exec session" : "resource");
@@ -182,6 +194,7 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT",
 	    "DELETE" };
 	struct cg_policy_ctx ctx = { 0 };
+	const struct fact *f = NULL;
 	struct cg_request req;
 	struct cg_refusal r;
 	char *canon, *target;
@@ -211,7 +224,7 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		rc = conn_violation(c, "FORWARD target is not canonical");
 	free(canon);
 	if (rc == 0)
-		rc = verify_path_ref(c, &req, target, tlen);
+		rc = verify_path_ref(c, &req, target, tlen, &f);
 	/* policed query refs (item 4): commit, stats, bulk image remove */
 	if (rc == 0)
 		rc = verify_query_refs(c, &req);
@@ -245,6 +258,8 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		else
 			c->body_kind = FB_NONE;
 		c->synced = policy_exchange_synced(&req, fh);
+		audit_route(c, &req, f != NULL ? f->ref : NULL,
+		    f != NULL ? f->id : NULL);
 	}
 	policy_request_free(&req);
 	free(target);
@@ -318,16 +333,19 @@ verify_replay(struct conn *c)
 	if (policy_route(&ctx, c->method, c->target, c->target_len, 0, &req,
 	    &r) < 0 || policy_finish(&ctx, &req, c->json,
 	    c->json != NULL ? (size_t)c->body_len : 0, &r) < 0) {
-		rc = conn_violation(c, "the policy refuses the forwarded request "
-		    "(%s: %s)%s", r.code, r.detail, c->replay_unknown_fact ?
-		    " with a reference the monitor did not answer owned" : "");
+		rc = conn_replay_refused(c, r.code, "the policy refuses the "
+		    "forwarded request (%s: %s)%s", r.code, r.detail,
+		    c->replay_unknown_fact ? " with a reference the monitor did "
+		    "not answer owned" : "");
 	} else if (req.target_len != c->target_len ||
 	    memcmp(req.target, c->target, c->target_len) != 0) {
-		rc = conn_violation(c, "the policy rewrites the forwarded target");
+		rc = conn_replay_refused(c, NULL, "the policy rewrites the "
+		    "forwarded target");
 	} else if ((req.body != NULL ? req.body_len : 0) !=
 	    (c->json != NULL ? c->body_len : 0) || (req.body != NULL &&
 	    memcmp(req.body, c->json, req.body_len) != 0)) {
-		rc = conn_violation(c, "the policy rewrites the forwarded body");
+		rc = conn_replay_refused(c, NULL, "the policy rewrites the "
+		    "forwarded body");
 	}
 	policy_request_free(&req);
 	if (rc < 0)

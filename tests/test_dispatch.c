@@ -1002,7 +1002,7 @@ test_forward_owned(void **state)
 	m = m_forward(1, "DELETE", "/v1.41/images/foo", FWD_NONE, 0);
 	FWD_BAD(m, "did not answer owned");
 	m = m_forward(1, "POST", "/v1.41/commit?container=c1", FWD_JSON, 0);
-	FWD_BAD(m, "FORWARD query container=c1 was not answered owned");
+	FWD_BAD(m, "FORWARD query container: c1 was not answered owned");
 
 	/* owned: the id is forwarded, not the ref */
 	t_open(&t, sock_up);

@@ -618,7 +618,11 @@ test_client_gone(void **state)
 	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	assert_true(drive_until_end(t.c));
 	assert_log("decision=error code=- status=0 duration_ms=");
-	assert_log("abandoned: the client left before the response ended");
+	/* forwarded: the backend may have acted on it, never "abandoned" */
+	assert_log("detail=\"the client left before the response ended; the "
+	    "request was forwarded: the backend may have acted on it\" "
+	    "outcome=allowed forwarded=yes by=monitor");
+	assert_int_equal(log_count("abandoned"), 0);
 	assert_int_equal(log_count("access conn="), 1);
 	t_close(&t, HANDLED);
 
@@ -637,8 +641,9 @@ test_client_gone(void **state)
 	/* the child's end: the exchange is abandoned and logged */
 	t_open(&t, sock_up);
 	unanswered_get(&t);
-	conn_abandon_exchange(t.c, "abandoned: the request parser ended");
-	assert_log("abandoned: the request parser ended");
+	conn_abandon_exchange(t.c, "the request parser ended");
+	assert_log("the request parser ended; the request was forwarded");
+	assert_log("outcome=allowed forwarded=yes");
 	conn_abandon_exchange(t.c, "twice");
 	assert_int_equal(log_count("access conn="), 1);
 	t_close(&t, HANDLED);
@@ -710,10 +715,69 @@ test_child_gives_up(void **state)
 	/* the backend got no last chunk: it acts on nothing (http.md §5.1) */
 	assert_true(strstr(fb_read(1), "9\r\ntar bytes\r\n") != NULL);
 	assert_int_equal(recv(fb.fds[1], rbuf, 1, MSG_DONTWAIT), 0);
-	assert_log("abandoned: the request body did not complete");
+	assert_log("the request body did not complete; the request was "
+	    "forwarded");
 	assert_int_equal(log_count("method=PUT"), 1);
 	m = m_fwd(2, "GET", "/_ping", NULL);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+}
+
+/*
+ * An upload whose child stops moving body bytes: ended once the backend
+ * timeout passes while the monitor waits for it (not while the monitor
+ * itself holds the body back), with a record that says forwarded.
+ */
+static void
+test_upload_stalls(void **state)
+{
+	struct ipc_msg m;
+	struct t t;
+	long long d;
+
+	(void)state;
+	t_open(&t, sock_up);
+	own_c1(&t);
+	fb_queue(NULL, 0);
+	m = m_fwd(1, "PUT", "/v1.41/containers/c1id/archive?path=%2Ftmp",
+	    "Transfer-Encoding", "chunked", NULL);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_STREAM));
+	m = m_data(IPC_BODY, 1, "tar bytes", 9);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	pump(t.c);
+	d = t.c->body_deadline;
+	assert_true(d > 0);
+	/* not yet: nothing happens */
+	assert_int_equal(conn_on_body_timer(t.c, d - 1), d);
+	assert_false(t.c->dead);
+	/* the monitor holds bytes back itself: the deadline moves on */
+	fifo_put(&t.c->bc.out, "x", 1);
+	assert_true(conn_on_body_timer(t.c, d) > d);
+	assert_false(t.c->dead);
+	fifo_free(&t.c->bc.out);
+	/* the child is late: ended, its record says forwarded */
+	assert_int_equal(conn_on_body_timer(t.c, t.c->body_deadline), 0);
+	assert_true(t.c->dead);
+	assert_log("moved no request body bytes for");
+	assert_log("method=PUT path=/v1.41/containers/c1id/archive "
+	    "decision=error code=- status=0");
+	assert_log("outcome=allowed forwarded=yes");
+	assert_int_equal(log_count("access conn="), 1);
+	t_close(&t, KILLED);
+
+	/* a JSON body that stops halfway: never forwarded, abandoned */
+	t_open(&t, sock_up);
+	m = m_fwd_json(1, "/v1.41/volumes/create", 20);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	m = m_data(IPC_BODY, 1, "{\"Name\":", 8);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_int_equal(t.c->rs, RS_BODY);
+	assert_int_equal(conn_on_body_timer(t.c, t.c->body_deadline), 0);
+	assert_true(t.c->dead);
+	assert_log("detail=\"abandoned: the request parser moved no request "
+	    "body bytes for");
+	assert_log("outcome=abandoned forwarded=no");
+	t_close(&t, KILLED);
 }
 
 /*
@@ -813,6 +877,7 @@ main(void)
 		cmocka_unit_test(test_client_gone),
 		cmocka_unit_test(test_client_watched),
 		cmocka_unit_test(test_child_gives_up),
+		cmocka_unit_test(test_upload_stalls),
 		cmocka_unit_test(test_early_answer),
 		cmocka_unit_test(test_upload_bounded),
 	};

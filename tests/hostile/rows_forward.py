@@ -136,7 +136,7 @@ def _(p, x):
                    [JSON, ("Content-Length", "2")]))
 
 
-@row("forward-commit-foreign", violation="FORWARD query container=.* was not answered owned",
+@row("forward-commit-foreign", violation="FORWARD query container: .* was not answered owned",
      real=True)
 def _(p, x):
     """FORWARD of a commit of another project's container (query ref)"""
@@ -145,7 +145,7 @@ def _(p, x):
                    x.id("container", "theirs"), [("Content-Length", "0")]))
 
 
-@row("forward-stats-foreign", violation="FORWARD query containers=.* was not answered owned")
+@row("forward-stats-foreign", violation="FORWARD query containers: .* was not answered owned")
 def _(p, x):
     """FORWARD of libpod stats naming another project's container"""
     p.send(forward(1, "GET", x.L + "/containers/stats?containers=%s&stream=false" %

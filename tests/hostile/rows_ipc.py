@@ -45,9 +45,13 @@ def _(p, x):
     newline: logged for this connection, escaped; after it the connection is over"""
     p.send(access(1, "DELETE", "/v1.41/containers/%s" % x.id("container", "theirs"),
                   "denied-endpoint", 403, "HOSTILE\nERROR forged line", duration=999999))
-    x.log.wait(r"access conn=%d socket=podman method=DELETE path=/v1\.41/containers/\S+ "
-               r"decision=deny code=denied-endpoint status=403 duration_ms=999999 "
-               r'detail="HOSTILE\\x0aERROR forged line"' % p.conn)
+    if not x.log.wait(r"access conn=%d socket=podman method=DELETE "
+                      r"path=/v1\.41/containers/\S+ decision=deny code=denied-endpoint "
+                      r"status=403 duration_ms=999999 "
+                      r'detail="HOSTILE\\x0aERROR forged line" outcome=refused '
+                      r"forwarded=no by=request-parser" % p.conn):
+        raise AssertionError("no record of the ACCESS, by the request parser, "
+                             "not forwarded")
     p.send(forward(2, "GET", x.C + "/_ping"))
 
 
@@ -79,10 +83,12 @@ def _(p, x):
 
 @row("log-forged-line")
 def _(p, x):
-    """(can) LOG text with a newline and a forged line: written once, escaped, as the
-    child's"""
+    """(can) LOG text with a newline and a forged line: written once, escaped, at
+    DEBUG, as the child's (source=child)"""
     p.send(log("HOSTILE\n2026-12-01T00:00:00.000Z ERROR forged"))
-    x.log.wait(r'child: conn=%d "HOSTILE\\x0a2026-12-01T00:00:00\.000Z ERROR forged"' % p.conn)
+    if not x.log.wait(r'DEBUG child conn=%d source=child '
+                      r'text="HOSTILE\\x0a2026-12-01T00:00:00\.000Z ERROR forged"' % p.conn):
+        raise AssertionError("no DEBUG line of the child's LOG")
     if x.log.search(r"(?m)^2026-12-01T00:00:00\.000Z ERROR forged"):
         raise AssertionError("the forged line reached the log as a line of its own")
 
