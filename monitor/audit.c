@@ -13,6 +13,7 @@
 #include "monitor/gateway.h"
 
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -546,7 +547,8 @@ resource_json(const struct audit_rec *r)
 static void
 write_record(struct conn *c, enum audit_outcome o, int by_child,
     const char *method, const char *path, const char *code, int status,
-    unsigned duration_ms, const char *detail, const char *target)
+    unsigned duration_ms, const char *detail, const char *target,
+    uint32_t req)
 {
 	const struct audit_rec *r = &c->rec;
 	const char *sock = c->gw->lis[c->lis].socket_kind == CG_DOCKER ?
@@ -582,7 +584,7 @@ write_record(struct conn *c, enum audit_outcome o, int by_child,
 		free(q);
 	}
 	fprintf(t, " outcome=%s forwarded=%s by=%s req=%u", outcome_name[o],
-	    r->forwarded ? "yes" : "no", by, c->req);
+	    r->forwarded ? "yes" : "no", by, req);
 	if (api != NULL)
 		fprintf(t, " api=%s", api);
 	if (r->route != NULL)
@@ -628,7 +630,7 @@ write_record(struct conn *c, enum audit_outcome o, int by_child,
 	if (detail != NULL)
 		f[nf++] = (struct log_field)LF_STR("detail", detail);
 	f[nf++] = (struct log_field)LF_STR("source", "monitor");
-	f[nf++] = (struct log_field)LF_NUM("req", c->req);
+	f[nf++] = (struct log_field)LF_NUM("req", req);
 	f[nf++] = (struct log_field)LF_STR("outcome", outcome_name[o]);
 	f[nf++] = (struct log_field)LF_STR("decided_by", by);
 	f[nf++] = (struct log_field)LF_STR("{forwarded", r->forwarded ?
@@ -654,7 +656,7 @@ audit_write(struct conn *c, enum audit_outcome o, const char *method,
     const char *detail)
 {
 	write_record(c, o, 0, method, path, code, status, duration_ms, detail,
-	    NULL);
+	    NULL, c->req);
 }
 
 void
@@ -665,7 +667,7 @@ audit_child_access(struct conn *c, const char *method, const char *path,
 	    status >= 500 ? AO_ERROR : AO_REFUSED;
 
 	write_record(c, o, 1, method, path, code, status, duration_ms, detail,
-	    NULL);
+	    NULL, c->req);
 }
 
 void
@@ -685,12 +687,12 @@ audit_abandon(struct conn *c, const char *method, const char *path,
 		    "have acted on it", why) < 0)
 			xoom();
 		write_record(c, AO_ALLOWED, 0, method, path, NULL, 0,
-		    conn_duration_ms(c), d, NULL);
+		    conn_duration_ms(c), d, NULL, c->req);
 	} else {
 		if (asprintf(&d, "abandoned: %s", why) < 0)
 			xoom();
 		write_record(c, AO_ABANDONED, 0, method, path, NULL, 0,
-		    conn_duration_ms(c), d, NULL);
+		    conn_duration_ms(c), d, NULL, c->req);
 	}
 	free(d);
 }
@@ -771,8 +773,10 @@ audit_violation(struct conn *c, enum audit_outcome o, const char *code,
 			path = pp;
 		}
 	}
+	/* the request the message belongs to (a new one: not yet c->req) */
 	write_record(c, o, 0, method, path, code, 0, conn_duration_ms(c),
-	    what, target);
+	    what, target, r->msg != NULL && r->msg->req != 0 ? r->msg->req :
+	    c->req);
 	free(mp);
 	free(pp);
 	free(target);

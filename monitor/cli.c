@@ -52,6 +52,7 @@ static const struct opt {
 	{ CGO_SESSION_PID, "--session-pid", "CONTAINER_GATEWAY_SESSION_PID", SERVE, 0, 0 },
 	{ CGO_STOP_CONTAINERS, "--stop-containers", "CONTAINER_GATEWAY_STOP_CONTAINERS",
 	  STOP, 1, 0 },
+	{ CGO_LOG_MAX_SIZE, "--log-max-size", "CONTAINER_GATEWAY_LOG_MAX_SIZE", SERVE, 0, 0 },
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -79,7 +80,7 @@ static const char usage_serve[] =
     "                               [--egress-port N] [--egress-host HOST] [--extra-bind-root PATH]\n"
     "                               [--idle-timeout SECONDS] [--backend-timeout SECONDS]\n"
     "                               [--log-level error|warn|info|debug] [--log-format text|json]\n"
-    "                               [--max-connections N] [--daemon]\n"
+    "                               [--max-connections N] [--daemon] [--log-max-size SIZE]\n"
     "                               [--require-full-sandbox] [--session ID [--session-pid PID]]\n"
     "\n"
     "Serve <run-dir>/podman.sock and docker.sock for the project, in front of\n"
@@ -106,6 +107,9 @@ static const char usage_serve[] =
     "  --max-connections N     open client connections at most (default 256)\n"
     "  --daemon                detach once the sockets listen; log to\n"
     "                          <run-dir>/container-gateway.log\n"
+    "  --log-max-size SIZE     rotate the daemon's log at this size, keeping one\n"
+    "                          older file (.log.1): bytes, or with K, M or G\n"
+    "                          (default 16M; 0 never)\n"
     "  --require-full-sandbox  refuse to serve when the request parser cannot\n"
     "                          get its namespaces and empty root (see tool.md)\n"
     "  --session ID            register this session (an agent harness's); stop\n"
@@ -260,6 +264,38 @@ parse_uint(const char *v, unsigned lo, unsigned hi, unsigned *out)
 	if (errno != 0 || *end != '\0' || n < lo || n > hi)
 		return -1;
 	*out = (unsigned)n;
+	return 0;
+}
+
+/*
+ * A size: decimal bytes, optionally with K, M or G (KiB, MiB, GiB: powers
+ * of 1024); 0, or from 4096 bytes to 1 TiB. -1 otherwise.
+ */
+static int
+parse_size(const char *v, unsigned long long *out)
+{
+	static const char *const units[] = { "", "K", "M", "G" };
+	unsigned long long n;
+	char *end;
+	size_t u;
+
+	if (!isdigit((unsigned char)v[0]))
+		return -1;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno != 0)
+		return -1;
+	for (u = 0; u < 4; u++)
+		if (strcasecmp(end, units[u]) == 0 || (u > 0 &&
+		    strlen(end) == 3 && strncasecmp(end, units[u], 1) == 0 &&
+		    strcasecmp(end + 1, "iB") == 0))
+			break;
+	if (u == 4 || n > (1ULL << 40) >> (10 * u))
+		return -1;
+	n <<= 10 * u;
+	if (n != 0 && n < 4096)
+		return -1;
+	*out = n;
 	return 0;
 }
 
@@ -479,6 +515,12 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 			    "(expected an integer 1-65535)", v, from);
 		c->max_connections = u;
 		return 0;
+	case CGO_LOG_MAX_SIZE:
+		if (parse_size(v, &c->log_max_size) < 0)
+			return usage_error("invalid value \"%s\" for %s (expected "
+			    "0 or a size of at least 4096 bytes, e.g. 16M)", v,
+			    from);
+		return 0;
 	case CGO_DAEMON:
 		return parse_bool(v, from, &c->daemon);
 	case CGO_REQUIRE_FULL_SANDBOX:
@@ -516,6 +558,7 @@ defaults(struct cg_config *c, enum cg_command cmd)
 	c->log_level = LOG_INFO;
 	c->log_format = LOG_TEXT;
 	c->max_connections = 256;
+	c->log_max_size = 16ULL << 20;
 }
 
 void

@@ -15,7 +15,7 @@ enum cg_opt {
 	CGO_DOCKER_SOCKET, CGO_EGRESS, CGO_EGRESS_PORT, CGO_EGRESS_HOST,
 	CGO_EXTRA_BIND_ROOT, CGO_IDLE_TIMEOUT, CGO_BACKEND_TIMEOUT, CGO_LOG_LEVEL,
 	CGO_LOG_FORMAT, CGO_MAX_CONNECTIONS, CGO_DAEMON, CGO_REQUIRE_FULL_SANDBOX,
-	CGO_SESSION, CGO_SESSION_PID, CGO_STOP_CONTAINERS,
+	CGO_SESSION, CGO_SESSION_PID, CGO_STOP_CONTAINERS, CGO_LOG_MAX_SIZE,
 };
 
 struct cg_config {
@@ -41,6 +41,8 @@ struct cg_config {
 	char *session;		/* --session ID: serve registers, stop leaves */
 	unsigned session_pid;	/* the session's process (0: none given) */
 	int stop_containers;	/* stop: the project's containers too */
+	unsigned long long log_max_size;	/* bytes per daemon log file
+						   before rotation; 0: none */
 	unsigned explicit_mask;	/* bit 1 << enum cg_opt: given by flag or
 				   environment, not defaulted */
 	const char *help_topic;	/* CMD_HELP: "serve", ... or NULL for all */

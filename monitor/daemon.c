@@ -66,6 +66,45 @@ report_exit(int status, void *arg)
 	ready_fd = -1;
 }
 
+/*
+ * The log file is full (monitor/log.c, between two lines): it becomes
+ * container-gateway.log.1, replacing the one before, and a new, empty
+ * log is opened onto stdout and stderr. Confined, rename and the open
+ * are allowed only under Landlock, which keeps both in the run directory
+ * (seccomp/monitor.c, doc/privsep.md). Returns 0, or -1 (nothing was
+ * renamed, or the new file could not be opened: the old descriptor,
+ * whatever its name now, keeps every line).
+ */
+static int
+rotate_log(void)
+{
+	char old[sizeof(log_path) + 2];
+	int fd;
+
+	if (!reopen_allowed)
+		return -1;
+	snprintf(old, sizeof(old), "%s.1", log_path);
+	if (rename(log_path, old) != 0)
+		return -1;
+	fd = open_log();
+	if (fd < 0)
+		return -1;
+	if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+void
+daemon_log_rotation(unsigned long long max_bytes)
+{
+	if (ready_fd < 0 || getpid() != daemon_pid)
+		return;
+	log_set_rotation(max_bytes, max_bytes > 0 ? rotate_log : NULL);
+}
+
 /* SIGHUP in daemon mode: reopen the log (rotation). */
 static void
 on_hup(int sig)
@@ -84,6 +123,7 @@ on_hup(int sig)
 		dup2(fd, 1);
 		dup2(fd, 2);
 		close(fd);
+		log_reopened();
 	}
 	errno = saved;
 }

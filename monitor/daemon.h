@@ -39,9 +39,20 @@ void daemon_arm_hup(void);
 void daemon_ready(void);
 
 /*
- * Whether SIGHUP may still reopen the log file (cli.md §10 [S]): the
- * confined monitor allows the open only under Landlock (monitor/confine.c).
- * Not allowed: SIGHUP writes a WARNING and keeps the old descriptor.
+ * Size-capped rotation of the daemon's log (doc/audit.md): before a line
+ * would take <run-dir>/container-gateway.log past max_bytes, it is renamed
+ * to container-gateway.log.1 (replacing the one before) and a new one is
+ * opened; no line is lost or split. 0: no rotation. A failed rotation
+ * stops rotating with one WARNING. No-op unless daemon_detach returned -1
+ * in this process (the foreground logs to stderr, never rotated).
+ */
+void daemon_log_rotation(unsigned long long max_bytes);
+
+/*
+ * Whether SIGHUP may still reopen the log file (cli.md §10 [S]) and the
+ * log may be rotated: the confined monitor allows the open and the rename
+ * only under Landlock (monitor/confine.c). Not allowed: SIGHUP writes a
+ * WARNING and keeps the old descriptor; rotation stops.
  */
 void daemon_allow_reopen(int allowed);
 

@@ -637,6 +637,7 @@ serve_main(struct cg_config *cfg)
 	/* step 5: detach (cli.md §10); the original process ends here */
 	if (cfg->daemon && (rc = daemon_detach(gw.run_dir)) >= 0)
 		goto out;
+	daemon_log_rotation(cfg->log_max_size);	/* the daemon's log only */
 	/* step 6: take the lock */
 	rc = rundir_take_pid(&gw);
 	if (rc != 0) {
@@ -741,6 +742,10 @@ serve_main(struct cg_config *cfg)
 		goto out;
 	}
 	confine_log(&conf);
+	if (cfg->daemon && cfg->log_max_size > 0 && !conf.log_reopen)
+		log_msg(LOG_WARNING, "log", "the log file is not rotated: the "
+		    "confined monitor may rename it only under Landlock, which "
+		    "this kernel lacks; rotate it with copytruncate");
 	daemon_ready();		/* step 12: readiness (cli.md §10) */
 	gw.idle_since = now_ms();
 	rc = event_loop(&gw);

@@ -32,9 +32,9 @@
  * dup2 only onto stdout/stderr, mmap/mprotect never with PROT_EXEC,
  * madvise with malloc's advice only, openat only with the exact flags
  * of the log reopen. Paths cannot be checked by seccomp (they are
- * pointers): unlink and the log reopen are limited to the run directory
- * by Landlock (monitor/confine.c); without Landlock the reopen is not
- * allowed at all.
+ * pointers): unlink, the log reopen and the log rotation's rename are
+ * limited to the run directory by Landlock (monitor/confine.c); without
+ * Landlock neither the reopen nor the rename is allowed at all.
  *
  * Names are the x86_64 ones; where aarch64 only has the *at form
  * (unlinkat, readlinkat, dup3) that form is added with the same limits.
@@ -223,10 +223,13 @@ add_at_forms(scmp_filter_ctx ctx)
 }
 
 /*
- * The daemon's SIGHUP log reopen (monitor/daemon.c open_log, cli.md §10):
+ * The daemon's SIGHUP log reopen and its size-capped rotation
+ * (monitor/daemon.c open_log, rotate_log; cli.md §10, doc/audit.md):
  * openat with exactly its flags, geteuid (the file must be ours), dup2
- * (dup3 on aarch64) onto 1 and 2; fstat is allowed anyway. Only
- * with CG_MONITOR_LOG_REOPEN (Landlock keeps it in the run directory).
+ * (dup3 on aarch64) onto 1 and 2, rename of the full log to .log.1
+ * (renameat on aarch64, renameat2 with no flags where neither exists);
+ * fstat is allowed anyway. Only with CG_MONITOR_LOG_REOPEN: Landlock
+ * keeps the open and both names of the rename in the run directory.
  */
 static int
 add_log_reopen(scmp_filter_ctx ctx)
@@ -235,6 +238,13 @@ add_log_reopen(scmp_filter_ctx ctx)
 
 	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
 	    SCMP_A2(SCMP_CMP_EQ, CG_LOG_OPEN_FLAGS, 0));
+	if (rc == 0 && SCMP_SYS(rename) >= 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rename), 0);
+	else if (rc == 0 && SCMP_SYS(renameat) >= 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(renameat), 0);
+	else if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(renameat2),
+		    1, SCMP_A4(SCMP_CMP_EQ, 0, 0));
 	/* open_log() checks the file is ours */
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(geteuid), 0);

@@ -296,15 +296,17 @@ test_allowed(void **state)
 }
 
 /*
- * Landlock: removal and the log reopen only inside the run directory
- * (EACCES outside; the helper checks the errno). A kernel without it:
- * no reopen at all (SIGSYS), and unlink is not limited.
+ * Landlock: removal, the log reopen and the rotation's rename only inside
+ * the run directory (EACCES or EXDEV outside; the helper checks the
+ * errno). A kernel without it: no reopen and no rename at all (SIGSYS),
+ * and unlink is not limited.
  */
 static void
 test_landlock(void **state)
 {
 	static const char *const names[] = {
 		"unlink_outside", "log_reopen_outside", "log_reopen_inside",
+		"rename_inside", "rename_out", "rename_outside",
 	};
 	struct outcome o;
 	size_t i;

@@ -56,6 +56,7 @@
 struct prep {
 	const char *run_dir, *outside;
 	char in_file[512], out_file[512];	/* existing files */
+	char in_file1[512];		/* RUN_DIR/inside.1, existing */
 	int sv[2];		/* connected AF_UNIX stream pair */
 	int lis;		/* listening socket RUN_DIR/l.sock */
 	struct sockaddr_un sun;	/* its address */
@@ -182,6 +183,30 @@ t_pathres(struct prep *p)
 	    EINVAL);	/* not a symlink */
 }
 static int t_unlink_inside(struct prep *p) { return want_ok(syscall(SYS_unlink, p->in_file)); }
+/* the log rotation (monitor/daemon.c rotate_log): rename within the run
+   directory over an existing file, with glibc's rename() */
+static int t_rename_inside(struct prep *p) { return want_ok(rename(p->in_file, p->in_file1)); }
+/* Landlock: nothing renamed out of the run directory (EXDEV: a change of
+   directory; EACCES: no right there), nor anywhere else */
+static int
+t_rename_out(struct prep *p)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/stolen", p->outside);
+	if (rename(p->in_file, path) == -1 && (errno == EXDEV ||
+	    errno == EACCES))
+		return 0;
+	return want_errno(-1, EXDEV);
+}
+static int
+t_rename_outside(struct prep *p)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/moved", p->outside);
+	return want_errno(rename(p->out_file, path), EACCES);
+}
 /* Landlock: outside the run directory nothing is removed */
 static int t_unlink_outside(struct prep *p) { return want_errno(syscall(SYS_unlink, p->out_file), EACCES); }
 static int
@@ -318,6 +343,8 @@ static const struct {
 	{ "unlink_outside", t_unlink_outside },
 	{ "log_reopen_inside", t_log_reopen_inside },
 	{ "log_reopen_outside", t_log_reopen_outside },
+	{ "rename_inside", t_rename_inside }, { "rename_out", t_rename_out },
+	{ "rename_outside", t_rename_outside },
 	{ "epoll", t_epoll }, { "fcntl_flags", t_fcntl_flags },
 	{ "relay_pipe", t_relay_pipe },
 	{ "sleep_time", t_sleep_time }, { "malloc", t_malloc },
@@ -346,6 +373,7 @@ prepare(struct prep *p)
 	char b;
 
 	if (touch(p->run_dir, "inside", p->in_file, sizeof(p->in_file)) != 0 ||
+	    touch(p->run_dir, "inside.1", p->in_file1, sizeof(p->in_file1)) != 0 ||
 	    touch(p->outside, "outside", p->out_file, sizeof(p->out_file)) != 0)
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p->sv) != 0)
