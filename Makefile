@@ -116,7 +116,7 @@ FUZZ_build  = $(FUZZ_policy)
 FUZZ_forward = $(FUZZ_policy) $(FUZZ_CODEC) ipc/buf.c ipc/queue.c base/fifo.c base/rpipe.c \
               $(addprefix monitor/,verify.c conn.c audit.c log.c listfilter.c pathres.c backend.c \
                 answer.c usage.c relay.c splice.c evloop.c ocache.c \
-                dispatch.c facts.c phase.c image.c zygote.c) ipc/msg.c unpriv/sanitize.c
+                dispatch.c facts.c phase.c image.c zygote.c drain.c) ipc/msg.c unpriv/sanitize.c
 FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forward)
 
 .SECONDEXPANSION:

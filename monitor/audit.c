@@ -381,6 +381,15 @@ created_id(struct conn *c)
 }
 
 void
+audit_settle(struct conn *c)
+{
+	if (!c->rec.deferred)
+		return;
+	created_id(c);
+	c->rec.deferred = 0;
+}
+
+void
 audit_flush(struct conn *c)
 {
 	if (!c->rec.deferred || c->logged)
@@ -682,7 +691,13 @@ audit_abandon(struct conn *c, const char *method, const char *path,
 		audit_flush(c);
 		return;
 	}
-	if (c->rec.forwarded) {
+	if (c->rec.forwarded && c->rec.backend_status > 0) {
+		if (asprintf(&d, "%s; the request was forwarded and the backend "
+		    "answered %d", why, c->rec.backend_status) < 0)
+			xoom();
+		write_record(c, AO_ALLOWED, 0, method, path, NULL, 0,
+		    conn_duration_ms(c), d, NULL, c->req);
+	} else if (c->rec.forwarded) {
 		if (asprintf(&d, "%s; the request was forwarded: the backend may "
 		    "have acted on it", why) < 0)
 			xoom();

@@ -85,6 +85,11 @@ int audit_head(struct conn *c, int status);
 void audit_body(struct conn *c, const char *p, size_t n, int chunked);
 /* Write c's waiting record (audit_head) now, with the id if the body gave one. */
 void audit_flush(struct conn *c);
+/*
+ * Take the id from c's waiting record's body (audit_body) without writing
+ * the record: the caller writes another one (monitor/drain.c).
+ */
+void audit_settle(struct conn *c);
 
 /*
  * Write c's record (cli.md §14.3, doc/audit.md): outcome o, method and

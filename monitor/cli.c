@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/xmalloc.h"
@@ -18,9 +19,14 @@
 /* The subcommands a flag applies to (struct opt.cmds). */
 #define SERVE	(1u << CMD_SERVE)
 #define STOP	(1u << CMD_STOP)
-#define COMMON	(SERVE | STOP | (1u << CMD_STATUS))
+#define AUDIT	(1u << CMD_AUDIT)
+#define COMMON	(SERVE | STOP | (1u << CMD_STATUS) | AUDIT)
 
-/* One flag: name, environment variable, subcommands, boolean, repeatable. */
+/*
+ * One flag: name, environment variable (NULL: none), subcommands, boolean,
+ * repeatable. The audit's own flags describe one report, not the gateway:
+ * they have no variable (a stray one would change reports).
+ */
 static const struct opt {
 	enum cg_opt id;
 	const char *flag;
@@ -53,6 +59,10 @@ static const struct opt {
 	{ CGO_STOP_CONTAINERS, "--stop-containers", "CONTAINER_GATEWAY_STOP_CONTAINERS",
 	  STOP, 1, 0 },
 	{ CGO_LOG_MAX_SIZE, "--log-max-size", "CONTAINER_GATEWAY_LOG_MAX_SIZE", SERVE, 0, 0 },
+	{ CGO_SINCE, "--since", NULL, AUDIT, 0, 0 },
+	{ CGO_DECISION, "--decision", NULL, AUDIT, 0, 0 },
+	{ CGO_JSON, "--json", NULL, AUDIT, 1, 0 },
+	{ CGO_LOG_FILE, "--log-file", NULL, AUDIT, 0, 0 },
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -133,6 +143,24 @@ static const char usage_status[] =
     "usage: container-gateway status [--project PATH] [--run-dir PATH] [--pid-file PATH]\n"
     "\n"
     "Print one JSON line; exit 0 when the project's gateway runs, else 3.\n";
+static const char usage_audit[] =
+    "usage: container-gateway audit [--project PATH] [--run-dir PATH] [--since TIME]\n"
+    "                               [--decision refused|violation|all] [--json]\n"
+    "                               [--log-file PATH]\n"
+    "\n"
+    "Read the gateway's log (and its rotated file) and print what the agent did:\n"
+    "refusals by reason code, protocol violations with their targets, the\n"
+    "containers created with their images, mounts and ports.\n"
+    "\n"
+    "  --since TIME            only records from then on: 2026-12-01, 2026-12-01T13:00,\n"
+    "                          2026-12-01T13:00:00Z (UTC), or 30s, 10m, 2h, 1d ago\n"
+    "  --decision PART         refused, violation or all (default)\n"
+    "  --json                  one JSON object instead of aligned columns\n"
+    "  --log-file PATH         read this log (and PATH.1) instead of the run\n"
+    "                          directory's container-gateway.log (a foreground\n"
+    "                          gateway's stderr saved to a file)\n"
+    "\n"
+    "Exit 0 with a report, 1 when there is no log to read.\n";
 static const char usage_version[] =
     "usage: container-gateway version\n";
 
@@ -158,14 +186,16 @@ cli_usage(const char *topic)
 		print_synopsis(usage_serve, 1);
 		print_synopsis(usage_stop, 0);
 		print_synopsis(usage_status, 0);
+		print_synopsis(usage_audit, 0);
 		print_synopsis(usage_version, 0);
-		fputs("       container-gateway help [serve|stop|status|version]\n",
+		fputs("       container-gateway help [serve|stop|status|audit|version]\n",
 		    stdout);
 		return;
 	}
 	fputs(strcmp(topic, "serve") == 0 ? usage_serve :
 	    strcmp(topic, "stop") == 0 ? usage_stop :
-	    strcmp(topic, "status") == 0 ? usage_status : usage_version, stdout);
+	    strcmp(topic, "status") == 0 ? usage_status :
+	    strcmp(topic, "audit") == 0 ? usage_audit : usage_version, stdout);
 }
 
 /* Absolute form of p against the cwd (not resolved). */
@@ -299,6 +329,66 @@ parse_size(const char *v, unsigned long long *out)
 	return 0;
 }
 
+/*
+ * --since (doc/audit.md): a UTC date or time, YYYY-MM-DD[THH:MM[:SS[.mmm]]]
+ * with an optional Z, or a duration back from now, N followed by s, m, h
+ * or d. Returns the time as the log writes it (YYYY-MM-DDTHH:MM:SS.mmmZ,
+ * which sorts as text) in out (32 bytes), or -1.
+ */
+static int
+parse_since(const char *v, char out[32])
+{
+	static const char unit[] = "smhd";
+	static const long long secs[] = { 1, 60, 3600, 86400 };
+	int y, mo, d, h = 0, mi = 0, se = 0, ms = 0, n = 0;
+	unsigned long long num;
+	const char *u;
+	struct tm tm;
+	time_t t;
+	char *end;
+
+	if (isdigit((unsigned char)v[0]) && (u = strchr(unit, v[strlen(v) - 1])) !=
+	    NULL && v[strlen(v) - 1] != '\0' && strspn(v, "0123456789") ==
+	    strlen(v) - 1) {
+		errno = 0;
+		num = strtoull(v, &end, 10);
+		if (errno != 0 || num > 36500ULL * 86400)
+			return -1;
+		t = time(NULL) - (time_t)(num * (unsigned long long)secs[u - unit]);
+		if (gmtime_r(&t, &tm) == NULL)
+			return -1;
+		strftime(out, 32, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+		return 0;
+	}
+	if (sscanf(v, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+		return -1;
+	v += n;
+	if (*v == 'T') {
+		if (sscanf(v, "T%2d:%2d%n", &h, &mi, &n) != 2 || n != 6)
+			return -1;
+		v += n;
+		if (*v == ':') {
+			if (sscanf(v, ":%2d%n", &se, &n) != 1 || n != 3)
+				return -1;
+			v += n;
+			if (*v == '.') {
+				if (sscanf(v, ".%3d%n", &ms, &n) != 1 || n != 4)
+					return -1;
+				v += n;
+			}
+		}
+	}
+	if (*v == 'Z')
+		v++;
+	if (*v != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+	    mi > 59 || se > 60 || y < 1970 || h < 0 || mi < 0 || se < 0 ||
+	    ms < 0)
+		return -1;
+	snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi,
+	    se, ms);
+	return 0;
+}
+
 /* Decimal "N" or "N.N" (cli.md §2.2). */
 static int
 parse_seconds(const char *v, double *out)
@@ -382,7 +472,7 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 {
 	unsigned u;
 	double d;
-	char *copy, *tok, *save;
+	char *copy, *tok, *save, since[32];
 
 	switch (o->id) {
 	case CGO_PROJECT:
@@ -521,6 +611,32 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 			    "0 or a size of at least 4096 bytes, e.g. 16M)", v,
 			    from);
 		return 0;
+	case CGO_SINCE:
+		if (parse_since(v, since) < 0)
+			return usage_error("invalid value \"%s\" for %s (expected "
+			    "a UTC time like 2026-12-01T13:00 or a duration like "
+			    "2h)", v, from);
+		free(c->since);
+		c->since = xstrdup(since);
+		return 0;
+	case CGO_DECISION:
+		if (strcmp(v, "all") == 0)
+			c->audit_part = AUDIT_ALL;
+		else if (strcmp(v, "refused") == 0)
+			c->audit_part = AUDIT_REFUSED;
+		else if (strcmp(v, "violation") == 0)
+			c->audit_part = AUDIT_VIOLATION;
+		else
+			return usage_error("invalid value \"%s\" for %s (expected "
+			    "refused, violation or all)", v, from);
+		return 0;
+	case CGO_JSON:
+		c->json = 1;
+		return 0;
+	case CGO_LOG_FILE:
+		free(c->log_file);
+		c->log_file = absolute(v);
+		return 0;
 	case CGO_DAEMON:
 		return parse_bool(v, from, &c->daemon);
 	case CGO_REQUIRE_FULL_SANDBOX:
@@ -574,6 +690,8 @@ cli_free(struct cg_config *c)
 		free(c->extra_roots[--c->nextra_roots]);
 	free(c->idle_timeout_text);
 	free(c->session);
+	free(c->since);
+	free(c->log_file);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -595,6 +713,8 @@ parse(int argc, char **argv, struct cg_config *c)
 		cmd = CMD_STOP;
 	else if (strcmp(sub, "status") == 0)
 		cmd = CMD_STATUS;
+	else if (strcmp(sub, "audit") == 0)
+		cmd = CMD_AUDIT;
 	else if (strcmp(sub, "version") == 0 || strcmp(sub, "--version") == 0)
 		cmd = CMD_VERSION;
 	else if (strcmp(sub, "help") == 0 || strcmp(sub, "--help") == 0 ||
@@ -613,6 +733,7 @@ parse(int argc, char **argv, struct cg_config *c)
 			if (strcmp(argv[2], "serve") != 0 &&
 			    strcmp(argv[2], "stop") != 0 &&
 			    strcmp(argv[2], "status") != 0 &&
+			    strcmp(argv[2], "audit") != 0 &&
 			    strcmp(argv[2], "version") != 0)
 				return usage_error("unknown subcommand \"%s\"",
 				    argv[2]);
@@ -626,7 +747,7 @@ parse(int argc, char **argv, struct cg_config *c)
 			c->command = CMD_HELP;
 			c->help_topic = cmd == CMD_SERVE ? "serve" :
 			    cmd == CMD_STOP ? "stop" : cmd == CMD_STATUS ?
-			    "status" : "version";
+			    "status" : cmd == CMD_AUDIT ? "audit" : "version";
 			return 0;
 		}
 	if (cmd == CMD_VERSION) {
@@ -669,7 +790,7 @@ parse(int argc, char **argv, struct cg_config *c)
 	}
 	/* Environment for the flags not given (cli.md §2.3). */
 	for (i = 0; i < NOPTS; i++) {
-		val = getenv(opts[i].env);
+		val = opts[i].env != NULL ? getenv(opts[i].env) : NULL;
 		if (seen[i] || val == NULL || val[0] == '\0')
 			continue;
 		if (!(opts[i].cmds & (1u << cmd)))

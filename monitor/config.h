@@ -7,7 +7,8 @@
 
 #define CG_EXTRA_ROOTS_MAX	16
 
-enum cg_command { CMD_SERVE, CMD_STOP, CMD_STATUS, CMD_VERSION, CMD_HELP };
+enum cg_command { CMD_SERVE, CMD_STOP, CMD_STATUS, CMD_VERSION, CMD_HELP,
+	CMD_AUDIT };
 
 /* The flags of cli.md §2 (bit numbers of cg_config.explicit_mask). */
 enum cg_opt {
@@ -16,7 +17,11 @@ enum cg_opt {
 	CGO_EXTRA_BIND_ROOT, CGO_IDLE_TIMEOUT, CGO_BACKEND_TIMEOUT, CGO_LOG_LEVEL,
 	CGO_LOG_FORMAT, CGO_MAX_CONNECTIONS, CGO_DAEMON, CGO_REQUIRE_FULL_SANDBOX,
 	CGO_SESSION, CGO_SESSION_PID, CGO_STOP_CONTAINERS, CGO_LOG_MAX_SIZE,
+	CGO_SINCE, CGO_DECISION, CGO_JSON, CGO_LOG_FILE,
 };
+
+/* `audit --decision`: which part of the report. */
+enum cg_audit_part { AUDIT_ALL = 0, AUDIT_REFUSED, AUDIT_VIOLATION };
 
 struct cg_config {
 	enum cg_command command;
@@ -43,6 +48,12 @@ struct cg_config {
 	int stop_containers;	/* stop: the project's containers too */
 	unsigned long long log_max_size;	/* bytes per daemon log file
 						   before rotation; 0: none */
+	/* audit (doc/audit.md "The audit command") */
+	char *since;		/* records from this UTC time on
+				   (YYYY-MM-DDTHH:MM:SS.mmmZ); NULL: all */
+	enum cg_audit_part audit_part;
+	int json;		/* --json */
+	char *log_file;		/* --log-file; NULL: <run-dir>'s log */
 	unsigned explicit_mask;	/* bit 1 << enum cg_opt: given by flag or
 				   environment, not defaulted */
 	const char *help_topic;	/* CMD_HELP: "serve", ... or NULL for all */

@@ -120,7 +120,8 @@ end_child(struct conn *c, enum audit_outcome o, const char *code,
 	 * Its record, whatever the state: the request it was on, what it
 	 * tried; after its request's record, one more (doc/audit.md).
 	 */
-	if (c->started)
+	/* forwarded whole, no answer yet: the record waits for it (drain.c) */
+	if (c->started && !drain_take(c, o, code, esc))
 		audit_violation(c, o, code, esc);
 	free(esc);
 	conn_abandon_exchange(c, "the request parser broke the protocol");
@@ -185,7 +186,13 @@ conn_abandon(struct conn *c, const char *why)
 	int forwarded = c->rs != RS_IDLE && c->rs != RS_FACT &&
 	    c->rs != RS_WAIT_DONE;
 
-	if ((asked || c->rs == RS_FACT || forwarded) && !c->logged)
+	/*
+	 * The child ended: a request forwarded whole keeps its backend
+	 * exchange until the answer (drain.c), so its record says how the
+	 * backend answered; the client is gone either way.
+	 */
+	if ((asked || c->rs == RS_FACT || forwarded) && !c->logged &&
+	    !drain_take(c, AO_ALLOWED, NULL, why))
 		audit_abandon(c, forwarded ? c->method : "-", forwarded &&
 		    c->log_path != NULL ? c->log_path : "-", why);
 	conn_abandon_exchange(c, why);

@@ -69,6 +69,13 @@ struct lingering {
 #define LINGER_SLOTS	64
 
 /*
+ * Forwarded requests whose connection ended before the answer, whose
+ * answer is still read for their record (monitor/drain.c), at most.
+ */
+#define DRAIN_SLOTS	16
+struct drain;
+
+/*
  * Connections whose slot was given to a newcomer (accept.c) but whose
  * request parser has not ended yet, at most; each is ended RECLAIM_KILL_MS
  * after its slot was taken.
@@ -101,6 +108,7 @@ enum ev_kind {
 	EV_ZYGOTE,
 	EV_LINGER,		/* a 503 being lingered on */
 	EV_POOL,		/* a kept backend connection; index: gw->pools[] */
+	EV_DRAIN,		/* an orphaned answer; index: gw->drains[] */
 	EV_CONN_IPC,		/* the three roles of a connection, in order */
 	EV_CONN_BACKEND,
 	EV_CONN_CLIENT,
@@ -166,6 +174,8 @@ struct gateway {
 	int stopping;			/* graceful exit: children are told to go */
 	struct lingering lingers[LINGER_SLOTS];
 	int nlingers;
+	struct drain *drains[DRAIN_SLOTS];
+	int ndrains;
 	/* keep-alive backend connections, per listener (a listener whose
 	   backend is another's shares that one's: backend.c pool_of()) */
 	struct bpool pools[CG_SOCKETS];

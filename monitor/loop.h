@@ -197,4 +197,29 @@ void linger_tick(struct gateway *gw, long long now);
 /* Close every lingering client (graceful exit). */
 void linger_close_all(struct gateway *gw);
 
+/* ---- monitor/drain.c */
+
+enum audit_outcome;
+/*
+ * c's request parser broke the protocol (o AO_VIOLATION, code NULL, why
+ * the reason) or ended (o AO_ALLOWED, why) after the monitor wrote the
+ * whole request to the backend and before its answer's head: when a slot
+ * is free (DRAIN_SLOTS), the backend connection leaves c for a drain,
+ * which reads the answer (a create's body for the new id) until
+ * --backend-timeout and then writes the request's record with the
+ * backend's status (doc/audit.md). Returns 1 (c->logged set, c->bc.fd -1,
+ * c's record fields moved), 0 when c's exchange does not qualify (not
+ * forwarded whole, head seen, a stream, no slot): the caller writes the
+ * record now.
+ */
+int drain_take(struct conn *c, enum audit_outcome o, const char *code,
+    const char *why);
+/* Read drain slot i's backend connection fd (EV_DRAIN events). */
+void drain_on_event(struct gateway *gw, int i, int fd);
+/* Finish the drains whose deadline passed at now (ms); returns the next
+   deadline, 0 for none. */
+long long drain_tick(struct gateway *gw, long long now);
+/* Finish every drain with what it read (graceful exit). */
+void drain_close_all(struct gateway *gw);
+
 #endif

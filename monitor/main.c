@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "monitor/audit_cmd.h"
 #include "monitor/config.h"
 #include "monitor/serve.h"
 #include "monitor/status.h"
@@ -37,6 +38,9 @@ main(int argc, char **argv)
 		break;
 	case CMD_STATUS:
 		rc = status_main(&cfg);
+		break;
+	case CMD_AUDIT:
+		rc = audit_main(&cfg);
 		break;
 	default:
 		rc = 2;

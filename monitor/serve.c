@@ -399,6 +399,7 @@ graceful_exit(struct gateway *gw)
 	}
 	zygote_stop(gw);
 	linger_close_all(gw);
+	drain_close_all(gw);
 	backend_pool_close(gw);
 	while ((c = TAILQ_FIRST(&gw->conns)) != NULL) {
 		TAILQ_REMOVE(&gw->conns, c, entry);
@@ -439,8 +440,12 @@ static int
 sweep(struct gateway *gw, long long now, int full)
 {
 	struct conn *c, *next;
-	long long next_deadline = now + 1000;
+	long long next_deadline = now + 1000, d;
 
+	/* orphaned answers whose time is up (drain.c) */
+	d = drain_tick(gw, now);
+	if (d > 0 && d < next_deadline)
+		next_deadline = d;
 	for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
 		/* a reclaimed slot's parser that outstays its end (accept.c) */
@@ -452,8 +457,7 @@ sweep(struct gateway *gw, long long now, int full)
 		}
 		/* a request body the child stopped moving (dispatch.c) */
 		if (!c->dead && c->body_deadline > 0) {
-			long long d = conn_on_body_timer(c, now);
-
+			d = conn_on_body_timer(c, now);
 			if (c->dead)
 				mark_dirty(gw, c);
 			else if (d > 0 && d < next_deadline)
@@ -574,6 +578,9 @@ event_loop(struct gateway *gw)
 				break;
 			case EV_POOL:
 				backend_pool_event(gw, e->index, e->fd);
+				break;
+			case EV_DRAIN:
+				drain_on_event(gw, e->index, e->fd);
 				break;
 			default:
 				c = e->c;

@@ -423,6 +423,8 @@ t_close(struct t *t, enum outcome o)
 		assert_int_equal(waitpid(t->pid, &st, 0), t->pid);
 	}
 	conn_free(t->c);
+	/* an answer still awaited for a record (monitor/drain.c) */
+	drain_close_all(&gw);
 	close(t->ch);
 	close(t->cl);
 	if (fx_body_pipe >= 0)

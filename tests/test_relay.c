@@ -687,6 +687,68 @@ test_client_watched(void **state)
 	t_close(&t, HANDLED);
 }
 
+/*
+ * The child breaks the protocol after the whole create was forwarded and
+ * before the answer: it is killed at once, but the backend's answer is
+ * still read (monitor/drain.c) and the record says forwarded, with the
+ * backend's status and the new container's id; never "abandoned".
+ */
+static void
+test_orphaned_answer(void **state)
+{
+	static const char ans[] = "HTTP/1.1 201 Created\r\nContent-Type: "
+	    "application/json\r\nContent-Length: 13\r\n\r\n{\"Id\":\"c9id\"}";
+	static const char body[] = "{\"Image\":\"a\",\"HostConfig\":{},"
+	    "\"Labels\":{\"" KEY "\":\"" ROOT "\"}}";
+	struct ipc_msg m;
+	struct t t;
+
+	(void)state;
+	t_open(&t, sock_up);
+	/* the image step's inspect (monitor/image.c): a missing image passes */
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(NULL, 0);
+	m = m_fwd_json(1, "/v1.41/containers/create?name=web", strlen(body));
+	assert_int_equal(t_send_run(&t, &m), 0);
+	m = m_data(IPC_BODY, 1, body, strlen(body));
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_RESPONSE));
+	m = m_fwd(1, "GET", "/_ping", NULL);	/* FORWARD not allowed now */
+	assert_int_equal(t_send_run(&t, &m), -1);
+	assert_log("protocol violation from request parser");
+	assert_int_equal(log_count("access conn="), 0);	/* not yet */
+	assert_int_equal(gw.ndrains, 1);
+	/* the backend answers after all: the record names what it did */
+	fb_accept();
+	assert_int_equal(send(fb.fds[fb.nfds - 1], ans, sizeof(ans) - 1, 0),
+	    (ssize_t)sizeof(ans) - 1);
+	assert_int_equal(drain_tick(&gw, mono_ms() + 3600000), 0);
+	assert_int_equal(gw.ndrains, 0);
+	assert_log("method=POST path=/v1.41/containers/create decision=error "
+	    "code=- status=0");
+	assert_log("detail=\"FORWARD not allowed now\" outcome=violation "
+	    "forwarded=yes by=monitor req=1 api=compat route=containers/create "
+	    "kind=container name=web id=c9id image=a label=" ROOT
+	    " backend_status=201 target=");
+	assert_int_equal(log_count("access conn="), 1);
+	assert_int_equal(log_count("abandoned"), 0);
+	t_close(&t, KILLED);
+
+	/* the child ends (no violation), the backend never answers: allowed,
+	   forwarded, no status, once the deadline passes */
+	t_open(&t, sock_up);
+	unanswered_get(&t);
+	conn_abandon(t.c, "the request parser ended");
+	assert_int_equal(gw.ndrains, 1);
+	assert_true(drain_tick(&gw, mono_ms()) > 0);	/* waits */
+	assert_int_equal(log_count("access conn="), 0);
+	assert_int_equal(drain_tick(&gw, mono_ms() + 3600000), 0);
+	assert_log("the request parser ended; the request was forwarded: the "
+	    "backend may have acted on it\" outcome=allowed forwarded=yes");
+	assert_int_equal(log_count("access conn="), 1);
+	t_close(&t, HANDLED);
+}
+
 /* ---------------------------------------------------------------- uploads */
 
 /* A streamed upload the child gives up on: truncated, logged once. */
@@ -875,6 +937,7 @@ main(void)
 		cmocka_unit_test(test_switched_duplex),
 		cmocka_unit_test(test_early_bytes),
 		cmocka_unit_test(test_client_gone),
+		cmocka_unit_test(test_orphaned_answer),
 		cmocka_unit_test(test_client_watched),
 		cmocka_unit_test(test_child_gives_up),
 		cmocka_unit_test(test_upload_stalls),

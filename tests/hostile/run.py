@@ -46,6 +46,10 @@ REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KEY = backend.KEY
 C, L = "/v1.41", "/v4.3.1/libpod"
 MAX_CONNECTIONS = 8     # small, for the rows about the limit (reclaimed-stays)
+# A forwarded request whose parser is killed before the answer keeps its backend
+# connection until the answer or this deadline (monitor/drain.c): short, so that each
+# row's connections are closed before the next row counts descriptors.
+BACKEND_TIMEOUT = 2
 
 
 def http(sock_path, method, target, body=None, timeout=15):
@@ -304,7 +308,8 @@ def start_gateway(binary, root, run, backend_sock, log_path):
     gw = subprocess.Popen([binary, "serve", "--project", root, "--run-dir", run,
                            "--podman-socket", backend_sock, "--backend", "podman",
                            "--egress", "off", "--log-level", "debug",
-                           "--max-connections", str(MAX_CONNECTIONS)],
+                           "--max-connections", str(MAX_CONNECTIONS),
+                           "--backend-timeout", str(BACKEND_TIMEOUT)],
                           stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
                           env=env)
     logf.close()
