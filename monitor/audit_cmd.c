@@ -261,6 +261,7 @@ take(struct report *rp, cJSON *r)
 	size_t i;
 	double bs;
 	char ex[600];
+	int violation, created;
 
 	if (ts == NULL || (rp->cfg->since != NULL &&
 	    strcmp(ts, rp->cfg->since) < 0)) {
@@ -293,25 +294,21 @@ take(struct report *rp, cJSON *r)
 		cJSON_ReplaceItemInObjectCaseSensitive(e, "example",
 		    cJSON_CreateString(ex));
 	}
-	if (strcmp(o, "violation") == 0 || strcmp(o, "replay-refused") == 0) {
-		if (rp->nviolations++ < LISTED_MAX) {
-			cJSON_AddItemToArray(rp->violations, r);
-			return;
-		}
-	}
+	violation = strcmp(o, "violation") == 0 ||
+	    strcmp(o, "replay-refused") == 0;
+	/* a create the backend got: answered 2xx, or not seen (drained or not) */
 	route = sget(r, "route");
 	kind = sget(r, "kind");
 	bs = nget(r, "backend_status");
-	if (strcmp(o, "allowed") == 0 && cJSON_IsTrue(
+	created = (strcmp(o, "allowed") == 0 || violation) && cJSON_IsTrue(
 	    cJSON_GetObjectItemCaseSensitive(r, "forwarded")) && route != NULL &&
 	    kind != NULL && strlen(route) >= 7 &&
 	    strcmp(route + strlen(route) - 7, "/create") == 0 &&
-	    (bs == 0 || (bs >= 200 && bs < 300))) {
-		if (rp->ncreated++ < LISTED_MAX) {
-			cJSON_AddItemToArray(rp->created, r);
-			return;
-		}
-	}
+	    (bs == 0 || (bs >= 200 && bs < 300));
+	if (violation && rp->nviolations++ < LISTED_MAX)
+		cJSON_AddItemToArray(rp->violations, cJSON_Duplicate(r, 1));
+	if (created && rp->ncreated++ < LISTED_MAX)
+		cJSON_AddItemToArray(rp->created, cJSON_Duplicate(r, 1));
 	cJSON_Delete(r);
 }
 
@@ -495,7 +492,7 @@ print_text(const struct report *rp, const char *where, const char *files)
 {
 	struct table t;
 	cJSON **rf, *r;
-	char cnt[32], idb[13], *mounts, *ports, *what;
+	char cnt[32], idb[13], *mounts, *ports;
 	size_t i, n;
 	int part = rp->cfg->audit_part;
 
@@ -536,18 +533,12 @@ print_text(const struct report *rp, const char *where, const char *files)
 		    "FORWARDED", "TARGET", "WHAT" });
 		cJSON_ArrayForEach(r, rp->violations) {
 			snprintf(cnt, sizeof(cnt), "%.0f", nget(r, "conn"));
-			what = NULL;
-			if (sget(r, "code") != NULL && asprintf(&what, "%s: %s",
-			    sget(r, "code"), sget(r, "detail") != NULL ?
-			    sget(r, "detail") : "") < 0)
-				xoom();
 			row_add(&t, (const char *[]){ sget(r, "ts"), cnt,
 			    outcome_of(r), cJSON_IsTrue(
 			    cJSON_GetObjectItemCaseSensitive(r, "forwarded")) ?
 			    "yes" : "no", sget(r, "target") != NULL ?
-			    sget(r, "target") : sget(r, "path"), what != NULL ?
-			    what : sget(r, "detail") });
-			free(what);
+			    sget(r, "target") : sget(r, "path"),
+			    sget(r, "detail") });
 		}
 		table_print(&t);
 		if (rp->nviolations > LISTED_MAX)

@@ -6,7 +6,8 @@
 #   backend:      podman runc catatonit netavark aardvark-dns iptables busybox-static
 #                 (runc named so that crun, unusable here, stays out; catatonit for pods)
 #   test tools:   python3 curl procps util-linux gdb; clang libclang-rt-14-dev (make fuzz,
-#                 make check-asan); valgrind (make check-valgrind)
+#                 make check-asan); valgrind (make check-valgrind); python3-jsonschema
+#                 (tests/integration/audit.py validates the audit records)
 #   compose flow: docker-compose python3-docker
 #   rootless:     uidmap (newuidmap, newgidmap) and slirp4netns for a user's rootless
 #                 podman (tests/integration/rootless.sh); passt is not used: podman
@@ -41,7 +42,8 @@ done
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
       python3 curl procps util-linux gdb clang libclang-rt-14-dev valgrind
-      docker-compose python3-docker docker.io containerd uidmap slirp4netns bubblewrap)
+      python3-jsonschema docker-compose python3-docker docker.io containerd uidmap slirp4netns
+      bubblewrap)
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
