@@ -107,6 +107,21 @@ audit_route(struct conn *c, const struct cg_request *req, const char *name,
 	}
 }
 
+void
+audit_aimed(struct conn *c, const struct cg_request *req, const char *ref,
+    size_t len)
+{
+	struct audit_rec *r = &c->rec;
+
+	r->api = (int)req->api;
+	r->route = req->route != NULL ? req->route->pattern : NULL;
+	r->res_kind = req->path_ref_kind;
+	free(r->res_name);
+	free(r->res_id);
+	r->res_name = cut_dup(ref, len, ITEM_MAX);
+	r->res_id = NULL;
+}
+
 /* The string value of o[key], or NULL. */
 static const char *
 str_of(const cJSON *o, const char *key)

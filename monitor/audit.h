@@ -62,6 +62,13 @@ void audit_rec_clear(struct conn *c);
 void audit_route(struct conn *c, const struct cg_request *req,
     const char *name, const char *id);
 /*
+ * c's FORWARD names a resource ref[0..len) (route req, the monitor's own
+ * routing) that the monitor did not answer owned: kept for its violation
+ * record (the resource it aimed at; no id).
+ */
+void audit_aimed(struct conn *c, const struct cg_request *req, const char *ref,
+    size_t len);
+/*
  * The JSON body json[0..len) of c's request as it goes to the backend
  * (after the replay, monitor/backend.c backend_forward): for a container
  * or pod create its image, binds and volumes (sources as resolved),

@@ -173,8 +173,10 @@ verify_path_ref(struct conn *c, const struct cg_request *req,
 	    target[j] != '?'; j++)
 		if (target[j] == '/' && ++i == req->path_ref_nseg)
 			break;
-	if (seg == NULL || (*f = owned_fact(c, (uint8_t)req->path_ref_kind,
+	if (seg != NULL && (*f = owned_fact(c, (uint8_t)req->path_ref_kind,
 	    req->path_ref_rewrite, seg, j - start)) == NULL)
+		audit_aimed(c, req, seg, j - start);	/* its record names it */
+	if (seg == NULL || *f == NULL)
 		return conn_violation(c, "FORWARD names a %s the monitor did not "
 		    "answer owned", req->path_ref_kind == CG_FACT_EXEC ?
 		    "exec session" : "resource");

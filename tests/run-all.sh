@@ -7,7 +7,8 @@
 #      tests/integration/cli.sh, tools.sh, libs.sh, usability.sh and streams.sh against
 #      a private podman service, tests/integration/dockerd.sh (cli, tools, libs and
 #      usability again) against a private dockerd, tests/integration/rootless.sh (a
-#      throwaway user's rootless podman); tests/hostile/run.py --real; the fault
+#      throwaway user's rootless podman); tests/hostile/run.py --real;
+#      tests/integration/audit.py (the audit trail, with the puppet parser); the fault
 #      table and the load test (tests/sanitize/faults.sh, load.sh) against a private podman;
 #   3. the operations suite tests/ops/run.sh (one suite);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
@@ -63,6 +64,9 @@ run_suite tests/integration/filters.sh ./tests/integration/filters.sh
 run_suite tests/integration/isolation.sh ./tests/integration/isolation.sh
 # the hostile child's lies against a private podman: its state never changes (issue 7)
 run_suite "tests/hostile/run.py --real" python3 tests/hostile/run.py --real
+# the audit trail: a record per decision kind (schema-checked), a forwarded request never
+# "abandoned", no forged record, the audit command's summary (doc/audit.md)
+run_suite tests/integration/audit.py python3 tests/integration/audit.py
 # 256 MiB streams both ways, paused and vanishing clients, refusals mid-upload (issues 8, 11)
 run_suite tests/integration/streams.sh ./tests/integration/streams.sh
 # the same CLI and library suites with Debian's dockerd behind docker.sock

@@ -365,6 +365,84 @@ test_sessions_and_sandbox(void **state)
 	cli_free(&c);
 }
 
+/*
+ * --log-max-size (doc/audit.md "Log files"): bytes or K/M/G (KiB...),
+ * 0 or at least 4096; audit's flags belong to audit only, have no
+ * variable, and --since becomes the log's time format.
+ */
+static void
+test_log_and_audit(void **state)
+{
+	struct cg_config c = { 0 };
+
+	(void)state;
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.log_max_size, 16ULL << 20);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "4096"), 0);
+	assert_int_equal(c.log_max_size, 4096);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size=64K"), 0);
+	assert_int_equal(c.log_max_size, 64 << 10);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "2MiB"), 0);
+	assert_int_equal(c.log_max_size, 2 << 20);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "1g"), 0);
+	assert_int_equal(c.log_max_size, 1ULL << 30);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "0"), 0);
+	assert_int_equal(c.log_max_size, 0);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "4095"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "1T"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "2048G"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "M"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--log-max-size", "1MB"), 2);
+	assert_int_equal(PARSE(&c, "status", "--log-max-size", "1M"), 2);
+	setenv("CONTAINER_GATEWAY_LOG_MAX_SIZE", "8M", 1);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_int_equal(c.log_max_size, 8 << 20);
+	unsetenv("CONTAINER_GATEWAY_LOG_MAX_SIZE");
+
+	assert_int_equal(PARSE(&c, "audit"), 0);
+	assert_int_equal(c.command, CMD_AUDIT);
+	assert_int_equal(c.audit_part, AUDIT_ALL);
+	assert_null(c.since);
+	assert_int_equal(PARSE(&c, "audit", "--decision", "refused", "--json",
+	    "--since", "2026-12-01"), 0);
+	assert_int_equal(c.audit_part, AUDIT_REFUSED);
+	assert_true(c.json);
+	assert_string_equal(c.since, "2026-12-01T00:00:00.000Z");
+	assert_int_equal(PARSE(&c, "audit", "--since", "2026-12-01T13:04:05.6Z"),
+	    2);
+	assert_int_equal(PARSE(&c, "audit", "--since", "2026-12-01T13:04:05.600Z"),
+	    0);
+	assert_string_equal(c.since, "2026-12-01T13:04:05.600Z");
+	assert_int_equal(PARSE(&c, "audit", "--since", "2026-12-01T13:04"), 0);
+	assert_string_equal(c.since, "2026-12-01T13:04:00.000Z");
+	assert_int_equal(PARSE(&c, "audit", "--since", "2h"), 0);
+	assert_int_equal(strlen(c.since), 24);
+	assert_int_equal(PARSE(&c, "audit", "--since", "yesterday"), 2);
+	assert_int_equal(PARSE(&c, "audit", "--since", "2026-13-01"), 2);
+	assert_int_equal(PARSE(&c, "audit", "--since", "h"), 2);
+	assert_int_equal(PARSE(&c, "audit", "--decision", "allowed"), 2);
+	assert_int_equal(PARSE(&c, "audit", "--json=1"), 2);
+	assert_int_equal(PARSE(&c, "audit", "--daemon"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--json"), 2);
+	assert_int_equal(PARSE(&c, "status", "--since", "2h"), 2);
+	assert_int_equal(PARSE(&c, "audit", "--log-file", "x.log"), 0);
+	assert_true(c.log_file[0] == '/');
+	assert_int_equal(PARSE(&c, "audit", "--run-dir", "/r", "--project", "/p"),
+	    0);
+	/* no variable: a stray one changes nothing */
+	setenv("CONTAINER_GATEWAY_JSON", "1", 1);
+	setenv("CONTAINER_GATEWAY_DECISION", "bogus", 1);
+	assert_int_equal(PARSE(&c, "audit"), 0);
+	assert_false(c.json);
+	unsetenv("CONTAINER_GATEWAY_JSON");
+	unsetenv("CONTAINER_GATEWAY_DECISION");
+	assert_int_equal(PARSE(&c, "help", "audit"), 0);
+	assert_string_equal(c.help_topic, "audit");
+	assert_int_equal(PARSE(&c, "audit", "--help"), 0);
+	assert_string_equal(c.help_topic, "audit");
+	cli_free(&c);
+}
+
 static void
 test_parse_pid(void **state)
 {
@@ -428,6 +506,7 @@ main(void)
 		cmocka_unit_test_setup(test_explicit, clear_env),
 		cmocka_unit_test_setup(test_default_project, clear_env),
 		cmocka_unit_test_setup(test_sessions_and_sandbox, clear_env),
+		cmocka_unit_test_setup(test_log_and_audit, clear_env),
 		cmocka_unit_test(test_parse_pid),
 	};
 

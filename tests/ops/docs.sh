@@ -16,11 +16,17 @@ if command -v man >/dev/null 2>&1; then
   for f in --project --run-dir --pid-file --backend --podman-socket --docker-socket --egress \
            --egress-port --egress-host --extra-bind-root --idle-timeout --backend-timeout \
            --log-level --log-format --max-connections --daemon --require-full-sandbox --session \
-           --session-pid --stop-containers; do
+           --session-pid --stop-containers --log-max-size; do
     env_name=CONTAINER_GATEWAY_$(echo "${f#--}" | tr a-z- A-Z_)
     grep -q -- "$f" <<<"$R" && grep -q -- "$env_name" <<<"$R" || { nmiss=1; echo "  man page: missing $f or $env_name"; }
   done
   check "man page documents every flag and its variable" [ "$nmiss" = 0 ]
+  # the audit subcommand and its own flags (no variables: they describe one report)
+  nmiss=0
+  for f in '^\.SS Audit flags' --since --decision --json --log-file; do
+    grep -q -- "$f" <<<"$R" || { nmiss=1; echo "  man page: missing $f"; }
+  done
+  check "man page documents the audit subcommand and its flags" [ "$nmiss" = 0 ]
 else
   echo "SKIP man: man(1) not installed"
 fi
@@ -45,6 +51,17 @@ check "hook is executable" test -x "$HOOK"
 check "hook parses (bash -n)" bash -n "$HOOK"
 if command -v shellcheck >/dev/null 2>&1; then check "hook: shellcheck" shellcheck -S warning "$HOOK"; fi
 check "doc/hooks.md exists" test -s "$OPS_REPO/doc/hooks.md"
+
+# the audit record: its page names every outcome with an example, its schema parses,
+# and `container-gateway help` lists the audit subcommand
+AU=$OPS_REPO/doc/audit.md
+nmiss=0
+for o in allowed refused replay-refused violation error abandoned; do
+  grep -q "^### \`$o\`" "$AU" && grep -q "\"outcome\":\"$o\"" "$AU" || { nmiss=1; echo "  doc/audit.md: no example of $o"; }
+done
+check "doc/audit.md has an example of every outcome" [ "$nmiss" = 0 ]
+check "doc/audit-record.schema.json is JSON" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OPS_REPO/doc/audit-record.schema.json"
+check "help lists the audit subcommand" sh -c '"$1" help | grep -q "container-gateway audit"' _ "$GW"
 
 # the backend scripts: --help prints their comment; an option-like DIR is refused (a new
 # user's `podman-up.sh --help` started a real service in ./--help)
