@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "monitor/log.h"
+#include "policy/json.h"
 #include "policy/query.h"
 #include "policy/routes.h"
 
@@ -122,15 +123,6 @@ audit_aimed(struct conn *c, const struct cg_request *req, const char *ref,
 	r->res_id = NULL;
 }
 
-/* The string value of o[key], or NULL. */
-static const char *
-str_of(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* Append s (cut at ITEM_MAX) to list a, or count it past LIST_MAX. */
 static void
 add_item(cJSON *a, const char *s)
@@ -205,13 +197,13 @@ compat_create(const cJSON *body, cJSON *binds, cJSON *vols, cJSON *ports)
 			    v->valuestring);
 	}
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(hc, "Mounts")) {
-		const char *type = str_of(m, "Type");
+		const char *type = json_str(m, "Type");
 
 		if (type == NULL || (strcmp(type, "bind") != 0 &&
 		    strcmp(type, "volume") != 0))
 			continue;
 		add_mount(strcmp(type, "bind") == 0 ? binds : vols,
-		    str_of(m, "Source"), str_of(m, "Target"), NULL,
+		    json_str(m, "Source"), json_str(m, "Target"), NULL,
 		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m,
 		    "ReadOnly")));
 	}
@@ -222,8 +214,8 @@ compat_create(const cJSON *body, cJSON *binds, cJSON *vols, cJSON *ports)
 
 			scalar(cJSON_GetObjectItemCaseSensitive(b, "HostPort"), hp,
 			    sizeof(hp));
-			if (asprintf(&s, "%s:%s->%s", str_of(b, "HostIp") != NULL ?
-			    str_of(b, "HostIp") : "", hp[0] != '\0' ? hp : "0",
+			if (asprintf(&s, "%s:%s->%s", json_str(b, "HostIp") != NULL ?
+			    json_str(b, "HostIp") : "", hp[0] != '\0' ? hp : "0",
 			    v->string) < 0)
 				xoom();
 			add_item(ports, s);
@@ -240,17 +232,17 @@ libpod_create(const cJSON *body, cJSON *binds, cJSON *vols, cJSON *ports)
 	char hip[256], hp[32], cp[32], range[32];
 
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(body, "mounts")) {
-		const char *type = str_of(m, "type");
+		const char *type = json_str(m, "type");
 
 		if (type == NULL || (strcmp(type, "bind") != 0 &&
 		    strcmp(type, "volume") != 0))
 			continue;
 		add_mount(strcmp(type, "bind") == 0 ? binds : vols,
-		    str_of(m, "source"), str_of(m, "destination"),
+		    json_str(m, "source"), json_str(m, "destination"),
 		    cJSON_GetObjectItemCaseSensitive(m, "options"), 0);
 	}
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(body, "volumes")) {
-		add_mount(vols, str_of(m, "Name"), str_of(m, "Dest"),
+		add_mount(vols, json_str(m, "Name"), json_str(m, "Dest"),
 		    cJSON_GetObjectItemCaseSensitive(m, "Options"), 0);
 	}
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(body,
@@ -269,7 +261,7 @@ libpod_create(const cJSON *body, cJSON *binds, cJSON *vols, cJSON *ports)
 		    "0", cp, range[0] != '\0' && strcmp(range, "1") != 0 &&
 		    strcmp(range, "0") != 0 ? "+" : "", range[0] != '\0' &&
 		    strcmp(range, "1") != 0 && strcmp(range, "0") != 0 ? range :
-		    "", str_of(m, "protocol") != NULL ? str_of(m, "protocol") :
+		    "", json_str(m, "protocol") != NULL ? json_str(m, "protocol") :
 		    "tcp") < 0)
 			xoom();
 		add_item(ports, s);
@@ -293,16 +285,16 @@ audit_forward_body(struct conn *c, const char *json, size_t len)
 		return;
 	}
 	if (r->res_name == NULL) {
-		s = str_of(body, "Name") != NULL ? str_of(body, "Name") :
-		    str_of(body, "name");
+		s = json_str(body, "Name") != NULL ? json_str(body, "Name") :
+		    json_str(body, "name");
 		if (s != NULL)
 			r->res_name = cut_dup(s, strlen(s), ITEM_MAX);
 	}
 	k = r->res_kind;
 	if (k == CG_FACT_CONTAINER || k == CG_FACT_POD) {
 		out = cJSON_CreateObject();
-		s = str_of(body, "Image") != NULL ? str_of(body, "Image") :
-		    str_of(body, "image");
+		s = json_str(body, "Image") != NULL ? json_str(body, "Image") :
+		    json_str(body, "image");
 		if (s != NULL)
 			cJSON_AddStringToObject(out, "image", s);
 		else
@@ -314,7 +306,7 @@ audit_forward_body(struct conn *c, const char *json, size_t len)
 			libpod_create(body, binds, vols, ports);
 		else
 			compat_create(body, binds, vols, ports);
-		s = str_of(cJSON_GetObjectItemCaseSensitive(body, r->api ==
+		s = json_str(cJSON_GetObjectItemCaseSensitive(body, r->api ==
 		    CG_API_LIBPOD ? "labels" : "Labels"), CG_LABEL_KEY);
 		if (s != NULL)
 			cJSON_AddStringToObject(out, "label", s);
@@ -383,10 +375,10 @@ created_id(struct conn *c)
 		len = r->answer_len;
 	}
 	j = cJSON_ParseWithLength(body, len);
-	s = str_of(j, "Id") != NULL ? str_of(j, "Id") : str_of(j, "ID") !=
-	    NULL ? str_of(j, "ID") : str_of(j, "id");
+	s = json_str(j, "Id") != NULL ? json_str(j, "Id") : json_str(j, "ID") !=
+	    NULL ? json_str(j, "ID") : json_str(j, "id");
 	if (s == NULL && r->res_kind == CG_FACT_VOLUME)
-		s = str_of(j, "Name");
+		s = json_str(j, "Name");
 	if (s != NULL) {
 		free(r->res_id);
 		r->res_id = cut_dup(s, strlen(s), ITEM_MAX);
@@ -491,7 +483,7 @@ put_list(FILE *f, const char *name, const cJSON *a)
 
 /* A JSON string member "name":"v" (or null) into f, after a comma if any. */
 static void
-json_str(FILE *f, int *n, const char *name, const char *v)
+put_member(FILE *f, int *n, const char *name, const char *v)
 {
 	char *e;
 
@@ -519,7 +511,7 @@ create_json(const cJSON *cr)
 	if (f == NULL)
 		xoom();
 	fputc('{', f);
-	json_str(f, &n, "image", str_of(cr, "image"));
+	put_member(f, &n, "image", json_str(cr, "image"));
 	for (i = 0; i < 3; i++) {
 		fprintf(f, ",\"%s\":[", lists[i]);
 		k = 0;
@@ -533,7 +525,7 @@ create_json(const cJSON *cr)
 		}
 		fputc(']', f);
 	}
-	json_str(f, &n, "label", str_of(cr, "label"));
+	put_member(f, &n, "label", json_str(cr, "label"));
 	fputc('}', f);
 	if (fclose(f) != 0)
 		xoom();
@@ -555,9 +547,9 @@ resource_json(const struct audit_rec *r)
 	if (f == NULL)
 		xoom();
 	fputc('{', f);
-	json_str(f, &n, "kind", kind_name[r->res_kind]);
-	json_str(f, &n, "name", r->res_name);
-	json_str(f, &n, "id", r->res_id);
+	put_member(f, &n, "kind", kind_name[r->res_kind]);
+	put_member(f, &n, "name", r->res_name);
+	put_member(f, &n, "id", r->res_id);
 	fputc('}', f);
 	if (fclose(f) != 0)
 		xoom();
@@ -621,16 +613,16 @@ write_record(struct conn *c, enum audit_outcome o, int by_child,
 			put_text(t, "id", r->res_id);
 	}
 	if (r->create != NULL) {
-		if (str_of(r->create, "image") != NULL)
-			put_text(t, "image", str_of(r->create, "image"));
+		if (json_str(r->create, "image") != NULL)
+			put_text(t, "image", json_str(r->create, "image"));
 		put_list(t, "binds", cJSON_GetObjectItemCaseSensitive(r->create,
 		    "binds"));
 		put_list(t, "volumes", cJSON_GetObjectItemCaseSensitive(r->create,
 		    "volumes"));
 		put_list(t, "ports", cJSON_GetObjectItemCaseSensitive(r->create,
 		    "ports"));
-		if (str_of(r->create, "label") != NULL)
-			put_text(t, "label", str_of(r->create, "label"));
+		if (json_str(r->create, "label") != NULL)
+			put_text(t, "label", json_str(r->create, "label"));
 	}
 	if (r->backend_status > 0)
 		fprintf(t, " backend_status=%d", r->backend_status);

@@ -22,6 +22,7 @@
 #include "base/xmalloc.h"
 #include "monitor/gateway.h"
 #include "monitor/rundir.h"
+#include "policy/json.h"
 
 #define TS_LEN		24	/* YYYY-MM-DDTHH:MM:SS.mmmZ */
 #define TEXT_MARK	" container-gateway INFO access "
@@ -222,14 +223,6 @@ json_record(const char *line)
 
 /* ---------------------------------------------------------------- the report */
 
-static const char *
-sget(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static double
 nget(const cJSON *o, const char *k)
 {
@@ -242,7 +235,7 @@ nget(const cJSON *o, const char *k)
 static const char *
 outcome_of(const cJSON *r)
 {
-	const char *o = sget(r, "outcome"), *d = sget(r, "decision");
+	const char *o = json_str(r, "outcome"), *d = json_str(r, "decision");
 
 	if (o != NULL)
 		return o;
@@ -255,7 +248,7 @@ outcome_of(const cJSON *r)
 static void
 take(struct report *rp, cJSON *r)
 {
-	const char *ts = sget(r, "ts"), *o = outcome_of(r), *code, *route;
+	const char *ts = json_str(r, "ts"), *o = outcome_of(r), *code, *route;
 	const char *kind;
 	cJSON *e;
 	size_t i;
@@ -276,7 +269,7 @@ take(struct report *rp, cJSON *r)
 		;
 	rp->by_outcome[i]++;
 	if (strcmp(o, "refused") == 0) {
-		code = sget(r, "code") != NULL ? sget(r, "code") : "-";
+		code = json_str(r, "code") != NULL ? json_str(r, "code") : "-";
 		e = cJSON_GetObjectItemCaseSensitive(rp->refusals, code);
 		if (e == NULL) {
 			e = cJSON_AddObjectToObject(rp->refusals, code);
@@ -288,17 +281,17 @@ take(struct report *rp, cJSON *r)
 		    nget(e, "count") + 1);
 		cJSON_ReplaceItemInObjectCaseSensitive(e, "last",
 		    cJSON_CreateString(ts));
-		snprintf(ex, sizeof(ex), "%s %s", sget(r, "method") != NULL ?
-		    sget(r, "method") : "-", sget(r, "path") != NULL ?
-		    sget(r, "path") : "-");
+		snprintf(ex, sizeof(ex), "%s %s", json_str(r, "method") != NULL ?
+		    json_str(r, "method") : "-", json_str(r, "path") != NULL ?
+		    json_str(r, "path") : "-");
 		cJSON_ReplaceItemInObjectCaseSensitive(e, "example",
 		    cJSON_CreateString(ex));
 	}
 	violation = strcmp(o, "violation") == 0 ||
 	    strcmp(o, "replay-refused") == 0;
 	/* a create the backend got: answered 2xx, or not seen (drained or not) */
-	route = sget(r, "route");
-	kind = sget(r, "kind");
+	route = json_str(r, "route");
+	kind = json_str(r, "kind");
 	bs = nget(r, "backend_status");
 	created = (strcmp(o, "allowed") == 0 || violation) && cJSON_IsTrue(
 	    cJSON_GetObjectItemCaseSensitive(r, "forwarded")) && route != NULL &&
@@ -518,7 +511,7 @@ print_text(const struct report *rp, const char *where, const char *files)
 		for (i = 0; i < n; i++) {
 			snprintf(cnt, sizeof(cnt), "%.0f", nget(rf[i], "count"));
 			row_add(&t, (const char *[]){ rf[i]->string, cnt,
-			    sget(rf[i], "last"), sget(rf[i], "example") });
+			    json_str(rf[i], "last"), json_str(rf[i], "example") });
 		}
 		free(rf);
 		table_print(&t);
@@ -533,12 +526,12 @@ print_text(const struct report *rp, const char *where, const char *files)
 		    "FORWARDED", "TARGET", "WHAT" });
 		cJSON_ArrayForEach(r, rp->violations) {
 			snprintf(cnt, sizeof(cnt), "%.0f", nget(r, "conn"));
-			row_add(&t, (const char *[]){ sget(r, "ts"), cnt,
+			row_add(&t, (const char *[]){ json_str(r, "ts"), cnt,
 			    outcome_of(r), cJSON_IsTrue(
 			    cJSON_GetObjectItemCaseSensitive(r, "forwarded")) ?
-			    "yes" : "no", sget(r, "target") != NULL ?
-			    sget(r, "target") : sget(r, "path"),
-			    sget(r, "detail") });
+			    "yes" : "no", json_str(r, "target") != NULL ?
+			    json_str(r, "target") : json_str(r, "path"),
+			    json_str(r, "detail") });
 		}
 		table_print(&t);
 		if (rp->nviolations > LISTED_MAX)
@@ -553,12 +546,12 @@ print_text(const struct report *rp, const char *where, const char *files)
 		row_add(&t, (const char *[]){ "TIME", "KIND", "NAME", "ID",
 		    "IMAGE", "PORTS", "MOUNTS" });
 		cJSON_ArrayForEach(r, rp->created) {
-			short_id(sget(r, "id"), idb);
+			short_id(json_str(r, "id"), idb);
 			mounts = joined(r, "binds", "volumes");
 			ports = joined(r, "ports", NULL);
-			row_add(&t, (const char *[]){ sget(r, "ts"),
-			    sget(r, "kind"), sget(r, "name"), idb,
-			    sget(r, "image"), ports, mounts });
+			row_add(&t, (const char *[]){ json_str(r, "ts"),
+			    json_str(r, "kind"), json_str(r, "name"), idb,
+			    json_str(r, "image"), ports, mounts });
 			free(mounts);
 			free(ports);
 		}
@@ -605,9 +598,9 @@ print_json(struct report *rp, const char *log, cJSON *files)
 			e = cJSON_CreateObject();
 			cJSON_AddStringToObject(e, "code", rf[i]->string);
 			cJSON_AddNumberToObject(e, "count", nget(rf[i], "count"));
-			cJSON_AddStringToObject(e, "last", sget(rf[i], "last"));
+			cJSON_AddStringToObject(e, "last", json_str(rf[i], "last"));
 			cJSON_AddStringToObject(e, "example",
-			    sget(rf[i], "example"));
+			    json_str(rf[i], "example"));
 			cJSON_AddItemToArray(a, e);
 		}
 		free(rf);

@@ -134,28 +134,43 @@ end_child(struct conn *c, enum audit_outcome o, const char *code,
 	return -1;
 }
 
+/* end_child() with the reason formatted from fmt and ap. */
+static int
+vend_child(struct conn *c, enum audit_outcome o, const char *code,
+    const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int
+vend_child(struct conn *c, enum audit_outcome o, const char *code,
+    const char *fmt, va_list ap)
+{
+	char what[256];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return end_child(c, o, code, what);
+}
+
 int
 conn_violation(struct conn *c, const char *fmt, ...)
 {
-	char what[256];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	rc = vend_child(c, AO_VIOLATION, NULL, fmt, ap);
 	va_end(ap);
-	return end_child(c, AO_VIOLATION, NULL, what);
+	return rc;
 }
 
 int
 conn_replay_refused(struct conn *c, const char *code, const char *fmt, ...)
 {
-	char what[256];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	rc = vend_child(c, AO_REPLAY_REFUSED, code, fmt, ap);
 	va_end(ap);
-	return end_child(c, AO_REPLAY_REFUSED, code, what);
+	return rc;
 }
 
 const char *

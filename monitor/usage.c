@@ -25,15 +25,6 @@ object(const cJSON *v)
 	return cJSON_IsObject(v) && !json_find_collision(v, 1, &a, &b) ? v : NULL;
 }
 
-/* The string member key of object o, or NULL. */
-static const char *
-str_of(const cJSON *o, const char *key)
-{
-	const cJSON *v = json_get(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* Integer value of a number node into *out; -1 when v is not a number. */
 static int
 num_of(const cJSON *v, long long *out)
@@ -95,7 +86,7 @@ find(const cJSON *list, const char *key, const char *val, int image_id)
 	const char *s;
 
 	cJSON_ArrayForEach(e, list) {
-		s = object(e) != NULL ? str_of(e, key) : NULL;
+		s = object(e) != NULL ? json_str(e, key) : NULL;
 		if (s != NULL && (image_id ? same_id(s, val) : strcmp(s, val) == 0))
 			return e;
 	}
@@ -124,7 +115,7 @@ static int
 own_image(const cJSON *img, const char *root)
 {
 	const cJSON *labels = object(json_get(img, "Labels"));
-	const char *v = labels != NULL ? str_of(labels, CG_LABEL_KEY) : NULL;
+	const char *v = labels != NULL ? json_str(labels, CG_LABEL_KEY) : NULL;
 
 	return v != NULL && strcmp(v, root) == 0;
 }
@@ -137,7 +128,7 @@ users(const cJSON *ctrs, const char *ctr_image_key, const char *id)
 	long long n = 0;
 
 	cJSON_ArrayForEach(c, ctrs)
-		if (same_id(str_of(c, ctr_image_key), id))
+		if (same_id(json_str(c, ctr_image_key), id))
 			n++;
 	return n;
 }
@@ -173,7 +164,7 @@ mark_images(cJSON *imgs, const char *idkey, const cJSON *own_from,
 	const char *id;
 
 	cJSON_ArrayForEach(img, imgs) {
-		if (object(img) == NULL || (id = str_of(img, idkey)) == NULL ||
+		if (object(img) == NULL || (id = json_str(img, idkey)) == NULL ||
 		    num_of(json_get(img, "Size"), &size) == -1)
 			return -1;
 		put(img, "Containers", number(users(ctrs, ctr_image_key, id)));
@@ -224,7 +215,7 @@ df_compat(enum cg_kind bk, const char *root, const struct usage_src *in,
 		vols = cJSON_CreateArray();
 	}
 	cJSON_ArrayForEach(v, vols) {
-		if ((name = str_of(v, "Name")) == NULL)
+		if ((name = json_str(v, "Name")) == NULL)
 			goto out;
 		e = find(dfv, "Name", name, 0);
 		u = e != NULL ? object(json_get(e, "UsageData")) : NULL;
@@ -270,7 +261,7 @@ keep_listed(cJSON *list, const char *key, const cJSON *keep,
 
 	for (e = list->child; e != NULL; e = next) {
 		next = e->next;
-		if (object(e) == NULL || (s = str_of(e, key)) == NULL)
+		if (object(e) == NULL || (s = json_str(e, key)) == NULL)
 			return -1;
 		if (find(keep, keep_key, s, 0) == NULL)
 			cJSON_Delete(cJSON_DetachItemViaPointer(list, e));

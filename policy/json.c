@@ -388,6 +388,14 @@ json_get(const cJSON *obj, const char *key)
 	return NULL;
 }
 
+const char *
+json_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = json_get(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 cJSON *
 json_checked(cJSON *item)
 {

@@ -84,6 +84,8 @@ int json_number_negative(const cJSON *v);
  * obj is NULL or not an object).
  */
 cJSON *json_get(const cJSON *obj, const char *key);
+/* The string value of json_get(obj, key), or NULL (none, or not a string). */
+const char *json_str(const cJSON *obj, const char *key);
 
 /*
  * item, a node cJSON just made; exits through xoom() when it is NULL (cJSON

@@ -751,6 +751,27 @@ test_orphaned_answer(void **state)
 
 /* ---------------------------------------------------------------- uploads */
 
+/*
+ * A chunked upload to the owned c1 forwarded to a backend that never
+ * answers, its first 9 body bytes relayed (RS_STREAM).
+ */
+static void
+upload_begun(struct t *t)
+{
+	struct ipc_msg m;
+
+	t_open(t, sock_up);
+	own_c1(t);
+	fb_queue(NULL, 0);
+	m = m_fwd(1, "PUT", "/v1.41/containers/c1id/archive?path=%2Ftmp",
+	    "Transfer-Encoding", "chunked", NULL);
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_true(drive_until(t->c, RS_STREAM));
+	m = m_data(IPC_BODY, 1, "tar bytes", 9);
+	assert_int_equal(t_send_run(t, &m), 0);
+	pump(t->c);
+}
+
 /* A streamed upload the child gives up on: truncated, logged once. */
 static void
 test_child_gives_up(void **state)
@@ -759,16 +780,7 @@ test_child_gives_up(void **state)
 	struct t t;
 
 	(void)state;
-	t_open(&t, sock_up);
-	own_c1(&t);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "PUT", "/v1.41/containers/c1id/archive?path=%2Ftmp",
-	    "Transfer-Encoding", "chunked", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
-	m = m_data(IPC_BODY, 1, "tar bytes", 9);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	pump(t.c);
+	upload_begun(&t);
 	m = m_simple(IPC_DONE, 1);		/* the client left mid-body */
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_int_equal(t.c->rs, RS_IDLE);
@@ -797,16 +809,7 @@ test_upload_stalls(void **state)
 	long long d;
 
 	(void)state;
-	t_open(&t, sock_up);
-	own_c1(&t);
-	fb_queue(NULL, 0);
-	m = m_fwd(1, "PUT", "/v1.41/containers/c1id/archive?path=%2Ftmp",
-	    "Transfer-Encoding", "chunked", NULL);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
-	m = m_data(IPC_BODY, 1, "tar bytes", 9);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	pump(t.c);
+	upload_begun(&t);
 	d = t.c->body_deadline;
 	assert_true(d > 0);
 	/* not yet: nothing happens */
