@@ -4,7 +4,10 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-PKGS      = libseccomp libcap libcjson
+PKGS      = libseccomp libcap libcjson zlib liblzma
+# libbz2: Debian's libbz2-dev ships no bzip2.pc; use one where it exists
+BZ2_CFLAGS := $(shell pkg-config --cflags bzip2 2>/dev/null)
+BZ2_LIBS  := $(shell pkg-config --libs bzip2 2>/dev/null || echo -lbz2)
 VERSION   = 0.1.0
 
 # -Wno-format-truncation: every snprintf into a path buffer is bounded on
@@ -18,21 +21,21 @@ endif
 HARDEN    = -fPIE -fstack-protector-strong -D_FORTIFY_SOURCE=2
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DCG_VERSION='"$(VERSION)"' $(WARN) $(HARDEN) \
-             -I. $(shell pkg-config --cflags $(PKGS)) $(CFLAGS)
+             -I. $(shell pkg-config --cflags $(PKGS)) $(BZ2_CFLAGS) $(CFLAGS)
 LDFLAGS  ?=
 ALL_LDFLAGS = -pie -Wl,-z,relro -Wl,-z,now $(LDFLAGS)
-LIBS      = $(shell pkg-config --libs $(PKGS))
+LIBS      = $(shell pkg-config --libs $(PKGS)) $(BZ2_LIBS)
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 # Library modules: every .c of these folders except the program entry point.
-MODULES   = base ipc http policy seccomp unpriv monitor
+MODULES   = base ipc http policy seccomp check unpriv monitor
 LIB_SRCS  = $(filter-out monitor/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
-HELPERS   = tests/helpers/try_syscall tests/helpers/try_monitor tests/helpers/hostile_gateway \
-            tests/fuzz/seed_ipc tests/fuzz/seed_forward tests/helpers/membounds \
-            tests/helpers/no_userns
+HELPERS   = tests/helpers/check_file tests/helpers/try_syscall tests/helpers/try_monitor \
+            tests/helpers/hostile_gateway tests/fuzz/seed_ipc tests/fuzz/seed_forward \
+            tests/helpers/membounds tests/helpers/no_userns
 
 all: container-gateway
 

@@ -33,6 +33,7 @@ static const char *const n_path_verdict[] = { "allowed", "outside",
 	"excluded", "socket", "unresolvable" };
 static const char *const n_outcome[] = { "forwarding", "refused" };
 static const char *const n_end[] = { "keep-alive", "close" };
+static const char *const n_check[] = { "build", "archive" };
 
 #define BOOL(n, m)	{ n, F_BOOL, OFF(m), 1, 0, NULL }
 #define ENUM(n, m, t)	{ n, F_ENUM, OFF(m), NELEM(t), 0, t }
@@ -134,6 +135,25 @@ static const struct field f_body_spliced[] = {
 	U32("len", body_spliced.len),
 };
 
+/* the checker (doc/privsep.md "Builds and archives") */
+static const struct field f_check_start[] = {
+	ENUM("kind", check_start.kind, n_check),
+	BOOL("podman", check_start.podman),
+	BOOL("libpod", check_start.libpod),
+	U32("hold", check_start.hold),
+	STR("query", check_start.query, 196608),
+};
+static const struct field f_check_progress[] = {
+	U64("consumed", check_progress.consumed),
+	U64("approved", check_progress.approved),
+};
+static const struct field f_check_verdict[] = {
+	BOOL("ok", check_verdict.ok),
+	STR("code", check_verdict.code, 32),
+	UTF8("detail", check_verdict.detail, 1024),
+	UTF8("hint", check_verdict.hint, 512),
+};
+
 #define MSG(t, conn, f)	[IPC_##t] = { #t, conn, f, NELEM(f) }
 #define MSG0(t)		[IPC_##t] = { #t, 0, NULL, 0 }
 
@@ -160,13 +180,17 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	MSG0(REQUEST_BEGIN),
 	MSG0(BODY_PIPE),
 	MSG(BODY_SPLICED, 0, f_body_spliced),
+	MSG(CHECK_START, 1, f_check_start),
+	MSG(CHECK_PROGRESS, 1, f_check_progress),
+	MSG(CHECK_VERDICT, 1, f_check_verdict),
+	[IPC_CHECK_FLUSH] = { "CHECK_FLUSH", 1, NULL, 0 },
 };
 
 int
 ipc_type_carries_fd(unsigned type)
 {
 	return type == IPC_CONN_START || type == IPC_ZYGOTE_SPAWN ||
-	    type == IPC_BODY_PIPE;
+	    type == IPC_BODY_PIPE || type == IPC_CHECK_START;
 }
 
 const struct msgdesc *

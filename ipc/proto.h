@@ -56,7 +56,15 @@ enum ipc_type {
 	IPC_BODY_PIPE,
 	/* C->M: that many more body bytes are in the body pipe (issue 8) */
 	IPC_BODY_SPLICED,
-	IPC_TYPE_MAX = IPC_BODY_SPLICED,
+	/*
+	 * monitor <-> checker (a request parser spare given a body to check
+	 * instead of a connection; doc/privsep.md "Builds and archives")
+	 */
+	IPC_CHECK_START,	/* M->K + fd: the read end of the body's copy */
+	IPC_CHECK_PROGRESS,	/* K->M: bytes read, bytes approved */
+	IPC_CHECK_VERDICT,	/* K->M: the whole body approved, or refused */
+	IPC_CHECK_FLUSH,	/* M->K: no more unapproved bytes fit */
+	IPC_TYPE_MAX = IPC_CHECK_FLUSH,
 };
 
 /* Enumerations (u8 on the wire). */
@@ -73,6 +81,7 @@ enum ipc_path_verdict { IPC_PATH_ALLOWED = 0, IPC_PATH_OUTSIDE,
 	IPC_PATH_EXCLUDED, IPC_PATH_SOCKET, IPC_PATH_UNRESOLVABLE };
 enum ipc_outcome { IPC_OUTCOME_FORWARDING = 0, IPC_OUTCOME_REFUSED };
 enum ipc_end_mode { IPC_END_KEEP_ALIVE = 0, IPC_END_CLOSE };
+enum ipc_check_kind { IPC_CHECK_BUILD = 0, IPC_CHECK_ARCHIVE };
 
 /*
  * A str or bytes field: points into the received datagram (decode) or
@@ -96,7 +105,8 @@ struct ipc_str ipc_cstr(const char *s);
 struct ipc_msg {
 	uint16_t type;
 	uint32_t req;
-	int fd;			/* CONN_START, ZYGOTE_SPAWN, BODY_PIPE only;
+	int fd;			/* CONN_START, ZYGOTE_SPAWN, BODY_PIPE,
+				   CHECK_START only;
 				   -1 otherwise */
 	union {
 		struct { uint32_t pid; uint8_t namespaces, chroot; } child_ready;
@@ -158,6 +168,19 @@ struct ipc_msg {
 		struct { uint8_t mode; } response_end;	/* enum ipc_end_mode */
 		struct { struct ipc_str data; } client_data;	/* bytes(65000) */
 		struct { uint32_t len; } body_spliced;	/* 1..IPC_SPLICED_MAX */
+		struct {
+			uint8_t kind;			/* enum ipc_check_kind */
+			uint8_t podman, libpod;		/* the backend, the API */
+			uint32_t hold;			/* archives: bytes held */
+			struct ipc_str query;		/* str(196608) */
+		} check_start;
+		struct { uint64_t consumed, approved; } check_progress;
+		struct {
+			uint8_t ok;
+			struct ipc_str code;		/* str(32) */
+			struct ipc_str detail;		/* str(1024, UTF-8) */
+			struct ipc_str hint;		/* str(512, UTF-8) */
+		} check_verdict;
 		/* BODY_END, DONE: no fields */
 	} u;
 };
@@ -199,7 +222,8 @@ int ipc_encode(const struct ipc_msg *m, unsigned char *buf, size_t cap);
 
 /*
  * 1 for the message types that carry exactly one descriptor with
- * SCM_RIGHTS (CONN_START, ZYGOTE_SPAWN, BODY_PIPE), 0 for every other type.
+ * SCM_RIGHTS (CONN_START, ZYGOTE_SPAWN, BODY_PIPE, CHECK_START), 0 for
+ * every other type.
  */
 int ipc_type_carries_fd(unsigned type);
 
