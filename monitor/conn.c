@@ -34,7 +34,8 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	c->ipc = ipc;
 	c->client = -1;
 	c->bc.fd = -1;
-	c->wfd[0] = c->wfd[1] = c->wfd[2] = -1;
+	c->wfd[0] = c->wfd[1] = c->wfd[2] = c->wfd[3] = -1;
+	check_init(c);
 	c->oc_kind = -1;
 	rpipe_init(&c->dp);
 	rpipe_init(&c->up);
@@ -47,6 +48,7 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 void
 conn_free(struct conn *c)
 {
+	check_end(c);
 	conn_close_backend(c);
 	ev_close(c->gw, c->ipc);
 	ev_close(c->gw, c->client);
@@ -237,6 +239,7 @@ conn_end_request(struct conn *c)
 
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
+	check_end(c);
 	fifo_free(&c->down);
 	rpipe_close(&c->dp);
 	rpipe_close(&c->up);

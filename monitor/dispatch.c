@@ -158,6 +158,8 @@ on_body(struct conn *c, const struct ipc_msg *m)
 	c->stream_started = 1;
 	if (c->body_deadline > 0)
 		body_moved(c);
+	if (c->ck.kind != CK_NONE)
+		return check_on_body(c, d->p, d->len);
 	stream_bytes(c, d->p, d->len);
 	return 0;
 }
@@ -177,6 +179,10 @@ on_body_end(struct conn *c, const struct ipc_msg *m)
 	c->body_deadline = 0;
 	if (c->rs == RS_WAIT_DONE)
 		return 0;
+	if (c->ck.kind != CK_NONE) {
+		check_on_body_end(c);	/* the end goes when all is approved */
+		return 0;
+	}
 	if (c->body_kind == FB_CHUNKED && !c->upload_failed && c->bc.fd >= 0) {
 		if (c->up_crlf)
 			fifo_put(&c->bc.out, "\r\n", 2);
@@ -453,6 +459,8 @@ reads_child(const struct conn *c)
 	    !ipc_queue_empty(&c->outq))
 		return 0;
 	/* announced body pipe bytes go out before the next message */
+	if (c->rs == RS_STREAM && c->ck.kind != CK_NONE)
+		return check_reads_child(c);
 	return c->rs != RS_STREAM || (c->bc.out.len < RELAY_UP_MAX &&
 	    c->up.len == 0);
 }
@@ -520,6 +528,7 @@ forward_written(struct conn *c)
 		c->rs = RS_STREAM;
 		c->bc.deadline = 0;
 		body_moved(c);		/* the upload's deadline (privsep.md) */
+		check_begin(c);
 		splice_offer_body_pipe(c);
 	} else {
 		c->rs = RS_RESPONSE;
@@ -562,6 +571,8 @@ on_backend(struct conn *c, short revents)
 			return;
 		if (rc == -1)
 			relay_backend_write_failed(c);
+		else if (c->ck.kind != CK_NONE)
+			check_pump(c);	/* room in the hold pipe, more approved */
 	}
 	if (c->bc.fd < 0 || !(revents & (POLLIN | POLLHUP | POLLERR)))
 		return;
@@ -632,6 +643,8 @@ conn_pollfds(struct conn *c, struct pollfd pfd[CONN_POLLFDS])
 	/* while the monitor answers: even with no events, for POLLHUP */
 	if ((ev = relay_client_events(c)) >= 0)
 		pfd[n++] = (struct pollfd){ .fd = c->client, .events = ev };
+	if (c->ck.state == CK_RUNNING && c->ck.ipc >= 0)
+		pfd[n++] = (struct pollfd){ .fd = c->ck.ipc, .events = POLLIN };
 	return n;
 }
 
@@ -651,6 +664,8 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 				c->dead = 1;
 		} else if (pfd[i].fd == c->bc.fd) {
 			on_backend(c, pfd[i].revents);
+		} else if (pfd[i].fd == c->ck.ipc) {
+			check_on_ipc(c);
 		} else if (pfd[i].fd == c->client) {
 			/* a hang-up between exchanges is the child's to see */
 			if (relay_client_events(c) < 0)

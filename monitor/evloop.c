@@ -191,6 +191,8 @@ role_of(const struct conn *c, int fd)
 		return EV_CONN_IPC;
 	if (fd == c->bc.fd)
 		return EV_CONN_BACKEND;
+	if (fd == c->ck.ipc)
+		return EV_CONN_CHECK;
 	return EV_CONN_CLIENT;
 }
 
@@ -198,7 +200,7 @@ void
 ev_sync(struct conn *c, const struct pollfd *pfd, int n)
 {
 	struct gateway *gw = c->gw;
-	int want[3] = { -1, -1, -1 }, i, r;
+	int want[4] = { -1, -1, -1, -1 }, i, r;
 
 	if (gw->ev == NULL)
 		return;
@@ -221,7 +223,7 @@ ev_sync(struct conn *c, const struct pollfd *pfd, int n)
 	    gw->ev->w[c->client].events == 0)
 		want[r] = c->client;
 	/* a role no longer waited for: its descriptor leaves the set */
-	for (r = 0; r < 3; r++) {
+	for (r = 0; r < 4; r++) {
 		int old = c->wfd[r];
 
 		if (old >= 0 && old != want[r] && (size_t)old < gw->ev->nw &&
@@ -239,7 +241,7 @@ ev_forget(struct conn *c)
 
 	if (gw->ev == NULL)
 		return;
-	for (r = 0; r < 3; r++) {
+	for (r = 0; r < 4; r++) {
 		fd = c->wfd[r];
 		if (fd >= 0 && (size_t)fd < gw->ev->nw && gw->ev->w[fd].c == c)
 			unwatch(gw->ev, fd);

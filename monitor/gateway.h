@@ -112,6 +112,7 @@ enum ev_kind {
 	EV_CONN_IPC,		/* the three roles of a connection, in order */
 	EV_CONN_BACKEND,
 	EV_CONN_CLIENT,
+	EV_CONN_CHECK,		/* the checker of its upload (check.c) */
 };
 
 /* One ready descriptor, as ev_wait() reports it. */
@@ -147,7 +148,7 @@ struct gateway {
 
 	TAILQ_HEAD(, conn) conns;
 	/* children whose connection ended, not yet reaped (serve.c) */
-	TAILQ_HEAD(, exiting) exiting;
+	TAILQ_HEAD(exiting_head, exiting) exiting;
 	/* the zygote children are forked from (monitor/zygote.c) */
 	struct {
 		pid_t pid;		/* -1 when none runs */
@@ -161,6 +162,7 @@ struct gateway {
 	unsigned nreclaimed;		/* reclaimed ones not dropped yet */
 	uint64_t next_conn_id;
 	struct conn *spare;		/* a sandboxed child waiting for work */
+	unsigned ck_waiting;		/* uploads waiting for a checker */
 	long long idle_since;		/* ms; -1 while a client is connected */
 	long long accept_paused_until;	/* ms; after EMFILE */
 	volatile int stop_signal;
@@ -226,6 +228,30 @@ struct bcall {
 
 
 enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX };
+
+/* A checked upload (monitor/check.c; doc/privsep.md "Builds and archives"). */
+enum { CK_NONE = 0, CK_BUILD, CK_ARCHIVE };
+enum { CK_OFF = 0, CK_WAITING, CK_RUNNING, CK_OK, CK_REFUSED };
+struct ckstate {
+	int kind;			/* CK_NONE, CK_BUILD, CK_ARCHIVE */
+	int state;			/* CK_OFF ... */
+	pid_t pid;			/* the checker; -1 */
+	int ipc;			/* its socket; -1 */
+	int feed, feed_rd;		/* its pipe: the monitor's end, and the
+					   one for CHECK_START; -1 */
+	struct rpipe in;		/* the request parser's body pipe
+					   (len: announced, not yet moved) */
+	size_t in_teed;			/* bytes at in's head already teed */
+	struct fifo pend;		/* BODY bytes not yet fed and held */
+	size_t pend_fed, pend_held;	/* of pend: in the feed, in the hold */
+	uint64_t fed;			/* body bytes in the hold pipe */
+	uint64_t given;			/* body bytes in the checker's pipe */
+	uint64_t consumed, approved;	/* the checker's CHECK_PROGRESS */
+	uint64_t released;		/* framed for the backend */
+	int flushed;			/* CHECK_FLUSH sent, no approval since */
+	int end_seen;			/* BODY_END */
+	int final_sent;			/* the body's end is queued */
+};
 enum req_state {
 	RS_IDLE,		/* waiting for the next FORWARD or question */
 	RS_FACT,		/* an inspect for a FACT_QUERY is running */
@@ -248,6 +274,8 @@ struct exiting {
 	pid_t pid;
 	uint64_t conn;
 	long long kill_ms;
+	int expected;		/* killed by the monitor as planned (a
+				   checker whose upload ended): DEBUG */
 };
 
 /* The body of a forwarded request, as the monitor derives it. */
@@ -280,8 +308,8 @@ struct conn {
 					   (privsep.md §1 amendment); -1 once
 					   the client is gone */
 	int lis;			/* index into gw->lis */
-	int wfd[3];			/* descriptors in the epoll set per role
-					   (ipc, backend, client); -1 */
+	int wfd[4];			/* descriptors in the epoll set per role
+					   (ipc, backend, client, checker); -1 */
 	int client_unwatch;		/* a hang-up came between exchanges: the
 					   client leaves the set (evloop.c) */
 	int dirty;			/* in gw->dirty */
@@ -384,7 +412,10 @@ struct conn {
 					   (once per connection) */
 	struct rpipe up;		/* the body pipe offered to the child
 					   (read end; len: bytes announced by
-					   BODY_SPLICED, not yet written) */
+					   BODY_SPLICED, not yet written); for
+					   a checked upload the hold pipe
+					   (both ends; len: released bytes) */
+	struct ckstate ck;		/* a checked upload (check.c) */
 	int up_given;			/* BODY_PIPE sent for this request */
 	int up_crlf;			/* a spliced chunk's CRLF is owed */
 	int resp_done;			/* everything for the client is in down */
@@ -436,9 +467,16 @@ struct conn {
 
 /* ---- monitor/dispatch.c */
 
-#define CONN_POLLFDS	3	/* the child's socket, the backend, the client */
-#define CONN_FDS	(CONN_POLLFDS + 3)	/* and the relay pipe, the body
-						   pipe's read end (rpipe.h) */
+#define CONN_POLLFDS	4	/* the child's socket, the backend, the client,
+				   the checker's socket */
+/*
+ * Descriptors per connection for the RLIMIT_NOFILE fit: the child's
+ * socket, the backend, the client, the relay pipe and the body pipe's
+ * read end (rpipe.h). A checked upload's five more (the checker's socket
+ * and pipe, the hold pipe) are not counted: few uploads run at once, and
+ * one that finds no descriptor is answered 503 (check.c).
+ */
+#define CONN_FDS	6
 
 /*
  * Read up to 16 pending datagrams from c's child (non-blocking) and
@@ -476,6 +514,42 @@ int conn_on_timer(struct conn *c, long long now);
  * deadline, or 0 for none.
  */
 long long conn_on_body_timer(struct conn *c, long long now);
+
+/* ---- monitor/check.c (doc/privsep.md "Builds and archives") */
+
+/* CK_BUILD or CK_ARCHIVE for a verified streamed upload to be checked. */
+int check_kind_of(const struct conn *c);
+/* c->ck closed (no checker, no pipes); called by conn_new. */
+void check_init(struct conn *c);
+/*
+ * After VERDICT forwarding of a streamed body: when c's route is checked,
+ * open the hold pipe (c->up) and the checker's pipe and give c the spare
+ * request parser as its checker (now, or once one is ready:
+ * check_adopt). Refuses with 503 when no descriptor is left.
+ */
+void check_begin(struct conn *c);
+/* Give a ready spare to an upload that waits for its checker. */
+void check_adopt(struct gateway *gw);
+/* 1 when c's child may be read: every announced byte fed and held. */
+int check_reads_child(const struct conn *c);
+/* A streamed BODY's bytes (p[0..n)) of a checked upload. Returns 0. */
+int check_on_body(struct conn *c, const char *p, size_t n);
+/* n more announced bytes in the child's pipe. Returns 0, -1 after a
+   violation (c->dead). */
+int check_on_spliced(struct conn *c, uint32_t n);
+/* BODY_END of a checked upload: its end goes once all is approved. */
+void check_on_body_end(struct conn *c);
+/*
+ * Move what can move: announced bytes into the checker's pipe and the
+ * hold pipe, approved bytes framed to the backend, the body's end after
+ * the checker approved the whole; CHECK_FLUSH when the hold pipe is full
+ * and nothing is approved.
+ */
+void check_pump(struct conn *c);
+/* The checker's messages: progress, verdict; a broken one refuses. */
+void check_on_ipc(struct conn *c);
+/* The request is over: the checker killed, its pipes closed. */
+void check_end(struct conn *c);
 
 /* ---- monitor/verify.c */
 

@@ -628,6 +628,30 @@ relay_answer(struct conn *c, const char *decision, const char *code,
 }
 
 void
+relay_refuse(struct conn *c, const struct cg_refusal *r)
+{
+	char *resp;
+	size_t len;
+
+	if (!c->logged) {
+		c->logged = 1;
+		access_line(c, c->method, c->log_path, "deny", r->code, r->status,
+		    conn_duration_ms(c), r->detail);
+	}
+	conn_close_backend(c);
+	c->closing = 1;
+	c->resp_done = 1;
+	c->head_done = 1;
+	c->lf_on = 0;
+	c->framing = FR_NONE;
+	resp = cg_error_response(r, c->is_head, &len);
+	fifo_free(&c->down);
+	fifo_put(&c->down, resp, len);
+	free(resp);
+	relay_progress(c);
+}
+
+void
 relay_head_timeout(struct conn *c)
 {
 	struct cg_refusal r;

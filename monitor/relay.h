@@ -56,6 +56,16 @@ void relay_answer(struct conn *c, const char *decision, const char *code,
     int status, const char *detail, int closing, char *resp, size_t len);
 /* No response head within --backend-timeout: 504 to the client. */
 void relay_head_timeout(struct conn *c);
+/*
+ * The monitor's own refusal r instead of the response, after VERDICT
+ * forwarding (a checker refused the upload, monitor/check.c): the access
+ * line (decision deny), the backend connection closed (the daemon reads
+ * a truncated body), the error with r's hint written (once the child's
+ * 100 Continue is out), then RESPONSE_END close.
+ */
+void relay_refuse(struct conn *c, const struct cg_refusal *r);
+
+
 
 /* ---- monitor/splice.c */
 

@@ -115,7 +115,8 @@ reap(struct gateway *gw)
 			if (x->pid == pid)
 				break;
 		if (x != NULL) {
-			log_child_exit(x->conn, pid, st, gw->stopping);
+			log_child_exit(x->conn, pid, st, gw->stopping ||
+			    x->expected);
 			TAILQ_REMOVE(&gw->exiting, x, entry);
 			free(x);
 			continue;
@@ -531,6 +532,7 @@ event_loop(struct gateway *gw)
 			rc = 1;
 			break;
 		}
+		check_adopt(gw);	/* a ready spare for a waiting upload */
 		if (gw->spare == NULL) {
 			gw->spare = spawn_child(gw);
 			mark_dirty(gw, gw->spare);

@@ -133,19 +133,21 @@ void
 splice_offer_body_pipe(struct conn *c)
 {
 	struct ipc_msg m = { .type = IPC_BODY_PIPE, .req = c->req };
+	/* a checked upload: the child fills its own pipe (check.c) */
+	struct rpipe *p = c->ck.kind != CK_NONE ? &c->ck.in : &c->up;
 	int rc;
 
 	if (c->up_given || c->pid < 0 || !ipc_queue_empty(&c->outq) ||
-	    rpipe_open(&c->up, RPIPE_UP_SIZE) < 0)
+	    c->ck.state == CK_REFUSED || rpipe_open(p, RPIPE_UP_SIZE) < 0)
 		return;
-	m.fd = c->up.fd[1];
+	m.fd = p->fd[1];
 	ipc_audit(c, "to-child", &m);
 	rc = ipc_send(c->ipc, &m, MSG_DONTWAIT);
 	/* the child's copy travels in the message; the monitor only reads */
-	close(c->up.fd[1]);
-	c->up.fd[1] = -1;
+	close(p->fd[1]);
+	p->fd[1] = -1;
 	if (rc != IPC_OK) {
-		rpipe_close(&c->up);
+		rpipe_close(p);
 		return;
 	}
 	c->up_given = 1;
@@ -172,6 +174,8 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 		    "Content-Length");
 	c->body_got += n;
 	c->stream_started = 1;
+	if (c->ck.kind != CK_NONE)
+		return check_on_spliced(c, n);
 	if (c->rs == RS_WAIT_DONE || c->upload_failed || c->bc.fd < 0 ||
 	    c->up.fd[0] < 0) {
 		rpipe_close(&c->up);	/* the exchange is over: dropped */

@@ -65,6 +65,7 @@ static const int mon_io[] = {
 	SCMP_SYS(accept4),	/* new clients on the two listening sockets */
 	SCMP_SYS(connect),	/* the backend's unix socket, per request */
 	SCMP_SYS(splice),	/* relay pipe: backend/client <-> pipe (issue 8) */
+	SCMP_SYS(tee),		/* a checked upload: body pipe -> checker (check.c) */
 };
 
 /* The event loop. */

@@ -27,6 +27,7 @@
 #include "policy/headers.h"
 #include "policy/policy.h"
 #include "unpriv/body.h"
+#include "unpriv/checker.h"
 #include "unpriv/child_io.h"
 #include "unpriv/sandbox.h"
 
@@ -455,7 +456,7 @@ child_await_conn(const struct sandbox_result *sr, unsigned char *buf,
 		return -1;
 	if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, m, 1, 0) != IPC_OK)
 		return -1;
-	if (m->type != IPC_CONN_START) {
+	if (m->type != IPC_CONN_START && m->type != IPC_CHECK_START) {
 		if (m->fd >= 0)
 			close(m->fd);
 		return -1;
@@ -510,5 +511,7 @@ child_run(const struct sandbox_result *sr, unsigned char *buf)
 
 	if (child_await_conn(sr, buf, &m) < 0)
 		_exit(1);
+	if (m.type == IPC_CHECK_START)
+		checker_main(&m, buf);
 	child_serve(&m, buf);
 }

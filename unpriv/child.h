@@ -25,8 +25,9 @@ void child_run(const struct sandbox_result *sr, unsigned char *buf)
  * child_run() in two steps (the hostile-child harness of issue 7,
  * tests/helpers/hostile_gateway.c, looks at the client between them):
  * child_await_conn sends CHILD_READY (sr: what the sandbox got) and waits
- * for CONN_START into *m, decoded from buf (IPC_MSG_MAX + 1 bytes, which
- * must outlive *m); m->fd is the client socket. Returns 0, or -1 when the
+ * for CONN_START (or CHECK_START: the process becomes a checker,
+ * unpriv/checker.h) into *m, decoded from buf (IPC_MSG_MAX + 1 bytes, which
+ * must outlive *m); m->fd is the client socket (the body pipe). Returns 0, or -1 when the
  * monitor is gone or sent anything else (a received descriptor is
  * closed). child_serve serves the connection of that CONN_START and never
  * returns, like child_run; it copies what it keeps of *m, then takes buf

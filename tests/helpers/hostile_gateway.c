@@ -52,6 +52,7 @@
 #include "base/xmalloc.h"
 #include "ipc/proto.h"
 #include "unpriv/child.h"
+#include "unpriv/checker.h"
 
 #define FDS_MAX		16	/* descriptors one 'S' may attach */
 #define PEEK_MS		30000	/* for the first four client bytes */
@@ -384,6 +385,8 @@ __wrap_child_run(const struct sandbox_result *sr, unsigned char *buf)
 
 	if (child_await_conn(sr, buf, &m) < 0)
 		_exit(1);
+	if (m.type == IPC_CHECK_START)	/* a checker: always the honest one */
+		checker_main(&m, buf);
 	client = m.fd;
 	if (!wants_puppet(client))
 		child_serve(&m, buf);

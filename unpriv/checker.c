@@ -1,0 +1,122 @@
+/*
+ * The checker (doc/privsep.md "Builds and archives"): a request parser
+ * spare, forked from the zygote and sandboxed like every request parser
+ * (the same final filter: no file, no socket, no exec), that the monitor
+ * gives a build context or an archive to read instead of a connection.
+ * The monitor copies the body's bytes into a pipe for it with tee(2) (the
+ * bytes the backend gets, never what the request parser says they are);
+ * the checker reads them with check/check.c and reports how far they are
+ * approved. One body per checker; it exits when the monitor closes its
+ * socket.
+ */
+#include "unpriv/checker.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/gwerror.h"
+#include "base/xmalloc.h"
+#include "check/check.h"
+#include "ipc/proto.h"
+#include "unpriv/child.h"
+
+#define READ_MAX	(256u << 10)
+
+static void
+send_or_exit(const struct ipc_msg *m)
+{
+	if (ipc_send(CHILD_IPC_FD, m, 0) != IPC_OK)
+		_exit(1);
+}
+
+static void
+progress(uint64_t consumed, uint64_t approved)
+{
+	struct ipc_msg m = { .type = IPC_CHECK_PROGRESS, .fd = -1 };
+
+	m.u.check_progress.consumed = consumed;
+	m.u.check_progress.approved = approved;
+	send_or_exit(&m);
+}
+
+/* The verdict; then wait for the monitor to close the socket. */
+static void __attribute__((noreturn))
+verdict(const struct cg_refusal *r, unsigned char *buf)
+{
+	struct ipc_msg m = { .type = IPC_CHECK_VERDICT, .fd = -1 };
+
+	m.u.check_verdict.ok = r == NULL;
+	if (r != NULL) {
+		m.u.check_verdict.code = ipc_cstr(r->code);
+		m.u.check_verdict.detail = ipc_cstr(r->detail);
+		m.u.check_verdict.hint = ipc_cstr(r->hint);
+	}
+	send_or_exit(&m);
+	for (;;)
+		if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, &m, 0, 0) !=
+		    IPC_OK)
+			_exit(0);
+}
+
+void
+checker_main(const struct ipc_msg *start, unsigned char *buf)
+{
+	struct chk_params p = { 0 };
+	struct cg_refusal r;
+	struct pollfd pfd[2];
+	struct ipc_msg m;
+	struct chk *c;
+	unsigned char *data = xmalloc(READ_MAX);
+	uint64_t consumed = 0, told = 0;
+	char *query;
+	ssize_t n;
+	int in = start->fd, rc;
+
+	p.kind = start->u.check_start.kind == IPC_CHECK_BUILD ? CHK_BUILD :
+	    CHK_ARCHIVE;
+	p.podman = start->u.check_start.podman;
+	p.libpod = start->u.check_start.libpod;
+	p.hold = start->u.check_start.hold;
+	query = xstrndup(start->u.check_start.query.p,
+	    start->u.check_start.query.len);
+	p.query = query;
+	c = chk_new(&p, &r);
+	if (c == NULL)
+		verdict(&r, buf);
+	for (;;) {
+		pfd[0] = (struct pollfd){ .fd = in, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = CHILD_IPC_FD, .events = POLLIN };
+		do
+			rc = poll(pfd, 2, -1);
+		while (rc < 0 && errno == EINTR);
+		if (rc < 0)
+			_exit(1);
+		if (pfd[1].revents) {
+			if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, &m, 0, 0) !=
+			    IPC_OK || m.type != IPC_CHECK_FLUSH)
+				_exit(m.type == IPC_CHECK_FLUSH ? 1 : 0);
+			chk_flush(c);
+			progress(consumed, told = chk_approved(c));
+			continue;
+		}
+		if (!pfd[0].revents)
+			continue;
+		n = read(in, data, READ_MAX);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n < 0)
+			_exit(1);
+		if (n == 0) {
+			if (chk_finish(c) == -1)
+				verdict(chk_refusal(c), buf);
+			verdict(NULL, buf);
+		}
+		consumed += (uint64_t)n;
+		if (chk_feed(c, data, (size_t)n) == -1)
+			verdict(chk_refusal(c), buf);
+		told = chk_approved(c);
+		progress(consumed, told);
+	}
+}
