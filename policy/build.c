@@ -917,5 +917,6 @@ build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
 	if (check_version(q, r) == -1 || check_keys(q, r) == -1 ||
 	    check_values(ctx, q, r) == -1)
 		return -1;
+	build_normalise_dockerfile(ctx, q);
 	return labels_and_args(ctx, api, q, r);
 }

@@ -136,3 +136,19 @@ build_check_context_path(const char *key, const char *v,
 	cJSON_Delete(t);
 	return rc;
 }
+
+void
+build_normalise_dockerfile(const struct cg_policy_ctx *ctx, struct cg_query *q)
+{
+	const char *v = query_get(q, "dockerfile");
+	char err[8];
+	cJSON *t;
+
+	if (v == NULL || ctx->backend_kind != CG_PODMAN)
+		return;
+	t = json_parse(v, strlen(v), err, sizeof(err));
+	if (cJSON_IsArray(t) && cJSON_GetArraySize(t) == 1 &&
+	    cJSON_IsString(cJSON_GetArrayItem(t, 0)))
+		query_set(q, "dockerfile", cJSON_GetArrayItem(t, 0)->valuestring);
+	cJSON_Delete(t);
+}

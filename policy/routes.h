@@ -237,6 +237,18 @@ int build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
  * that podman runs through the host's cpp (a name ending in ".in").
  * Returns 0, or -1 with *r set (403 denied-build-parameter).
  */
+/*
+ * On a podman backend, a dockerfile that is a JSON list of one path is
+ * forwarded as that path: podman 4.3.1 stats each list entry relative to
+ * its own working directory first and reads a host file of that name
+ * instead of the context's (measured: dockerfile=["Dockerfile"] built the
+ * Dockerfile in podman's working directory), while it joins a plain path
+ * to the context. podman-remote sends the list form. Hardening beyond
+ * policy.md §10.3; run after build_check_context_path.
+ */
+struct cg_policy_ctx;
+void build_normalise_dockerfile(const struct cg_policy_ctx *ctx,
+    struct cg_query *q);
 int build_check_context_path(const char *key, const char *v,
     struct cg_refusal *r);
 
