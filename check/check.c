@@ -457,6 +457,12 @@ build_entry(struct chk *c, const struct tar_entry *e, const char *p)
 		    "device node", e->name);
 	if (e->type == 'g')
 		return 0;
+	for (i = 0; i < c->nw && (e->type == '2' || e->type == '1'); i++)
+		if (strcmp(c->w[i].path, p) == 0)
+			return quoted_refuse(c, "host-path", "send the file itself, "
+			    "not a link to it", "%s is a link in the build "
+			    "context: podman reads it on the host, following a "
+			    "symlink", c->w[i].path);
 	if (e->type == '2' && e->link[0] == '/')
 		return quoted_refuse(c, "host-path", H_LINK, "build context "
 		    "symlink %s points to an absolute path, which podman's builder "

@@ -1,0 +1,246 @@
+#!/bin/bash
+# tests/integration/builds.sh — build contexts, Dockerfiles and archives read by the
+# gateway's checker (doc/privsep.md "Builds and archives"), through the real CLIs and a
+# private rootful podman (or, with CG_BACKEND=docker, dockerd 20.10's classic builder):
+#   * refused with 403 and their reason, nothing happening on the host (each checked on
+#     a host directory outside the project afterwards): a context symlink to a host
+#     directory used by RUN --mount (read, and rw write: CVE-2024-1753 in Debian's
+#     buildah), a Dockerfile that is a symlink to a host file, FROM docker-archive: of a
+#     host archive, a context entry written through a context symlink (measured: podman
+#     4.3.1 extracts it on the host), a cache mount whose id climbs out of the cache
+#     directory (measured: it wrote the host), docker cp of a tar holding a device node,
+#     a setuid-root file or a file capability into a bound project directory;
+#   * a podman dockerfile list is read from the context, not podman's working directory;
+#   * ordinary builds keep working: multi-stage with COPY --from, .dockerignore, relative
+#     symlinks inside the context, a gzip context (docker build --compress),
+#     podman-remote build, docker-compose build; a heredoc reaches the daemon, whose own
+#     answer comes back (podman 4.3.1 and dockerd 20.10 have no heredocs, measured).
+#
+#   tests/integration/builds.sh            all scenarios
+#   tests/integration/builds.sh b_cp_dev   only the named scenario functions
+#   CG_BACKEND=docker tests/integration/builds.sh
+#
+# Needs root, the docker CLI, docker-compose, curl, python3 (and podman for the podman
+# backend). Exit status 77 = skipped (not root); otherwise non-zero when any check failed.
+# Last line: "N passed, M failed". See lib.sh for the environment.
+set -u
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP integration: needs root (rootful backend)"
+  exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+
+IMG=localhost/busybox
+H=        # a host directory outside the project, made per scenario
+
+dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
+bk_q() { timeout 60 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
+build() { cg_run env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" \
+  timeout -k 5 "$CG_TIMEOUT" docker build "$@"; }
+podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
+host_dir() { H=$CG_TMP/host-$1; rm -rf "$H"; mkdir -p "$H"; echo "TOKEN-$1-$$" > "$H/secret"; }
+# host_same NAME: the host directory holds only its secret, unchanged
+host_same() {
+  if [ "$(ls -A "$H")" = secret ] && [ "$(cat "$H/secret")" = "TOKEN-$1-$$" ]; then return 0; fi
+  echo "host dir $H now holds: $(ls -A "$H" | tr '\n' ' ')"; return 1
+}
+# refused NAME CODE: the last command failed with the gateway's 403 of CODE, the
+# secret did not come back and the host directory is as it was
+refused() {
+  local name=$1 code=$2
+  if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: $code: "* ]] &&
+     [[ $CG_OUT != *"TOKEN-"* ]] && host_same "${H##*/host-}" >/dev/null; then pass "$name"
+  else fail "$name" "exit $CG_RC: $(grep -m1 -iE 'error|container-gateway|TOKEN' <<<"$CG_OUT") $(host_same "${H##*/host-}")" quiet; fi
+}
+# tarpy FILE PYTHON: write a tar with Python's tarfile (add(name, ...) helpers)
+tarpy() {
+  python3 - "$1" "$2" <<'EOF'
+import io, sys, tarfile
+out, code = sys.argv[1], sys.argv[2]
+t = tarfile.open(out, 'w', format=tarfile.PAX_FORMAT, encoding='utf-8', errors='surrogateescape')
+def add(name, data=None, kind='f', link='', mode=0o644, uid=0, major=0, minor=0, pax=None):
+    ti = tarfile.TarInfo(name); ti.mode = mode; ti.uid = uid
+    if pax: ti.pax_headers = pax
+    if kind == 'f':
+        data = data.encode() if isinstance(data, str) else (data or b'')
+        ti.size = len(data); t.addfile(ti, io.BytesIO(data)); return
+    ti.type = {'l': tarfile.SYMTYPE, 'd': tarfile.DIRTYPE, 'c': tarfile.CHRTYPE,
+               'b': tarfile.BLKTYPE, 'p': tarfile.FIFOTYPE}[kind]
+    ti.linkname = link; ti.devmajor = major; ti.devminor = minor; t.addfile(ti)
+exec(code)
+t.close()
+EOF
+}
+post_tar() {  # SOCK PATH-AND-QUERY TAR
+  cg_run curl -s -m "$CG_TIMEOUT" -i --unix-socket "$1" -X POST -H 'Content-Type: application/x-tar' \
+    --data-binary @"$3" "http://d$2"
+}
+
+# ---- the refusals --------------------------------------------------------------------
+b_mount_read() {
+  local d=$P1/b-read
+  host_dir read; mkdir -p "$d"; ln -sfn "$H" "$d/h"
+  printf 'FROM %s\nRUN --mount=type=bind,source=h,target=/h cat /h/secret\n' "$IMG" > "$d/Dockerfile"
+  build -t localhost/cgt-b:1 "$d"
+  refused "context symlink to a host dir + RUN --mount: 403 host-path, nothing read" host-path
+}
+
+b_mount_rw() {
+  local d=$P1/b-rw
+  host_dir rw; mkdir -p "$d"; ln -sfn "$H" "$d/h"
+  printf 'FROM %s\nRUN --mount=type=bind,source=h,target=/h,rw sh -c "echo pwned > /h/written"\n' "$IMG" > "$d/Dockerfile"
+  build -t localhost/cgt-b:1 "$d"
+  refused "context symlink + RUN --mount rw: 403 host-path, nothing written on the host" host-path
+}
+
+b_dockerfile_link() {
+  local d=$P1/b-dflink
+  host_dir df; mkdir -p "$d"
+  # the host file: podman would parse it and echo its lines in its error
+  ln -sfn "$H/secret" "$d/Dockerfile"
+  # the docker CLI 28 does not send it (it cannot open it); podman-remote and any tar do
+  tar -C "$d" -cf "$CG_TMP/b-dflink.tar" Dockerfile
+  post_tar "$R1/docker.sock" "/v1.41/build?dockerfile=Dockerfile&t=localhost%2Fcgt-b%3A1" "$CG_TMP/b-dflink.tar"
+  [[ $CG_OUT == "HTTP/1.1 403"* ]] && CG_RC=1
+  refused "a Dockerfile that is a symlink to a host file: 403 host-path, not read" host-path
+  if podman_only "podman --remote build with a symlinked Containerfile"; then
+    cg_run env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" \
+      build -t localhost/cgt-b:1 "$d"
+    refused "podman --remote build with a symlinked Dockerfile: 403 host-path, not read" host-path
+  fi
+}
+
+b_from_archive() {
+  local d=$P1/b-arch
+  host_dir arch; mkdir -p "$d"
+  bk_q save -o "$H/img.tar" "$IMG"
+  printf 'FROM docker-archive:%s/img.tar\nRUN true\n' "$H" > "$d/Dockerfile"
+  build -t localhost/cgt-b:1 "$d"
+  rm -f "$H/img.tar"
+  refused "FROM docker-archive: of a host archive: 403 host-path" host-path
+  printf 'ARG T=oci-archive\nFROM ${T}:%s/img.tar\n' "$H" > "$d/Dockerfile"
+  build -t localhost/cgt-b:1 "$d"
+  refused "FROM a transport through ARG substitution: 403 host-path" host-path
+}
+
+b_write_through() {
+  local t=$CG_TMP/b-through.tar
+  host_dir through
+  tarpy "$t" "add('h', kind='l', link='$H'); add('h/pwned', 'x'); add('Dockerfile', 'FROM $IMG\n')"
+  post_tar "$R1/docker.sock" "/v1.41/build?dockerfile=Dockerfile&t=localhost%2Fcgt-b%3A1" "$t"
+  [[ $CG_OUT == "HTTP/1.1 403"* ]] && CG_RC=1
+  refused "a context entry below a context symlink: 403 host-path, nothing written through it" host-path
+}
+
+b_cache_escape() {
+  local d=$P1/b-cache up
+  host_dir cache; mkdir -p "$d"
+  up=$(printf '../%.0s' 1 2 3 4 5 6 7 8)
+  printf 'FROM %s\nRUN --mount=type=cache,id=%s%s,target=/c touch /c/pwned\n' "$IMG" "$up" "${H#/}" > "$d/Dockerfile"
+  build -t localhost/cgt-b:1 "$d"
+  refused "RUN --mount type=cache with id=../..: 403 bind-mount, nothing written" bind-mount
+}
+
+b_cwd_dockerfile() {
+  local d=$CG_TMP/b-cwd cwd
+  podman_only "dockerfile list read from the context" || return 0
+  cwd=$(readlink "/proc/$(cat "$CG_PM_DIR/service.pid" 2>/dev/null)/cwd" 2>/dev/null)
+  if [ -z "$cwd" ] || [ "$cwd" != "$CG_PM_CWD" ]; then skip "dockerfile list read from the context" "podman not started by this run"; return 0; fi
+  mkdir -p "$d"; printf 'FROM %s\nRUN echo FROM-CONTEXT\n' "$IMG" > "$d/Dockerfile"
+  printf 'FROM %s\nRUN echo FROM-PODMAN-CWD\n' "$IMG" > "$cwd/Dockerfile"
+  tar -C "$d" -cf "$CG_TMP/b-cwd.tar" Dockerfile
+  post_tar "$R1/podman.sock" "/v4.3.1/libpod/build?dockerfile=%5B%22Dockerfile%22%5D&t=localhost%2Fcgt-b%3A1&nocache=1" "$CG_TMP/b-cwd.tar"
+  rm -f "$cwd/Dockerfile"
+  if [[ $CG_OUT == *FROM-CONTEXT* ]] && [[ $CG_OUT != *FROM-PODMAN-CWD* ]]; then
+    pass "libpod build dockerfile=[\"Dockerfile\"] reads the context's, not podman's working directory's"
+  else fail "libpod build dockerfile=[\"Dockerfile\"] reads the context's, not podman's working directory's" "$(grep -o 'FROM-[A-Z-]*' <<<"$CG_OUT" | head -n 1)" quiet; fi
+}
+
+# docker cp of a crafted tar into a directory of the project bound into a container
+cp_refused() {  # NAME CODE PYTHON
+  local t=$CG_TMP/b-cp.tar
+  host_dir "cp$4"; rm -rf "$P1/data"; mkdir -p "$P1/data"
+  tarpy "$t" "$3"
+  cg_run dk cp - cgt-bcp:/p < "$t"
+  if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: $2: "* ]] && [ -z "$(ls -A "$P1/data")" ]; then pass "$1"
+  else fail "$1" "exit $CG_RC: $(head -n 1 <<<"$CG_OUT"); $P1/data: $(ls -lA "$P1/data" | tail -n +2 | tr '\n' ' ')" quiet; fi
+}
+
+b_cp() {
+  dk rm -f cgt-bcp >/dev/null 2>&1
+  if ! dk create --name cgt-bcp -v "$P1/data:/p" "$IMG" sleep 600 >/dev/null 2>&1; then
+    fail "docker cp: container with a bound project directory" "create failed"; return
+  fi
+  cp_refused "docker cp of a tar holding a device node into a bound dir: 403 devices, nothing created" \
+    devices "add('ok.txt', 'x'); add('null', kind='c', major=1, minor=3, mode=0o666)" 1
+  cp_refused "docker cp of a tar holding a block device: 403 devices" \
+    devices "add('sda', kind='b', major=8, minor=0, mode=0o660)" 2
+  cp_refused "docker cp of a tar holding a setuid-root file into a bound dir: 403 privileged, nothing created" \
+    privileged "add('ok.txt', 'x'); add('su', '#!/bin/sh\nid\n', mode=0o4755, uid=0)" 3
+  cp_refused "docker cp of a tar holding a file capability (security.capability): 403 privileged" \
+    privileged "add('cap', 'x', mode=0o755, pax={'SCHILY.xattr.security.capability': bytes.fromhex('0100000280000000000000000000000000000000').decode('utf-8','surrogateescape')})" 4
+  cp_refused "docker cp of a tar holding a fifo: 403 devices" devices "add('f', kind='p')" 5
+  mkdir -p "$CG_TMP/b-cpok/d" && echo ok > "$CG_TMP/b-cpok/d/f" && ln -sfn f "$CG_TMP/b-cpok/d/l"
+  expect_ok "docker cp of an ordinary directory into the bound dir" dk cp "$CG_TMP/b-cpok/d" cgt-bcp:/p/
+  if [ "$(cat "$P1/data/d/l" 2>/dev/null)" = ok ]; then pass "docker cp: the copied files and the relative symlink arrived"
+  else fail "docker cp: the copied files and the relative symlink arrived" "$(ls -lR "$P1/data" | head -n 5)" quiet; fi
+  dk rm -f cgt-bcp >/dev/null 2>&1
+}
+
+# ---- ordinary builds -------------------------------------------------------------------
+b_ordinary() {
+  local d=$P1/b-ok
+  rm -rf "$d"; mkdir -p "$d/sub"
+  echo hello > "$d/sub/file"; echo nope > "$d/secret.env"; ln -sfn sub/file "$d/rel"
+  printf 'secret.env\n' > "$d/.dockerignore"
+  cat > "$d/Dockerfile" <<EOF
+ARG BASE=$IMG
+FROM \$BASE AS stage1
+COPY rel /from-link
+RUN cat /from-link > /built
+FROM $IMG
+COPY --from=stage1 /built /built
+COPY . /ctx
+RUN test ! -e /ctx/secret.env && cat /built
+EOF
+  build -q -t localhost/cgt-bok:1 "$d"
+  if [ "$CG_RC" -eq 0 ]; then pass "multi-stage, COPY --from, ARG FROM, .dockerignore, a relative symlink: builds"
+  else fail "multi-stage, COPY --from, ARG FROM, .dockerignore, a relative symlink: builds" "$(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  expect_output "the built image holds the file read through the context's symlink" hello \
+    dk run --rm --network none localhost/cgt-bok:1 cat /built
+  build -q --compress -t localhost/cgt-bok:2 "$d"
+  if [ "$CG_RC" -eq 0 ]; then pass "docker build --compress (a gzip context) builds"
+  else fail "docker build --compress (a gzip context) builds" "$(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  printf 'FROM %s\nRUN <<EOT\necho heredoc\nEOT\n' "$IMG" > "$d/Dockerfile.heredoc"
+  build -t localhost/cgt-bok:3 -f "$d/Dockerfile.heredoc" "$d"
+  if [[ $CG_OUT != *"container-gateway:"* ]]; then pass "a heredoc reaches the daemon (its own answer comes back)"
+  else fail "a heredoc reaches the daemon (its own answer comes back)" "$(grep -m1 container-gateway <<<"$CG_OUT")" quiet; fi
+  if podman_only "podman --remote build"; then
+    cg_run env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" build \
+      -t localhost/cgt-bok:4 "$d"
+    if [ "$CG_RC" -eq 0 ]; then pass "podman --remote build of the same context builds"
+    else fail "podman --remote build of the same context builds" "$(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  fi
+  mkdir -p "$P1/b-compose"
+  printf 'version: "2.4"\nservices:\n  app:\n    build: ../b-ok\n    image: localhost/cgt-bok:5\n' > "$P1/b-compose/docker-compose.yml"
+  cg_run env DOCKER_HOST="unix://$R1/docker.sock" COMPOSE_DOCKER_CLI_BUILD=0 DOCKER_BUILDKIT=0 \
+    timeout -k 5 "$CG_TIMEOUT" docker-compose -f "$P1/b-compose/docker-compose.yml" -p cgtb build
+  if [ "$CG_RC" -eq 0 ]; then pass "docker-compose build builds"
+  else fail "docker-compose build builds" "$(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  bk_q rmi -f localhost/cgt-bok:1 localhost/cgt-bok:2 localhost/cgt-bok:3 localhost/cgt-bok:4 localhost/cgt-bok:5
+}
+
+ALL=(b_mount_read b_mount_rw b_dockerfile_link b_from_archive b_write_through b_cache_escape
+     b_cwd_dockerfile b_cp b_ordinary)
+
+# ---- main -------------------------------------------------------------------------
+need=(docker docker-compose python3 curl timeout tar)
+if [ "$CG_BACKEND" = docker ]; then need+=(dockerd containerd); else need+=(podman); fi
+if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
+  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
+fi
+cg_two_gateways || exit
+cg_run_scenarios "$@"
+bk_q rmi -f localhost/cgt-b:1
+cg_summary
