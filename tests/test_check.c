@@ -1,0 +1,727 @@
+/*
+ * The checker's readers (check/): the tar reader against Go's archive/tar
+ * rules, the decoders, the context and archive rules, the Dockerfile
+ * reader, and the approved prefix (doc/privsep.md "Builds and archives").
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <bzlib.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "check/check.h"
+#include "check/decomp.h"
+#include "check/dockerfile.h"
+#include "check/tar.h"
+
+/* ---------------------------------------------------------------- a tar writer */
+
+struct tb {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static void
+tb_put(struct tb *t, const void *p, size_t n)
+{
+	if (t->len + n > t->cap) {
+		t->cap = (t->len + n) * 2 + 4096;
+		t->p = realloc(t->p, t->cap);
+	}
+	memcpy(t->p + t->len, p, n);
+	t->len += n;
+}
+
+static void
+tb_pad(struct tb *t)
+{
+	static const unsigned char z[512];
+
+	if (t->len % 512)
+		tb_put(t, z, 512 - t->len % 512);
+}
+
+/* One ustar header (name < 100), then data (padded). */
+static void
+tb_entry(struct tb *t, const char *name, char type, const char *link,
+    unsigned mode, const void *data, size_t size)
+{
+	unsigned char h[512] = { 0 };
+	unsigned sum = 0, i;
+
+	snprintf((char *)h, 100, "%s", name);
+	snprintf((char *)h + 100, 8, "%07o", mode);
+	snprintf((char *)h + 108, 8, "%07o", 0);
+	snprintf((char *)h + 116, 8, "%07o", 0);
+	snprintf((char *)h + 124, 12, "%011zo", size);
+	snprintf((char *)h + 136, 12, "%011o", 0);
+	h[156] = (unsigned char)type;
+	if (link)
+		snprintf((char *)h + 157, 100, "%s", link);
+	memcpy(h + 257, "ustar\0" "00", 8);
+	memset(h + 148, ' ', 8);
+	for (i = 0; i < 512; i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06o", sum);
+	tb_put(t, h, 512);
+	if (size > 0 && data != NULL) {
+		tb_put(t, data, size);
+		tb_pad(t);
+	}
+}
+
+static void
+tb_file(struct tb *t, const char *name, const char *text)
+{
+	tb_entry(t, name, '0', NULL, 0644, text, strlen(text));
+}
+
+static void
+tb_end(struct tb *t)
+{
+	static const unsigned char z[1024];
+
+	tb_put(t, z, 1024);
+}
+
+/*
+ * A PAX record group ("x"): records is "key=value\n..." without lengths;
+ * each gets its "%d " prefix (the length counts itself).
+ */
+static void
+tb_pax(struct tb *t, const char *records)
+{
+	char out[4096], rec[1024];
+	const char *p = records, *nl;
+	size_t len = 0, n, d;
+
+	while ((nl = strchr(p, '\n')) != NULL) {
+		n = (size_t)(nl - p) + 1;
+		for (d = 1; ; d++) {
+			size_t total = d + 1 + n;
+
+			if (snprintf(rec, sizeof(rec), "%zu", total) == (int)d)
+				break;
+		}
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%zu %.*s",
+		    d + 1 + n, (int)n, p);
+		p = nl + 1;
+	}
+	tb_entry(t, "PaxHeaders/x", 'x', NULL, 0644, out, len);
+}
+
+/* A raw PAX group (lengths as given: for malformed ones). */
+static void
+tb_pax_raw(struct tb *t, const char *records)
+{
+	tb_entry(t, "PaxHeaders/x", 'x', NULL, 0644, records, strlen(records));
+}
+
+/* ---------------------------------------------------------------- tar reader */
+
+static int
+count_entries(const unsigned char *p, size_t n, size_t piece,
+    struct tar_entry *last, int *ended)
+{
+	struct tar_reader t;
+	struct tar_entry e;
+	size_t used, k;
+	int count = 0;
+	enum tar_rc rc = TAR_MORE;
+
+	tar_init(&t);
+	*ended = 0;
+	while (n > 0) {
+		k = n < piece ? n : piece;
+		rc = tar_feed(&t, p, k, &used, &e);
+		p += used;
+		n -= used;
+		if (rc == TAR_ERROR) {
+			tar_free(&t);
+			return -1;
+		}
+		if (rc == TAR_ENTRY) {
+			count++;
+			*last = e;
+		}
+		if (rc == TAR_END)
+			*ended = 1;
+	}
+	if (!*ended)
+		*ended = tar_finish(&t) == TAR_END ? 2 : -1;
+	tar_free(&t);
+	return count;
+}
+
+static void
+test_tar_basic(void **state)
+{
+	struct tb t = { 0 };
+	struct tar_entry e;
+	size_t piece;
+	int ended;
+
+	(void)state;
+	tb_file(&t, "a", "hello");
+	tb_entry(&t, "d/", '5', NULL, 0755, NULL, 0);
+	tb_entry(&t, "l", '2', "/etc", 0777, NULL, 0);
+	/* a symlink with a size field: header-only, as in Go */
+	tb_entry(&t, "s", '2', "x", 0777, NULL, 700);
+	tb_file(&t, "z", "bytes");
+	tb_end(&t);
+	for (piece = 1; piece <= 4096; piece *= 4) {
+		assert_int_equal(count_entries(t.p, t.len, piece, &e, &ended), 5);
+		assert_int_equal(ended, 1);
+		assert_string_equal(e.name, "z");
+		assert_int_equal(e.size, 5);
+	}
+	free(t.p);
+}
+
+static void
+test_tar_end_forms(void **state)
+{
+	struct tb t = { 0 };
+	struct tar_entry e;
+	unsigned char z[512] = { 0 };
+	int ended;
+
+	(void)state;
+	tb_file(&t, "a", "x");
+	/* EOF at a header boundary: the end, as Go reads it */
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_int_equal(ended, 2);
+	/* one zero block and EOF: the end too */
+	tb_put(&t, z, 512);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_int_equal(ended, 2);
+	/* a zero block then a header: Go's ErrHeader */
+	tb_file(&t, "b", "y");
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), -1);
+	free(t.p);
+	/* truncated inside data */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "a", "0123456789");
+	assert_int_equal(count_entries(t.p, 512 + 4, 512, &e, &ended), 1);
+	assert_int_equal(ended, -1);
+	free(t.p);
+}
+
+static void
+test_tar_checksum_and_numbers(void **state)
+{
+	struct tb t = { 0 };
+	struct tar_entry e;
+	int ended;
+
+	(void)state;
+	tb_file(&t, "a", "x");
+	t.p[0] ^= 1;		/* the checksum no longer matches */
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), -1);
+	free(t.p);
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "a", "x");
+	/* base-256 size (1) with a fixed checksum */
+	{
+		unsigned sum = 0, i;
+
+		memset(t.p + 124, 0, 12);
+		t.p[124] = 0x80;
+		t.p[135] = 1;
+		memset(t.p + 148, ' ', 8);
+		for (i = 0; i < 512; i++)
+			sum += t.p[i];
+		snprintf((char *)t.p + 148, 8, "%06o", sum);
+	}
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 7, &e, &ended), 1);
+	assert_int_equal(e.size, 1);
+	free(t.p);
+}
+
+static void
+test_tar_pax_and_gnu(void **state)
+{
+	struct tb t = { 0 };
+	struct tar_entry e;
+	char longname[300];
+	int ended;
+
+	(void)state;
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, longname, strlen(longname));
+	tb_file(&t, "short", "x");
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 100, &e, &ended), 1);
+	assert_string_equal(e.name, longname);
+	free(t.p);
+
+	/* PAX path and size win over the header */
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "path=pax/name\nsize=3\n");
+	tb_entry(&t, "hdrname", '0', NULL, 0644, "abc", 3);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 3, &e, &ended), 1);
+	assert_string_equal(e.name, "pax/name");
+	assert_int_equal(e.size, 3);
+	free(t.p);
+
+	/* a PAX path and a GNU long name that disagree: refused */
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "path=one\n");
+	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "two", 3);
+	tb_file(&t, "x", "y");
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), -1);
+	free(t.p);
+
+	/* a malformed PAX record: refused */
+	memset(&t, 0, sizeof(t));
+	tb_pax_raw(&t, "99 path=x\n");
+	tb_file(&t, "x", "y");
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), -1);
+	free(t.p);
+
+	/* a security.capability xattr is reported; user.* is not */
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "SCHILY.xattr.security.capability=x\n");
+	tb_file(&t, "f", "y");
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_int_equal(e.xattr_other, 1);
+	assert_string_equal(e.xattr_name, "security.capability");
+	free(t.p);
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "SCHILY.xattr.user.foo=x\n");
+	tb_file(&t, "f", "y");
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_int_equal(e.xattr_other, 0);
+	free(t.p);
+}
+
+static void
+test_tar_v7_type_nul(void **state)
+{
+	struct tb t = { 0 };
+	struct tar_entry e;
+	int ended;
+
+	(void)state;
+	/* typeflag '\0' with a trailing slash is a directory (no data) */
+	tb_entry(&t, "dir/", '\0', NULL, 0755, NULL, 0);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_int_equal(e.type, '5');
+	free(t.p);
+}
+
+/* ---------------------------------------------------------------- decoders */
+
+static size_t
+gz(const unsigned char *in, size_t n, unsigned char *out, size_t cap)
+{
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + 15, 8,
+	    Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (unsigned char *)(uintptr_t)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	n = cap - z.avail_out;
+	deflateEnd(&z);
+	return n;
+}
+
+/* The checker over buf in pieces; 0 ok, -1 refused (code in *code). */
+static int
+run_check(enum chk_kind kind, int podman, int libpod, const char *query,
+    const unsigned char *buf, size_t n, size_t piece, const char **code,
+    const char **detail)
+{
+	struct chk_params p = { .kind = kind, .podman = podman,
+		.libpod = libpod, .query = query };
+	static struct cg_refusal r;
+	struct chk *c = chk_new(&p, &r);
+	size_t k;
+	int rc = 0;
+
+	if (c == NULL) {
+		*code = r.code;
+		*detail = r.detail;
+		return -1;
+	}
+	while (n > 0 && rc == 0) {
+		k = n < piece ? n : piece;
+		rc = chk_feed(c, buf, k);
+		buf += k;
+		n -= k;
+	}
+	if (rc == 0)
+		rc = chk_finish(c);
+	if (rc != 0) {
+		r = *chk_refusal(c);
+		*code = r.code;
+		*detail = r.detail;
+	}
+	chk_free(c);
+	return rc;
+}
+
+static const char *DF = "FROM localhost/busybox\nRUN true\n";
+
+static void
+test_decoders(void **state)
+{
+	struct tb t = { 0 };
+	unsigned char *z = malloc(1 << 20), *x = malloc(1 << 20);
+	unsigned int bl = 1 << 20;
+	size_t zl, xl = 0;
+	const char *code, *detail;
+
+	(void)state;
+	tb_file(&t, "Dockerfile", DF);
+	tb_entry(&t, "h", '2', "/etc", 0777, NULL, 0);
+	tb_file(&t, "h/pwned", "x");
+	tb_end(&t);
+	/* plain, gzip, bzip2, xz: the same refusal, in any piece size */
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "dockerfile=Dockerfile",
+	    t.p, t.len, 1, &code, &detail), -1);
+	assert_string_equal(code, "host-path");
+	zl = gz(t.p, t.len, z, 1 << 20);
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "dockerfile=Dockerfile", z,
+	    zl, 3, &code, &detail), -1);
+	assert_string_equal(code, "host-path");
+	assert_int_equal(BZ2_bzBuffToBuffCompress((char *)z, &bl, (char *)t.p,
+	    (unsigned)t.len, 9, 0, 0), BZ_OK);
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "dockerfile=Dockerfile", z,
+	    bl, 100, &code, &detail), -1);
+	assert_string_equal(code, "host-path");
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, t.p,
+	    t.len, x, &xl, 1 << 20), LZMA_OK);
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "dockerfile=Dockerfile", x,
+	    xl, 7, &code, &detail), -1);
+	assert_string_equal(code, "host-path");
+	/* zstd is detected and refused, never decoded */
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "", (const unsigned char *)
+	    "\x28\xb5\x2f\xfd\0\0\0\0", 8, 8, &code, &detail), -1);
+	assert_string_equal(code, "malformed");
+	/* corrupt gzip */
+	zl = gz(t.p, t.len, z, 1 << 20);
+	z[zl / 2] ^= 0xff;
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "", z, zl, 64, &code,
+	    &detail), -1);
+	free(t.p);
+	free(z);
+	free(x);
+}
+
+/* ---------------------------------------------------------------- contexts */
+
+static int
+build_ctx(struct tb *t, const char *query, const char **code)
+{
+	const char *detail;
+
+	return run_check(CHK_BUILD, 1, 0, query, t->p, t->len, 512, code,
+	    &detail);
+}
+
+static void
+test_context_rules(void **state)
+{
+	struct tb t;
+	const char *code;
+
+	(void)state;
+#define CASE(setup, query, want)					\
+	do {								\
+		memset(&t, 0, sizeof(t));				\
+		setup;							\
+		tb_end(&t);						\
+		code = NULL;						\
+		if (want == NULL)					\
+			assert_int_equal(build_ctx(&t, query, &code), 0); \
+		else {							\
+			assert_int_equal(build_ctx(&t, query, &code), -1); \
+			assert_string_equal(code, want);		\
+		}							\
+		free(t.p);						\
+	} while (0)
+	const char *ok = NULL;
+
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "sub/", '5', NULL,
+	    0755, NULL, 0); tb_file(&t, "sub/a", "x"); tb_entry(&t, "l", '2',
+	    "sub/a", 0777, NULL, 0), "dockerfile=Dockerfile", ok);
+	/* a relative symlink climbing out */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "h", '2', "../../x",
+	    0777, NULL, 0), "dockerfile=Dockerfile", "host-path");
+	/* a chain that leaves through another link and a ".." after it */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "d1/l", '2', "..",
+	    0777, NULL, 0); tb_entry(&t, "m", '2', "d1/l/..", 0777, NULL, 0),
+	    "dockerfile=Dockerfile", "host-path");
+	/* a loop */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "a", '2', "b", 0777,
+	    NULL, 0); tb_entry(&t, "b", '2', "a", 0777, NULL, 0),
+	    "dockerfile=Dockerfile", "host-path");
+	/* an entry written through a (relative, inside) symlink */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "d", '2', "sub",
+	    0777, NULL, 0); tb_file(&t, "d/x", "x"), "dockerfile=Dockerfile",
+	    "host-path");
+	/* a symlink replaced by a directory first is no longer followed */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "d", '2', "/etc",
+	    0777, NULL, 0), "dockerfile=Dockerfile", "host-path");
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "d", '2', "sub",
+	    0777, NULL, 0); tb_entry(&t, "d", '5', NULL, 0755, NULL, 0);
+	    tb_file(&t, "d/x", "x"), "dockerfile=Dockerfile", ok);
+	/* a hard link through a symlink */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "d", '2', "sub",
+	    0777, NULL, 0); tb_entry(&t, "x", '1', "d/shadow", 0644, NULL, 0),
+	    "dockerfile=Dockerfile", "host-path");
+	/* names that leave the context, and ".." itself */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_file(&t, "../x", "y"),
+	    "dockerfile=Dockerfile", "host-path");
+	CASE(tb_file(&t, "Dockerfile", DF); tb_file(&t, "..", "y"),
+	    "dockerfile=Dockerfile", "host-path");
+	/* device nodes */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, "sda", '4', NULL,
+	    0660, NULL, 0), "dockerfile=Dockerfile", "devices");
+	/* the Dockerfile: missing, a symlink, below a symlink, a directory */
+	CASE(tb_file(&t, "Containerfile", DF), "dockerfile=Dockerfile",
+	    "host-path");
+	CASE(tb_file(&t, "real", DF); tb_entry(&t, "Dockerfile", '2', "real",
+	    0777, NULL, 0), "dockerfile=Dockerfile", "host-path");
+	CASE(tb_file(&t, "sub/Dockerfile", DF); tb_entry(&t, "s2", '2', "sub",
+	    0777, NULL, 0), "dockerfile=s2/Dockerfile", "host-path");
+	CASE(tb_entry(&t, "Dockerfile/", '5', NULL, 0755, NULL, 0),
+	    "dockerfile=Dockerfile", "host-path");
+	/* a later entry replaces the Dockerfile's content */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_file(&t, "Dockerfile",
+	    "FROM docker-archive:/x\n"), "dockerfile=Dockerfile", "host-path");
+	/* .dockerignore as a symlink */
+	CASE(tb_file(&t, "Dockerfile", DF); tb_entry(&t, ".dockerignore", '2',
+	    "x", 0777, NULL, 0), "dockerfile=Dockerfile", "host-path");
+	/* podman: a dockerfile list is looked up outside the context */
+	CASE(tb_file(&t, "Dockerfile", DF), "dockerfile=%5B%22Dockerfile%22%5D",
+	    "host-path");
+	/* the libpod default: Containerfile, else Dockerfile */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "Dockerfile", DF);
+	tb_end(&t);
+	{
+		const char *d;
+
+		assert_int_equal(run_check(CHK_BUILD, 1, 1, "", t.p, t.len, 512,
+		    &code, &d), 0);
+		/* dockerd reads a lower-case dockerfile too */
+		free(t.p);
+		memset(&t, 0, sizeof(t));
+		tb_file(&t, "dockerfile", DF);
+		tb_end(&t);
+		assert_int_equal(run_check(CHK_BUILD, 0, 0, "", t.p, t.len, 512,
+		    &code, &d), 0);
+		assert_int_equal(run_check(CHK_BUILD, 1, 0, "", t.p, t.len, 512,
+		    &code, &d), -1);
+	}
+	free(t.p);
+#undef CASE
+}
+
+static void
+test_archive_rules(void **state)
+{
+	struct tb t;
+	const char *code, *detail;
+	static const struct {
+		char type;
+		unsigned mode;
+		const char *want;
+	} cases[] = {
+		{ '0', 0644, NULL }, { '5', 02755, NULL }, { '2', 0777, NULL },
+		{ '3', 0666, "devices" }, { '4', 0660, "devices" },
+		{ '6', 0644, "devices" }, { '0', 04755, "privileged" },
+		{ '0', 02755, "privileged" }, { '7', 0644, "malformed" },
+		{ 'S', 0644, "malformed" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&t, 0, sizeof(t));
+		tb_file(&t, "ok", "x");
+		tb_entry(&t, "e", cases[i].type, "/etc/passwd", cases[i].mode,
+		    NULL, 0);
+		tb_end(&t);
+		code = NULL;
+		if (cases[i].want == NULL) {
+			assert_int_equal(run_check(CHK_ARCHIVE, 1, 0, "", t.p, t.len,
+			    100, &code, &detail), 0);
+		} else {
+			assert_int_equal(run_check(CHK_ARCHIVE, 1, 0, "", t.p, t.len,
+			    100, &code, &detail), -1);
+			assert_string_equal(code, cases[i].want);
+		}
+		free(t.p);
+	}
+}
+
+/* What is approved before the end: never a refused entry, never the end. */
+static void
+test_approvals(void **state)
+{
+	struct chk_params p = { .kind = CHK_ARCHIVE, .podman = 1, .query = "" };
+	struct cg_refusal r;
+	struct tb t = { 0 };
+	struct chk *c;
+	char big[5000];
+	size_t dev;
+	int i;
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	for (i = 0; i < 100; i++)
+		tb_entry(&t, "f", '0', NULL, 0644, big, sizeof(big));
+	dev = t.len;
+	tb_entry(&t, "null", '3', NULL, 0666, NULL, 0);
+	tb_end(&t);
+	/* no hold: everything before the device node, not one byte of it */
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_feed(c, t.p, dev + 100), 0);
+	assert_true(chk_approved(c) <= dev);
+	assert_int_equal(chk_feed(c, t.p + dev + 100, t.len - dev - 100), -1);
+	assert_true(chk_approved(c) <= dev);
+	chk_free(c);
+	/* with a hold, 100 KiB behind */
+	p.hold = 100 << 10;
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_feed(c, t.p, dev), 0);
+	assert_true(chk_approved(c) + p.hold <= dev);
+	chk_flush(c);
+	assert_true(chk_approved(c) + 512 >= dev);
+	chk_free(c);
+	free(t.p);
+
+	/* a build: never the end marker before chk_finish */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "Dockerfile", DF);
+	dev = t.len;
+	tb_end(&t);
+	p = (struct chk_params){ .kind = CHK_BUILD, .podman = 1,
+		.query = "dockerfile=Dockerfile" };
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_feed(c, t.p, t.len), 0);
+	assert_int_equal(chk_approved(c), dev);
+	assert_int_equal(chk_finish(c), 0);
+	assert_int_equal(chk_approved(c), t.len);
+	chk_free(c);
+	free(t.p);
+}
+
+/* ---------------------------------------------------------------- Dockerfiles */
+
+static const char *
+df(const char *text, const char *buildargs)
+{
+	static struct cg_refusal r;
+	struct df_params p = { 0 };
+	cJSON *ba = buildargs ? cJSON_Parse(buildargs) : NULL;
+	int rc;
+
+	p.buildargs = ba;
+	rc = dockerfile_check(text, strlen(text), &p, &r);
+	cJSON_Delete(ba);
+	return rc == 0 ? NULL : r.code;
+}
+
+static void
+test_dockerfile(void **state)
+{
+	(void)state;
+	assert_null(df("FROM localhost/busybox\nRUN echo hi\n", NULL));
+	assert_string_equal(df("FROM docker-archive:/x.tar\n", NULL), "host-path");
+	assert_string_equal(df("from OCI-ARCHIVE:/x.tar\n", NULL), "host-path");
+	assert_string_equal(df("FROM --platform=linux/amd64 dir:/x AS a\n", NULL),
+	    "host-path");
+	/* ARG and buildargs substitution, both forms and defaults */
+	assert_string_equal(df("ARG B=docker-archive\nFROM ${B}:/x\n", NULL),
+	    "host-path");
+	assert_string_equal(df("ARG B\nFROM $B:/x\n", "{\"B\":\"oci\"}"),
+	    "host-path");
+	assert_string_equal(df("ARG B\nFROM ${B:-containers-storage}:x\n", NULL),
+	    "host-path");
+	assert_null(df("ARG B=localhost/busybox\nFROM $B\n", NULL));
+	assert_null(df("FROM docker:dind\n", NULL));
+	/* COPY/ADD --from, stage ARG and ENV */
+	assert_string_equal(df("FROM a\nCOPY --from=oci:/x /a /b\n", NULL),
+	    "host-path");
+	assert_string_equal(df("FROM a\nENV S=docker-archive:/x\nADD --from=$S "
+	    "/a /b\n", NULL), "host-path");
+	assert_null(df("FROM a AS b\nFROM a\nCOPY --from=b /a /b\n", NULL));
+	/* RUN --mount */
+	assert_string_equal(df("FROM a\nRUN --mount=type=cache,target=/c true\n",
+	    NULL), "bind-mount");
+	assert_string_equal(df("FROM a\nRUN --mount=type=cache,target=/c "
+	    "--mount=target=/d,id=x true\n", NULL), "bind-mount");
+	assert_string_equal(df("FROM a\nRUN --mount=type=bind,from=s,source=/etc,"
+	    "target=/x true\n", NULL), "bind-mount");
+	assert_null(df("FROM a\nRUN --mount=type=bind,from=s,target=/x true\n",
+	    NULL));
+	assert_null(df("FROM a\nRUN --mount=type=bind,source=.,target=/x,rw "
+	    "true\n", NULL));
+	assert_string_equal(df("FROM a\nRUN --mount=type=bind,from=oci:/x,"
+	    "target=/x true\n", NULL), "host-path");
+	assert_string_equal(df("FROM a\nARG T=cache\nRUN --mount=type=$T,"
+	    "target=/x true\n", NULL), "bind-mount");
+	assert_null(df("FROM a\nRUN --mount=type=tmpfs,target=/x --mount="
+	    "type=secret,id=s true\n", NULL));
+	/* line continuations, comments, empty continuation lines */
+	assert_string_equal(df("FROM a\nRUN \\\n# a comment\n\n  "
+	    "--mount=type=cache,target=/x true\n", NULL), "bind-mount");
+	/* an escape directive, read with and without # syntax before it */
+	assert_string_equal(df("# escape=`\nFROM a\nRUN `\n--mount=type=cache,"
+	    "target=/x true\n", NULL), "bind-mount");
+	assert_string_equal(df("# syntax=docker/dockerfile:1\n# escape=`\nFROM a"
+	    "\nRUN `\n--mount=type=cache,target=/x true\n", NULL), "bind-mount");
+	/* heredoc bodies are instructions to these builders */
+	assert_string_equal(df("FROM a\nRUN <<EOF\nFROM docker-archive:/x\nEOF\n",
+	    NULL), "host-path");
+	assert_null(df("FROM a\nRUN <<EOF\necho hi\nEOF\n", NULL));
+	/* ONBUILD triggers */
+	assert_string_equal(df("FROM a\nONBUILD RUN --mount=type=cache,target=/x "
+	    "true\n", NULL), "bind-mount");
+	/* JSON form, CRLF, BOM */
+	assert_null(df("\xef\xbb\xbf" "FROM a\r\nRUN [\"true\"]\r\n", NULL));
+	assert_string_equal(df("\xef\xbb\xbf" "FROM docker-archive:/x\r\n", NULL),
+	    "host-path");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tar_basic),
+		cmocka_unit_test(test_tar_end_forms),
+		cmocka_unit_test(test_tar_checksum_and_numbers),
+		cmocka_unit_test(test_tar_pax_and_gnu),
+		cmocka_unit_test(test_tar_v7_type_nul),
+		cmocka_unit_test(test_decoders),
+		cmocka_unit_test(test_context_rules),
+		cmocka_unit_test(test_archive_rules),
+		cmocka_unit_test(test_approvals),
+		cmocka_unit_test(test_dockerfile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
