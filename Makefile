@@ -115,16 +115,19 @@ FUZZ_policy = $(wildcard policy/*.c) $(FUZZ_HTTP) $(FUZZ_BASE)
 FUZZ_routes = $(FUZZ_policy)
 FUZZ_query  = $(FUZZ_policy)
 FUZZ_build  = $(FUZZ_policy)
+# the checker's readers: tar, decoders, context rules, Dockerfiles
+FUZZ_check  = $(wildcard check/*.c) policy/imageref.c policy/query.c policy/json.c \
+              policy/json_parse.c $(FUZZ_BASE)
 # the monitor's FORWARD path: decode, verify, head, replay (issue 7)
 FUZZ_forward = $(FUZZ_policy) $(FUZZ_CODEC) ipc/buf.c ipc/queue.c base/fifo.c base/rpipe.c \
               $(addprefix monitor/,verify.c conn.c audit.c log.c listfilter.c pathres.c backend.c \
                 answer.c usage.c relay.c splice.c evloop.c ocache.c \
-                dispatch.c facts.c phase.c image.c zygote.c drain.c) ipc/msg.c unpriv/sanitize.c
-FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forward)
+                dispatch.c facts.c phase.c image.c zygote.c drain.c check.c) ipc/msg.c unpriv/sanitize.c
+FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forward check)
 
 .SECONDEXPANSION:
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*) tests/fuzz/fuzz_input.h tests/fuzz/fuzz_monitor.h
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_$*) $(shell pkg-config --libs libcjson)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_$*) $(shell pkg-config --libs libcjson zlib liblzma) $(BZ2_LIBS)
 
 fuzzers: $(FUZZERS)
 

@@ -667,6 +667,11 @@ decomp_bytes(struct chk *c, const unsigned char *p, size_t n)
 		k = n < PIECE ? n : PIECE;
 		do {
 			rc = decomp_feed(&c->d, p, k, &used, c->out, OUTBUF, &made);
+			/* what was decoded before an error is read first */
+			if (rc == DC_ERROR && tar_bytes(c, c->out, made) == -1)
+				return -1;
+			if (rc == DC_ERROR && c->tar_end)
+				break;	/* garbage past the end is not read */
 			if (rc == DC_ERROR)
 				return (cg_refuse_hint(&c->r, "malformed", "send a "
 				    "plain, gzip, bzip2 or xz tar archive", "the %s "

@@ -66,7 +66,8 @@ decomp_detect(struct decomp *d, const unsigned char *p, size_t n,
 		return d->kind;
 	if (k > n)
 		k = n;
-	memcpy(d->head + d->hlen, p, k);
+	if (k > 0)
+		memcpy(d->head + d->hlen, p, k);
 	d->hlen += k;
 	*used = k;
 	for (i = 0; i < NMAGICS; i++) {

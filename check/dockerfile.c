@@ -273,7 +273,8 @@ process_word(const char *s, const struct env *a, const struct env *b)
 		free(out.p);
 		return NULL;
 	}
-	return xstrdup(sb_str(&out));
+	(void)sb_str(&out);
+	return out.p;
 }
 
 /* ---------------------------------------------------------------- lines */

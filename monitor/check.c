@@ -264,9 +264,13 @@ feed_in(struct conn *c)
 	}
 }
 
-/* Frame and release approved bytes of the hold pipe to the backend. */
-static void
-release(struct conn *c)
+/*
+ * Frame and release approved bytes of the hold pipe to the backend, the
+ * body's end once all of it is approved. Returns 1 when everything
+ * released is written (call again), 0 otherwise.
+ */
+static int
+release_one(struct conn *c)
 {
 	uint64_t lim = c->ck.approved < c->ck.fed ? c->ck.approved : c->ck.fed;
 	uint64_t k;
@@ -275,7 +279,7 @@ release(struct conn *c)
 
 	if (c->up.len > 0 || c->bc.out.len > 0 || c->bc.fd < 0 ||
 	    c->upload_failed || c->rs != RS_STREAM)
-		return;
+		return 0;
 	if (lim > c->ck.released) {
 		k = lim - c->ck.released;
 		if (k > IPC_SPLICED_MAX)
@@ -302,14 +306,27 @@ release(struct conn *c)
 		if (!c->no_head_timeout && !c->head_done)
 			c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	} else {
-		return;
+		return 0;
 	}
 	if (c->bc.out.len > 0 && backend_write(c) < 0) {
 		relay_backend_write_failed(c);
-		return;
+		return 0;
 	}
-	if (c->bc.out.len == 0 && c->up.len > 0 && splice_to_backend(c) == -1)
+	if (c->bc.out.len == 0 && c->up.len > 0 && splice_to_backend(c) == -1) {
 		relay_backend_write_failed(c);
+		return 0;
+	}
+	return c->bc.out.len == 0 && c->up.len == 0 && !c->ck.final_sent;
+}
+
+static void
+release(struct conn *c)
+{
+	int i;
+
+	/* a few rounds at once: an unwritten rest waits for POLLOUT */
+	for (i = 0; i < 8 && release_one(c); i++)
+		;
 }
 
 void

@@ -58,6 +58,8 @@ run_suite tests/integration/tools.sh ./tests/integration/tools.sh
 run_suite tests/integration/libs.sh ./tests/integration/libs.sh
 # everyday use without surprises: chains, hints, inspect, images, the CLI, the demo (issue 10)
 run_suite tests/integration/usability.sh ./tests/integration/usability.sh
+# build contexts, Dockerfiles and archives read by the checker (doc/privsep.md "Builds and archives")
+run_suite tests/integration/builds.sh ./tests/integration/builds.sh
 # how podman combines list/prune/events filters: every row of doc/filters.md (issue 7)
 run_suite tests/integration/filters.sh ./tests/integration/filters.sh
 # two projects on one podman: nothing foreign listed or pruned, any filter (issue 7)

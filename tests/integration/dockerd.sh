@@ -8,7 +8,8 @@
 # (`serve --docker-socket DIR/docker.sock --backend docker`):
 #   * cli.sh with the scenarios that concern the daemon (not the podman-only ones, not the
 #     sandbox checks, which do not depend on the backend);
-#   * tools.sh (docker-compose, the Python SDK, docker build, the refusals) and
+#   * tools.sh (docker-compose, the Python SDK, docker build, the refusals), builds.sh
+#     (the checked build contexts and archives, dockerd 20.10's classic builder) and
 #     usability.sh (gateway chains, hints, inspect, images, the CLI), whose podman
 #     checks are skipped;
 #   * libs.sh (dockerode and testcontainers, directly and through the gateway);
@@ -63,6 +64,7 @@ run_sub() {
 
 run_sub cli "$HERE/cli.sh" "${CLI_SCENARIOS[@]}"
 run_sub tools "$HERE/tools.sh"
+run_sub builds "$HERE/builds.sh"
 run_sub libs "$HERE/libs.sh"
 run_sub usability "$HERE/usability.sh"
 run_sub filters "$HERE/filters.sh"
