@@ -1,6 +1,9 @@
 """tests/hostile/rows_forward.py - lies in FORWARD, bodies, stream bytes and DONE
 (the table and what a row says: tests/hostile/table.py)."""
-from ipc import body, body_end, body_spliced, client_data, done, forward, u32
+import io
+import tarfile
+
+from ipc import Gone, body, body_end, body_spliced, client_data, done, forward, u32
 from table import JSON, archive, ask, attach, create, owned, row, verdict_forwarding
 
 
@@ -630,3 +633,92 @@ def _(p, x):
     p.expect("VERDICT", outcome="forwarding")
     p.expect("RESPONSE_END", mode="keep-alive")
     p.send(forward(2, "GET", x.C + "/_ping"))
+
+
+# ---- the checker (doc/privsep.md "Builds and archives"): the request parser only moves
+# the body; what the backend gets is what the monitor's own checker read and approved
+
+def _tar(add):
+    b = io.BytesIO()
+    t = tarfile.open(fileobj=b, mode="w", format=tarfile.GNU_FORMAT)
+
+    def f(name, data=b"", kind=tarfile.REGTYPE, link="", mode=0o644):
+        ti = tarfile.TarInfo(name)
+        ti.type, ti.linkname, ti.mode = kind, link, mode
+        if kind == tarfile.CHRTYPE:
+            ti.devmajor, ti.devminor = 1, 3
+        ti.size = len(data) if kind == tarfile.REGTYPE else 0
+        t.addfile(ti, io.BytesIO(data) if ti.size else None)
+    add(f)
+    t.close()
+    return b.getvalue()
+
+
+def _refused_upload(p, req, data, code):
+    """send data as BODY datagrams, then BODY_END: the monitor answers the client itself
+    with the checker's 403 and ends the exchange"""
+    for i in range(0, len(data), 65000):
+        p.send(body(req, data[i:i + 65000]))
+    p.send(body_end(req))
+    try:
+        # the monitor ends the client's half after its 403 (Connection: close):
+        # the puppet's frames, which travel on that connection, may stop there
+        p.expect("RESPONSE_END", mode="close")
+        p.send(done(req))
+        p.wait_gone()
+    except Gone:
+        pass
+    if ("container-gateway: %s: " % code).encode() not in p.http:
+        raise AssertionError("the client got %r" % p.http[:200])
+
+
+@row("check-archive-device-body",
+     backend=[r"PUT {C}/containers/{container_mine}/archive\?path=%2Ftmp"])
+def _(p, x):
+    """have an archive with a device node extracted by sending it as BODY instead of
+    through the body pipe: the monitor feeds the same bytes to its checker and frames
+    to the backend only what it approved: no byte of the node's entry (named HOSTILE)
+    reaches the daemon, the client gets 403 devices"""
+    data = _tar(lambda f: (f("ok", b"x" * 3000), f("HOSTILE", kind=tarfile.CHRTYPE)))
+    archive(p, x, len(data))
+    _refused_upload(p, 1, data, "devices")
+
+
+@row("check-build-through-link-body", backend=[r"POST {C}/build\?.*"])
+def _(p, x):
+    """forward a build context whose entry is written through a context symlink (podman
+    4.3.1 extracts it on the host) as BODY: refused by the monitor's checker
+    (403 host-path), no byte of the entry reaches the daemon"""
+    data = _tar(lambda f: (f("Dockerfile", b"FROM localhost/busybox\n"),
+                           f("h", kind=tarfile.SYMTYPE, link="/etc"),
+                           f("h/HOSTILE", b"x")))
+    p.send(forward(1, "POST", x.C + "/build?dockerfile=Dockerfile&" +
+                   x.build_target.split("?", 1)[1],
+                   [("Content-Type", "application/x-tar"),
+                    ("Content-Length", str(len(data)))]))
+    p.expect("VERDICT", outcome="forwarding")
+    p.expect("BODY_PIPE")
+    _refused_upload(p, 1, data, "host-path")
+
+
+@row("check-build-end-withheld", backend=[r"POST {C}/build\?.*"])
+def _(p, x):
+    """give up a clean build context before its end, hoping the daemon builds what it
+    got: the monitor withholds the archive's end until the checker approved the whole
+    body, so the daemon never reads a complete context (its end marker)"""
+    data = _tar(lambda f: (f("Dockerfile", b"FROM localhost/busybox\n"),
+                           f("a", b"y" * 5000)))
+    p.send(forward(1, "POST", x.C + "/build?dockerfile=Dockerfile&" +
+                   x.build_target.split("?", 1)[1],
+                   [("Content-Type", "application/x-tar"),
+                    ("Content-Length", str(len(data)))]))
+    p.expect("VERDICT", outcome="forwarding")
+    p.expect("BODY_PIPE")
+    p.send(body(1, data[:-1]))
+    p.send(done(1))
+    p.expect("RESPONSE_END", mode="close")
+    sent = [bytes(c.data) for c in x.rec.settle(x.mark) if b"/build?" in c.data]
+    if len(sent) != 1 or len(sent[0].split(b"\r\n\r\n", 1)[1]) > len(data) - 1024:
+        raise AssertionError("the backend got %d body bytes of %d" %
+                             (len(sent[0].split(b"\r\n\r\n", 1)[1]) if sent else -1,
+                              len(data)))
