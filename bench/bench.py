@@ -147,10 +147,10 @@ def stop_pid(pid, name):
     log(f"{name} (pid {pid}) needed SIGKILL")
 
 
-def start_gateway(proj, rundir, backend_sock, extra=()):
+def start_gateway(proj, rundir, backend_sock, extra=(), binary=None):
     os.makedirs(proj, exist_ok=True)
     logf = open(os.path.join(os.path.dirname(rundir), os.path.basename(rundir) + ".log"), "w")
-    p = subprocess.Popen([GW_BIN, "serve", "--project", proj, "--run-dir", rundir,
+    p = subprocess.Popen([binary or GW_BIN, "serve", "--project", proj, "--run-dir", rundir,
                           "--podman-socket", backend_sock, "--backend", "podman",
                           "--egress", "off", "--log-level", "warn", *extra],
                          stdout=subprocess.DEVNULL, stderr=logf,
@@ -446,6 +446,80 @@ def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid, relay_pid)
         pass
 
 
+def section_uploads(rep, pm_sock, tmp, args, base):
+    """Checked uploads (doc/privsep.md "Builds and archives"): a legacy docker build of
+    a 64 MiB context and a docker cp of 256 MiB in, through this binary ("after") and
+    --gateway-before ("before", e.g. main's binary built in a scratch copy), each with
+    its own project on the same podman, rounds interleaved; ratio = after / before."""
+    sec = "Checked uploads: this binary against --gateway-before"
+    if not args.gateway_before:
+        rep.notes.append("uploads: skipped (no --gateway-before BINARY to compare with)")
+        return
+    rounds = 2 if args.quick else 5
+    ctx = os.path.join(tmp, "ctx64")
+    csize = (16 if args.quick else 64) * MIB
+    if not os.path.isdir(ctx):
+        os.makedirs(ctx)
+        blob, left, i = os.urandom(MIB), csize, 0
+        sizes = (100, 4000, 30000, 300000, MIB)
+        while left > 0:
+            n = min(sizes[i % len(sizes)], left)
+            d = os.path.join(ctx, f"d{i % 50}")
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, f"f{i}"), "wb") as f:
+                f.write(blob[:n])
+            left -= n
+            i += 1
+        with open(os.path.join(ctx, "Dockerfile"), "w") as f:
+            f.write("FROM localhost/busybox\nRUN true\n")
+    size = (32 if args.quick else 256) * MIB
+    src = os.path.join(tmp, "blob")
+    if not os.path.exists(src) or os.path.getsize(src) != size:
+        with open(src, "wb") as f:
+            left = size
+            while left:
+                b = os.urandom(min(left, 4 * MIB))
+                f.write(b)
+                left -= len(b)
+    gws, envs, cids = {}, {}, {}
+    for side, binary in (("after", GW_BIN), ("before", args.gateway_before)):
+        proj, rundir = os.path.join(tmp, "up-" + side), os.path.join(tmp, "upr-" + side)
+        gws[side] = start_gateway(proj, rundir, pm_sock, binary=binary)
+        sock = os.path.join(rundir, "docker.sock")
+        wait_for(lambda: ping_ok(sock), 30, f"the {side} gateway")
+        envs[side] = dict(base, DOCKER_HOST="unix://" + sock, DOCKER_BUILDKIT="0")
+        cids[side] = run(["docker", "create", "--network", "none", "localhost/busybox", "sleep",
+                          "100000"], env=envs[side]).stdout.decode().strip()
+
+    def build(side):
+        t = cli_time(["docker", "build", "-q", "-t", f"localhost/cgb-up:{side}", ctx],
+                     envs[side], timeout=600)
+        return csize / MIB / (t / 1000)
+
+    def cp_in(side):
+        t = cli_time(["docker", "cp", src, f"{cids[side]}:/tmp/blob"], envs[side], timeout=300)
+        return size / MIB / (t / 1000)
+
+    rep.cols[sec] = ("before", "after")
+    rep.intro[sec] = [
+        "The build and the copy in go through the checker (a spare request parser reading "
+        "the tee'd body); --gateway-before: " + args.gateway_before + ".", ""]
+    try:
+        for name, fn in ((f"docker build (legacy), {csize // MIB} MiB context", build),
+                         (f"docker cp in, {size // MIB} MiB", cp_in)):
+            failures = {}
+            res = interleave(rounds, fn, failures, ("after", "before"))
+            for side, err in failures.items():
+                rep.notes.append(f"{name} through {side}: {err}")
+            rep.add(sec, name, median_or_none(res["before"]), median_or_none(res["after"]),
+                    "MiB/s", 0.95, True)
+    finally:
+        for side in gws:
+            run(["docker", "rm", "-f", cids[side]], env=envs[side], check=False)
+            run(["docker", "rmi", "-f", f"localhost/cgb-up:{side}"], env=envs[side], check=False)
+            stop_pid(gws[side].pid, "gateway " + side)
+
+
 def section_conc(rep, socks, gw_pid, args):
     secs = 3 if args.quick else 10
     rounds = 1 if args.quick else 2
@@ -568,7 +642,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default=os.path.join(REPO, "doc", "performance.md"))
-    ap.add_argument("--only", default="memory,latency,cpu,cli,stream,conc,gateways")
+    ap.add_argument("--only", default="memory,latency,cpu,cli,stream,uploads,conc,gateways")
+    ap.add_argument("--gateway-before", help="another gateway binary (e.g. main's, built in a "
+                    "scratch copy) to compare the checked uploads with (section uploads)")
     ap.add_argument("--podman-dir", help="reuse a podman started with scripts/podman-up.sh DIR")
     args = ap.parse_args()
     only = set(args.only.split(","))
@@ -620,6 +696,8 @@ def main():
             wait_for(lambda: ping_ok(relay_sock), 30, "the bare relay")
             section_stream(rep, envs, cid, logcid, tmp, args, gw.pid, pm_pid, relay.pid)
             stop_pid(relay.pid, "rawrelay")
+        if "uploads" in only:
+            section_uploads(rep, pm_sock, tmp, args, base)
         if "conc" in only:
             section_conc(rep, socks, gw.pid, args)
         run(["docker", "rm", "-f", cid], env=envs["direct"], check=False)

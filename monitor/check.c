@@ -89,14 +89,16 @@ refuse_failed(struct conn *c, const char *what)
 void
 check_begin(struct conn *c)
 {
-	int fds[2];
+	struct rpipe feed;
 
 	c->ck.kind = check_kind_of(c);
 	if (c->ck.kind == CK_NONE)
 		return;
 	c->ck.state = CK_WAITING;
-	if (rpipe_open(&c->up, RPIPE_SIZE) < 0 || pipe2(fds, O_CLOEXEC |
-	    O_NONBLOCK) < 0) {
+	/* both 1 MiB when the kernel allows: fewer rounds per body */
+	rpipe_init(&feed);
+	if (rpipe_open(&c->up, RPIPE_SIZE) < 0 ||
+	    rpipe_open(&feed, RPIPE_SIZE) < 0) {
 		struct cg_refusal r;
 
 		rpipe_close(&c->up);
@@ -106,8 +108,8 @@ check_begin(struct conn *c)
 		relay_refuse(c, &r);
 		return;
 	}
-	c->ck.feed = fds[1];
-	c->ck.feed_rd = fds[0];
+	c->ck.feed = feed.fd[1];
+	c->ck.feed_rd = feed.fd[0];
 	c->gw->ck_waiting++;
 	check_adopt(c->gw);
 }

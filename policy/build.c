@@ -1,9 +1,9 @@
 /*
  * Build query policy (policy.md §10, routes.md §11). The whole query of
- * POST /build is policed: the build context is relayed unread, so the
- * query is the only place where the gateway can keep a build off the
- * host (network, namespaces, devices, bind mounts, output to host paths)
- * and make built images carry the project label.
+ * POST /build is policed: network, namespaces, devices, bind mounts,
+ * output to host paths, the project label. The build context and its
+ * Dockerfile are read by the checker (check/, doc/privsep.md "Builds and
+ * archives"), which gets this query as the monitor forwards it.
  */
 #include "policy/routes.h"
 

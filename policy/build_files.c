@@ -1,9 +1,8 @@
 /*
  * The files a build reads from its context (policy.md §10.3 dockerfile /
  * ignorefile): relative paths inside the context, one dockerfile, and no
- * dockerfile that podman would run through the host's cpp. The build
- * context itself is relayed unread (build.c); these names are all the
- * gateway sees of it.
+ * dockerfile that podman would run through the host's cpp. What the
+ * context holds under these names is the checker's (check/check.c).
  */
 #include "policy/routes.h"
 

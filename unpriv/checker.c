@@ -23,6 +23,7 @@
 #include "unpriv/child.h"
 
 #define READ_MAX	(256u << 10)
+#define REPORT_EVERY	(1u << 20)	/* bytes read between reports, at most */
 
 static void
 send_or_exit(const struct ipc_msg *m)
@@ -69,7 +70,7 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 	struct ipc_msg m;
 	struct chk *c;
 	unsigned char *data = xmalloc(READ_MAX);
-	uint64_t consumed = 0, told = 0;
+	uint64_t consumed = 0, told = 0, reported = 0;
 	char *query;
 	ssize_t n;
 	int in = start->fd, rc;
@@ -116,7 +117,15 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 		consumed += (uint64_t)n;
 		if (chk_feed(c, data, (size_t)n) == -1)
 			verdict(chk_refusal(c), buf);
+		/*
+		 * Read on while more is there (up to 1 MiB between reports): one
+		 * report, one wake-up of the monitor, per pipeful, not per read.
+		 */
+		pfd[0] = (struct pollfd){ .fd = in, .events = POLLIN };
+		if (consumed - reported < REPORT_EVERY && poll(pfd, 1, 0) == 1)
+			continue;
 		told = chk_approved(c);
+		reported = consumed;
 		progress(consumed, told);
 	}
 }
