@@ -334,21 +334,39 @@ release(struct conn *c)
 void
 check_pump(struct conn *c)
 {
+	uint64_t fed, released;
+	int i;
+
 	if (c->ck.kind == CK_NONE || c->ck.state == CK_WAITING ||
 	    c->ck.state == CK_REFUSED || c->dead)
 		return;
-	if (c->ck.feed >= 0) {
-		if (c->ck.pend.len > 0)
-			(void)feed_pend(c);
-		if (c->ck.pend.len == 0 && c->ck.in.len > 0 && feed_in(c) < 0)
-			return;
-		/* everything fed: the checker reads the end */
-		if (c->ck.end_seen && c->ck.pend.len == 0 && c->ck.in.len == 0) {
-			close(c->ck.feed);
-			c->ck.feed = -1;
+	/*
+	 * Until nothing moves: bytes released to the backend free room in the
+	 * hold pipe for the next announced ones, which nothing else would
+	 * move (the child, the checker and the backend may all be waiting).
+	 */
+	for (i = 0; i < 16; i++) {
+		fed = c->ck.fed;
+		released = c->ck.released;
+		if (c->ck.feed >= 0) {
+			if (c->ck.pend.len > 0)
+				(void)feed_pend(c);
+			if (c->ck.pend.len == 0 && c->ck.in.len > 0 &&
+			    feed_in(c) < 0)
+				return;
+			/* everything fed: the checker reads the end */
+			if (c->ck.end_seen && c->ck.pend.len == 0 &&
+			    c->ck.in.len == 0) {
+				close(c->ck.feed);
+				c->ck.feed = -1;
+			}
 		}
+		if (c->ck.state == CK_REFUSED)
+			return;
+		release(c);
+		if (c->ck.fed == fed && c->ck.released == released)
+			break;
 	}
-	release(c);
 	mark_dirty(c->gw, c);
 }
 

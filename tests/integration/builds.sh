@@ -184,6 +184,12 @@ b_cp() {
   expect_ok "docker cp of an ordinary directory into the bound dir" dk cp "$CG_TMP/b-cpok/d" cgt-bcp:/p/
   if [ "$(cat "$P1/data/d/l" 2>/dev/null)" = ok ]; then pass "docker cp: the copied files and the relative symlink arrived"
   else fail "docker cp: the copied files and the relative symlink arrived" "$(ls -lR "$P1/data" | head -n 5)" quiet; fi
+  # larger than the checker's hold: the hold pipe fills and drains many times
+  head -c $((24 << 20)) /dev/urandom > "$CG_TMP/b-cpbig"
+  expect_ok "docker cp of 24 MiB into the bound dir" dk cp "$CG_TMP/b-cpbig" cgt-bcp:/p/big
+  if cmp -s "$CG_TMP/b-cpbig" "$P1/data/big"; then pass "docker cp: the 24 MiB arrived whole"
+  else fail "docker cp: the 24 MiB arrived whole" "$(ls -l "$P1/data/big" 2>&1)" quiet; fi
+  rm -f "$CG_TMP/b-cpbig"
   dk rm -f cgt-bcp >/dev/null 2>&1
 }
 
