@@ -786,8 +786,13 @@ test_child_gives_up(void **state)
 	assert_int_equal(t.c->rs, RS_IDLE);
 	expect_forwarding(&t);
 	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
-	/* the backend got no last chunk: it acts on nothing (http.md §5.1) */
-	assert_true(strstr(fb_read(1), "9\r\ntar bytes\r\n") != NULL);
+	/*
+	 * The backend got no last chunk: it acts on nothing (http.md §5.1).
+	 * An archive's bytes wait for a checker's approval (doc/privsep.md
+	 * "Builds and archives"; this fixture has no spare to make one), so
+	 * not even they went out.
+	 */
+	assert_true(strstr(fb_read(1), "tar bytes") == NULL);
 	assert_int_equal(recv(fb.fds[1], rbuf, 1, MSG_DONTWAIT), 0);
 	assert_log("the request body did not complete; the request was "
 	    "forwarded");
