@@ -290,13 +290,16 @@ for _n, _nfds, _d in [("log", 1, log("HOSTILE")), ("forward", 1, None),
 
 # ------------------------------------------------------------ a flood the monitor serves
 
+EMPTY_TAR = b"\0" * 1024      # the end marker alone (doc/privsep.md "Builds and archives")
+
+
 @row("flood-empty-body",
      backend=[r"PUT {C}/containers/{container_mine}/archive\?path=%2Ftmp"])
 def _(p, x):
     """(can) 100 000 empty BODY messages during an upload to an owned container: the
     monitor serves other connections meanwhile (an honest request succeeds during the
     flood) and writes exactly the declared bytes"""
-    archive(p, x, 7)
+    archive(p, x, 1024)    # an empty tar: what the checker approves
     p.send(body(1, b""), repeat=100000, ack=False)
     x.honest("during the flood")
     kind, ack = p.frame(60)
@@ -304,12 +307,12 @@ def _(p, x):
         raise AssertionError("the flood did not complete")
     # queued ahead: the backend may answer before BODY_END, and a response that
     # ends the connection shuts the client socket (no more reports then)
-    p.send(body(1, b"payload"), ack=False)
+    p.send(body(1, EMPTY_TAR), ack=False)
     p.send(body_end(1), ack=False)
     p.recv(wait=False)
     p.send(done(1), ack=False)
     sent = [c for c in x.rec.settle(x.mark) if b"/archive?" in c.data]
-    if not sent or not bytes(sent[0].data).endswith(b"\r\n\r\npayload"):
+    if not sent or not bytes(sent[0].data).endswith(b"\r\n\r\n" + EMPTY_TAR):
         raise AssertionError("the backend got %r" % (sent and bytes(sent[0].data)[-40:]))
 
 
