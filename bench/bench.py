@@ -314,6 +314,18 @@ def section_cli(rep, envs, cid, args):
                 median_or_none(res["gateway"]), "ms", bar)
 
 
+def random_file(path, size):
+    """path holding size random bytes (made once per run); returns path."""
+    if not os.path.exists(path) or os.path.getsize(path) != size:
+        with open(path, "wb") as f:
+            left = size
+            while left:
+                b = os.urandom(min(left, 4 * MIB))
+                f.write(b)
+                left -= len(b)
+    return path
+
+
 def sha256_file(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -332,14 +344,7 @@ def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid, relay_pid)
     size = (32 if args.quick else 256) * MIB
     rounds = 1 if args.quick else 5
     hz = os.sysconf("SC_CLK_TCK")
-    src = os.path.join(tmp, "blob")
-    if not os.path.exists(src) or os.path.getsize(src) != size:
-        with open(src, "wb") as f:
-            left = size
-            while left:
-                b = os.urandom(min(left, 4 * MIB))
-                f.write(b)
-                left -= len(b)
+    src = random_file(os.path.join(tmp, "blob"), size)
     want = sha256_file(src)
     out = os.path.join(tmp, "blob.out")
 
@@ -473,14 +478,7 @@ def section_uploads(rep, pm_sock, tmp, args, base):
         with open(os.path.join(ctx, "Dockerfile"), "w") as f:
             f.write("FROM localhost/busybox\nRUN true\n")
     size = (32 if args.quick else 256) * MIB
-    src = os.path.join(tmp, "blob")
-    if not os.path.exists(src) or os.path.getsize(src) != size:
-        with open(src, "wb") as f:
-            left = size
-            while left:
-                b = os.urandom(min(left, 4 * MIB))
-                f.write(b)
-                left -= len(b)
+    src = random_file(os.path.join(tmp, "blob"), size)
     gws, envs, cids = {}, {}, {}
     for side, binary in (("after", GW_BIN), ("before", args.gateway_before)):
         proj, rundir = os.path.join(tmp, "up-" + side), os.path.join(tmp, "upr-" + side)

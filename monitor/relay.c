@@ -36,6 +36,9 @@ client_gone(struct conn *c)
 	    "ended");
 }
 
+static void write_error(struct conn *c, enum audit_outcome o,
+    const struct cg_refusal *r);
+
 /*
  * A gateway error instead of the response (no usable head, 502; none in
  * time, 504: http.md §8.1, §10), written by the monitor; then close.
@@ -44,22 +47,33 @@ static void
 fail(struct conn *c, const char *code, const char *detail)
 {
 	struct cg_refusal r;
+
+	cg_refuse(&r, code, "%s", detail);
+	write_error(c, AO_ERROR, &r);
+}
+
+/*
+ * r's error response instead of the backend's (the record's outcome o:
+ * AO_ERROR for 502/504, AO_REFUSED for a checker's refusal); then close.
+ */
+static void
+write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
+{
 	char *resp;
 	size_t len;
 
-	cg_refuse(&r, code, "%s", detail);
 	if (c->rec.deferred)
 		audit_flush(c);
 	else if (!c->logged)
-		audit_write(c, AO_ERROR, c->method, c->log_path, r.code, r.status,
-		    conn_duration_ms(c), r.detail);
+		audit_write(c, o, c->method, c->log_path, r->code, r->status,
+		    conn_duration_ms(c), r->detail);
 	conn_close_backend(c);
 	c->closing = 1;
 	c->resp_done = 1;
 	c->head_done = 1;
 	c->lf_on = 0;
 	c->framing = FR_NONE;
-	resp = cg_error_response(&r, c->is_head, &len);
+	resp = cg_error_response(r, c->is_head, &len);
 	fifo_free(&c->down);
 	fifo_put(&c->down, resp, len);
 	free(resp);
@@ -630,24 +644,7 @@ relay_answer(struct conn *c, const char *decision, const char *code,
 void
 relay_refuse(struct conn *c, const struct cg_refusal *r)
 {
-	char *resp;
-	size_t len;
-
-	if (!c->logged) {
-		c->logged = 1;
-		access_line(c, c->method, c->log_path, "deny", r->code, r->status,
-		    conn_duration_ms(c), r->detail);
-	}
-	conn_close_backend(c);
-	c->closing = 1;
-	c->resp_done = 1;
-	c->head_done = 1;
-	c->lf_on = 0;
-	c->framing = FR_NONE;
-	resp = cg_error_response(r, c->is_head, &len);
-	fifo_free(&c->down);
-	fifo_put(&c->down, resp, len);
-	free(resp);
+	write_error(c, AO_REFUSED, r);
 	relay_progress(c);
 }
 

@@ -654,6 +654,16 @@ def _tar(add):
     return b.getvalue()
 
 
+def _build(p, x, data):
+    """FORWARD a build of data (a tar) with the canonical query; its body follows"""
+    p.send(forward(1, "POST", x.C + "/build?dockerfile=Dockerfile&" +
+                   x.build_target.split("?", 1)[1],
+                   [("Content-Type", "application/x-tar"),
+                    ("Content-Length", str(len(data)))]))
+    p.expect("VERDICT", outcome="forwarding")
+    p.expect("BODY_PIPE")
+
+
 def _refused_upload(p, req, data, code):
     """send data as BODY datagrams, then BODY_END: the monitor answers the client itself
     with the checker's 403 and ends the exchange"""
@@ -692,12 +702,7 @@ def _(p, x):
     data = _tar(lambda f: (f("Dockerfile", b"FROM localhost/busybox\n"),
                            f("h", kind=tarfile.SYMTYPE, link="/etc"),
                            f("h/HOSTILE", b"x")))
-    p.send(forward(1, "POST", x.C + "/build?dockerfile=Dockerfile&" +
-                   x.build_target.split("?", 1)[1],
-                   [("Content-Type", "application/x-tar"),
-                    ("Content-Length", str(len(data)))]))
-    p.expect("VERDICT", outcome="forwarding")
-    p.expect("BODY_PIPE")
+    _build(p, x, data)
     _refused_upload(p, 1, data, "host-path")
 
 
@@ -708,12 +713,7 @@ def _(p, x):
     body, so the daemon never reads a complete context (its end marker)"""
     data = _tar(lambda f: (f("Dockerfile", b"FROM localhost/busybox\n"),
                            f("a", b"y" * 5000)))
-    p.send(forward(1, "POST", x.C + "/build?dockerfile=Dockerfile&" +
-                   x.build_target.split("?", 1)[1],
-                   [("Content-Type", "application/x-tar"),
-                    ("Content-Length", str(len(data)))]))
-    p.expect("VERDICT", outcome="forwarding")
-    p.expect("BODY_PIPE")
+    _build(p, x, data)
     p.send(body(1, data[:-1]))
     p.send(done(1))
     p.expect("RESPONSE_END", mode="close")
