@@ -193,6 +193,36 @@ b_cp() {
   dk rm -f cgt-bcp >/dev/null 2>&1
 }
 
+# measured: what a daemon does with a build body that ends before its end marker (the
+# checker withholds the end until it approved the whole; a refusal truncates the body)
+b_truncated() {
+  local t=$CG_TMP/b-trunc.tar tmp n0 n1
+  tarpy "$t" "add('Dockerfile', 'FROM $IMG\nRUN true\n'); add('a', 'x' * 20000)"
+  if [ "$CG_BACKEND" = podman ]; then tmp=$CG_PM_DIR/tmp; else tmp=$CG_DD_DIR/data/tmp; fi
+  n0=$(find "$tmp" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+  python3 - "$CG_BACKEND_SOCK" "$t" <<'EOF2'
+import socket, sys
+data = open(sys.argv[2], 'rb').read()
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"POST /v1.41/build?dockerfile=Dockerfile&t=localhost%%2Fcgt-trunc%%3A1 HTTP/1.1\r\n"
+          b"Host: d\r\nContent-Type: application/x-tar\r\nContent-Length: %d\r\n\r\n" % len(data))
+end = data.rfind(b"\0" * 1024, 0, len(data) - 1024)
+s.sendall(data[:end - 512])   # everything before the end marker, less a block
+s.shutdown(socket.SHUT_WR)    # the request ends there; the daemon's answer says it is done
+s.settimeout(60)
+while s.recv(65536):
+    pass
+s.close()
+EOF2
+  if ! DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout 30 docker image inspect localhost/cgt-trunc:1 >/dev/null 2>&1; then
+    pass "measured ($CG_BACKEND): a build body cut before its end marker builds nothing"
+  else fail "measured ($CG_BACKEND): a build body cut before its end marker builds nothing" "an image was built" quiet; fi
+  n1=$(find "$tmp" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+  echo "# measured ($CG_BACKEND): entries in the daemon's temporary directory $tmp before and after: $n0 -> $n1"
+  bk_q rmi -f localhost/cgt-trunc:1
+}
+
 # ---- ordinary builds -------------------------------------------------------------------
 b_ordinary() {
   local d=$P1/b-ok
@@ -237,7 +267,7 @@ EOF
 }
 
 ALL=(b_mount_read b_mount_rw b_dockerfile_link b_from_archive b_write_through b_cache_escape
-     b_cwd_dockerfile b_cp b_ordinary)
+     b_cwd_dockerfile b_cp b_truncated b_ordinary)
 
 # ---- main -------------------------------------------------------------------------
 need=(docker docker-compose python3 curl timeout tar)
