@@ -667,12 +667,13 @@ def _build(p, x, data):
 def _refused_upload(p, req, data, code):
     """send data as BODY datagrams, then BODY_END: the monitor answers the client itself
     with the checker's 403 and ends the exchange"""
-    for i in range(0, len(data), 65000):
-        p.send(body(req, data[i:i + 65000]))
-    p.send(body_end(req))
     try:
         # the monitor ends the client's half after its 403 (Connection: close):
-        # the puppet's frames, which travel on that connection, may stop there
+        # the puppet's frames (acks too), which travel on that connection, may
+        # stop there, at any of these steps
+        for i in range(0, len(data), 65000):
+            p.send(body(req, data[i:i + 65000]))
+        p.send(body_end(req))
         p.expect("RESPONSE_END", mode="close")
         p.send(done(req))
         p.wait_gone()
