@@ -54,9 +54,10 @@ body_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	} else if (action_is(req, "exec-create")) {
 		return exec_create(ctx, req, body, r);
 	} else if (action_is(req, "exec-start")) {
-		lenient_exec_start(body);
+		lenient_small_body(req, body, &sc_exec_start);
 		return schema_check(&sc_exec_start, body, r);
 	} else if (action_is(req, "exec-remove")) {
+		lenient_small_body(req, body, &sc_exec_remove);
 		return schema_check(&sc_exec_remove, body, r);
 	} else if (action_is(req, "update")) {
 		return update_policy(ctx, req, body, r);

@@ -38,11 +38,13 @@ int commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON *body, struct cg_refusal *r);			/* §13.1 */
 
 /*
- * Lenient rules of issue 12 (lenient.c), run before the route's schema
- * check; each rewrites body in place and is a no-op on its own output.
- * lenient_exec_start: drops "hijack" and "stdin" (any case), renames a
- * case variant of Detach, Tty, ConsoleSize, h, w to the canonical key when
- * it is the only one of its fold. lenient_create_compat: a body member
+ * Lenient rules (lenient.c; doc/leniency.md), run before the route's
+ * schema check; each rewrites body in place and is a no-op on its own
+ * output. lenient_small_body: every top-level member whose key names no
+ * key of s under Go's fold (schema_fold_key) is removed and its key noted
+ * in req->body_dropped; a lone case variant of a key of s is renamed to
+ * it (two spellings of one field are left for the schema check's
+ * ambiguous-field). lenient_create_compat: a body member
  * folding to "name" is removed when the query has the same name (403
  * ambiguous-field when it differs); a top-level legacy VolumesFrom is
  * removed when falsy (403 volumes-from otherwise), a falsy top-level
@@ -51,7 +53,9 @@ int commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
  * removed when they equal the query's values, else 403 ambiguous-field.
  * The int ones return 0 or -1 with *r set.
  */
-void lenient_exec_start(cJSON *body);
+struct sc_schema;
+void lenient_small_body(struct cg_request *req, cJSON *body,
+    const struct sc_schema *s);
 int lenient_create_compat(const struct cg_request *req, cJSON *body,
     struct cg_refusal *r);
 int lenient_commit(const struct cg_request *req, cJSON *body,

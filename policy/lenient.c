@@ -1,13 +1,15 @@
 /*
- * What both daemons accept although it carries no policy (issue 12):
- * legacy, lower-case and repeated body fields that real client libraries
- * (dockerode, testcontainers) send. Each rule accepts the field and
- * forwards only the reading the policy understood, or refuses it where two
- * readings differ. Measured on podman 4.3.1 and dockerd 20.10
+ * The leniency rule (doc/leniency.md): input that real client libraries
+ * send, that carries no policy and whose dropping or normalising cannot
+ * weaken what the client asked for, is normalised or dropped rather than
+ * refused. Measured on podman 4.3.1 and dockerd 20.10
  * (tests/integration/libs.sh, scenario measure):
- *   - exec start: both ignore "hijack" and "stdin" (dockerode sends its own
- *     options as the body) and read "detach" as Detach; docker reads "tty"
- *     as Tty (Go matches JSON keys case-insensitively);
+ *   - small bodies (exec start and remove, network connect and disconnect,
+ *     commit): both daemons decode them into Go structs, so a member whose
+ *     key folds to no field is ignored by both (dockerode's "hijack" and
+ *     "stdin", go-dockerclient's "InputStream", "OutputStream",
+ *     "ErrorStream", "RawTerminal", "Force" on connect) and a lone case
+ *     variant ("container", "detach") is read as the field;
  *   - compat create: both name the container after the query's name and
  *     ignore "name"/"Name" in the body (dockerode sends it in both);
  *   - compat create: dockerode's run() sends the legacy top-level
@@ -26,6 +28,8 @@
 #include "policy/body_int.h"
 #include "policy/json.h"
 #include "policy/query.h"
+#include "policy/querykeys.h"
+#include "policy/schema.h"
 
 #define D_VOLUMES_FROM	"--volumes-from is refused; share a named volume instead"
 
@@ -58,33 +62,29 @@ fold_count(const cJSON *obj, const char *key)
 	return n;
 }
 
-/* ---- exec start (policy.md §8.2) ------------------------------------ */
+/* ---- small bodies (doc/leniency.md) -------------------------------- */
 
 void
-lenient_exec_start(cJSON *body)
+lenient_small_body(struct cg_request *req, cJSON *body,
+    const struct sc_schema *s)
 {
-	static const char *const ignored[] = { "hijack", "stdin", NULL };
-	static const char *const known[] = {
-		"Detach", "Tty", "ConsoleSize", "h", "w", NULL
-	};
-	const char *const *k;
+	const char *canon;
 	cJSON *m, *next;
 
 	for (m = body->child; m != NULL; m = next) {
 		next = m->next;
-		for (k = ignored; *k != NULL; k++)
-			if (json_fold_eq(m->string, *k)) {
-				cJSON_Delete(cJSON_DetachItemViaPointer(body, m));
-				break;
-			}
+		canon = schema_fold_key(s, m->string);
+		if (canon == NULL) {
+			/* a field neither daemon reads: not forwarded */
+			note_dropped(&req->body_dropped, &req->body_dropped_len,
+			    m->string);
+			cJSON_Delete(cJSON_DetachItemViaPointer(body, m));
+		} else if (strcmp(m->string, canon) != 0 &&
+		    fold_count(body, canon) == 1) {
+			/* the one spelling of its field: Go reads it so */
+			rename_member(m, canon);
+		}
 	}
-	/* a case variant becomes the canonical key, unless that is ambiguous */
-	for (m = body->child; m != NULL; m = m->next)
-		for (k = known; *k != NULL; k++)
-			if (strcmp(m->string, *k) != 0 &&
-			    json_fold_eq(m->string, *k) &&
-			    fold_count(body, *k) == 1)
-				rename_member(m, *k);
 }
 
 /* ---- compat create (policy.md §1) ----------------------------------- */

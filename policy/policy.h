@@ -112,6 +112,10 @@ struct cg_request {
 	struct cg_query *query;	/* parsed, then rewritten in place */
 	char *query_dropped;	/* query keys not forwarded (routes.md §4.4,
 				   amended), ", "-joined, or NULL; malloc'd */
+	char *body_dropped;	/* body fields not forwarded (leniency rule,
+				   doc/leniency.md), the same form; set by
+				   policy_finish() */
+	size_t body_dropped_len;
 	/*
 	 * The ref in the path, if the route names one (routes.md §6): its
 	 * kind (-1: none), the index of its first segment in the client path

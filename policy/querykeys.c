@@ -227,8 +227,7 @@ kept(const struct cg_query *q, size_t i, const char *const *policed,
 	    query_key_in(q->v[i].key, allowed, 1);
 }
 
-/* Append key to the ", "-joined text *out of *n bytes, cut at the cap. */
-static void
+void
 note_dropped(char **out, size_t *n, const char *key)
 {
 	size_t klen = strlen(key), at = *n + (*n ? 2 : 0);

@@ -32,6 +32,14 @@ const char *const *query_allowed_keys(const struct cg_route *rt,
     enum cg_api api);
 
 /*
+ * Append key (NUL-terminated) to the ", "-joined text *out (malloc'd or
+ * NULL) of *n bytes, cut with "..." at QUERY_DROPPED_MAX bytes: the debug
+ * text of what was not forwarded (query keys here, body fields in
+ * policy/lenient.c). Exits through xoom() on allocation failure.
+ */
+void note_dropped(char **out, size_t *n, const char *key);
+
+/*
  * routes.md §4.4 (amended): remove from q, in place, every pair whose key
  * is neither a policed key of rt (route_qspec, exact spelling: case variants
  * were refused before) nor equal ignoring ASCII case to a key of

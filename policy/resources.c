@@ -346,6 +346,7 @@ network_connect(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		s = &sc_libpod_connect;
 		field = "container";
 	}
+	lenient_small_body(req, body, s);		/* doc/leniency.md */
 	if (schema_check(s, body, r) != 0)
 		return -1;
 	c = json_get(body, field);
@@ -381,8 +382,9 @@ commit_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 {
 	const cJSON *v;
 
-	if (lenient_commit(req, body, r) != 0)		/* issue 12 */
+	if (lenient_commit(req, body, r) != 0)		/* doc/leniency.md */
 		return -1;
+	lenient_small_body(req, body, &sc_commit);
 	if (schema_check(&sc_commit, body, r) != 0 ||
 	    rule_env_hooks(json_get(body, "Env"), "Env", r) != 0)
 		return -1;

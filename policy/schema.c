@@ -64,9 +64,8 @@ is_known(const struct sc_schema *s, const char *key)
 	return 0;
 }
 
-/* The known key whose fold equals key's but which is spelled otherwise. */
-static const char *
-fold_twin(const struct sc_schema *s, const char *key)
+const char *
+schema_fold_key(const struct sc_schema *s, const char *key)
 {
 	const struct sc_member *m;
 	const struct sc_refused *f;
@@ -219,7 +218,7 @@ check_object(struct walk *w, const struct sc_schema *s, const cJSON *obj)
 			if (find_member(s, key) != NULL || is_known(s, key) ||
 			    (!s->refused_by_fold && find_refused(s, key, 0)))
 				break;
-			twin = fold_twin(s, key);
+			twin = schema_fold_key(s, key);
 			if (twin != NULL)
 				return cg_refuse(w->r, "ambiguous-field",
 				    "%s is not the canonical spelling of %s",

@@ -84,6 +84,15 @@ struct sc_schema {
 int schema_check(const struct sc_schema *root, const cJSON *obj,
     struct cg_refusal *r);
 
+/*
+ * The key of s (an allow-listed member, a refused-table key unless
+ * refused_by_fold, a known key) that key (NUL-terminated) names under Go's
+ * case-insensitive field match (json_fold_eq), checked in that order; NULL
+ * when none does. Used for the canonical spelling (policy.md §0.3.1) and
+ * the leniency rule (doc/leniency.md).
+ */
+const char *schema_fold_key(const struct sc_schema *s, const char *key);
+
 /* The object kinds of policy.md §1, §2, §7-§13 (schema_tables.c). */
 extern const struct sc_schema sc_compat_create;		/* §1 */
 extern const struct sc_schema sc_libpod_create;		/* §2 */

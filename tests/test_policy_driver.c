@@ -568,8 +568,8 @@ test_commit_body(void **state)
 	assert_int_equal(req.body_len, 2);
 	policy_request_free(&req);
 	/* a body is policed, ownership applies to the empty form too */
-	refuse(CG_DOCKER, "POST", t, "{\"HostConfig\":{}}", "unknown-field",
-	    NULL);
+	refuse(CG_DOCKER, "POST", t, "{\"Volumes\":{\"/h:/y\":{}}}",
+	    "bind-mount", NULL);
 	refuse(CG_DOCKER, "POST", "/v1.41/commit?container=victim", NULL,
 	    "not-found", "no such container: victim");
 }

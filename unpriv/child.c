@@ -40,13 +40,16 @@
 
 /*
  * One DEBUG line for the monitor's log: the query keys policy_route()
- * did not forward (routes.md §4.4, amended; issue 12). keys is the
- * ", "-joined text of cg_request.query_dropped (at most 512 bytes); bytes
+ * did not forward (routes.md §4.4, amended), or the body fields
+ * policy_finish() did not (doc/leniency.md); what says which ("query
+ * keys", "body fields"). keys is the ", "-joined text of
+ * cg_request.query_dropped or body_dropped (at most 512 bytes); bytes
  * outside printable ASCII are written as \xNN, so the text is valid UTF-8
  * (the LOG text must be) whatever the client sent.
  */
 static void
-log_dropped_keys(struct child *c, const char *action, const char *keys)
+log_dropped_keys(struct child *c, const char *action, const char *what,
+    const char *keys)
 {
 	static const char hex[] = "0123456789abcdef";
 	struct ipc_msg m = { .type = IPC_LOG, .fd = -1 };
@@ -54,8 +57,8 @@ log_dropped_keys(struct child *c, const char *action, const char *keys)
 	size_t n;
 	int w;
 
-	w = snprintf(text, sizeof(text), "%s: query keys not forwarded: ",
-	    action);
+	w = snprintf(text, sizeof(text), "%s: %s not forwarded: ", action,
+	    what);
 	if (w < 0 || (size_t)w >= sizeof(text))
 		return;
 	for (n = (size_t)w; *keys != '\0' && n + 4 < sizeof(text); keys++) {
@@ -299,7 +302,8 @@ serve_request(struct child *c)
 	    hr.target, hr.target_len, hr.grpc, &req, &r) < 0)
 		refuse(c, hr.method, hr.method_len, path, pathlen, &r);
 	if (req.query_dropped != NULL)
-		log_dropped_keys(c, req.action, req.query_dropped);
+		log_dropped_keys(c, req.action, "query keys",
+		    req.query_dropped);
 
 	/* 3. the body by route kind (http.md §4) */
 	/*
@@ -357,6 +361,8 @@ serve_request(struct child *c)
 	    hr.fields, hr.nfields, &fh, &r) < 0)
 		refuse(c, hr.method, hr.method_len, path, pathlen, &r);
 	free(body);
+	if (req.body_dropped != NULL)
+		log_dropped_keys(c, req.action, "body fields", req.body_dropped);
 
 	/*
 	 * 5. FORWARD (privsep.md §8 step 3): method, target, fields; the JSON
