@@ -59,6 +59,8 @@ m_cleanup() {
     bk -o /dev/null -X DELETE "http://d/v1.41/containers/$id?force=1"
   done
   bk -o /dev/null -X DELETE "http://d/v1.41/images/localhost/$M-q:1"
+  bk -o /dev/null -X DELETE "http://d/v1.41/images/localhost/$M-q:2"
+  bk -o /dev/null -X DELETE "http://d/v1.41/images/localhost/$M-q:3"
 }
 m_expect() {  # NAME COND-RESULT(0/1) WHY
   if [ "$2" = 0 ]; then pass "measure ($CG_BACKEND): $1"; else fail "measure ($CG_BACKEND): $1" "$3" quiet; fi
@@ -106,6 +108,39 @@ s_measure() {
   out=$(bkj -X POST -d '{"detach":true}' "http://d/v1.41/exec/$out/start" | tr -d '\0')
   m_expect "exec start reads detach as Detach" "$([[ $out != *exec-out* ]]; echo $?)" \
     "the exec's output came back: '$out'"
+
+  # doc/leniency.md: go-dockerclient's StartExecOptions members, any value, are ignored
+  out=$(bkj -X POST -d '{"Cmd":["echo","exec-out"],"AttachStdout":true}' \
+    "http://d/v1.41/containers/$id/exec" | jq_ 'd["Id"]')
+  out=$(bkj -X POST -d '{"InputStream":{},"OutputStream":null,"ErrorStream":{},"RawTerminal":true,"Privileged":true}' \
+    "http://d/v1.41/exec/$out/start" | tr -d '\0')
+  m_expect "exec start ignores InputStream, OutputStream, ErrorStream, RawTerminal" \
+    "$([[ $out == *exec-out* ]]; echo $?)" "output $out"
+  out=$(bkj -X POST -d '{"Cmd":["echo","exec-out"],"AttachStdout":true}' \
+    "http://d/v1.41/containers/$id/exec" | jq_ 'd["Id"]')
+  st=$(bkj -o /dev/null -w '%{http_code}' -X POST -d 'null' "http://d/v1.41/exec/$out/start")
+  if [ "$CG_BACKEND" = docker ]; then
+    m_expect "dockerd reads a null exec start body as none" "$([ "$st" = 200 ]; echo $?)" "status $st"
+  else
+    m_expect "podman fails a null exec start body (the gateway forwards {})" "$([ "$st" = 500 ]; echo $?)" "status $st"
+  fi
+  # network connect ignores Force and reads a lone lower-case container
+  bkj -o /dev/null -X POST -d "{\"Name\":\"$M-net\"}" http://d/v1.41/networks/create
+  st=$(bkj -o /dev/null -w '%{http_code}' -X POST -d "{\"container\":\"$id\",\"Force\":true}" \
+    "http://d/v1.41/networks/$M-net/connect")
+  out=$(bk "http://d/v1.41/containers/$id/json" | jq_ '" ".join(d["NetworkSettings"]["Networks"])')
+  m_expect "connect reads container as Container and ignores Force" \
+    "$([ "$st" = 200 ] && [[ " $out " == *" $M-net "* ]]; echo $?)" "status $st, networks $out"
+  bk -o /dev/null -X POST -H 'Content-Type: application/json' -d "{\"Container\":\"$id\",\"Force\":true}" \
+    "http://d/v1.41/networks/$M-net/disconnect"
+  bk -o /dev/null -X DELETE "http://d/v1.41/networks/$M-net"
+  # commit: unknown Config members are ignored, null is no body
+  st=$(bkj -o /dev/null -w '%{http_code}' -X POST -d '{"HostConfig":{"Privileged":true},"Bogus":1}' \
+    "http://d/v1.41/commit?container=$id&repo=localhost%2F$M-q&tag=2")
+  m_expect "commit ignores members that are no Config field" "$([ "$st" = 201 ]; echo $?)" "status $st"
+  st=$(bkj -o /dev/null -w '%{http_code}' -X POST -d 'null' \
+    "http://d/v1.41/commit?container=$id&repo=localhost%2F$M-q&tag=3")
+  m_expect "commit reads a null body as none" "$([ "$st" = 201 ]; echo $?)" "status $st"
 
   # create: the query's name wins over the body's; Name alone in the body is ignored too
   bkj -o /dev/null -X POST -d "{\"Image\":\"$IMG\",\"Cmd\":[\"true\"],\"name\":\"$M-b\"}" \
