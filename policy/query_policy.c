@@ -29,7 +29,12 @@ blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Check one key=value token s[0..len) of a LABEL change. */
+/*
+ * Check one key=value token s[0..len) of a LABEL change. An empty value
+ * ("k=") is a plain label change: both daemons set label k to "" (measured:
+ * usability.sh u_commit_label_forms; testcontainers' commit clears its
+ * session label so), but never for the project label.
+ */
 static int
 label_token(const char *s, size_t len, struct cg_refusal *r)
 {
@@ -37,7 +42,7 @@ label_token(const char *s, size_t len, struct cg_refusal *r)
 	size_t i, klen;
 	char key[sizeof(CG_LABEL_KEY)];
 
-	if (eq == NULL || eq == s || eq == s + len - 1)
+	if (eq == NULL || eq == s)
 		goto bad;
 	for (i = 0; i < len; i++)
 		if (s + i != eq && !label_token_char((unsigned char)s[i]))

@@ -192,6 +192,12 @@ u_commit_label_forms() {
     expect_fail_with "docker commit --change '${form//$nb/<U+00A0>}' refused" "container-gateway: commit-label: the project label cannot be set by a change" \
       dk commit --change "$form" u-clf localhost/u-clf:1
   done
+  # an empty value is a plain label change (doc/leniency.md; testcontainers' commit sends it)
+  expect_ok "docker commit --change 'LABEL u.clf=' commits" dk commit --change "LABEL u.clf=" u-clf localhost/u-clf:6
+  expect_output "the commit has label u.clf set to '' and the project's label" "[] [$P1]" \
+    bk image inspect -f "[{{index .Config.Labels \"u.clf\"}}] [{{index .Config.Labels \"$KEY\"}}]" localhost/u-clf:6
+  expect_fail_with "docker commit --change 'LABEL $KEY=' refused" "container-gateway: commit-label: the project label cannot be set by a change" \
+    dk commit --change "LABEL $KEY=" u-clf localhost/u-clf:7
   tar -C "$P1" -cf "$tar" data
   expect_fail_with "docker import --change 'LABEL=$KEY=…' refused" "container-gateway: commit-label" \
     dk import --change "LABEL=$KEY=$P2" "$tar" localhost/u-clf:2
@@ -209,7 +215,8 @@ u_commit_label_forms() {
   if [ $CG_RC -eq 0 ] && [ -z "$CG_OUT" ]; then pass "no image labelled as project 2's"
   else fail "no image labelled as project 2's" "backend has: $(echo $CG_OUT)" quiet; fi
   bk_kill_rm u-clf
-  bk_q rmi -f localhost/u-clf:1 localhost/u-clf:2 localhost/u-clf:3 localhost/u-clf:4 localhost/u-clf:5
+  bk_q rmi -f localhost/u-clf:1 localhost/u-clf:2 localhost/u-clf:3 localhost/u-clf:4 localhost/u-clf:5 \
+    localhost/u-clf:6 localhost/u-clf:7
   rm -f "$tar"
 }
 
