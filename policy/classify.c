@@ -397,6 +397,10 @@ classify_segs(enum cg_kind socket_kind, const char *method, const char *path,
 		    cg_refuse_hint(r, "denied-endpoint", rt->deny_hint,
 		    "%s is not available through the gateway", rt->action);
 	m->route = rt;
+	if (strchr(rt->pattern, '{') != NULL) {
+		m->name_seg = base + ref_i;
+		m->name_nseg = ref_n;
+	}
 	m->ref_kind = rt->owner;
 	m->ref_seg = rt->owner >= 0 ? base + ref_i : 0;
 	m->ref_nseg = rt->owner >= 0 ? ref_n : 0;
@@ -418,4 +422,54 @@ route_classify(enum cg_kind socket_kind, const char *method,
 	rc = classify_segs(socket_kind, method, path, len, grpc, segs, n, m, r);
 	free(segs);
 	return rc;
+}
+
+/* ---- §2 amended: %2F in an image name -------------------------------- */
+
+#define DECODED_SLASHES_MAX	32
+
+int
+route_decode_image_name(enum cg_kind socket_kind, const char *method,
+    const char *path, size_t len, char **out, size_t *outlen)
+{
+	size_t at[DECODED_SLASHES_MAX], nat = 0, i, k, seg, n = 0;
+	struct route_match m;
+	struct cg_refusal r;
+	char *d;
+
+	*out = NULL;
+	d = xmalloc(len + 1);
+	for (i = 0; i < len; i++) {
+		if (path[i] != '%') {
+			d[n++] = path[i];
+			continue;
+		}
+		if (i + 2 >= len || path[i + 1] != '2' ||
+		    (path[i + 2] != 'F' && path[i + 2] != 'f') ||
+		    nat == DECODED_SLASHES_MAX)
+			goto no;
+		at[nat++] = n;
+		d[n++] = '/';
+		i += 2;
+	}
+	d[n] = '\0';
+	if (nat == 0 || !route_path_valid(d, n))
+		goto no;
+	if (route_classify(socket_kind, method, d, n, 0, &m, &r) == -1 ||
+	    strcmp(m.route->family, "images") != 0 || m.name_nseg == 0)
+		goto no;
+	/* the segment each decoded '/' ends (segment 0: after the first '/') */
+	for (i = 0; i < nat; i++) {
+		for (k = 1, seg = 0; k < at[i]; k++)
+			if (d[k] == '/')
+				seg++;
+		if (seg < m.name_seg || seg + 1 >= m.name_seg + m.name_nseg)
+			goto no;
+	}
+	*out = d;
+	*outlen = n;
+	return 1;
+no:
+	free(d);
+	return 0;
 }

@@ -55,27 +55,34 @@ route_stage(const struct cg_policy_ctx *ctx, const char *method,
     struct cg_refusal *r)
 {
 	const char *qmark = memchr(target, '?', target_len);
+	const char *path = target;
 	size_t plen = qmark ? (size_t)(qmark - target) : target_len;
 	struct route_match m;
+	char *decoded = NULL;
+	int rc;
 
 	if (strlen(method) >= sizeof(req->method))
 		return cg_refuse(r, "unknown-endpoint",
 		    "the method is not available through the gateway");
 	memcpy(req->method, method, strlen(method) + 1);
-	if (!route_path_valid(target, plen))
+	/* §2 amended: %2F inside an image name is decoded once */
+	if (!route_path_valid(target, plen) &&
+	    route_decode_image_name(ctx->socket_kind, method, target, plen,
+	    &decoded, &plen) != 1)
 		return cg_refuse_hint(r, "malformed", memchr(target, '%', plen) ?
-		    "percent-encoded paths are refused (routes.md §2): name an "
-		    "image by its id, or without a '/' (podman --remote sends "
-		    "localhost/x as localhost%2Fx)" : "",
-		    "path is not normalised");
+		    "percent-encoded paths are refused (routes.md §2), but for "
+		    "%2F inside an image name" : "", "path is not normalised");
+	if (decoded != NULL)
+		path = decoded;
 	req->query = query_parse(qmark ? qmark + 1 : "",
-	    qmark ? target_len - plen - 1 : 0, r);
-	if (req->query == NULL)
+	    qmark ? target_len - (size_t)(qmark - target) - 1 : 0, r);
+	rc = req->query == NULL ? -1 : route_classify(ctx->socket_kind, method,
+	    path, plen, grpc, &m, r);
+	if (rc == 0)
+		fill_route(req, &m, path, plen);
+	free(decoded);
+	if (rc == -1)
 		return -1;
-	if (route_classify(ctx->socket_kind, method, target, plen, grpc, &m,
-	    r) == -1)
-		return -1;
-	fill_route(req, &m, target, plen);
 	if (route_query_keys(req->route, req->query, r) == -1)
 		return -1;
 	/* amended §4.4: keys outside the route's allow-list are not forwarded */
@@ -84,8 +91,8 @@ route_stage(const struct cg_policy_ctx *ctx, const char *method,
 	if (query_policy(ctx, req, r) == -1)
 		return -1;
 	/* before any lookup of the named-resource phase (red team s8) */
-	return request_check_transports(target, plen, req->route, req->api,
-	    req->query, r);
+	return request_check_transports(req->path, req->path_len, req->route,
+	    req->api, req->query, r);
 }
 
 int

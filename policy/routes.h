@@ -96,6 +96,9 @@ struct route_match {
 	size_t ref_seg;		/* first segment of the path ref (version and
 				   "libpod" segments counted) */
 	size_t ref_nseg;	/* segments it spans (0: no ref) */
+	size_t name_seg;	/* the pattern's placeholder ({i}, {c}, ...),
+				   owned or not: first segment, as ref_seg */
+	size_t name_nseg;	/* segments it spans (0: none) */
 };
 
 /*
@@ -126,6 +129,24 @@ int route_version(const char *s, size_t len, unsigned *maj, unsigned *min);
 int route_classify(enum cg_kind socket_kind, const char *method,
     const char *path, size_t len, int grpc, struct route_match *m,
     struct cg_refusal *r);
+
+/*
+ * §2 as amended on 2026-12-07: podman --remote sends every path value
+ * escaped (Go's url.PathEscape), so an image name's '/' arrives as %2F;
+ * both daemons decode it once (podman's router, Go's net/http for
+ * dockerd) and read the same image as from the plain form (measured:
+ * tests/integration/cli.sh s_encoded_image_names). path[0..len) is a
+ * request path that failed route_path_valid(). When its only
+ * percent-encodings are %2F or %2f (at most 32), the decoded path is
+ * valid, classifies (route_classify on socket_kind and method) as an
+ * images route with a name placeholder, and every decoded '/' joins two
+ * segments of that placeholder, returns 1 with *out (malloc'd decoded
+ * path, *outlen bytes; the caller frees it). Returns 0 otherwise: every
+ * other percent-encoding, a %2F anywhere else, and a route refused after
+ * decoding (push) stay refused (B04).
+ */
+int route_decode_image_name(enum cg_kind socket_kind, const char *method,
+    const char *path, size_t len, char **out, size_t *outlen);
 
 /*
  * The route table of §6 (every row, denied verbs included), for checks

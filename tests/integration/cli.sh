@@ -155,6 +155,37 @@ s_podman_remote() {
   bk_rm p1
 }
 
+# routes.md §2 as amended: podman --remote escapes an image name's '/' as %2F on every image
+# route; both daemons decode it once and read the plain name (measured here first, directly)
+s_encoded_image_names() {
+  local a b img=localhost/cg-enc tar=$CG_TMP/cg-enc.tar
+  a=$(curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" "http://d/v1.41/images/localhost%2Fbusybox/json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Id"])' 2>&1)
+  b=$(curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" "http://d/v1.41/images/localhost/busybox/json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Id"])' 2>&1)
+  if [ -n "$a" ] && [ "$a" = "$b" ]; then pass "measured: $CG_BACKEND reads images/localhost%2Fbusybox as images/localhost/busybox"
+  else fail "measured: $CG_BACKEND reads images/localhost%2Fbusybox as images/localhost/busybox" "$a vs $b" quiet; fi
+  expect_output "inspect with %2F through the gateway" "$b" \
+    curl -s -m 30 --unix-socket "$R1/docker.sock" "http://d/v1.41/images/localhost%2Fbusybox/json"
+  expect_output "a %2F outside an image name stays refused" "path is not normalised" \
+    curl -s -m 30 --unix-socket "$R1/docker.sock" "http://d/v1.41/containers%2Fjson"
+  podman_only "podman --remote image commands with a '/' in the name" || return 0
+  dk create --name cg-enc --network none $IMG true >/dev/null 2>&1
+  expect_ok "podman --remote commit localhost/cg-enc:1" pm commit cg-enc $img:1
+  expect_output "podman --remote image inspect localhost/cg-enc:1" "$img:1" pm image inspect --format '{{.RepoTags}}' $img:1
+  expect_ok "podman --remote image exists localhost/cg-enc:1" pm image exists $img:1
+  expect_output "podman --remote image history localhost/cg-enc:1" "FROM $IMG" pm image history --no-trunc $img:1
+  expect_ok "podman --remote tag localhost/cg-enc:1 localhost/cg-enc:2" pm tag $img:1 $img:2
+  expect_ok "podman --remote untag localhost/cg-enc:2" pm untag $img:2 $img:2
+  expect_ok "podman --remote save localhost/cg-enc:1" pm save -o "$tar" $img:1
+  expect_fail_match "podman --remote push stays refused" "container-gateway: (denied-endpoint|malformed)" \
+    pm push $img:1 dir:$CG_TMP/pushed
+  expect_fail_match "podman --remote tag of a shared image is not found" "$NOTFOUND" pm tag $IMG localhost/cg-enc-bb:1
+  expect_ok "podman --remote rmi localhost/cg-enc:1" pm rmi $img:1
+  cg_run bk image inspect $img:1
+  if [ $CG_RC -ne 0 ]; then pass "the image is gone"; else fail "the image is gone" "still there" quiet; fi
+  bk_rm cg-enc
+  rm -f "$tar"
+}
+
 s_sandbox() {
   if [ "$CG_DIRECT" = 1 ]; then skip "sandbox" "CG_DIRECT=1 (no gateway)"; return; fi
   local gw=$GW1 kids k st ok=0 bad=0 held
@@ -304,7 +335,7 @@ PY
 }
 
 ALL=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin
-     s_podman_remote s_sandbox s_sandbox_syscalls s_abandoned_streams)
+     s_podman_remote s_encoded_image_names s_sandbox s_sandbox_syscalls s_abandoned_streams)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl timeout); else need=(docker podman curl timeout); fi
