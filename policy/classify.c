@@ -270,10 +270,34 @@ unknown(struct cg_refusal *r, const char *method, const char *path,
 	    cg_quote(path, len, q));
 }
 
-/* §3: version prefix and API; sets *base to the first route segment. */
+/*
+ * §1 as amended on 2026-12-07: the routes served below v1.24, whose
+ * meaning did not change, each measured on podman 4.3.1 and dockerd 20.10
+ * (tests/integration/tools.sh t_old_api_versions; skopeo's docker-daemon:
+ * transport asks v1.22 for images/get and images/load), from v1.12, the
+ * oldest dockerd 20.10 serves. Elsewhere the refusal stays (B20: a start
+ * body of an old version carried a HostConfig).
+ */
+#define OLD_VERSION_MIN	12
+static const char *const old_version_routes[] = {
+	"_ping", "version", "images/get", "images/{i}/get", "images/load", NULL
+};
+
+static int
+old_version(struct cg_refusal *r, unsigned maj, unsigned min)
+{
+	return cg_refuse(r, "malformed", "API version v%u.%u is not supported "
+	    "(minimum v1.24; from v1.%u for _ping, version, images get and "
+	    "load)", maj, min, OLD_VERSION_MIN);
+}
+
+/*
+ * §3: version prefix and API; sets *base to the first route segment and
+ * *old to 1 for a compat version below v1.24 that only some routes take.
+ */
 static int
 classify_api(enum cg_kind socket_kind, const struct seg *segs, size_t n,
-    struct route_match *m, size_t *base, struct cg_refusal *r)
+    struct route_match *m, size_t *base, int *old, struct cg_refusal *r)
 {
 	unsigned maj = 0, min = 0;
 	int form = n > 0 ? route_version(segs[0].p, segs[0].len, &maj, &min) : 0;
@@ -281,12 +305,14 @@ classify_api(enum cg_kind socket_kind, const struct seg *segs, size_t n,
 	m->api = CG_API_COMPAT;
 	m->prefix_len = 0;
 	*base = 0;
+	*old = 0;
 	if (form == 0)
 		return 0;
-	if (form == 2 && (maj < 1 || (maj == 1 && min < 24)))
-		return cg_refuse(r, "malformed",
-		    "API version v%u.%u is not supported (minimum v1.24)",
-		    maj, min);
+	if (form == 2 && (maj < 1 || (maj == 1 && min < 24))) {
+		if (maj < 1 || min < OLD_VERSION_MIN)
+			return old_version(r, maj, min);
+		*old = 1;
+	}
 	m->prefix_len = segs[0].len + 1;
 	*base = 1;
 	if (n > 1 && seg_is(&segs[1], "libpod")) {
@@ -327,6 +353,16 @@ classify_denied(const struct seg *segs, size_t n, struct cg_refusal *r)
 	return 0;
 }
 
+/* 1 when s (NUL-terminated) is in the NULL-ended list. */
+static int
+str_in_list(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
 static unsigned
 method_mask(const char *method)
 {
@@ -362,10 +398,20 @@ classify_segs(enum cg_kind socket_kind, const char *method, const char *path,
 {
 	const struct cg_route *rt;
 	size_t base, ref_i, ref_n;
-	unsigned mm;
+	unsigned mm, maj = 0, min = 0;
+	int old;
 
-	if (classify_api(socket_kind, segs, n, m, &base, r) == -1)
+	if (classify_api(socket_kind, segs, n, m, &base, &old, r) == -1)
 		return -1;
+	if (old) {
+		(void)route_version(segs[0].p, segs[0].len, &maj, &min);
+		if (m->api != CG_API_COMPAT ||
+		    (mm = method_mask(method)) == 0 ||
+		    (rt = lookup(ROUTE_C, mm, segs + base, n - base, &ref_i,
+		    &ref_n)) == NULL ||
+		    !str_in_list(rt->pattern, old_version_routes))
+			return old_version(r, maj, min);
+	}
 	if (grpc)
 		return cg_refuse_hint(r, "denied-endpoint", "build with "
 		    "DOCKER_BUILDKIT=0", "application/grpc requests are not "

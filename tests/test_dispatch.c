@@ -815,6 +815,9 @@ test_forward_target(void **state)
 	FWD_BAD(m, "FORWARD target refused by the route tables");
 	m = m_forward(1, "GET", "/v1.41/containers/c1%2fjson", FWD_NONE, 0);
 	FWD_BAD(m, "FORWARD target refused by the route tables");
+	/* an image name's %2F is decoded by the child, never forwarded */
+	m = m_forward(1, "GET", "/v1.41/images/localhost%2Fx/json", FWD_NONE, 0);
+	FWD_BAD(m, "FORWARD target is not canonical");
 	m = m_forward(1, "GET", "/v1.41//info", FWD_NONE, 0);
 	FWD_BAD(m, "FORWARD target refused by the route tables");
 	m = m_forward(1, "GET", "/v1.23/info", FWD_NONE, 0);

@@ -6,7 +6,8 @@
 # another project's container, an inline seccomp profile), seccomp values the daemons read as
 # profile files (t_seccomp_default, t_build_seccomp_case, measured), engine-reserved
 # annotations through a build or the image a container is made from (t_image_annotations,
-# measured), against a private rootful
+# measured), skopeo's docker-daemon: transport on API v1.22 (t_old_api_versions), against
+# a private rootful
 # podman service, or with CG_BACKEND=docker against a private dockerd (podman-only
 # checks are skipped then: the gateway serves docker.sock alone).
 #
@@ -559,14 +560,39 @@ t_build_seccomp_case() {
   rm -f "$CG_TMP/sc.tar"
 }
 
+# ---- API versions below v1.24 (routes.md §1 as amended): skopeo's docker-daemon: transport ----
+t_old_api_versions() {
+  local v st ver_dir=$CG_TMP/skopeo-dir out
+  # the measurement: the daemon serves v1.22 on these routes as on v1.41
+  for v in _ping version "images/get?names=localhost%2Fbusybox"; do
+    st=$(curl -s -m 30 -o /dev/null -w '%{http_code}' --unix-socket "$CG_BACKEND_SOCK" "http://d/v1.22/$v")
+    if [ "$st" = 200 ]; then pass "measured: $CG_BACKEND serves GET /v1.22/${v%%\?*}"
+    else fail "measured: $CG_BACKEND serves GET /v1.22/${v%%\?*}" "status $st" quiet; fi
+  done
+  expect_output "GET /v1.22/version through the gateway" '"ApiVersion"' \
+    curl -s -m 30 --unix-socket "$R1/docker.sock" "http://d/v1.22/version"
+  expect_output "GET /v1.22/containers/json stays refused" "API version v1.22 is not supported" \
+    curl -s -m 30 --unix-socket "$R1/docker.sock" "http://d/v1.22/containers/json"
+  rm -rf "$ver_dir"
+  expect_ok "skopeo copy docker-daemon:localhost/busybox (v1.22 images/get) through the gateway" \
+    skopeo copy --src-daemon-host "unix://$R1/docker.sock" docker-daemon:$IMG:latest "dir:$ver_dir"
+  expect_ok "skopeo copy to docker-daemon:localhost/cg-skopeo:1 (v1.22 images/load) through the gateway" \
+    skopeo copy --dest-daemon-host "unix://$R1/docker.sock" "dir:$ver_dir" docker-daemon:localhost/cg-skopeo:1
+  out=$(bk image inspect -f '{{.Id}}' localhost/cg-skopeo:1 2>&1)
+  if [ -n "$out" ] && [ "$out" = "$(bk image inspect -f '{{.Id}}' $IMG 2>&1)" ]; then pass "the loaded image is busybox"
+  else fail "the loaded image is busybox" "$out" quiet; fi
+  bk_q rmi localhost/cg-skopeo:1
+  rm -rf "$ver_dir"
+}
+
 ALL=(t_compose t_sdk t_build t_build_cpp t_build_transports t_volume_driver t_network_connect t_seccomp t_seccomp_default
-     t_build_seccomp_case t_image_annotations)
+     t_build_seccomp_case t_image_annotations t_old_api_versions)
 
 # ---- main -------------------------------------------------------------------------
 # the Python SDK under test is Debian's python3-docker: /usr/bin/python3, not whatever
 # python3 comes first on PATH (it may carry another docker SDK)
 PY3=${CG_PYTHON:-/usr/bin/python3}
-need=(docker docker-compose "$PY3" curl timeout)
+need=(docker docker-compose "$PY3" curl timeout skopeo)
 if [ "$CG_BACKEND" = docker ]; then need+=(dockerd containerd); else need+=(podman); fi
 if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
 if ! "$PY3" -c 'import docker' 2>/dev/null; then fail "prerequisites" "python3-docker is not installed"; cg_summary; exit; fi
