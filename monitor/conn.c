@@ -19,6 +19,7 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/evfilter.h"
 #include "monitor/log.h"
 
 /* a parsed JSON body or list answer from this size on is trimmed after */
@@ -68,6 +69,7 @@ conn_free(struct conn *c)
 	free(c->lf_buf);
 	c->rec.msg = NULL;
 	audit_rec_clear(c);
+	evfilter_free(c->ef);
 	free(c);
 }
 
@@ -252,6 +254,9 @@ conn_end_request(struct conn *c)
 	c->json = c->head = c->rhead = c->lf_buf = NULL;
 	c->rheadlen = c->lf_len = c->lf_headlen = 0;
 	c->lf_on = 0;
+	evfilter_free(c->ef);
+	c->ef = NULL;
+	c->ef_on = 0;
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
 	c->begun = 0;

@@ -88,6 +88,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	c->lf_buf = NULL;
 	c->lf_len = c->lf_headlen = 0;
 	c->lf_on = 0;
+	c->ef_on = 0;
 	c->framing = FR_NONE;
 	c->client_eof = c->backend_eof = c->client_shut = c->backend_shut = 0;
 	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)

@@ -431,6 +431,9 @@ struct conn {
 	int lf_on;			/* collecting this answer */
 	char *lf_buf;			/* final head, then the wire body */
 	size_t lf_len, lf_headlen;
+	/* a filtered events stream (monitor/evfilter.c) */
+	struct evfilter *ef;		/* the verified events route's filter */
+	int ef_on;			/* filtering this answer, re-chunked */
 	/* a route the monitor answers or pre-checks itself (answer.c) */
 	int answer;			/* an RF_ANSWER route (verify.c) */
 	int ans_kind;			/* enum answer_kind while one runs */

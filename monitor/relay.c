@@ -23,6 +23,7 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/evfilter.h"
 #include "monitor/listfilter.h"
 #include "monitor/log.h"
 
@@ -72,6 +73,7 @@ write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
 	c->resp_done = 1;
 	c->head_done = 1;
 	c->lf_on = 0;
+	c->ef_on = 0;
 	c->framing = FR_NONE;
 	resp = cg_error_response(r, c->is_head, &len);
 	fifo_free(&c->down);
@@ -98,6 +100,95 @@ truncated(struct conn *c, const char *detail)
 
 static void emit_filtered(struct conn *c);
 
+/* Filtered event lines out[0..len) as one chunk of the client's answer. */
+static void
+put_chunk(struct conn *c, char *out, size_t len)
+{
+	char line[24];
+	int w;
+
+	if (len > 0) {
+		w = snprintf(line, sizeof(line), "%zx\r\n", len);
+		fifo_put(&c->down, line, (size_t)w);
+		fifo_put(&c->down, out, len);
+		fifo_put(&c->down, "\r\n", 2);
+	}
+	free(out);
+}
+
+/* The filtered events answer ends: its last line, then the last chunk. */
+static void
+events_end(struct conn *c)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	evfilter_end(c->ef, &out, &len);
+	put_chunk(c, out, len);
+	fifo_put(&c->down, "0\r\n\r\n", 5);
+	c->ef_on = 0;
+}
+
+/*
+ * The last n bytes of c->down are new body bytes of an events answer
+ * (evfilter.h): they are taken out, decoded from the backend's framing,
+ * and only the kept event lines go back, as a chunk of the client's
+ * chunked answer.
+ */
+static void
+events_body(struct conn *c, size_t n)
+{
+	const char *in = fifo_data(&c->down) + c->down.len - n;
+	char *data = xmalloc(n + 1), *out = NULL;
+	size_t dlen = 0, used = n, olen = 0, raw = n;
+
+	switch (c->framing) {
+	case FR_LENGTH:
+		if (n > c->remaining) {
+			n = used = (size_t)c->remaining;
+			c->bc.keep = 0;
+		}
+		c->remaining -= n;
+		if (c->remaining == 0)
+			c->resp_done = 1;
+		memcpy(data, in, n);
+		dlen = n;
+		break;
+	case FR_CHUNKED:
+		dlen = n;
+		if (http_chunked_feed(&c->chunk, in, n, data, &dlen,
+		    &used) < 0) {
+			free(data);
+			fifo_unput(&c->down, n);
+			c->ef_on = 0;	/* what was relayed stays; no last chunk */
+			truncated(c, "invalid chunked framing");
+			return;
+		}
+		if (used < n)
+			c->bc.keep = 0;
+		if (c->chunk.done)
+			c->resp_done = 1;
+		break;
+	case FR_EOF:
+		memcpy(data, in, n);
+		dlen = n;
+		break;
+	default:		/* no body where none belongs */
+		if (n > 0)
+			c->bc.keep = 0;
+		break;
+	}
+	fifo_unput(&c->down, raw);
+	evfilter_feed(c->ef, data, dlen, &out, &olen);
+	free(data);
+	put_chunk(c, out, olen);
+	if (c->resp_done) {
+		events_end(c);
+		audit_flush(c);
+		backend_release(c);
+	}
+}
+
 /*
  * The last n bytes of c->down are new body bytes: keep those that belong
  * to the response (http.md §8.4) and see whether it is complete. A list
@@ -107,6 +198,11 @@ static void
 take_body(struct conn *c, size_t n)
 {
 	size_t used, wrote = 0;
+
+	if (c->ef_on) {
+		events_body(c, n);
+		return;
+	}
 
 	switch (c->framing) {
 	case FR_NONE:
@@ -178,7 +274,7 @@ take_body(struct conn *c, size_t n)
  */
 static void
 put_head(struct conn *c, const char *p, size_t headlen,
-    const struct http_response *resp)
+    const struct http_response *resp, int rechunk)
 {
 	const char *eol, *le;
 	size_t i;
@@ -194,9 +290,15 @@ put_head(struct conn *c, const char *p, size_t headlen,
 		    cg_ci_eq(f->name, f->name_len, "Proxy-Connection") ||
 		    cg_ci_eq(f->name, f->name_len, CG_HEADER_NAME))
 			continue;
+		if (rechunk && (cg_ci_eq(f->name, f->name_len,
+		    "Content-Length") || cg_ci_eq(f->name, f->name_len,
+		    "Transfer-Encoding")))
+			continue;
 		le = memmem(f->name, headlen - (size_t)(f->name - p), "\r\n", 2);
 		fifo_put(&c->down, f->name, (size_t)(le - f->name) + 2);
 	}
+	if (rechunk)
+		fifo_put(&c->down, "Transfer-Encoding: chunked\r\n", 28);
 	if (c->closing)
 		fifo_put(&c->down, "Connection: close\r\n", 19);
 	fifo_put(&c->down, CG_HEADER_LINE "\r\n",
@@ -237,7 +339,7 @@ emit_filtered(struct conn *c)
 	    conn_duration_ms(c), NULL);
 	/* a Content-Length answer now, whatever the backend's framing */
 	c->closing = c->client_close || !c->stream_done;
-	put_head(c, out, (size_t)n, &resp);
+	put_head(c, out, (size_t)n, &resp, 0);
 	fifo_put(&c->down, out + n, len - (size_t)n);
 	free(out);
 	free(c->lf_buf);
@@ -290,6 +392,8 @@ head_bytes(struct conn *c)
 	/* a list answer is post-filtered whole, then logged (issue 7) */
 	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
 	    !(c->hijack && http_response_switches(&resp));
+	/* an events answer is filtered line by line, re-chunked */
+	c->ef_on = c->ef != NULL && resp.status == 200 && !c->is_head;
 	/* a create's record waits for the id in its body (audit.c) */
 	if (!audit_head(c, resp.status) && !c->lf_on)
 		audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL,
@@ -313,13 +417,15 @@ head_bytes(struct conn *c)
 			memcpy(c->lf_buf, c->rhead, (size_t)n);
 			c->lf_len = c->lf_headlen = (size_t)n;
 		} else {
-			put_head(c, c->rhead, (size_t)n, &resp);
+			put_head(c, c->rhead, (size_t)n, &resp, c->ef_on);
 		}
 		if (c->framing == FR_NONE || (c->framing == FR_LENGTH &&
 		    c->remaining == 0)) {
 			c->resp_done = 1;
 			if (c->lf_on)
 				emit_filtered(c);
+			if (c->ef_on)
+				events_end(c);
 		}
 	}
 	if (c->rheadlen > (size_t)n && !c->resp_done) {
@@ -355,6 +461,8 @@ backend_ended(struct conn *c, int err)
 		conn_close_backend(c);
 		if (c->lf_on)
 			emit_filtered(c);
+		if (c->ef_on)
+			events_end(c);
 	} else if (!c->resp_done) {
 		truncated(c, "the backend closed early");
 	}

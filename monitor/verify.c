@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/evfilter.h"
 #include "monitor/listfilter.h"
 #include "monitor/log.h"
 #include "policy/headers.h"
+#include "policy/query.h"
 #include "policy/routes.h"
 
 /* The policy context of c's connection, without facts (the child's too). */
@@ -247,6 +249,12 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		c->hijack = req.hijack;
 		c->no_head_timeout = req.no_head_timeout;
 		c->lf_kind = listfilter_kind(req.route);
+		/* the events stream is filtered to the project (evfilter.h) */
+		evfilter_free(c->ef);
+		c->ef = req.route != NULL &&
+		    strcmp(req.route->action, "events") == 0 ?
+		    evfilter_new(c->gw->lis[c->lis].backend_kind, c->gw->root,
+		    query_get(req.query, "filters")) : NULL;
 		/* answered by the monitor itself, never forwarded (answer.c) */
 		c->answer = req.route != NULL && (req.route->flags & RF_ANSWER);
 		c->lf_api = req.api;

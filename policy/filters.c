@@ -10,9 +10,10 @@
  * the label values of image prune and events, and label! on image prune,
  * and its system prune ORs them on volumes and images. There the client
  * member is refused (widening[] below) with a reason saying what to do
- * instead, except on podman's volume list: its client filters are
- * forwarded without the project label and the monitor post-filters the
- * answer (monitor/listfilter.c), which yields the exact intersection. The client's filters are rebuilt into list form rather than
+ * instead, except on podman's volume list and events: their client
+ * filters are forwarded without the project label and the monitor
+ * filters the answer (monitor/listfilter.c, monitor/evfilter.c), which
+ * yields the exact intersection. The client's filters are rebuilt into list form rather than
  * forwarded, so the daemon never reads a form the gateway did not check,
  * and repeated or case-variant "filters" keys never reach it
  * (route_query_keys).
@@ -146,10 +147,13 @@ static const struct widening {
 	  "podman ORs label! with the project label on image prune, so other "
 	  "projects' images would be removed; prune without label filters or "
 	  "remove images by name" },
-	{ CG_PODMAN, "events", "events", "label",
-	  "podman ORs event label filters with the project label, so other "
-	  "projects' events would be shown; filter by type, container or "
-	  "event instead" },
+	/*
+	 * Forwarded without the project label too: podman ORs label values,
+	 * and the monitor keeps only the project's events that match the
+	 * client's labels as podman reads them (monitor/evfilter.c; routes.md
+	 * §8 as amended on 2026-12-07).
+	 */
+	{ CG_PODMAN, "events", "events", "label", NULL },
 	{ -1, "system", "system-prune", "*",
 	  "podman's system prune ORs filters with the project label on "
 	  "volumes and images, so other projects' resources would be "

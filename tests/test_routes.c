@@ -1198,10 +1198,13 @@ static const struct widen_case widen_cases[] = {
 	  "{\"label!\":[\"x\"],\"label\":[\"" LBL "\"],\"dangling\":[\"true\"]}" },
 	{ P, "POST", "/v4.3.1/libpod/images/prune" F("%7B%22until%22%3A%5B%2210m%22%5D%7D"),
 	  NULL, "{\"until\":[\"10m\"],\"label\":[\"" LBL "\"],\"dangling\":[\"true\"]}" },
-	/* events: podman ORs label values; other keys are ANDed */
+	/* events: podman ORs label values (forwarded without the project label; the monitor
+	   keeps the project's events matching them: test_evfilter); other keys are ANDed */
 	{ D, "GET", "/v1.41/events" F("%7B%22label%22%3A%5B%22app%3Dweb%22%5D%7D"),
-	  "filters.label is refused: podman ORs event label filters",
-	  "{\"label\":[\"app=web\",\"" LBL "\"]}" },
+	  "{\"label\":[\"app=web\"]}", "{\"label\":[\"app=web\",\"" LBL "\"]}" },
+	{ P, "GET", "/v4.3.1/libpod/events" F("%7B%22label%22%3A%5B" OTHER "%2C%22a%3Db%22%5D%7D"),
+	  "{\"label\":[\"org.apache.magpie.project=/srv/b\",\"a=b\"]}",
+	  "{\"label\":[\"org.apache.magpie.project=/srv/b\",\"a=b\",\"" LBL "\"]}" },
 	{ P, "GET", "/v4.3.1/libpod/events" F("%7B%22type%22%3A%5B%22container%22%5D%7D"),
 	  NULL, "{\"type\":[\"container\"],\"label\":[\"" LBL "\"]}" },
 	/* containers, networks and pods: both backends AND every key */

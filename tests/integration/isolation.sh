@@ -841,9 +841,46 @@ cleanup() {
   return 0
 }
 
+# routes.md §8 as amended: a client's label filter on events gets the intersection, which
+# the monitor applies to the stream (podman ORs label values with the project label)
+i_events_labels() {
+  local t0 f want out api path sock
+  t0=$(( $(date +%s) - 1 ))
+  dk create --name isoe-a --label e.x=1 --network none $IMG true >/dev/null &&
+    dk create --name isoe-b --label e.x=2 --network none $IMG true >/dev/null &&
+    dk2 create --name isoe-f --label e.x=1 --network none $IMG true >/dev/null &&
+    bk create --name isoe-u --label e.x=1 --network none $IMG true >/dev/null ||
+    { fail "events labels: set-up" "create failed"; return; }
+  # evs SOCK PATH FILTERS: the events since t0, for 3 s (podman 4.3 answers nothing with until)
+  evs() { curl -s -m 3 -N --unix-socket "$1" "http://d$2?since=$t0&filters=$(urlenc "$3")"; }
+  for api in compat libpod; do
+    if [ $api = libpod ]; then podman_only "libpod events" || continue; path=/v4.3.1/libpod/events; sock=$R1/podman.sock
+    else path=/v1.41/events; sock=$R1/docker.sock; fi
+    out=$(evs "$sock" $path '{"label":["e.x=1"]}')
+    if [[ $out == *isoe-a* ]] && [[ $out != *isoe-b* ]] && [[ $out != *isoe-f* ]] && [[ $out != *isoe-u* ]]; then
+      pass "$api events, label e.x=1: the project's isoe-a only"
+    else fail "$api events, label e.x=1: the project's isoe-a only" "got: $(grep -oE 'isoe-[a-z]' <<<"$out" | sort -u | tr '\n' ' ')" quiet; fi
+    out=$(evs "$sock" $path '{"label":["e.x=1","e.x=2"],"type":["container"]}')
+    if [ "$CG_BACKEND" = podman ]; then want="isoe-a isoe-b "; else want=""; fi
+    if [ "$(grep -oE 'isoe-[a-z]' <<<"$out" | sort -u | tr '\n' ' ')" = "$want" ]; then
+      pass "$api events, label e.x=1 or e.x=2 (as the backend combines them): ${want:-nothing}"
+    else fail "$api events, label e.x=1 or e.x=2" "got: $(grep -oE 'isoe-[a-z]' <<<"$out" | sort -u | tr '\n' ' '), wanted ${want:-nothing}" quiet; fi
+    for f in "{\"label\":[\"$KEY=$P2\"]}" "{\"Label\":[\"$KEY=$P2\"]}" "{\"label=$KEY\":[\"$P2\"]}" \
+             "{\"LABEL=e.x\":[\"1\"]}" '{"label":["e.x"]}' "{\"label\":[\"$KEY=$P2\",\"e.x=1\"]}"; do
+      out=$(evs "$sock" $path "$f")
+      if [[ $out != *isoe-f* ]] && [[ $out != *isoe-u* ]]; then pass "$api events, filters $f: nothing of another project"
+      else fail "$api events, filters $f: nothing of another project" "got: $(grep -oE 'isoe-[a-z]' <<<"$out" | sort -u | tr '\n' ' ')" quiet; fi
+    done
+  done
+  cg_run timeout 4 env DOCKER_HOST="unix://$R1/docker.sock" docker events --since "$t0" --filter label=e.x=1 --format '{{.Actor.Attributes.name}}'
+  if [[ $CG_OUT == *isoe-a* ]] && [[ $CG_OUT != *isoe-[bfu]* ]]; then pass "docker events --filter label=e.x=1: isoe-a only"
+  else fail "docker events --filter label=e.x=1: isoe-a only" "got: $CG_OUT" quiet; fi
+  bk rm -f isoe-a isoe-b isoe-f isoe-u >/dev/null 2>&1
+}
+
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
-     i_docker_ps_args i_bind_oracle i_short_id_names)
+     i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
