@@ -794,6 +794,15 @@ static int
 check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
     struct cg_refusal *r)
 {
+	const char *df = query_get(q, "dockerfile");
+
+	/*
+	 * doc/leniency.md: the Go SDK sends dockerfile= (empty) on every
+	 * build; both daemons read it as the context's default Dockerfile
+	 * (measured: clients.sh, gosdk build), so it is not forwarded.
+	 */
+	if (df != NULL && df[0] == '\0')
+		query_remove(q, "dockerfile");
 	if (check_networkmode(ctx, query_get(q, "networkmode"), r) == -1 ||
 	    check_nsoptions(q, r) == -1 ||
 	    check_isolation(query_get(q, "isolation"), r) == -1 ||

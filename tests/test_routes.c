@@ -1351,6 +1351,14 @@ test_build(void **state)
 	    "&shmsize=67108864&t=localhost%2Fp%3A1";
 
 	(void)state;
+	/* doc/leniency.md: the Go SDK's empty dockerfile is the default, not forwarded */
+	assert_int_equal(policy_route(&ctx, "POST", "/v1.41/build?dockerfile=&t=x&version=1", 38, 0, &req, &r), 0);
+	t = policy_route_target(&req, NULL);
+	assert_string_equal(t, "/v1.41/build?t=x&version=1"
+	    "&labels=%7B%22org.apache.magpie.project%22%3A%22%2Fhome%2Fu%2Fproj%22%7D"
+	    "&nsoptions=%5B%7B%22Name%22%3A%22network%22%2C%22Host%22%3Afalse%7D%5D");
+	free(t);
+	policy_request_free(&req);
 	assert_int_equal(policy_route(&ctx, "POST", legacy, sizeof(legacy) - 1, 0, &req, &r), 0);
 	t = policy_route_target(&req, NULL);
 	assert_string_equal(t, "/v1.41/build?dockerfile=Dockerfile&t=localhost%2Fbuilt%3A1&version=1"
