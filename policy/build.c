@@ -589,6 +589,11 @@ labels_tree(enum cg_api api, const char *v, struct cg_refusal *r)
 		    cJSON_CreateObject());
 	if ((t = parse_param("labels", v, r)) == NULL)
 		return NULL;
+	/* doc/leniency.md: the Go SDK's labels=null, no labels to both daemons */
+	if (cJSON_IsNull(t)) {
+		cJSON_Delete(t);
+		return labels_tree(api, NULL, r);
+	}
 	if (check_labels_tree(t, r) == -1) {
 		cJSON_Delete(t);
 		return NULL;
@@ -616,6 +621,11 @@ buildargs_tree(const char *v, struct cg_refusal *r)
 		return json_checked(cJSON_CreateObject());
 	if ((t = parse_param("buildargs", v, r)) == NULL)
 		return NULL;
+	/* doc/leniency.md: the Go SDK's buildargs=null, none to both daemons */
+	if (cJSON_IsNull(t)) {
+		cJSON_Delete(t);
+		return json_checked(cJSON_CreateObject());
+	}
 	if (!cJSON_IsObject(t))
 		goto bad;
 	if (collision(t, 0, r) == -1) {
