@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -327,6 +328,33 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 		xoom();
 	c->head = head;
 	c->head_len = len;
+}
+
+void
+backend_set_json(struct conn *c, char *json, size_t len)
+{
+	static const char field[] = "\r\nContent-Length: ";
+	char *at = NULL, *end, *head;
+	size_t i, flen = sizeof(field) - 1;
+	int n;
+
+	for (i = 0; c->head != NULL && i + flen <= c->head_len; i++)
+		if (strncasecmp(c->head + i, field, flen) == 0) {
+			at = c->head + i + flen;
+			break;
+		}
+	free(c->json);
+	c->json = json;
+	c->body_len = len;
+	if (at == NULL)		/* every JSON body is framed so (headers.c) */
+		return;
+	end = strstr(at, "\r\n");
+	n = asprintf(&head, "%.*s%zu%s", (int)(at - c->head), c->head, len, end);
+	if (n < 0)
+		xoom();
+	free(c->head);
+	c->head = head;
+	c->head_len = (size_t)n;
 }
 
 void

@@ -109,6 +109,12 @@ void backend_verdict(struct conn *c, int refused, const char *code,
  * (deny, or error for a 5xx), backend closed, phase tree freed, VERDICT
  * refused; c->rs = RS_WAIT_DONE. code is of the closed vocabulary.
  */
+/*
+ * Replace the forwarded JSON body with json[0..len) (malloc'd; c takes it)
+ * and its Content-Length in the serialised head (backend_build_head), for
+ * the monitor's own rewrite of the named-resource phase (publish.h).
+ */
+void backend_set_json(struct conn *c, char *json, size_t len);
 void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*

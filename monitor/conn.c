@@ -193,6 +193,8 @@ conn_free_phase_tree(struct conn *c)
 	free(c->im_id);
 	c->im_ref = c->im_id = NULL;
 	c->im_step = 0;
+	free(c->ph_pub_image);
+	c->ph_pub_image = NULL;
 }
 
 void

@@ -25,8 +25,6 @@
 #define D_SYSCTLS	"kernel parameters are refused"
 #define D_CGPARENT	"custom cgroup parents are refused"
 #define D_RUNTIME	"alternative OCI runtimes are refused"
-#define D_PUBLISH_ALL	"publishing every exposed port binds 0.0.0.0; " \
-			"publish ports explicitly"
 #define D_VOLUMES_FROM	"--volumes-from is refused; share a named volume instead"
 
 /* ==================================================================== */
@@ -96,9 +94,11 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "masked-paths", "MaskedPaths is refused");
 	if (not_null(json_get(hc, "ReadonlyPaths")))
 		return cg_refuse(r, "readonly-paths", "ReadonlyPaths is refused");
-	/* 20: publishing (§3.7) */
-	if (json_truthy(json_get(hc, "PublishAllPorts")))
-		return cg_refuse_hint(r, "publish-all", CG_HINT_IN_DETAIL, D_PUBLISH_ALL);
+	/*
+	 * 20: publishing (§3.7). PublishAllPorts (a bool: §0.5) passes: the
+	 * monitor turns it into 127.0.0.1 bindings of the exposed ports
+	 * before forwarding (monitor/publish.h; rule 20 as amended).
+	 */
 	if (rule_publish_compat(hc, r) != 0)
 		return -1;
 	/* 21: mounts and binds (§4; sources rewritten in place) */
@@ -227,9 +227,7 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return cg_refuse(r, "masked-paths", "mask is refused");
 	if (not_null(json_get(body, "unmask")))
 		return cg_refuse(r, "security-opt", "unmask is refused");
-	/* 20 */
-	if (json_truthy(json_get(body, "publish_image_ports")))
-		return cg_refuse_hint(r, "publish-all", CG_HINT_IN_DETAIL, D_PUBLISH_ALL);
+	/* 20; publish_image_ports as PublishAllPorts above */
 	if (rule_publish_libpod(body, r) != 0)
 		return -1;
 	/* 21 (§4.3) */

@@ -710,9 +710,12 @@ test_compat_rules(void **state)
 		CCO("MaskedPaths null", "{'HostConfig':{'MaskedPaths':null,"
 		    "'ReadonlyPaths':null}}", "'MaskedPaths':null"),
 		/* 20 (§3.7) */
-		CCD("PublishAllPorts", "{'HostConfig':{'PublishAllPorts':true}}",
-		    "publish-all", "publishing every exposed port binds "
-		    "0.0.0.0; publish ports explicitly"),
+		/* rule 20 as amended: forwarded; the monitor binds the
+		   exposed ports on 127.0.0.1 (test_publish) */
+		CCO("PublishAllPorts", "{'HostConfig':{'PublishAllPorts':true}}",
+		    "'PublishAllPorts':true"),
+		CC("PublishAllPorts not a bool",
+		    "{'HostConfig':{'PublishAllPorts':1}}", "malformed"),
 		CCD("publish with network none", "{'HostConfig':{'NetworkMode':"
 		    "'none','PortBindings':{'80/tcp':[{'HostPort':'8080'}]}}}",
 		    "publish", "published ports would be discarded with "
@@ -1089,8 +1092,8 @@ test_libpod_rules(void **state)
 		LCD("unmask", "{'unmask':['ALL']}", "security-opt",
 		    "unmask is refused"),
 		LCO("mask null", "{'mask':null,'unmask':null}", "'mask':null"),
-		LC("publish_image_ports", "{'publish_image_ports':true}",
-		    "publish-all"),
+		LCO("publish_image_ports", "{'publish_image_ports':true}",
+		    "'publish_image_ports':true"),
 		LC("portmappings with netns none", "{'netns':{'nsmode':'none'},"
 		    "'portmappings':[{'container_port':80}]}", "publish"),
 		LCD("host_ip", "{'portmappings':[{'container_port':80,"

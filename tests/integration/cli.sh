@@ -186,6 +186,46 @@ s_encoded_image_names() {
   rm -f "$tar"
 }
 
+# policy.md rule 20 as amended: docker run -P publishes every exposed port on 127.0.0.1 with an
+# ephemeral host port (the monitor rewrites PublishAllPorts); docker port shows them; nothing
+# listens beyond 127.0.0.1. The private dockerd has no default bridge: there on a project network.
+s_publish_all() {
+  local ctx=$CG_TMP/pub-ctx net=() p q
+  mkdir -p "$ctx"
+  printf 'FROM %s\nEXPOSE 8080 9090/udp\nCMD ["sh","-c","echo pub-ok > /tmp/i; exec httpd -f -p 8080 -h /tmp"]\n' "$IMG" >"$ctx/Dockerfile"
+  expect_ok "docker build of an image exposing 8080 and 9090/udp" env DOCKER_BUILDKIT=0 \
+    DOCKER_HOST="unix://$R1/docker.sock" timeout 120 docker build -q -t localhost/cg-pub:1 "$ctx"
+  if [ "$CG_BACKEND" = docker ]; then dk network create cg-pubnet >/dev/null; net=(--network cg-pubnet); fi
+  expect_ok "docker run -d -P" dk run -d -P "${net[@]}" --name cg-pub localhost/cg-pub:1
+  expect_output "docker port: 8080/tcp on 127.0.0.1" "8080/tcp -> 127.0.0.1:" dk port cg-pub
+  expect_output "docker port: 9090/udp on 127.0.0.1" "9090/udp -> 127.0.0.1:" dk port cg-pub
+  cg_run bk inspect -f '{{.HostConfig.PublishAllPorts}} {{json .HostConfig.PortBindings}}' cg-pub
+  if [[ $CG_OUT == "false "* ]] && [[ $CG_OUT == *'"8080/tcp":[{"HostIp":"127.0.0.1"'* ]] && [[ $CG_OUT != *0.0.0.0* ]]; then
+    pass "the daemon got explicit 127.0.0.1 bindings, no PublishAllPorts"
+  else fail "the daemon got explicit 127.0.0.1 bindings, no PublishAllPorts" "$CG_OUT" quiet; fi
+  p=$(dk port cg-pub 8080/tcp 2>/dev/null | head -n 1); p=${p##*:}
+  q=$(dk port cg-pub 9090/udp 2>/dev/null | head -n 1); q=${q##*:}
+  cg_run ss -Htlnu
+  if [ -n "$p" ] && grep -qE "127\.0\.0\.1:$p " <<<"$CG_OUT" && ! grep -qE "(0\.0\.0\.0|\*|\[::\]):($p|$q) " <<<"$CG_OUT"; then
+    pass "ss: ports $p/tcp and $q/udp listen on 127.0.0.1 only"
+  else fail "ss: ports $p/tcp and $q/udp listen on 127.0.0.1 only" "$(grep -E ":($p|$q) " <<<"$CG_OUT")" quiet; fi
+  if [ "$CG_BACKEND" = podman ]; then
+    expect_output "the published port answers on 127.0.0.1" pub-ok cg_wait_http "http://127.0.0.1:$p/i"
+    expect_ok "podman --remote run -d -P" pm run -d -P --name cg-pub-p localhost/cg-pub:1
+    expect_output "podman --remote port: 8080/tcp on 127.0.0.1" "8080/tcp -> 127.0.0.1:" pm port cg-pub-p
+  fi
+  bk_rm cg-pub cg-pub-p
+  [ "$CG_BACKEND" = docker ] && dk network rm cg-pubnet >/dev/null 2>&1
+  bk image rm localhost/cg-pub:1 >/dev/null 2>&1
+  rm -rf "$ctx"
+}
+# cg_wait_http URL: the body, once the URL answers (10 s)
+cg_wait_http() {
+  local i
+  for i in $(seq 1 100); do curl -sf -m 2 "$1" && return 0; sleep 0.1; done
+  return 1
+}
+
 s_sandbox() {
   if [ "$CG_DIRECT" = 1 ]; then skip "sandbox" "CG_DIRECT=1 (no gateway)"; return; fi
   local gw=$GW1 kids k st ok=0 bad=0 held
@@ -335,7 +375,7 @@ PY
 }
 
 ALL=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin
-     s_podman_remote s_encoded_image_names s_sandbox s_sandbox_syscalls s_abandoned_streams)
+     s_podman_remote s_encoded_image_names s_publish_all s_sandbox s_sandbox_syscalls s_abandoned_streams)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl timeout); else need=(docker podman curl timeout); fi

@@ -35,7 +35,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 export CG_BACKEND=docker
 . "$HERE/lib.sh"
 
-CLI_SCENARIOS=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin s_encoded_image_names)
+CLI_SCENARIOS=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin s_encoded_image_names s_publish_all)
 
 if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
   fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
