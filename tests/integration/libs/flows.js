@@ -10,7 +10,7 @@
  * Refusal flows (mode "gateway" only) pass when the library call fails with the
  * gateway's status and "container-gateway: <code>" in the message.
  *
- *   node flows.js --socket PATH --mode direct|gateway [--foreign ID] [--only NAME,...]
+ *   node flows.js --socket PATH --mode direct|gateway [--foreign ID] [--workdir DIR] [--only NAME,...]
  *
  * Needs NODE_PATH to hold the node_modules of scripts/install-libs.sh, the image
  * localhost/busybox on the backend, and (set by libs.sh) TESTCONTAINERS_RYUK_DISABLED
@@ -28,7 +28,10 @@ if (!args.socket || !['direct', 'gateway'].includes(args.mode)) {
 process.env.DOCKER_HOST = 'unix://' + args.socket;	/* read by testcontainers at load */
 const Docker = require('dockerode');
 const tar = require('tar-stream');
-const { GenericContainer, Wait } = require('testcontainers');
+const { GenericContainer, Wait, Network, DockerComposeEnvironment } = require('testcontainers');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 
 const IMG = 'localhost/busybox';
 const PFX = 'cglib' + args.mode[0] + process.pid;
@@ -328,6 +331,51 @@ flow('testcontainers stop and restart', async () => {
   const r = await c.exec(['echo', 'after-restart']);
   check(r.output.includes('after-restart'), 'exec after restart');
   await c.stop();
+});
+
+/* Networks named with hex digits only (testcontainers' Network names them so). */
+flow('testcontainers Network', async () => {
+  const net = await new Network().start();
+  try {
+    const a = await new GenericContainer(IMG).withCommand(['sleep', '300']).withNetwork(net)
+      .withNetworkAliases('svc').start();
+    const b = await new GenericContainer(IMG).withCommand(['sleep', '300']).withNetwork(net).start();
+    try {
+      check(a.getNetworkNames().includes(net.getName()), 'a: networks ' + a.getNetworkNames());
+      check(a.getIpAddress(net.getName()) && b.getIpAddress(net.getName()), 'no address on the network');
+    } finally { await a.stop(); await b.stop(); }
+  } finally { await net.stop(); }
+});
+/* commit: deleteOnExit true keeps testcontainers' session label (the reaper's), false
+   clears it with a LABEL change of an empty value. */
+for (const deleteOnExit of [true, false]) {
+  flow(`testcontainers commit with deleteOnExit ${deleteOnExit}`, async () => {
+    const c = await new GenericContainer(IMG).withCommand(['sh', '-c', 'echo x > /committed; exec sleep 300']).start();
+    const repo = 'localhost/' + name('tccommit');
+    try {
+      const id = await c.commit({ repo, tag: '1', deleteOnExit });
+      const i = await docker.getImage(id).inspect();
+      const session = (i.Config.Labels || {})['org.testcontainers.session-id'];
+      check(deleteOnExit ? !!session : !session, `session label ${JSON.stringify(session)}`);
+      await docker.getImage(repo + ':1').remove();
+    } finally { await c.stop(); }
+  });
+}
+flow('testcontainers compose environment (docker-compose 1.29)', async () => {
+  const dir = fs.mkdtempSync(path.join(args.workdir || os.tmpdir(), 'tc-compose-'));
+  fs.writeFileSync(path.join(dir, 'compose.yml'), `version: "3"\nservices:\n  svc:\n    image: ${IMG}\n` +
+    '    command: ["sh", "-c", "echo compose-ready; exec sleep 300"]\n');
+  const project = name('tcc').replace(/-/g, '');
+  const env = await new DockerComposeEnvironment(dir, 'compose.yml').withProjectName(project)
+    .withClientOptions({ executable: { standalone: true, executablePath: 'docker-compose' } })
+    .withWaitStrategy(`${project}_svc_1`, Wait.forLogMessage('compose-ready')).up();
+  try {
+    const r = await env.getContainer(`${project}_svc_1`).exec(['echo', 'compose-exec']);
+    check(r.output.includes('compose-exec'), 'exec ' + JSON.stringify(r));
+  } finally {
+    await env.down();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 /* ---- refusals the policy requires (through the gateway only) ------------------ */
