@@ -1,5 +1,5 @@
 # container-gateway: one non-recursive Makefile (style.md §18).
-# Targets: all, check, install (PREFIX, DESTDIR), clean.
+# Targets: all, check, check-clients, install (PREFIX, DESTDIR), clean.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -67,6 +67,18 @@ check:
 	./scripts/install-libs.sh --if-missing
 	$(MAKE) all $(TESTS) $(HELPERS) bench/loadgen bench/rawrelay
 	./tests/run-all.sh
+
+# make check-clients: the wider client matrix (tests/integration/clients.sh: the Go SDK,
+# go-dockerclient as dockertest uses it, Ruby's docker-api, the Dev Containers CLI,
+# podman-compose, testcontainers' Network, commit and compose), directly and through the
+# gateway, on a private podman and on a private dockerd; .ci/run runs it after make check
+# (its own target: make check stays under 20 minutes)
+check-clients:
+	./scripts/install-deps.sh --if-missing
+	./scripts/install-libs.sh --if-missing
+	$(MAKE) all
+	./tests/integration/clients.sh
+	CG_BACKEND=docker ./tests/integration/clients.sh
 
 # every test program and helper, without running them (tests/sanitize/*.sh)
 test-programs: $(TESTS) $(HELPERS)
@@ -164,7 +176,7 @@ clean:
 	rm -rf $(FUZZERS) tests/fuzz/*.corpus build
 	rm -f container-gateway libcg.a bench/loadgen bench/rawrelay bench/*.o bench/*.d $(TESTS) $(HELPERS) $(foreach m,$(MODULES) tests tests/helpers tests/fuzz,$(m)/*.o $(m)/*.d)
 
-.PHONY: all check test-programs check-asan check-valgrind reliability-report unit fuzzers fuzz bench install clean
+.PHONY: all check check-clients test-programs check-asan check-valgrind reliability-report unit fuzzers fuzz bench install clean
 .SECONDARY:
 
 -include $(wildcard $(foreach m,$(MODULES) tests tests/helpers tests/fuzz bench,$(m)/*.d))

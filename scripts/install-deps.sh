@@ -15,6 +15,10 @@
 #                 4.3.1 has no pasta network mode; bubblewrap for tool.md's sandboxed
 #                 agent (rootless.sh r_sandboxed_agent)
 #   old API versions: skopeo (its docker-daemon: transport speaks v1.22; tools.sh)
+#   client matrix (make check-clients, tests/integration/clients.sh): golang-go with
+#                 golang-github-docker-docker-dev and golang-github-fsouza-go-dockerclient-dev
+#                 (built in GOPATH mode), ruby-docker-api (and ruby-multi-json, which it
+#                 requires but does not depend on), podman-compose
 #   dockerd:      docker.io (dockerd 20.10, containerd, and the docker client when no
 #                 other `docker` is on PATH). tests/integration/dockerd.sh starts a
 #                 private dockerd + containerd with scripts/dockerd-up.sh; nothing else
@@ -46,7 +50,8 @@ PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
       python3 curl procps util-linux gdb clang libclang-rt-14-dev valgrind
       python3-jsonschema docker-compose python3-docker docker.io containerd uidmap slirp4netns
-      bubblewrap skopeo)
+      bubblewrap skopeo golang-go golang-github-docker-docker-dev
+      golang-github-fsouza-go-dockerclient-dev ruby ruby-docker-api ruby-multi-json podman-compose)
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then

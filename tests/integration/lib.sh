@@ -21,6 +21,7 @@
 #   expect_output NAME STR CMD... PASS when CMD exits 0 and its output contains STR
 #   expect_fail_with NAME STR CMD...  PASS when CMD exits non-zero and its output contains STR
 #   expect_fail_match NAME ERE CMD... same with an extended regular expression
+#   cg_compare_flows LABEL D G    a client's flows, directly (file D) and through a gateway (G)
 #   cg_summary                    print "N passed, M failed"; exit 1 when M > 0
 #
 # Every command run by the expect_* helpers gets `timeout` ($CG_TIMEOUT, 60 s); its
@@ -328,6 +329,49 @@ cg_two_gateways() {
   if ! cg_gateway_start "$P2" "$R2"; then fail "gateway for project 2 starts" "see above"; cg_summary; return 1; fi
   GW2=$CG_GW_PID
   echo "# gateways ready ($CG_BACKEND): p1 pid ${GW1:-direct} ($R1), p2 pid ${GW2:-direct} ($R2)"
+}
+
+# cg_compare_flows LABEL DIRECT GATEWAY: judge one client's FLOW lines (FLOW<TAB>name<TAB>ok|fail
+# <TAB>ms[<TAB>message]) of a run directly against the backend (file DIRECT) and one through a
+# gateway (file GATEWAY): every flow that works directly must work through the gateway; a flow
+# named "refused: ..." runs through the gateway only and must pass there. The caller's
+# associative arrays (declare -A, may be empty) name the exceptions:
+#   KNOWN_DIRECT_FAIL["<backend>:<flow>"]=why          fails against the backend itself (SKIP)
+#   PENDING_GATEWAY_FAIL["<flow>"]="<text>|<why>"      refused by the gateway for a reason another
+#                                                      change removes: SKIP when the message holds
+#                                                      <text>, FAIL otherwise
+# Prints a PASS/FAIL/SKIP line per flow and "# LABEL on <backend>: D of N flows work directly, G of N
+# through the gateway"; sets CG_FLOWS_N, CG_FLOWS_DIRECT, CG_FLOWS_GATEWAY.
+cg_compare_flows() {
+  local label=$1 d=$2 g=$3 name res msg dres dmsg known pend
+  declare -A direct=()
+  CG_FLOWS_N=0; CG_FLOWS_DIRECT=0; CG_FLOWS_GATEWAY=0
+  while IFS=$'\t' read -r _ name res _ msg; do direct[$name]="$res"$'\t'"$msg"; done < <(grep '^FLOW' "$d")
+  while IFS=$'\t' read -r _ name res _ msg; do
+    if [[ $name == refused:* ]]; then
+      if [ "$res" = ok ]; then pass "gateway ($CG_BACKEND): $name"; else fail "gateway ($CG_BACKEND): $name" "$msg" quiet; fi
+      continue
+    fi
+    CG_FLOWS_N=$((CG_FLOWS_N + 1))
+    dres=${direct[$name]:-missing}; dmsg=${dres#*$'\t'}; dres=${dres%%$'\t'*}
+    known=${KNOWN_DIRECT_FAIL[$CG_BACKEND:$name]:-}
+    pend=${PENDING_GATEWAY_FAIL[$name]:-}
+    [ "$dres" = ok ] && CG_FLOWS_DIRECT=$((CG_FLOWS_DIRECT + 1))
+    [ "$res" = ok ] && CG_FLOWS_GATEWAY=$((CG_FLOWS_GATEWAY + 1))
+    if [ "$dres" != ok ] && [ -n "$known" ]; then
+      skip "$name ($CG_BACKEND)" "fails directly too ($known): $dmsg"
+    elif [ "$dres" != ok ]; then
+      fail "$name ($CG_BACKEND)" "fails directly against the backend: $dmsg" quiet
+    elif [ "$res" = ok ]; then
+      pass "$name ($CG_BACKEND): direct and through the gateway"
+    elif [ -n "$pend" ] && [[ $msg == *"${pend%%|*}"* ]]; then
+      skip "$name ($CG_BACKEND)" "${pend#*|}: $msg"
+    else
+      fail "$name ($CG_BACKEND)" "works directly, through the gateway: $msg" quiet
+    fi
+  done < <(grep '^FLOW' "$g")
+  [ "$CG_FLOWS_N" -gt 0 ] || fail "$label flows ran" "no FLOW line; stderr: $(tail -n 3 "$g.err" 2>/dev/null)" quiet
+  echo "# $label on $CG_BACKEND: $CG_FLOWS_DIRECT of $CG_FLOWS_N flows work directly, $CG_FLOWS_GATEWAY of $CG_FLOWS_N through the gateway"
 }
 
 # cg_run_scenarios [NAME...]: run the named scenario functions (default: ${ALL[@]}),

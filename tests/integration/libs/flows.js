@@ -10,7 +10,11 @@
  * Refusal flows (mode "gateway" only) pass when the library call fails with the
  * gateway's status and "container-gateway: <code>" in the message.
  *
- *   node flows.js --socket PATH --mode direct|gateway [--foreign ID] [--workdir DIR] [--only NAME,...]
+ *   node flows.js --socket PATH --mode direct|gateway [--foreign ID] [--workdir DIR] [--matrix 1]
+ *                 [--only NAME,...]
+ *
+ * --matrix 1 runs the flows of the wider client matrix (tests/integration/clients.sh,
+ * make check-clients) instead of the others.
  *
  * Needs NODE_PATH to hold the node_modules of scripts/install-libs.sh, the image
  * localhost/busybox on the backend, and (set by libs.sh) TESTCONTAINERS_RYUK_DISABLED
@@ -333,8 +337,10 @@ flow('testcontainers stop and restart', async () => {
   await c.stop();
 });
 
+/* ---- the wider client matrix (tests/integration/clients.sh, --matrix) ---------- */
+const mflow = (n, fn) => flow(n, fn, { matrix: true });
 /* Networks named with hex digits only (testcontainers' Network names them so). */
-flow('testcontainers Network', async () => {
+mflow('testcontainers Network', async () => {
   const net = await new Network().start();
   try {
     const a = await new GenericContainer(IMG).withCommand(['sleep', '300']).withNetwork(net)
@@ -349,7 +355,7 @@ flow('testcontainers Network', async () => {
 /* commit: deleteOnExit true keeps testcontainers' session label (the reaper's), false
    clears it with a LABEL change of an empty value. */
 for (const deleteOnExit of [true, false]) {
-  flow(`testcontainers commit with deleteOnExit ${deleteOnExit}`, async () => {
+  mflow(`testcontainers commit with deleteOnExit ${deleteOnExit}`, async () => {
     const c = await new GenericContainer(IMG).withCommand(['sh', '-c', 'echo x > /committed; exec sleep 300']).start();
     const repo = 'localhost/' + name('tccommit');
     try {
@@ -361,7 +367,7 @@ for (const deleteOnExit of [true, false]) {
     } finally { await c.stop(); }
   });
 }
-flow('testcontainers compose environment (docker-compose 1.29)', async () => {
+mflow('testcontainers compose environment (docker-compose 1.29)', async () => {
   const dir = fs.mkdtempSync(path.join(args.workdir || os.tmpdir(), 'tc-compose-'));
   fs.writeFileSync(path.join(dir, 'compose.yml'), `version: "3"\nservices:\n  svc:\n    image: ${IMG}\n` +
     '    command: ["sh", "-c", "echo compose-ready; exec sleep 300"]\n');
@@ -418,6 +424,7 @@ refusal('refused: testcontainers bind mount outside the project', () =>
   const only = args.only ? args.only.split(',') : null;
   for (const f of flows) {
     if (only && !only.includes(f.name)) continue;
+    if (!!f.matrix !== (args.matrix === '1')) continue;
     if (f.refusal && !gateway) continue;
     const t0 = Date.now();
     try {

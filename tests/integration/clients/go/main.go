@@ -619,8 +619,8 @@ func dkcFlows() []flow {
 			if len(b) == 0 || b[0].HostPort == "" || b[0].HostPort == "0" {
 				return fmt.Errorf("no host port for 8080/tcp: %+v", c.NetworkSettings.Ports)
 			}
-			if b[0].HostIP != "127.0.0.1" && b[0].HostIP != "0.0.0.0" && b[0].HostIP != "" {
-				return fmt.Errorf("host ip %q", b[0].HostIP)
+			if mode == "gateway" && b[0].HostIP != "127.0.0.1" {
+				return fmt.Errorf("host ip %q through the gateway", b[0].HostIP)
 			}
 			e, err := dkc.CreateExec(dc.CreateExecOptions{Container: c.ID, Cmd: []string{"cat", "/tmp/index.html"},
 				AttachStdout: true, AttachStderr: true})
@@ -652,17 +652,24 @@ func dkcFlows() []flow {
 			err = dkc.StartExec(e.ID, dc.StartExecOptions{InputStream: strings.NewReader("stdin-to-exec\n"), OutputStream: &out, ErrorStream: &out})
 			return first(err, check(strings.Contains(out.String(), "stdin-to-exec"), "out %q", out.String()))
 		}},
-		{"dockerclient dockertest network: create, run on it, connect, disconnect, remove", false, func() error {
+		{"dockerclient dockertest network: create, run on it with PublishAllPorts, connect, disconnect, remove", false, func() error {
 			n, err := dkc.CreateNetwork(dc.CreateNetworkOptions{Name: name("net"), Labels: map[string]string{"cg.run": pfx}})
 			if err != nil {
 				return err
 			}
 			defer dkc.RemoveNetwork(n.ID)
-			c, err := dockertestRun("", []string{"sleep", "60"}, n.ID)
+			// on a network: PublishAllPorts publishes on every backend (the private
+			// dockerd's default network has none)
+			c, err := dockertestRun("8080/tcp", []string{"sleep", "60"}, n.ID)
 			if err != nil {
 				return err
 			}
 			defer dkcRm(c.ID)
+			// directly the daemon binds every address; through the gateway only 127.0.0.1
+			if b := c.NetworkSettings.Ports["8080/tcp"]; len(b) == 0 || b[0].HostPort == "" ||
+				(mode == "gateway" && b[0].HostIP != "127.0.0.1") {
+				return fmt.Errorf("8080/tcp not published (on 127.0.0.1 through the gateway): %+v", c.NetworkSettings.Ports)
+			}
 			o, err := dockertestRun("", []string{"sleep", "60"}, "")
 			if err != nil {
 				return err
