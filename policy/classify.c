@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "policy/query.h"
 
 #define BUILDKIT_DETAIL	"BuildKit is not available through the gateway; " \
 	"build with DOCKER_BUILDKIT=0"
@@ -353,16 +354,6 @@ classify_denied(const struct seg *segs, size_t n, struct cg_refusal *r)
 	return 0;
 }
 
-/* 1 when s (NUL-terminated) is in the NULL-ended list. */
-static int
-str_in_list(const char *s, const char *const *list)
-{
-	for (; *list != NULL; list++)
-		if (strcmp(s, *list) == 0)
-			return 1;
-	return 0;
-}
-
 static unsigned
 method_mask(const char *method)
 {
@@ -409,7 +400,7 @@ classify_segs(enum cg_kind socket_kind, const char *method, const char *path,
 		    (mm = method_mask(method)) == 0 ||
 		    (rt = lookup(ROUTE_C, mm, segs + base, n - base, &ref_i,
 		    &ref_n)) == NULL ||
-		    !str_in_list(rt->pattern, old_version_routes))
+		    !query_key_in(rt->pattern, old_version_routes, 0))
 			return old_version(r, maj, min);
 	}
 	if (grpc)

@@ -210,12 +210,8 @@ null_is_no_body(const struct cg_request *req)
 		"exec-start", "exec-remove", "connect", "disconnect", "commit",
 		NULL
 	};
-	const char *const *a;
 
-	for (a = small; *a != NULL; a++)
-		if (strcmp(req->action, *a) == 0)
-			return 1;
-	return 0;
+	return query_key_in(req->action, small, 0);
 }
 
 /*
