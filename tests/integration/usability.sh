@@ -424,10 +424,10 @@ u_images() {
   expect_ok "docker tag of the project's own image" dk tag localhost/u-own:1 localhost/u-own:2
   expect_ok "docker rmi of the project's own images" dk rmi localhost/u-own:1 localhost/u-own:2
   if podman_only "podman --remote tag of a shared image says why"; then
-    # by id: podman-remote sends a name with a '/' percent-encoded, which is refused
-    # (and that refusal says so)
-    expect_fail_with "podman --remote tag by name: the percent-encoding refusal says what to do" \
-      "path is not normalised; percent-encoded paths are refused (routes.md §2): name an image by its id" \
+    # by name: podman-remote sends the '/' percent-encoded; the name is decoded and
+    # checked like any other (routes.md §2 as amended), so the answer is the ownership's
+    expect_fail_with "podman --remote tag by name of a shared image says why" \
+      "no such image: $IMG in this project: only images built or committed through this gateway can be tagged or removed" \
       pm tag $IMG localhost/u-tagged:2
     local iid
     iid=$(bk images -q --no-trunc $IMG | head -n 1); iid=${iid#sha256:}
