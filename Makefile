@@ -132,7 +132,8 @@ FUZZ_check  = $(wildcard check/*.c) policy/imageref.c policy/query.c policy/json
               policy/json_parse.c $(FUZZ_BASE)
 # the monitor's FORWARD path: decode, verify, head, replay (issue 7)
 FUZZ_forward = $(FUZZ_policy) $(FUZZ_CODEC) ipc/buf.c ipc/queue.c base/fifo.c base/rpipe.c \
-              $(addprefix monitor/,verify.c conn.c audit.c log.c listfilter.c pathres.c backend.c \
+              $(addprefix monitor/,verify.c conn.c audit.c log.c listfilter.c evfilter.c publish.c \
+                pathres.c backend.c \
                 answer.c usage.c relay.c splice.c evloop.c ocache.c \
                 dispatch.c facts.c phase.c image.c zygote.c drain.c check.c) ipc/msg.c unpriv/sanitize.c
 FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forward check)

@@ -346,8 +346,7 @@ phase_start(struct conn *c)
 	}
 	/* publish.h: every exposed port as an explicit loopback binding */
 	if (tree != NULL && ctr)
-		c->ph_pub_image = publish_all_image((enum cg_api)c->api,
-		    c->json, (size_t)c->body_len);
+		c->ph_pub_image = publish_all_image((enum cg_api)c->api, tree);
 	if (tree != NULL && (ctr || pod)) {
 		if (body_named_resources((enum cg_api)c->api,
 		    c->gw->lis[c->lis].backend_kind, pod, tree, c->ph_names[0],

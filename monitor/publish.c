@@ -32,10 +32,10 @@ parse(const char *s, size_t len)
 }
 
 /* The publish-all member of a create body, exactly true, or NULL. */
-static cJSON *
-publish_member(enum cg_api api, cJSON *tree)
+static const cJSON *
+publish_member(enum cg_api api, const cJSON *tree)
 {
-	cJSON *m = api == CG_API_COMPAT ?
+	const cJSON *m = api == CG_API_COMPAT ?
 	    json_get(json_get(tree, "HostConfig"), "PublishAllPorts") :
 	    json_get(tree, "publish_image_ports");
 
@@ -43,18 +43,14 @@ publish_member(enum cg_api api, cJSON *tree)
 }
 
 char *
-publish_all_image(enum cg_api api, const char *json, size_t len)
+publish_all_image(enum cg_api api, const cJSON *tree)
 {
-	cJSON *tree = parse(json, len);
 	const cJSON *img;
-	char *out = NULL;
 
-	if (cJSON_IsObject(tree) && publish_member(api, tree) != NULL) {
-		img = json_get(tree, api == CG_API_COMPAT ? "Image" : "image");
-		out = xstrdup(cJSON_IsString(img) ? img->valuestring : "");
-	}
-	cJSON_Delete(tree);
-	return out;
+	if (!cJSON_IsObject(tree) || publish_member(api, tree) == NULL)
+		return NULL;
+	img = json_get(tree, api == CG_API_COMPAT ? "Image" : "image");
+	return xstrdup(cJSON_IsString(img) ? img->valuestring : "");
 }
 
 int

@@ -11,16 +11,19 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "policy/policy.h"
 
 /*
- * The image a container create body json[0..len) (api's shape) is made
- * from, as a malloc'd copy, when the body asks to publish every exposed
- * port (compat HostConfig.PublishAllPorts or libpod publish_image_ports
- * exactly true); NULL when it does not (or does not parse). An absent or
+ * The image a container create body tree (api's shape, as json_parse gave
+ * it; the phase's own parse) is made from, as a malloc'd copy, when the
+ * body asks to publish every exposed port (compat
+ * HostConfig.PublishAllPorts or libpod publish_image_ports exactly true);
+ * NULL when it does not (or tree is not an object). An absent or
  * non-string image gives "". The caller frees it.
  */
-char *publish_all_image(enum cg_api api, const char *json, size_t len);
+char *publish_all_image(enum cg_api api, const cJSON *tree);
 
 /*
  * 1 when ref (NUL-terminated) may go into the monitor's own image inspect

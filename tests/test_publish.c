@@ -169,7 +169,12 @@ test_refused(void **state)
 static char *
 image_of(enum cg_api api, const char *body)
 {
-	return publish_all_image(api, body, strlen(body));
+	char err[100];
+	cJSON *t = json_parse(body, strlen(body), err, sizeof(err));
+	char *s = publish_all_image(api, t);
+
+	cJSON_Delete(t);
+	return s;
 }
 
 static void

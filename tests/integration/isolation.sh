@@ -866,6 +866,9 @@ i_events_labels() {
     if [ "$(grep -oE 'isoe-[a-z]' <<<"$out" | sort -u | tr '\n' ' ')" = "$want" ]; then
       pass "$api events, label e.x=1 or e.x=2 (as the backend combines them): ${want:-nothing}"
     else fail "$api events, label e.x=1 or e.x=2" "got: $(grep -oE 'isoe-[a-z]' <<<"$out" | sort -u | tr '\n' ' '), wanted ${want:-nothing}" quiet; fi
+    # the spellings podman reads as label filters (doc/filters.md; compat and libpod read
+    # them alike, dockerd ignores them): once, on compat
+    [ $api = compat ] && [ "$CG_BACKEND" = podman ] || continue
     for f in "{\"Label\":[\"$KEY=$P2\"]}" "{\"label=$KEY\":[\"$P2\"]}" \
              "{\"LABEL=e.x\":[\"1\"]}" "{\"label\":[\"$KEY=$P2\",\"e.x=1\"]}"; do
       out=$(evs "$sock" $path "$f")
