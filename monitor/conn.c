@@ -193,8 +193,9 @@ conn_free_phase_tree(struct conn *c)
 	free(c->im_id);
 	c->im_ref = c->im_id = NULL;
 	c->im_step = 0;
-	free(c->ph_pub_image);
-	c->ph_pub_image = NULL;
+	c->ph_pub_all = 0;
+	cJSON_Delete(c->ph_exposed);
+	c->ph_exposed = NULL;
 }
 
 void

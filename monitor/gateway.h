@@ -364,9 +364,10 @@ struct conn {
 	int ph_kind;			/* 0 networks, 1 volumes, 2 pre-creates */
 	unsigned char ph_missing[64];	/* volume i answered 404 */
 	int ph_step;
-	char *ph_pub_image;		/* a create's image while its exposed
-					   ports are to be published
-					   (monitor/publish.h), else NULL */
+	int ph_pub_all;			/* a create that publishes every
+					   exposed port (monitor/publish.h) */
+	struct cJSON *ph_exposed;	/* then its image's ExposedPorts, as
+					   the image step read them, or NULL */
 	char *ph_names_mem;		/* the names above, copied out of the
 					   body's tree (freed at once: a parse
 					   of 8 MiB can take 300 MB, issue 11

@@ -18,6 +18,8 @@
  *     (pkg/specgen/generate/pause_image.go), from GET /libpod/version
  *     (a backend whose answer names neither, which no podman is, gets a
  *     WARNING and no check).
+ * The exposed ports it read are kept for a create that publishes them all
+ * (monitor/publish.h).
  * A missing image (404) passes: the daemon refuses the create itself, or
  * builds its default infra image afresh; except a named infra image,
  * which podman would pull unchecked (PullPolicyMissing): refused.
@@ -221,6 +223,10 @@ check_config(struct conn *c, const char *body, size_t len)
 		backend_refuse(c, r.code, "%s", r.detail);
 		return;
 	}
+	/* publish.h: the ports a publish-all create binds on 127.0.0.1 */
+	if (c->ph_pub_all && ic.exposed_ports != NULL)
+		c->ph_exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
+		    1));
 	image_config_free(&ic);
 	c->im_step = IM_NONE;
 	phase_continue(c);

@@ -19,7 +19,6 @@
 #include "policy/json.h"
 
 static void phase_next(struct conn *c);
-static void publish_done(struct conn *c, int ok, int timeout);
 
 /* The name the phase is at: networks in stage 0, volumes in stages 1-2. */
 #define PH_NAME(c)	((c)->ph_names[(c)->ph_kind == 0 ? 0 : 1][(c)->ph_i])
@@ -157,75 +156,27 @@ named_done(struct conn *c, int ok, int timeout)
 }
 
 /*
- * publish.h: the image of a create that publishes every exposed port is
- * inspected (compat path, on both APIs: the same Config.ExposedPorts);
- * an image name that cannot go into that path is refused, an empty one
- * (the daemon refuses the create) publishes the body's own ports.
+ * publish.h: a create that publishes every exposed port is forwarded with
+ * explicit 127.0.0.1 bindings of the ports its image exposes (as the image
+ * step read them: c->ph_exposed; none for a missing image, which the
+ * daemon refuses) and of its own. 0, or -1 after a refusal.
  */
-static void
-publish_start(struct conn *c)
+static int
+publish_apply(struct conn *c)
 {
-	char *req;
-	size_t len;
+	char *out, detail[200];
+	size_t out_len;
 
-	if (c->ph_pub_image[0] == '\0') {
-		c->ph_step = 4;
-		publish_done(c, -1, 0);
-		return;
-	}
-	if (!publish_image_ref_ok(c->ph_pub_image)) {
-		backend_refuse(c, "publish-all", "the exposed ports of image %s "
-		    "cannot be looked up; publish ports explicitly",
-		    c->ph_pub_image);
-		return;
-	}
-	req = facts_inspect_request(CG_FACT_IMAGE, CG_API_COMPAT, c->q_prefix,
-	    c->ph_pub_image, &len);
-	c->ph_step = 4;
-	if (backend_internal(c, req, len, 1) < 0)
-		backend_refuse_transport(c, 0);
-}
-
-/*
- * The image inspect of publish_start() answered (ok -1: no inspect): the
- * forwarded body is rewritten to explicit 127.0.0.1 bindings (404: the
- * image is missing, the daemon refuses the create; the body's own ports).
- */
-static void
-publish_done(struct conn *c, int ok, int timeout)
-{
-	char *body = NULL, *out, detail[200];
-	size_t body_len = 0, out_len;
-	int status = 404;
-
-	if (ok == 0 || (ok > 0 &&
-	    backend_parse_internal(c, &status, &body, &body_len) < 0)) {
-		backend_refuse_transport(c, timeout);
-		return;
-	}
-	if (ok > 0)
-		backend_release(c);
-	if (status != 200 && status != 404) {
-		free(body);
-		backend_refuse(c, "backend-unreachable", "unexpected image inspect "
-		    "response");
-		return;
-	}
+	c->ph_pub_all = 0;
 	if (publish_all_rewrite((enum cg_api)c->api, c->json,
-	    (size_t)c->body_len, status == 200 ? body : NULL, body_len, &out,
-	    &out_len, detail) < 0) {
-		free(body);
+	    (size_t)c->body_len, c->ph_exposed, &out, &out_len, detail) < 0) {
 		backend_refuse(c, "publish-all", "%s", detail);
-		return;
+		return -1;
 	}
-	free(body);
 	backend_set_json(c, out, out_len);
-	log_msg(LOG_DEBUG, "publish-all", "exposed ports of %s published on "
-	    "127.0.0.1 (conn %llu)", c->ph_pub_image[0] != '\0' ?
-	    c->ph_pub_image : "(no image)", (unsigned long long)c->id);
-	free(c->ph_pub_image);
-	c->ph_pub_image = NULL;
-	phase_next(c);
+	log_msg(LOG_DEBUG, "publish-all", "exposed ports published on "
+	    "127.0.0.1 (conn %llu)", (unsigned long long)c->id);
+	return 0;
 }
 
 /*
@@ -233,7 +184,7 @@ publish_done(struct conn *c, int ok, int timeout)
  * inspected; only when all passed are the missing volumes pre-created, so
  * a create refused for one volume creates none (tool.md guarantee 3; the
  * spec's step order of policy.md §5.2 would leave earlier ones behind).
- * Then the exposed ports of a publish-all create (publish_start).
+ * Then the bindings of a publish-all create (publish_apply).
  */
 static void
 phase_next(struct conn *c)
@@ -252,10 +203,8 @@ phase_next(struct conn *c)
 			}
 		}
 	}
-	if (c->ph_pub_image != NULL) {
-		publish_start(c);
+	if (c->ph_pub_all && publish_apply(c) < 0)
 		return;
-	}
 	conn_free_phase_tree(c);
 	backend_forward(c);
 }
@@ -346,7 +295,7 @@ phase_start(struct conn *c)
 	}
 	/* publish.h: every exposed port as an explicit loopback binding */
 	if (tree != NULL && ctr)
-		c->ph_pub_image = publish_all_image((enum cg_api)c->api, tree);
+		c->ph_pub_all = publish_all_wanted((enum cg_api)c->api, tree);
 	if (tree != NULL && (ctr || pod)) {
 		if (body_named_resources((enum cg_api)c->api,
 		    c->gw->lis[c->lis].backend_kind, pod, tree, c->ph_names[0],
@@ -439,8 +388,6 @@ phase_done(struct conn *c, int ok, int timeout)
 		image_step_done(c, ok, timeout);
 	else if (c->ph_step == 3)
 		volume_name_done(c, ok, timeout);
-	else if (c->ph_step == 4)
-		publish_done(c, ok, timeout);
 	else
 		named_done(c, ok, timeout);
 }

@@ -42,40 +42,10 @@ publish_member(enum cg_api api, const cJSON *tree)
 	return cJSON_IsTrue(m) ? m : NULL;
 }
 
-char *
-publish_all_image(enum cg_api api, const cJSON *tree)
-{
-	const cJSON *img;
-
-	if (!cJSON_IsObject(tree) || publish_member(api, tree) == NULL)
-		return NULL;
-	img = json_get(tree, api == CG_API_COMPAT ? "Image" : "image");
-	return xstrdup(cJSON_IsString(img) ? img->valuestring : "");
-}
-
 int
-publish_image_ref_ok(const char *ref)
+publish_all_wanted(enum cg_api api, const cJSON *tree)
 {
-	size_t i, n = strlen(ref), seg = 0;
-	char c;
-
-	if (n == 0 || n > 255)
-		return 0;
-	for (i = 0; i <= n; i++) {
-		c = ref[i];
-		if (c == '/' || c == '\0') {
-			if (i == seg || (i - seg == 1 && ref[seg] == '.') ||
-			    (i - seg == 2 && ref[seg] == '.' && ref[seg + 1] == '.'))
-				return 0;
-			seg = i + 1;
-			continue;
-		}
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9')) &&
-		    (i == 0 || strchr("_.:@-", c) == NULL))
-			return 0;
-	}
-	return 1;
+	return cJSON_IsObject(tree) && publish_member(api, tree) != NULL;
 }
 
 /* "N" or "N/proto" (s[0..len)) into *p; 0, or -1 for another form. */
@@ -303,23 +273,18 @@ rewrite_libpod(cJSON *tree, const struct ports *ps)
 
 int
 publish_all_rewrite(enum cg_api api, const char *json, size_t len,
-    const char *inspect, size_t ilen, char **out, size_t *outlen,
-    char detail[200])
+    const cJSON *image_ports, char **out, size_t *outlen, char detail[200])
 {
 	struct ports *ps = xcalloc(1, sizeof(*ps));
-	cJSON *tree = parse(json, len), *img = NULL;
+	cJSON *tree = parse(json, len);
 	int rc = -1;
 
-	if (!cJSON_IsObject(tree) || (inspect != NULL &&
-	    !cJSON_IsObject(img = parse(inspect, ilen)))) {
-		snprintf(detail, 200, "%s", tree == NULL ? "the create body "
-		    "does not parse" : "the image's inspect answer does not "
-		    "parse");
+	if (!cJSON_IsObject(tree)) {
+		snprintf(detail, 200, "the create body does not parse");
 		goto out;
 	}
 	if (publish_member(api, tree) != NULL) {
-		if (add_keys(ps, json_get(json_get(img, "Config"),
-		    "ExposedPorts"), detail) < 0)
+		if (add_keys(ps, image_ports, detail) < 0)
 			goto out;
 		if ((api == CG_API_COMPAT ? add_keys(ps, json_get(tree,
 		    "ExposedPorts"), detail) : add_expose(ps, json_get(tree,
@@ -334,7 +299,6 @@ publish_all_rewrite(enum cg_api api, const char *json, size_t len,
 	rc = 0;
 out:
 	cJSON_Delete(tree);
-	cJSON_Delete(img);
 	free(ps);
 	return rc;
 }

@@ -4,7 +4,8 @@
  * ports bind to loopback): the monitor turns the exposed ports of the
  * image and of the container into explicit 127.0.0.1 bindings with
  * ephemeral host ports, in the forwarded create body, after the replay
- * and before forwarding (monitor/phase.c). Pure functions: no I/O.
+ * and the phase's image step, before forwarding (monitor/phase.c). Pure
+ * functions: no I/O.
  */
 #ifndef CG_MONITOR_PUBLISH_H
 #define CG_MONITOR_PUBLISH_H
@@ -16,27 +17,17 @@
 #include "policy/policy.h"
 
 /*
- * The image a container create body tree (api's shape, as json_parse gave
- * it; the phase's own parse) is made from, as a malloc'd copy, when the
- * body asks to publish every exposed port (compat
- * HostConfig.PublishAllPorts or libpod publish_image_ports exactly true);
- * NULL when it does not (or tree is not an object). An absent or
- * non-string image gives "". The caller frees it.
+ * 1 when a container create body tree (api's shape, the phase's own parse)
+ * asks to publish every exposed port: compat HostConfig.PublishAllPorts
+ * or libpod publish_image_ports exactly true; else 0.
  */
-char *publish_all_image(enum cg_api api, const cJSON *tree);
+int publish_all_wanted(enum cg_api api, const cJSON *tree);
 
 /*
- * 1 when ref (NUL-terminated) may go into the monitor's own image inspect
- * path: [A-Za-z0-9][A-Za-z0-9_.:@/-]{0,254} with no empty, "." or ".."
- * segment; else 0.
- */
-int publish_image_ref_ok(const char *ref);
-
-/*
- * The exposed ports of an image: the "Config"."ExposedPorts" keys of its
- * inspect answer inspect[0..ilen) (compat and libpod inspect: the same
- * member), or of nothing when inspect is NULL (no such image: the create
- * fails at the daemon itself). Then the body json[0..len) is rewritten:
+ * The exposed ports of the image are the keys of image_ports (its
+ * Config.ExposedPorts as the phase's image step read them,
+ * policy/imagecfg.h), or none when it is NULL (no such image: the create
+ * fails at the daemon itself). The body json[0..len) is rewritten:
  *   compat: HostConfig.PublishAllPorts removed; unless NetworkMode is
  *     "none", every exposed port of the image and of the body's
  *     ExposedPorts that HostConfig.PortBindings does not bind gets
@@ -49,11 +40,10 @@ int publish_image_ref_ok(const char *ref);
  * A port is "N" or "N/tcp", "N/udp", "N/sctp" (N 1-65535; "N" is tcp).
  * Returns 0 with *out (malloc'd compact JSON, *outlen bytes), or -1 with
  * detail (200 bytes) set: a port in another form (the gateway could not
- * say where the daemon would bind it), an inspect answer or body that
- * does not parse. Exits through xoom() on allocation failure.
+ * say where the daemon would bind it), a body that does not parse.
+ * Exits through xoom() on allocation failure.
  */
 int publish_all_rewrite(enum cg_api api, const char *json, size_t len,
-    const char *inspect, size_t ilen, char **out, size_t *outlen,
-    char detail[200]);
+    const cJSON *image_ports, char **out, size_t *outlen, char detail[200]);
 
 #endif
