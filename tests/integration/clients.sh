@@ -47,9 +47,7 @@ declare -A KNOWN_DIRECT_FAIL=(
 )
 # Flows the gateway refuses for a reason another change removes: the refusal's text, and
 # that change. Any other failure of these flows fails.
-declare -A PENDING_GATEWAY_FAIL=(
-  ["testcontainers Network"]="network names made only of hex digits|pending: hex-only network names are refused until project-first id resolution lands (spec amendment: names shaped like ids)"
-)
+declare -A PENDING_GATEWAY_FAIL=()
 
 bk() { curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" "$@"; }
 
