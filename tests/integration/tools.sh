@@ -34,6 +34,9 @@ dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
 pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
 bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
 bk_q() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
+# the docker CLI has no pod command: t_image_annotations' pod goes through the libpod API
+rm_annpod() { curl -s -o /dev/null -m 30 -X DELETE --unix-socket "$CG_BACKEND_SOCK" \
+  'http://d/v4.3.1/libpod/pods/cgt-annpod?force=true'; return 0; }
 podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
 
 # ---- docker-compose 1.29 ------------------------------------------------------------
@@ -455,10 +458,10 @@ PY
     bk_q rmi "$pause"
   else skip "default infra image replaced" "$pause exists already on this podman"; fi
   if curl -s -o /dev/null -w '%{http_code}' --unix-socket "$CG_BACKEND_SOCK" http://d/v4.3.1/libpod/pods/cgt-annpod/exists | grep -q 204
-  then fail "the refused pod creates made no pod" "cgt-annpod exists"; bk_q pod rm -f cgt-annpod
+  then fail "the refused pod creates made no pod" "cgt-annpod exists"; rm_annpod
   else pass "the refused pod creates made no pod"; fi
   expect_ok "podman --remote pod create with the default infra image" pm pod create --name cgt-annpod
-  bk_q pod rm -f cgt-annpod
+  rm_annpod
   # the image's project label: another project's image runs with this project's label
   bk tag "$img" localhost/cgt-anp >/dev/null
   bk_q rmi "$img"
