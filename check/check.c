@@ -77,6 +77,7 @@ struct chk {
 	struct watch w[WATCH_MAX];
 	size_t nw;
 	cJSON *buildargs;
+	struct df_bases bases;		/* the Dockerfile's base images */
 	char dockerfile_name[TAR_NAME_MAX + 1];	/* as podman looks it up */
 	int defaults;			/* the first candidate present is
 					   read (no dockerfile named) */
@@ -412,6 +413,7 @@ chk_free(struct chk *c)
 		free(c->w[i].data);
 	}
 	cJSON_Delete(c->buildargs);
+	df_bases_free(&c->bases);
 	decomp_free(&c->d);
 	tar_free(&c->t);
 	free(c->out);
@@ -745,7 +747,8 @@ chk_feed(struct chk *c, const unsigned char *p, size_t n)
 static int
 build_final(struct chk *c)
 {
-	struct df_params prm = { .buildargs = c->buildargs };
+	struct df_params prm = { .buildargs = c->buildargs,
+	    .bases = &c->bases };
 	struct watch *df = NULL;
 	size_t i;
 	char q[260];
@@ -774,7 +777,13 @@ build_final(struct chk *c)
 		return cg_refuse(&c->r, "too-large", "the Dockerfile %s is over "
 		    "%u MiB", cg_quote(df->path, strlen(df->path), q),
 		    DOCKERFILE_MAX >> 20);
-	return dockerfile_check((const char *)df->data, df->len, &prm, &c->r);
+	if (dockerfile_check((const char *)df->data, df->len, &prm, &c->r) < 0)
+		return -1;
+	if (c->bases.over)
+		return cg_refuse_hint(&c->r, "too-large", "build from fewer "
+		    "base images", "the Dockerfile names more than %u base "
+		    "images, each of which the gateway reads", DF_BASES_MAX);
+	return 0;
 }
 
 /* twalk has no closure: the context being checked, one at a time. */
@@ -841,6 +850,18 @@ chk_finish(struct chk *c)
 	c->finished = 1;
 	c->approved_in = c->in_off;
 	return 0;
+}
+
+const struct df_bases *
+chk_bases(const struct chk *c)
+{
+	return &c->bases;
+}
+
+const struct cJSON *
+chk_buildargs(const struct chk *c)
+{
+	return c->buildargs;
 }
 
 uint64_t

@@ -65,5 +65,15 @@ uint64_t chk_approved(const struct chk *c);
 void chk_flush(struct chk *c);
 /* The refusal after -1. */
 const struct cg_refusal *chk_refusal(const struct chk *c);
+/*
+ * A build approved by chk_finish: the base images its Dockerfile starts
+ * stages FROM (check/dockerfile.h struct df_bases), whose ONBUILD
+ * triggers the monitor has checked next (check/onbuild.h), with the
+ * build's buildargs (NULL when none).
+ */
+struct df_bases;
+struct cJSON;
+const struct df_bases *chk_bases(const struct chk *c);
+const struct cJSON *chk_buildargs(const struct chk *c);
 
 #endif

@@ -366,12 +366,17 @@ continued(const char *p, size_t *n, char esc)
 
 /* ---------------------------------------------------------------- checks */
 
+#define STAGES_MAX	256	/* stage names remembered per reading */
+
 struct state {
 	const struct df_params *prm;
 	struct cg_refusal *r;
+	const char *origin;	/* "Dockerfile", or the triggers' image */
 	struct env heading;	/* ARGs before the first FROM, final values */
 	struct env args, env;	/* the current stage's */
 	int staged;		/* a FROM was seen */
+	size_t nstages;		/* FROMs seen */
+	char *stage[STAGES_MAX];	/* their names: AS NAME, else the index */
 	size_t lineno;
 	char scratch[260];
 };
@@ -381,8 +386,8 @@ refuse_transport(struct state *s, const char *what, const char *v)
 {
 	return cg_refuse_hint(s->r, "host-path", "name an image (NAME[:TAG]) "
 	    "or a build stage without a transport prefix",
-	    "Dockerfile line %zu: %s %s names an image transport: the daemon "
-	    "would read that host path as root", s->lineno, what,
+	    "%s line %zu: %s %s names an image transport: the daemon "
+	    "would read that host path as root", s->origin, s->lineno, what,
 	    cg_quote(v, strlen(v), s->scratch));
 }
 
@@ -468,19 +473,20 @@ check_mount(struct state *s, const char *m, char *type, size_t tcap)
 		return cg_refuse_hint(s->r, "bind-mount", "drop the cache mount "
 		    "(RUN steps work without it), or build with a podman that has "
 		    "the fix for CVE-2024-1753",
-		    "Dockerfile line %zu: RUN --mount type=cache is refused: "
+		    "%s line %zu: RUN --mount type=cache is refused: "
 		    "podman joins its id or target to a host directory that every "
-		    "build shares and follows the symlinks there (%s)", s->lineno,
+		    "build shares and follows the symlinks there (%s)", s->origin,
+		    s->lineno,
 		    cg_quote(m, strlen(m), q));
 	if (strcmp(type, "bind") == 0 && from != NULL) {
 		snprintf(buf, sizeof(buf), "%.*s", (int)srclen, src);
 		if (!source_is_root(buf))
 			return cg_refuse_hint(s->r, "bind-mount", "use COPY "
 			    "--from=<stage> <path> instead, or mount the whole "
-			    "stage (no source)", "Dockerfile line %zu: RUN --mount "
+			    "stage (no source)", "%s line %zu: RUN --mount "
 			    "from=... with a source is refused: podman follows the "
 			    "image's symlinks on the host (CVE-2024-1753) (%s)",
-			    s->lineno, cg_quote(m, strlen(m), q));
+			    s->origin, s->lineno, cg_quote(m, strlen(m), q));
 	}
 	return 0;
 }
@@ -727,6 +733,65 @@ do_env(struct state *s, const char *args)
 	free_words(w, n);
 }
 
+void
+df_bases_free(struct df_bases *b)
+{
+	while (b->n > 0)
+		free(b->ref[--b->n]);
+	b->over = 0;
+}
+
+/*
+ * FROM raw rest: the stage's base image, substituted with the heading's
+ * ARGs, into p->bases unless it is "scratch" or an earlier stage's name;
+ * then this stage's name (rest: "AS NAME", or nothing) is remembered.
+ */
+static void
+base_add(struct state *s, const char *raw, const char *rest)
+{
+	struct df_bases *b = s->prm->bases;
+	char *x = process_word(raw, &s->heading, NULL), *name;
+	size_t i, n;
+
+	if (x != NULL && x[0] != '\0' && strcasecmp(x, "scratch") != 0 &&
+	    b != NULL) {
+		for (i = 0; i < s->nstages && i < STAGES_MAX; i++)
+			if (strcmp(s->stage[i], x) == 0)
+				break;
+		if (i == s->nstages || i == STAGES_MAX) {
+			for (i = 0; i < b->n && strcmp(b->ref[i], x) != 0; i++)
+				;
+			if (i < b->n)
+				;
+			else if (b->n == DF_BASES_MAX)
+				b->over = 1;
+			else {
+				b->ref[b->n++] = x;
+				x = NULL;
+			}
+		}
+	}
+	free(x);
+	if (s->nstages >= STAGES_MAX) {
+		s->nstages++;
+		return;
+	}
+	/* extractNameFromNode: the third word when the second is "as" */
+	rest += strspn(rest, " \t\v\f\r");
+	n = strcspn(rest, " \t\v\f\r");
+	name = NULL;
+	if (n == 2 && strncasecmp(rest, "as", 2) == 0) {
+		rest += n;
+		rest += strspn(rest, " \t\v\f\r");
+		n = strcspn(rest, " \t\v\f\r");
+		if (n > 0)
+			name = xstrndup(rest, n);
+	}
+	if (name == NULL && asprintf(&name, "%zu", s->nstages) < 0)
+		name = xstrdup("");
+	s->stage[s->nstages++] = name;
+}
+
 /* One instruction: cmd (lower case), its flags and its arguments. */
 static int
 instruction(struct state *s, const char *line, int onbuild)
@@ -752,6 +817,8 @@ instruction(struct state *s, const char *line, int onbuild)
 		n = strcspn(args, " \t\v\f\r");
 		w[0] = xstrndup(args, n);
 		rc = check_ref(s, "FROM", w[0], 1);
+		if (rc == 0 && !onbuild && !s->prm->triggers)
+			base_add(s, w[0], args + n);
 		free(w[0]);
 		if (!onbuild) {
 			s->staged = 1;
@@ -787,6 +854,22 @@ reading(const struct line *l, size_t nl, int syntax_directive,
 	char esc = '\\', v;
 	int done_directives = 0, rc = 0;
 	size_t i = 0, k, n;
+
+	s.origin = prm->origin != NULL ? prm->origin : "Dockerfile";
+	if (prm->triggers) {
+		/* a stage begun FROM the image: its Env is the stage's */
+		s.staged = 1;
+		for (k = 0; k < prm->nenv; k++) {
+			const char *eq = strchr(prm->env[k], '=');
+			char *name;
+
+			if (eq == NULL || eq == prm->env[k])
+				continue;
+			name = xstrndup(prm->env[k], (size_t)(eq - prm->env[k]));
+			env_set(&s.env, name, eq + 1);
+			free(name);
+		}
+	}
 
 	while (i < nl && rc == 0) {
 		const char *p = l[i].p;
@@ -836,6 +919,8 @@ reading(const struct line *l, size_t nl, int syntax_directive,
 	}
 	*escape_out = esc;
 	free(cur.p);
+	for (k = 0; k < s.nstages && k < STAGES_MAX; k++)
+		free(s.stage[k]);
 	env_free(&s.heading);
 	env_free(&s.args);
 	env_free(&s.env);

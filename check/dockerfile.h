@@ -15,9 +15,41 @@ struct cJSON;
 
 #define DOCKERFILE_MAX	(8u << 20)	/* bytes read, at most */
 
+#define DF_BASES_MAX	16	/* base images a Dockerfile may name */
+
+/*
+ * The base images a Dockerfile's stages start FROM (dockerfile_check
+ * fills it): each FROM value after ARG substitution that is not "scratch"
+ * nor exactly the name of an earlier stage (buildah 1.28 matches stage
+ * names exactly; a stage without AS is named by its index), in both
+ * readings, each once. Only FROM runs a base image's ONBUILD triggers
+ * (imagebuilder's FromImage; measured on podman 4.3.1: COPY --from and
+ * RUN --mount from= of an image with a trigger did not run it).
+ */
+struct df_bases {
+	size_t n;
+	char *ref[DF_BASES_MAX];	/* malloc'd */
+	int over;			/* more than DF_BASES_MAX were named */
+};
+
 struct df_params {
 	const struct cJSON *buildargs;	/* object of strings, or NULL */
+	struct df_bases *bases;		/* out: filled when not NULL */
+	/*
+	 * A base image's ONBUILD triggers instead of a Dockerfile: the text
+	 * is read as a stage already begun (imagebuilder parses the
+	 * triggers joined by newlines and runs them right after FROM), whose
+	 * environment is env[0..nenv) ("NAME=value", the image's Env), and
+	 * refusals name origin ("Dockerfile" when NULL).
+	 */
+	int triggers;
+	const char *const *env;
+	size_t nenv;
+	const char *origin;
 };
+
+/* Free what bases holds (bases->n back to 0). */
+void df_bases_free(struct df_bases *bases);
 
 /*
  * Check the Dockerfile text[0..len) (NUL not required). It is read in
@@ -39,7 +71,8 @@ struct df_params {
  *     (bind-mount: podman 4.3.1 joins it to the image's mount point on the
  *     host and follows the image's symlinks: CVE-2024-1753).
  * The mount type carries over to the next --mount of the same RUN, as in
- * buildah. Returns 0, or -1 with *r set.
+ * buildah. p->bases, when set, gets the base images (its over flag is
+ * not a refusal: the caller decides). Returns 0, or -1 with *r set.
  */
 int dockerfile_check(const char *text, size_t len, const struct df_params *p,
     struct cg_refusal *r);

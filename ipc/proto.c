@@ -154,6 +154,10 @@ static const struct field f_check_verdict[] = {
 	UTF8("hint", check_verdict.hint, 512),
 };
 
+static const struct field f_check_image[] = {
+	STR("ref", check_image.ref, 1024),
+};
+
 #define MSG(t, conn, f)	[IPC_##t] = { #t, conn, f, NELEM(f) }
 #define MSG0(t)		[IPC_##t] = { #t, 0, NULL, 0 }
 
@@ -184,13 +188,18 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	MSG(CHECK_PROGRESS, 1, f_check_progress),
 	MSG(CHECK_VERDICT, 1, f_check_verdict),
 	[IPC_CHECK_FLUSH] = { "CHECK_FLUSH", 1, NULL, 0 },
+	MSG(CHECK_IMAGE, 1, f_check_image),
+	/* the same field: the image whose export the descriptor reads */
+	[IPC_CHECK_CONFIG] = { "CHECK_CONFIG", 1, f_check_image,
+	    NELEM(f_check_image) },
 };
 
 int
 ipc_type_carries_fd(unsigned type)
 {
 	return type == IPC_CONN_START || type == IPC_ZYGOTE_SPAWN ||
-	    type == IPC_BODY_PIPE || type == IPC_CHECK_START;
+	    type == IPC_BODY_PIPE || type == IPC_CHECK_START ||
+	    type == IPC_CHECK_CONFIG;
 }
 
 const struct msgdesc *

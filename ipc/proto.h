@@ -64,7 +64,15 @@ enum ipc_type {
 	IPC_CHECK_PROGRESS,	/* K->M: bytes read, bytes approved */
 	IPC_CHECK_VERDICT,	/* K->M: the whole body approved, or refused */
 	IPC_CHECK_FLUSH,	/* M->K: no more unapproved bytes fit */
-	IPC_TYPE_MAX = IPC_CHECK_FLUSH,
+	/*
+	 * a build's base images and their ONBUILD triggers (check/onbuild.h):
+	 * each base image the approved Dockerfile starts FROM, before the
+	 * ok CHECK_VERDICT; then, per image, the daemon's export of it, which
+	 * the checker answers with a CHECK_VERDICT of its own
+	 */
+	IPC_CHECK_IMAGE,	/* K->M: a base image the Dockerfile names */
+	IPC_CHECK_CONFIG,	/* M->K + fd: the read end of its export */
+	IPC_TYPE_MAX = IPC_CHECK_CONFIG,
 };
 
 /* Enumerations (u8 on the wire). */
@@ -106,7 +114,7 @@ struct ipc_msg {
 	uint16_t type;
 	uint32_t req;
 	int fd;			/* CONN_START, ZYGOTE_SPAWN, BODY_PIPE,
-				   CHECK_START only;
+				   CHECK_START, CHECK_CONFIG only;
 				   -1 otherwise */
 	union {
 		struct { uint32_t pid; uint8_t namespaces, chroot; } child_ready;
@@ -175,6 +183,7 @@ struct ipc_msg {
 			struct ipc_str query;		/* str(196608) */
 		} check_start;
 		struct { uint64_t consumed, approved; } check_progress;
+		struct { struct ipc_str ref; } check_image;	/* str(1024) */
 		struct {
 			uint8_t ok;
 			struct ipc_str code;		/* str(32) */
@@ -222,7 +231,8 @@ int ipc_encode(const struct ipc_msg *m, unsigned char *buf, size_t cap);
 
 /*
  * 1 for the message types that carry exactly one descriptor with
- * SCM_RIGHTS (CONN_START, ZYGOTE_SPAWN, BODY_PIPE, CHECK_START), 0 for
+ * SCM_RIGHTS (CONN_START, ZYGOTE_SPAWN, BODY_PIPE, CHECK_START,
+ * CHECK_CONFIG), 0 for
  * every other type.
  */
 int ipc_type_carries_fd(unsigned type);

@@ -310,6 +310,14 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 	fprintf(f, "%s %.*s HTTP/1.1\r\nHost: docker\r\n", c->method,
 	    (int)c->target_len, c->target);
 	/* the list is in the order of http.md §7.3; Connection is ours */
+	free(c->reg_config);
+	c->reg_config = NULL;
+	for (i = 0; i < fh->n; i++)
+		if (strcmp(c->action, "build") == 0 && c->reg_config == NULL &&
+		    cg_ci_eq(fh->f[i].name, fh->f[i].name_len,
+		    "X-Registry-Config"))
+			c->reg_config = xstrndup(fh->f[i].value,
+			    fh->f[i].value_len);
 	for (i = 0; i < fh->n; i++)
 		if (!cg_ci_eq(fh->f[i].name, fh->f[i].name_len, "Connection") &&
 		    !cg_ci_eq(fh->f[i].name, fh->f[i].name_len, "Upgrade"))

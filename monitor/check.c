@@ -60,6 +60,7 @@ refuse(struct conn *c, const struct cg_refusal *r)
 	    "checker: %s: %s", (unsigned long long)c->id, c->method,
 	    c->log_path != NULL ? c->log_path : "-", r->code, r->detail);
 	c->ck.state = CK_REFUSED;
+	baseimg_end(c);			/* a held build's connection: truncated */
 	rpipe_close(&c->ck.in);		/* the request parser stops splicing */
 	rpipe_close(&c->up);
 	fifo_free(&c->ck.pend);
@@ -73,6 +74,12 @@ refuse(struct conn *c, const struct cg_refusal *r)
 		return;
 	}
 	relay_refuse(c, r);
+}
+
+void
+check_refuse(struct conn *c, const struct cg_refusal *r)
+{
+	refuse(c, r);
 }
 
 static void
@@ -294,6 +301,11 @@ release_one(struct conn *c)
 		}
 		c->up.len = (size_t)k;
 		c->ck.released += k;
+	} else if (c->ck.state == CK_IMAGES && c->ck.end_seen &&
+	    c->ck.released == lim && c->ck.img_step == IMG_NONE) {
+		/* all but the end is with the daemon: its base images first */
+		baseimg_start(c);
+		return 0;
 	} else if (c->ck.state == CK_OK && c->ck.end_seen &&
 	    c->ck.released == c->ck.fed && !c->ck.final_sent) {
 		/* the whole body is approved: now its end (dispatch.c's) */
@@ -338,7 +350,7 @@ check_pump(struct conn *c)
 	int i;
 
 	if (c->ck.kind == CK_NONE || c->ck.state == CK_WAITING ||
-	    c->ck.state == CK_REFUSED || c->dead)
+	    c->ck.state == CK_REFUSED || c->dead || c->ck.parked_on)
 		return;
 	/*
 	 * Until nothing moves: bytes released to the backend free room in the
@@ -412,7 +424,8 @@ check_on_ipc(struct conn *c)
 
 	if (buf == NULL)
 		buf = xmalloc(IPC_MSG_MAX + 1);
-	for (i = 0; i < 16 && c->ck.ipc >= 0 && c->ck.state == CK_RUNNING; i++) {
+	for (i = 0; i < 16 && c->ck.ipc >= 0 && (c->ck.state == CK_RUNNING ||
+	    c->ck.state == CK_IMAGES); i++) {
 		rc = ipc_recv(c->ck.ipc, buf, IPC_MSG_MAX + 1, &m, 0, MSG_DONTWAIT);
 		if (rc == IPC_EAGAIN)
 			break;
@@ -421,6 +434,32 @@ check_on_ipc(struct conn *c)
 			return;
 		}
 		ipc_audit(c, "from-checker", &m);
+		if (m.type == IPC_CHECK_VERDICT && !m.u.check_verdict.ok) {
+			snprintf(code, sizeof(code), "%.*s",
+			    (int)m.u.check_verdict.code.len,
+			    m.u.check_verdict.code.p);
+			if (cg_code_status(code) < 400) {
+				refuse_failed(c, "its checker broke the protocol");
+				return;
+			}
+			cg_refuse(&r, code, "%.*s", (int)m.u.check_verdict.detail.len,
+			    m.u.check_verdict.detail.p);
+			if (m.u.check_verdict.hint.len > 0)
+				cg_hint(&r, "%.*s", (int)m.u.check_verdict.hint.len,
+				    m.u.check_verdict.hint.p);
+		}
+		if (c->ck.state == CK_IMAGES) {
+			/* the checks of the build's base images (baseimg.c) */
+			if (m.type == IPC_CHECK_PROGRESS)
+				baseimg_progress(c);
+			else if (m.type == IPC_CHECK_VERDICT)
+				baseimg_verdict(c, m.u.check_verdict.ok ? NULL : &r);
+			else
+				refuse_failed(c, "its checker broke the protocol");
+			if (c->ck.state != CK_IMAGES)
+				return;
+			continue;
+		}
 		if (m.type == IPC_CHECK_PROGRESS) {
 			cons = m.u.check_progress.consumed;
 			appr = m.u.check_progress.approved;
@@ -434,27 +473,31 @@ check_on_ipc(struct conn *c)
 			c->ck.approved = appr;
 			if (appr > c->ck.released)
 				c->ck.flushed = 0;
+		} else if (m.type == IPC_CHECK_IMAGE) {
+			/* a base image of the build, named before its verdict */
+			if (baseimg_named(c, m.u.check_image.ref.p,
+			    m.u.check_image.ref.len) < 0) {
+				refuse_failed(c, "its checker broke the protocol");
+				return;
+			}
 		} else if (m.type == IPC_CHECK_VERDICT && m.u.check_verdict.ok) {
 			if (c->ck.feed >= 0 || c->ck.consumed != c->ck.given ||
 			    c->ck.given != c->ck.fed) {
 				refuse_failed(c, "its checker broke the protocol");
 				return;
 			}
-			c->ck.approved = c->ck.fed;
-			c->ck.state = CK_OK;
-		} else if (m.type == IPC_CHECK_VERDICT) {
-			snprintf(code, sizeof(code), "%.*s",
-			    (int)m.u.check_verdict.code.len,
-			    m.u.check_verdict.code.p);
-			if (cg_code_status(code) < 400) {
-				refuse_failed(c, "its checker broke the protocol");
-				return;
+			/*
+			 * With base images, the end goes once they passed too:
+			 * until then only what the checker approved (the
+			 * archive before its end marker).
+			 */
+			if (c->ck.nimg > 0) {
+				c->ck.state = CK_IMAGES;
+			} else {
+				c->ck.approved = c->ck.fed;
+				c->ck.state = CK_OK;
 			}
-			cg_refuse(&r, code, "%.*s", (int)m.u.check_verdict.detail.len,
-			    m.u.check_verdict.detail.p);
-			if (m.u.check_verdict.hint.len > 0)
-				cg_hint(&r, "%.*s", (int)m.u.check_verdict.hint.len,
-				    m.u.check_verdict.hint.p);
+		} else if (m.type == IPC_CHECK_VERDICT) {
 			refuse(c, &r);
 			return;
 		} else {
@@ -485,6 +528,7 @@ check_end(struct conn *c)
 		close(c->ck.feed);
 	if (c->ck.feed_rd >= 0)
 		close(c->ck.feed_rd);
+	baseimg_end(c);
 	rpipe_close(&c->ck.in);
 	fifo_free(&c->ck.pend);
 	memset(&c->ck, 0, sizeof(c->ck));
@@ -495,6 +539,7 @@ void
 check_init(struct conn *c)
 {
 	c->ck.pid = -1;
-	c->ck.ipc = c->ck.feed = c->ck.feed_rd = -1;
+	c->ck.ipc = c->ck.feed = c->ck.feed_rd = c->ck.xfeed = -1;
+	c->ck.parked.fd = -1;
 	rpipe_init(&c->ck.in);
 }

@@ -64,6 +64,7 @@ conn_free(struct conn *c)
 	free(c->target);
 	free(c->log_path);
 	free(c->json);
+	free(c->reg_config);
 	free(c->head);
 	free(c->rhead);
 	free(c->lf_buf);
@@ -251,10 +252,11 @@ conn_end_request(struct conn *c)
 	c->up_given = c->up_crlf = 0;
 	fifo_free(&c->early);
 	free(c->json);
+	free(c->reg_config);
 	free(c->head);
 	free(c->rhead);
 	free(c->lf_buf);
-	c->json = c->head = c->rhead = c->lf_buf = NULL;
+	c->json = c->head = c->rhead = c->lf_buf = c->reg_config = NULL;
 	c->rheadlen = c->lf_len = c->lf_headlen = 0;
 	c->lf_on = 0;
 	evfilter_free(c->ef);

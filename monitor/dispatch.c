@@ -517,6 +517,8 @@ internal_done(struct conn *c, int ok, int timeout)
 		facts_done(c, ok, timeout);
 	else if (c->rs == RS_PHASE)
 		phase_done(c, ok, timeout);
+	else if (c->ck.img_step != IMG_NONE)
+		baseimg_done(c, ok, timeout);
 }
 
 /* The forwarded head (and JSON body) is written: VERDICT forwarding. */
@@ -547,6 +549,10 @@ on_backend(struct conn *c, short revents)
 
 	if (c->bc.fd < 0)
 		return;
+	if (c->ck.img_step == IMG_EXPORT) {
+		baseimg_on_backend(c, revents);
+		return;
+	}
 	if ((revents & (POLLOUT | POLLERR | POLLHUP)) && c->bc.out.len > 0) {
 		rc = backend_write(c);
 		if (rc < 0 && (c->bc.internal || c->rs == RS_SENDING) &&
@@ -613,6 +619,8 @@ backend_events(const struct conn *c)
 
 	if (c->bc.fd < 0)
 		return 0;
+	if (c->ck.img_step == IMG_EXPORT)
+		return baseimg_events(c);
 	if (c->bc.out.len > 0 || c->up.len > 0)
 		ev |= POLLOUT;
 	if (c->bc.internal)
@@ -644,7 +652,8 @@ conn_pollfds(struct conn *c, struct pollfd pfd[CONN_POLLFDS])
 	/* while the monitor answers: even with no events, for POLLHUP */
 	if ((ev = relay_client_events(c)) >= 0)
 		pfd[n++] = (struct pollfd){ .fd = c->client, .events = ev };
-	if (c->ck.state == CK_RUNNING && c->ck.ipc >= 0)
+	if ((c->ck.state == CK_RUNNING || c->ck.state == CK_IMAGES) &&
+	    c->ck.ipc >= 0)
 		pfd[n++] = (struct pollfd){ .fd = c->ck.ipc, .events = POLLIN };
 	return n;
 }

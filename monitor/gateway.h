@@ -184,6 +184,9 @@ struct gateway {
 	int pool_max;			/* <= POOL_MAX; 0: no pooling */
 	void *ocache;			/* ownership of full ids (ocache.c) */
 	unsigned nocache;
+	/* ids of images whose ONBUILD triggers passed (baseimg.c) */
+	char (*ob_ids)[65];
+	unsigned ob_n, ob_next;
 };
 
 /*
@@ -231,7 +234,11 @@ enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX };
 
 /* A checked upload (monitor/check.c; doc/privsep.md "Builds and archives"). */
 enum { CK_NONE = 0, CK_BUILD, CK_ARCHIVE };
-enum { CK_OFF = 0, CK_WAITING, CK_RUNNING, CK_OK, CK_REFUSED };
+enum { CK_OFF = 0, CK_WAITING, CK_RUNNING, CK_OK, CK_REFUSED,
+	CK_IMAGES };		/* approved; its base images are being checked */
+#define CK_IMAGES_MAX	16	/* base images per build (DF_BASES_MAX) */
+/* the step of a build's base image (monitor/baseimg.c) */
+enum { IMG_NONE = 0, IMG_INSPECT, IMG_PULL, IMG_EXPORT, IMG_VERDICT };
 struct ckstate {
 	int kind;			/* CK_NONE, CK_BUILD, CK_ARCHIVE */
 	int state;			/* CK_OFF ... */
@@ -251,6 +258,19 @@ struct ckstate {
 	int flushed;			/* CHECK_FLUSH sent, no approval since */
 	int end_seen;			/* BODY_END */
 	int final_sent;			/* the body's end is queued */
+	/* an approved build's base images (monitor/baseimg.c) */
+	char *img[CK_IMAGES_MAX];	/* as the checker named them */
+	size_t nimg, img_i;		/* how many; the one being checked */
+	int img_step;			/* enum in baseimg.c; 0: none runs */
+	int img_pulled;			/* img[img_i] was pulled for the build */
+	char img_id[65];		/* its id, as the inspect answered */
+	struct bcall parked;		/* the build's own backend connection,
+					   its end held, while c->bc asks */
+	int parked_on;
+	int xfeed;			/* the export's pipe to the checker: the
+					   monitor's end; -1 */
+	int xfull;			/* that pipe was full: wait for the
+					   checker's CHECK_PROGRESS */
 };
 enum req_state {
 	RS_IDLE,		/* waiting for the next FORWARD or question */
@@ -355,6 +375,8 @@ struct conn {
 	int synced;			/* VERDICT forwarding and DONE belong to
 					   the exchange (policy_exchange_synced) */
 	char *json;			/* the JSON body as received */
+	char *reg_config;		/* a build's X-Registry-Config value, for
+					   the pulls of its base images */
 	char *head;			/* the serialised forwarded head */
 	size_t head_len;
 	/* monitor phase */
@@ -557,6 +579,35 @@ void check_pump(struct conn *c);
 void check_on_ipc(struct conn *c);
 /* The request is over: the checker killed, its pipes closed. */
 void check_end(struct conn *c);
+
+/* ---- monitor/baseimg.c (doc/privsep.md "Builds and archives") */
+
+/*
+ * The checker named base image ref (CHECK_IMAGE) before its verdict on
+ * c's build. Returns 0, or -1 when the checker broke the protocol (too
+ * many, or a ref the monitor would not put in a request).
+ */
+int baseimg_named(struct conn *c, const char *ref, size_t len);
+/*
+ * Every approved byte of c's build but its end is with the backend and
+ * the checker named base images: park the build's connection, and for
+ * each image inspect it (pull it first when it is missing), have the
+ * daemon export it to the checker unless its id passed before; then the
+ * end goes (check_pump). Refusals answer the client (check_refuse).
+ */
+void baseimg_start(struct conn *c);
+/* The internal exchange of the step ended (ok, timeout: as phase_done). */
+void baseimg_done(struct conn *c, int ok, int timeout);
+/* Events on c->bc while an export runs; its poll events. */
+void baseimg_on_backend(struct conn *c, short revents);
+short baseimg_events(const struct conn *c);
+/* The checker's CHECK_PROGRESS and CHECK_VERDICT while images run. */
+void baseimg_progress(struct conn *c);
+void baseimg_verdict(struct conn *c, const struct cg_refusal *r);
+/* Close what the image step holds (parked connection, pipe, names). */
+void baseimg_end(struct conn *c);
+/* The checker failed or refused c's upload: answer the client. */
+void check_refuse(struct conn *c, const struct cg_refusal *r);
 
 /* ---- monitor/verify.c */
 

@@ -13,12 +13,15 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/gwerror.h"
 #include "base/xmalloc.h"
 #include "check/check.h"
+#include "check/dockerfile.h"
+#include "check/onbuild.h"
 #include "ipc/proto.h"
 #include "unpriv/child.h"
 
@@ -42,9 +45,8 @@ progress(uint64_t consumed, uint64_t approved)
 	send_or_exit(&m);
 }
 
-/* The verdict; then wait for the monitor to close the socket. */
-static void __attribute__((noreturn))
-verdict(const struct cg_refusal *r, unsigned char *buf)
+static void
+send_verdict(const struct cg_refusal *r)
 {
 	struct ipc_msg m = { .type = IPC_CHECK_VERDICT, .fd = -1 };
 
@@ -55,10 +57,76 @@ verdict(const struct cg_refusal *r, unsigned char *buf)
 		m.u.check_verdict.hint = ipc_cstr(r->hint);
 	}
 	send_or_exit(&m);
-	for (;;)
-		if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, &m, 0, 0) !=
-		    IPC_OK)
+}
+
+/*
+ * The export of base image ref on fd in (check/onbuild.h): read to its
+ * end, a CHECK_PROGRESS after every read (the monitor moves the next
+ * bytes into the pipe when it hears of room), then its CHECK_VERDICT.
+ */
+static void
+check_export(int in, const char *ref, const struct cJSON *buildargs,
+    unsigned char *data)
+{
+	struct ob_reader *o = ob_new(ref, buildargs);
+	uint64_t consumed = 0;
+	ssize_t n;
+	int rc = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = in, .events = POLLIN };
+
+		/* the pipe is non-blocking (the monitor's rpipe) */
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			_exit(1);
+		n = read(in, data, READ_MAX);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			_exit(1);
+		if (n == 0)
+			break;
+		consumed += (uint64_t)n;
+		progress(consumed, consumed);
+		if (rc == 0 && ob_feed(o, data, (size_t)n) < 0)
+			rc = -1;	/* read on: the monitor closes the pipe */
+	}
+	close(in);
+	if (rc == 0)
+		rc = ob_finish(o);
+	send_verdict(rc == 0 ? NULL : ob_refusal(o));
+	ob_free(o);
+}
+
+/*
+ * The verdict; then, for an approved build, the base images it names
+ * and the check of each export the monitor hands over (CHECK_CONFIG),
+ * until the monitor closes the socket.
+ */
+static void __attribute__((noreturn))
+verdict(const struct cg_refusal *r, unsigned char *buf, struct chk *c,
+    unsigned char *data)
+{
+	const struct df_bases *b = c != NULL && r == NULL ? chk_bases(c) : NULL;
+	struct ipc_msg m = { .type = IPC_CHECK_IMAGE, .fd = -1 };
+	char *ref;
+	size_t i;
+
+	for (i = 0; b != NULL && i < b->n; i++) {
+		m.u.check_image.ref = ipc_cstr(b->ref[i]);
+		send_or_exit(&m);
+	}
+	send_verdict(r);
+	for (;;) {
+		if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, &m, b != NULL,
+		    0) != IPC_OK)
 			_exit(0);
+		if (m.type != IPC_CHECK_CONFIG || b == NULL || m.fd < 0)
+			_exit(1);
+		ref = xstrndup(m.u.check_image.ref.p, m.u.check_image.ref.len);
+		check_export(m.fd, ref, chk_buildargs(c), data);
+		free(ref);
+	}
 }
 
 void
@@ -85,7 +153,7 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 	p.query = query;
 	c = chk_new(&p, &r);
 	if (c == NULL)
-		verdict(&r, buf);
+		verdict(&r, buf, NULL, data);
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = in, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = CHILD_IPC_FD, .events = POLLIN };
@@ -110,17 +178,24 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 		if (n < 0)
 			_exit(1);
 		if (n == 0) {
+			uint64_t before = chk_approved(c);
+
 			/* the last report first: the monitor counts every byte */
 			if (chk_finish(c) == -1) {
 				progress(consumed, chk_approved(c));
-				verdict(chk_refusal(c), buf);
+				verdict(chk_refusal(c), buf, c, data);
 			}
-			progress(consumed, consumed);
-			verdict(NULL, buf);
+			/*
+			 * With base images to check, the end stays unapproved:
+			 * the monitor lets it go once they passed too.
+			 */
+			progress(consumed, chk_bases(c)->n > 0 ? before : consumed);
+			close(in);
+			verdict(NULL, buf, c, data);
 		}
 		consumed += (uint64_t)n;
 		if (chk_feed(c, data, (size_t)n) == -1)
-			verdict(chk_refusal(c), buf);
+			verdict(chk_refusal(c), buf, c, data);
 		/*
 		 * One report, one wake-up of the monitor, per REPORT_EVERY bytes
 		 * read, not per read: the checker reads faster than the client
