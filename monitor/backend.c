@@ -377,10 +377,16 @@ backend_forward(struct conn *c)
 		    "unreachable", conn_backend_name(c));
 		return;
 	}
+	/* the record names the image as the client did, before the pin */
+	if (c->json != NULL)
+		audit_forward_body(c, c->json, (size_t)c->body_len);
+	if (image_pin_body(c) < 0) {
+		backend_refuse(c, "malformed", "the create's image could not be "
+		    "pinned to the checked id");
+		return;
+	}
 	queue_request(c, c->head, c->head_len);
 	if (c->json != NULL) {
-		/* what goes to the backend is what the record names */
-		audit_forward_body(c, c->json, (size_t)c->body_len);
 		fifo_put(&c->bc.out, c->json, (size_t)c->body_len);
 		free(c->json);	/* replayed and queued: one copy is enough */
 		c->json = NULL;

@@ -65,6 +65,7 @@ conn_free(struct conn *c)
 	free(c->log_path);
 	free(c->json);
 	free(c->reg_config);
+	free(c->im_pin);
 	free(c->head);
 	free(c->rhead);
 	free(c->lf_buf);
@@ -256,7 +257,9 @@ conn_end_request(struct conn *c)
 	free(c->head);
 	free(c->rhead);
 	free(c->lf_buf);
+	free(c->im_pin);
 	c->json = c->head = c->rhead = c->lf_buf = c->reg_config = NULL;
+	c->im_pin = NULL;
 	c->rheadlen = c->lf_len = c->lf_headlen = 0;
 	c->lf_on = 0;
 	evfilter_free(c->ef);

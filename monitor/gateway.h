@@ -397,6 +397,9 @@ struct conn {
 	/* the image step of the phase (monitor/image.c) */
 	char *im_ref;			/* the image being checked, malloc'd */
 	char *im_id;			/* its id (compat on podman), malloc'd */
+	char *im_pin;			/* the id of the image that passed the
+					   check, which the forwarded body is
+					   made to name (image.c), malloc'd */
 	int im_step;			/* its internal request, 0: none */
 	int im_pod;			/* a pod create's infra image */
 	int im_default;			/* podman's default infra image */
@@ -675,6 +678,16 @@ int image_step_start(struct conn *c, const char *ref, int default_infra,
  * or phase_continue().
  */
 void image_step_done(struct conn *c, int ok, int timeout);
+/*
+ * The forwarded create's image field (Image, image or infra_image) made
+ * to name the id c's image step checked (c->im_pin), so that the daemon
+ * uses exactly that image: a retag between the check and the daemon's
+ * lookup swapped in an unchecked one (red team rt9 F6). c->json and the
+ * Content-Length of c->head are replaced. No-op without a pin. Returns
+ * 0, or -1 when the body does not parse or names no image (a broken
+ * invariant: the phase read the same body).
+ */
+int image_pin_body(struct conn *c);
 
 /* ---- monitor/answer.c */
 

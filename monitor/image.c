@@ -87,7 +87,8 @@ image_step_start(struct conn *c, const char *ref, int default_infra,
 {
 	free(c->im_ref);
 	free(c->im_id);
-	c->im_ref = c->im_id = NULL;
+	free(c->im_pin);
+	c->im_ref = c->im_id = c->im_pin = NULL;
 	c->im_step = IM_NONE;
 	c->im_pod = pod;
 	c->im_default = ref == NULL;
@@ -227,6 +228,10 @@ check_config(struct conn *c, const char *body, size_t len)
 	if (c->ph_pub_all && ic.exposed_ports != NULL)
 		c->ph_exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
 		    1));
+	/* the body will name exactly this image (image_pin_body) */
+	free(c->im_pin);
+	c->im_pin = !c->im_default && image_ref_path_safe(ic.id,
+	    strlen(ic.id)) ? xstrdup(ic.id) : NULL;
 	image_config_free(&ic);
 	c->im_step = IM_NONE;
 	phase_continue(c);
@@ -273,4 +278,50 @@ image_step_done(struct conn *c, int ok, int timeout)
 	} else
 		check_config(c, body, body_len);
 	free(body);
+}
+
+int
+image_pin_body(struct conn *c)
+{
+	char err[128], num[24], *body, *head, *cl, *end;
+	const char *key;
+	cJSON *tree, *v;
+	size_t len, hl;
+	int n;
+
+	if (c->im_pin == NULL || c->json == NULL)
+		return 0;
+	key = c->im_pod ? "infra_image" : c->api == IPC_API_COMPAT ? "Image" :
+	    "image";
+	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
+	v = cJSON_GetObjectItemCaseSensitive(tree, key);
+	if (!cJSON_IsString(v) || cJSON_SetValuestring(v, c->im_pin) == NULL) {
+		cJSON_Delete(tree);
+		return -1;
+	}
+	/* the body is the policy's canonical form: only the value changes */
+	body = json_serialize(tree, &len);
+	cJSON_Delete(tree);
+	cl = strstr(c->head, "\r\nContent-Length: ");
+	if (cl == NULL) {
+		free(body);
+		return -1;
+	}
+	cl += 18;
+	end = strstr(cl, "\r\n");
+	n = snprintf(num, sizeof(num), "%zu", len);
+	hl = (size_t)(cl - c->head) + (size_t)n + strlen(end);
+	head = xmalloc(hl + 1);
+	memcpy(head, c->head, (size_t)(cl - c->head));
+	memcpy(head + (cl - c->head), num, (size_t)n);
+	strcpy(head + (cl - c->head) + n, end);
+	free(c->head);
+	c->head = head;
+	c->head_len = hl;
+	free(c->json);
+	c->json = body;
+	c->body_len = len;
+	free(c->im_pin);	/* used: a later request starts without it */
+	c->im_pin = NULL;
+	return 0;
 }

@@ -9,7 +9,8 @@
 #     host archive, a context entry written through a context symlink (measured: podman
 #     4.3.1 extracts it on the host), a cache mount whose id climbs out of the cache
 #     directory (measured: it wrote the host), docker cp of a tar holding a device node,
-#     a setuid-root file or a file capability into a bound project directory;
+#     a setuid-root file or a file capability into a bound project directory, a base
+#     image whose ONBUILD trigger holds a cache mount (measured: podman ran it);
 #   * a podman dockerfile list is read from the context, not podman's working directory;
 #   * ordinary builds keep working: multi-stage with COPY --from, .dockerignore, relative
 #     symlinks inside the context, a gzip context (docker build --compress),
@@ -223,6 +224,60 @@ EOF2
   bk_q rmi -f localhost/cgt-trunc:1
 }
 
+# onbuild_image TAG TRIGGER...: localhost/busybox with config.OnBuild = the triggers, loaded
+# straight into the daemon (as a registry pull or another project's load would bring it)
+onbuild_image() {
+  local tag=$1; shift
+  curl -s -m 60 --unix-socket "$CG_BACKEND_SOCK" -o "$CG_TMP/ob-src.tar" "http://d/v1.41/images/$IMG/get"
+  python3 - "$CG_TMP/ob-src.tar" "$CG_TMP/ob.tar" "$tag" "$@" <<'EOF2'
+import hashlib, io, json, sys, tarfile
+src = tarfile.open(sys.argv[1]); out_name, tag, trig = sys.argv[2], sys.argv[3], sys.argv[4:]
+man = json.load(src.extractfile("manifest.json")); cfgname = man[0]["Config"]
+cfg = json.load(src.extractfile(cfgname)); cfg.setdefault("config", {})["OnBuild"] = trig
+raw = json.dumps(cfg).encode(); newcfg = hashlib.sha256(raw).hexdigest() + ".json"
+man[0]["Config"] = newcfg; man[0]["RepoTags"] = [tag]
+out = tarfile.open(out_name, "w")
+for m in src.getmembers():
+    if m.name not in (cfgname, "manifest.json", "repositories"):
+        out.addfile(m, src.extractfile(m) if m.isfile() else None)
+for name, data in ((newcfg, raw), ("manifest.json", json.dumps(man).encode())):
+    ti = tarfile.TarInfo(name); ti.size = len(data); out.addfile(ti, io.BytesIO(data))
+out.close()
+EOF2
+  curl -s -m 60 --unix-socket "$CG_BACKEND_SOCK" -X POST -H 'Content-Type: application/x-tar' \
+    --data-binary @"$CG_TMP/ob.tar" "http://d/v1.41/images/load" >/dev/null
+}
+
+# a base image's ONBUILD trigger is read and checked like a Dockerfile line (red team rt9 F4:
+# podman ran a loaded image's cache-mount trigger and wrote the host as root); dockerd 20.10's
+# classic builder has no RUN --mount, the gateway refuses it alike
+b_onbuild() {
+  local d=$P1/b-onbuild up
+  host_dir onbuild; mkdir -p "$d"
+  up=$(printf '../%.0s' $(seq 1 24))
+  onbuild_image localhost/cgt-onbuild:1 "RUN --mount=type=cache,id=$up${H#/},target=/c touch /c/pwned"
+  printf 'FROM localhost/cgt-onbuild:1\nRUN true\n' > "$d/Dockerfile"
+  build -t localhost/cgt-b:1 "$d"
+  refused "a base image's ONBUILD cache-mount trigger: 403 bind-mount, nothing written on the host" bind-mount
+  printf 'ARG B=localhost/cgt-onbuild\nFROM localhost/busybox AS ok\nFROM $B:1\nRUN true\n' > "$d/Dockerfile"
+  build -t localhost/cgt-b:1 "$d"
+  refused "the same base image named through ARG in a second stage: 403 bind-mount" bind-mount
+  # a trigger the rules allow runs; the second build finds the image's id already read
+  onbuild_image localhost/cgt-onbuild:2 "RUN echo TRIGGER-RAN-OK"
+  printf 'FROM localhost/cgt-onbuild:2\nRUN true\n' > "$d/Dockerfile"
+  build --no-cache -t localhost/cgt-b:2 "$d"
+  if [ "$CG_RC" -eq 0 ] && [[ $CG_OUT == *TRIGGER-RAN-OK* ]]; then pass "a base image with an allowed ONBUILD trigger builds, the trigger runs"
+  else fail "a base image with an allowed ONBUILD trigger builds, the trigger runs" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  # an image that is not there is pulled by the gateway first (podman and dockerd would pull it
+  # unchecked); one no registry has is refused with the pull's failure, not built
+  printf 'FROM cgt-nosuch.invalid/none:1\nRUN true\n' > "$d/Dockerfile"
+  build -t localhost/cgt-b:3 "$d"
+  if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: denied-build-parameter: base image"*"could not pull it"* ]]; then
+    pass "a missing base image is pulled by the gateway first; one it cannot pull is refused"
+  else fail "a missing base image is pulled by the gateway first; one it cannot pull is refused" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  bk_q rmi -f localhost/cgt-onbuild:1 localhost/cgt-onbuild:2 localhost/cgt-b:2
+}
+
 # ---- ordinary builds -------------------------------------------------------------------
 b_ordinary() {
   local d=$P1/b-ok
@@ -267,7 +322,7 @@ EOF
 }
 
 ALL=(b_mount_read b_mount_rw b_dockerfile_link b_from_archive b_write_through b_cache_escape
-     b_cwd_dockerfile b_cp b_truncated b_ordinary)
+     b_cwd_dockerfile b_cp b_truncated b_onbuild b_ordinary)
 
 # ---- main -------------------------------------------------------------------------
 need=(docker docker-compose python3 curl timeout tar)
