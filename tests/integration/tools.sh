@@ -476,6 +476,71 @@ PY
   rm -rf "$d" "$CG_TMP/tr.tar"
 }
 
+# the image a create names is checked, then used by id (red team rt9 F6): a retag racing the
+# create from a second connection never gets the daemon to use an unchecked image. The name
+# flips between a clean image and one the image step refuses (Env NVIDIA_VISIBLE_DEVICES) as
+# fast as the daemon tags; 20 creates through the gateway, compat and (podman) libpod.
+t_image_pin() {
+  local d=$CG_TMP/pin clean bad out
+  mkdir -p "$d" && printf 'FROM %s\nENV NVIDIA_VISIBLE_DEVICES=all\n' "$IMG" > "$d/Dockerfile"
+  DOCKER_BUILDKIT=0 bk build -q -t localhost/cgt-pin-bad:1 "$d" >/dev/null 2>&1
+  clean=$(bk image inspect -f '{{.Id}}' "$IMG"); bad=$(bk image inspect -f '{{.Id}}' localhost/cgt-pin-bad:1)
+  if [ -z "$bad" ] || [ "$clean" = "$bad" ]; then fail "image pin: test images" "clean=$clean bad=$bad" quiet; return; fi
+  out=$(timeout 300 python3 - "$CG_BACKEND_SOCK" "$R1/docker.sock" "$R1/podman.sock" "$clean" "$bad" "$CG_BACKEND" <<'PY'
+import json, socket, sys, threading
+back, gwd, gwp, clean, bad, kind = sys.argv[1:7]
+def req(sock, method, path, body=None):
+    # the daemons answer HTTP/1.0 unchunked; the gateway takes HTTP/1.1 only
+    s = socket.socket(socket.AF_UNIX); s.settimeout(60); s.connect(sock)
+    b = json.dumps(body).encode() if body is not None else b""
+    s.sendall(b"%s %s HTTP/1.%d\r\nHost: d\r\nConnection: close\r\nContent-Type: application/json\r\n"
+              b"Content-Length: %d\r\n\r\n%s" % (method.encode(), path.encode(), sock != back, len(b), b))
+    data = b""
+    while True:
+        x = s.recv(65536)
+        if not x: break
+        data += x
+    s.close()
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), rest
+stop = threading.Event()
+flips = [0]
+def flip():
+    while not stop.is_set():
+        for img in (bad, clean):
+            req(back, "POST", "/v1.41/images/%s/tag?repo=localhost/cgt-pin&tag=1" % img)
+            flips[0] += 1
+req(back, "POST", "/v1.41/images/%s/tag?repo=localhost/cgt-pin&tag=1" % clean)
+t = threading.Thread(target=flip, daemon=True); t.start()
+created = refused = swapped = 0
+for i in range(20):
+    name = "cgt-pin-%d" % i
+    if kind == "podman" and i % 2:
+        st, body = req(gwp, "POST", "/v4.3.1/libpod/containers/create",
+                       {"name": name, "image": "localhost/cgt-pin:1", "command": ["true"]})
+    else:
+        st, body = req(gwd, "POST", "/v1.41/containers/create?name=" + name,
+                       {"Image": "localhost/cgt-pin:1", "Cmd": ["true"]})
+    if st == 201:
+        created += 1
+        st2, ins = req(back, "GET", "/v1.41/containers/%s/json" % name)
+        img = json.loads(ins).get("Image", "")
+        if img.replace("sha256:", "") != clean.replace("sha256:", ""):
+            swapped += 1
+        req(back, "DELETE", "/v1.41/containers/%s?force=1" % name)
+    elif st == 403:
+        refused += 1
+stop.set(); t.join(30)
+print("created=%d refused=%d swapped=%d flips=%d" % (created, refused, swapped, flips[0]))
+PY
+)
+  echo "# image pin race: $out"
+  if [[ $out == *" swapped=0 "* ]] && [[ $out != *"created=0 "* ]]; then
+    pass "a retag racing 20 creates never makes the daemon use an image other than the one checked"
+  else fail "a retag racing 20 creates never makes the daemon use an image other than the one checked" "$out" quiet; fi
+  bk_q rmi -f localhost/cgt-pin:1 localhost/cgt-pin-bad:1
+}
+
 t_seccomp_default() {
   local cwd= v n=0 sd left
   if [ "$CG_BACKEND" = podman ]; then
@@ -588,7 +653,7 @@ t_old_api_versions() {
   rm -rf "$ver_dir"
 }
 
-ALL=(t_compose t_sdk t_build t_build_cpp t_build_transports t_volume_driver t_network_connect t_seccomp t_seccomp_default
+ALL=(t_compose t_sdk t_build t_build_cpp t_build_transports t_volume_driver t_network_connect t_seccomp t_seccomp_default t_image_pin
      t_build_seccomp_case t_image_annotations t_old_api_versions)
 
 # ---- main -------------------------------------------------------------------------
