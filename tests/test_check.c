@@ -21,6 +21,7 @@
 #include "check/check.h"
 #include "check/decomp.h"
 #include "check/dockerfile.h"
+#include "check/onbuild.h"
 #include "check/tar.h"
 
 /* ---------------------------------------------------------------- a tar writer */
@@ -707,6 +708,167 @@ test_dockerfile(void **state)
 	    "host-path");
 }
 
+/* The base images text names, joined by spaces ("" for none). */
+static const char *
+bases(const char *text, const char *buildargs)
+{
+	static char out[1024];
+	struct df_bases b = { 0 };
+	cJSON *ba = buildargs ? cJSON_Parse(buildargs) : NULL;
+	struct df_params p = { .buildargs = ba, .bases = &b };
+	struct cg_refusal r;
+	size_t i;
+
+	out[0] = '\0';
+	assert_int_equal(dockerfile_check(text, strlen(text), &p, &r), 0);
+	for (i = 0; i < b.n; i++)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
+		    i ? " " : "", b.ref[i]);
+	if (b.over)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), " +");
+	df_bases_free(&b);
+	cJSON_Delete(ba);
+	return out;
+}
+
+static void
+test_dockerfile_bases(void **state)
+{
+	(void)state;
+	assert_string_equal(bases("FROM a\nRUN true\n", NULL), "a");
+	/* stage names match exactly (buildah); an unnamed stage is its index */
+	assert_string_equal(bases("FROM a AS s1\nFROM s1\nFROM S1\n", NULL),
+	    "a S1");
+	assert_string_equal(bases("FROM a\nFROM 0\nFROM 1\nFROM 3\n", NULL),
+	    "a 3");
+	assert_string_equal(bases("FROM a AS x\nFROM 0\n", NULL), "a 0");
+	/* a later stage's name is no stage yet */
+	assert_string_equal(bases("FROM s1\nFROM a AS s1\n", NULL), "s1 a");
+	assert_string_equal(bases("FROM scratch\nFROM SCRATCH\n", NULL), "");
+	/* ARG substitution, buildargs, each once */
+	assert_string_equal(bases("ARG B=x\nFROM $B:1\nFROM ${B}:1\n", NULL),
+	    "x:1");
+	assert_string_equal(bases("ARG B=x\nFROM $B\n", "{\"B\":\"y/z\"}"),
+	    "y/z");
+	/* flags, and what does not run a base image's triggers */
+	assert_string_equal(bases("FROM --platform=linux/amd64 a AS b\n"
+	    "COPY --from=img /x /y\nRUN --mount=type=bind,from=img2,target=/m "
+	    "true\n", NULL), "a");
+	/* both readings of the escape directive */
+	assert_string_equal(bases("# syntax=x\n# escape=`\nFROM a`\nb\n", NULL),
+	    "a` ab");
+	assert_string_equal(bases("FROM a1\nFROM a2\nFROM a3\nFROM a4\n"
+	    "FROM a5\nFROM a6\nFROM a7\nFROM a8\nFROM a9\nFROM a10\n"
+	    "FROM a11\nFROM a12\nFROM a13\nFROM a14\nFROM a15\nFROM a16\n"
+	    "FROM a17\n", NULL), "a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 "
+	    "a14 a15 a16 +");
+}
+
+/* An export answer: head, then a docker-archive with config and manifest. */
+static unsigned char *
+export_answer(const char *status, const char *config, int with_manifest,
+    size_t *len)
+{
+	struct tb t = { 0 };
+	char head[256];
+	static const unsigned char z[1024];
+	const char *man = "[{\"Config\":\"abc.json\",\"RepoTags\":null,"
+	    "\"Layers\":[\"l.tar\"]}]";
+
+	unsigned char *out;
+
+	snprintf(head, sizeof(head), "HTTP/1.0 %s\r\nContent-Type: "
+	    "application/x-tar\r\n\r\n", status);
+	tb_entry(&t, "l.tar", '0', NULL, 0644, "layer", 5);
+	tb_entry(&t, "abc.json", '0', NULL, 0644, config, strlen(config));
+	if (with_manifest)
+		tb_entry(&t, "manifest.json", '0', NULL, 0644, man, strlen(man));
+	tb_put(&t, z, sizeof(z));
+	*len = strlen(head) + t.len;
+	out = malloc(*len);
+	memcpy(out, head, strlen(head));
+	memcpy(out + strlen(head), t.p, t.len);
+	free(t.p);
+	return out;
+}
+
+/* ob_* over the answer in pieces of step bytes: NULL, or the code. */
+static const char *
+onbuild(const char *status, const char *config, int with_manifest,
+    size_t step, const char *buildargs)
+{
+	static char code[40];
+	size_t len, i, n;
+	unsigned char *a = export_answer(status, config, with_manifest, &len);
+	cJSON *ba = buildargs ? cJSON_Parse(buildargs) : NULL;
+	struct ob_reader *o = ob_new("localhost/x:1", ba);
+	int rc = 0;
+
+	for (i = 0; i < len && rc == 0; i += n) {
+		n = len - i < step ? len - i : step;
+		rc = ob_feed(o, a + i, n);
+	}
+	if (rc == 0)
+		rc = ob_finish(o);
+	snprintf(code, sizeof(code), "%s", rc == 0 ? "" : ob_refusal(o)->code);
+	if (getenv("CG_TEST_DEBUG") && rc != 0)
+		fprintf(stderr, "%s\n", ob_refusal(o)->detail);
+	ob_free(o);
+	cJSON_Delete(ba);
+	free(a);
+	return rc == 0 ? NULL : code;
+}
+
+static void
+test_onbuild(void **state)
+{
+	static const size_t steps[] = { 1, 7, 512, 100000 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		size_t k = steps[i];
+
+		assert_null(onbuild("200 OK", "{\"config\":{}}", 1, k, NULL));
+		assert_null(onbuild("200 OK", "{\"config\":{\"OnBuild\":null}}",
+		    1, k, NULL));
+		assert_null(onbuild("200 OK", "{\"config\":{\"OnBuild\":"
+		    "[\"RUN echo hi\"]}}", 1, k, NULL));
+		assert_string_equal(onbuild("200 OK", "{\"config\":{\"OnBuild\":"
+		    "[\"RUN true\",\"RUN --mount=type=cache,id=../../x,target=/c "
+		    "true\"]}}", 1, k, NULL), "bind-mount");
+		/* keys as Go's decoder matches them: in any case */
+		assert_string_equal(onbuild("200 OK", "{\"CONFIG\":{\"onbuild\":"
+		    "[\"RUN --mount=type=cache,target=/c true\"]}}", 1, k, NULL),
+		    "bind-mount");
+		assert_string_equal(onbuild("200 OK", "{\"config\":{\"OnBuild\":"
+		    "[\"COPY --from=docker-archive:/x /a /b\"]}}", 1, k, NULL),
+		    "host-path");
+		/* two keys Go would read as one: not guessed at */
+		assert_string_equal(onbuild("200 OK", "{\"config\":{\"OnBuild\":"
+		    "[],\"onbuild\":[\"RUN --mount=type=cache,target=/c true\"]}}",
+		    1, k, NULL), "backend-unreachable");
+		/* the image's Env and the build's buildargs substitute */
+		assert_string_equal(onbuild("200 OK", "{\"config\":{\"Env\":"
+		    "[\"T=cache\"],\"OnBuild\":[\"RUN --mount=type=$T,target=/c "
+		    "true\"]}}", 1, k, NULL), "bind-mount");
+		assert_string_equal(onbuild("200 OK", "{\"config\":{\"OnBuild\":"
+		    "[\"ARG T\",\"RUN --mount=type=$T,target=/c true\"]}}", 1, k,
+		    "{\"T\":\"cache\"}"), "bind-mount");
+		/* a trigger with a newline is two instructions */
+		assert_string_equal(onbuild("200 OK", "{\"config\":{\"OnBuild\":"
+		    "[\"RUN true\\nRUN --mount=type=cache,target=/c true\"]}}", 1,
+		    k, NULL), "bind-mount");
+		/* not an export the gateway can read: fail closed */
+		assert_string_equal(onbuild("404 Not Found", "{}", 1, k, NULL),
+		    "backend-unreachable");
+		assert_string_equal(onbuild("200 OK", "{\"config\":{}}", 0, k,
+		    NULL), "backend-unreachable");
+		assert_string_equal(onbuild("200 OK", "{\"config\":{\"OnBuild\":"
+		    "\"RUN x\"}}", 1, k, NULL), "backend-unreachable");
+	}
+}
+
 int
 main(void)
 {
@@ -721,6 +883,8 @@ main(void)
 		cmocka_unit_test(test_archive_rules),
 		cmocka_unit_test(test_approvals),
 		cmocka_unit_test(test_dockerfile),
+		cmocka_unit_test(test_dockerfile_bases),
+		cmocka_unit_test(test_onbuild),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
