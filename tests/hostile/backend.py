@@ -179,6 +179,21 @@ class Recorder:
                 "Connection: close\r\n\r\n" % (status, reason, ctype, len(b))).encode() + b
 
 
+def export_archive(onbuild):
+    """A docker-archive of one image whose config.OnBuild is onbuild (bytes)."""
+    import io
+    import tarfile
+    b = io.BytesIO()
+    t = tarfile.open(fileobj=b, mode="w")
+    for name, data in (("c0.json", json.dumps({"config": {"OnBuild": onbuild}})),
+                       ("manifest.json", json.dumps([{"Config": "c0.json", "Layers": []}]))):
+        ti = tarfile.TarInfo(name)
+        ti.size = len(data)
+        t.addfile(ti, io.BytesIO(data.encode()))
+    t.close()
+    return b.getvalue()
+
+
 class World:
     """The fake backend's resources: the project's (owned), another project's
     (theirs), unmanaged ones (no label) and the probe container of the honest
@@ -193,7 +208,8 @@ class World:
                     "network": {"mine": h("2"), "theirs": h("3"), "unmanaged": h("4")},
                     "image": {"mine": "sha256:" + h("5"), "theirs": "sha256:" + h("6"),
                               "unmanaged": "sha256:" + h("7"),
-                              "annotated": "sha256:" + h("0")},
+                              "annotated": "sha256:" + h("0"),
+                              "onbuild": "sha256:" + "ab" * 32},
                     "volume": {"mine": "mine", "theirs": "theirs", "unmanaged": "unmanaged"},
                     "exec": {"mine": h("8"), "theirs": h("9")}}
 
@@ -227,6 +243,14 @@ class World:
             kind = kinds.get(seg[0])
             inspect = kind is not None and len(seg) >= 2 and (
                 seg[-1] == "json" or (not libpod and kind in ("volume", "network")))
+            if kind == "image" and len(seg) >= 3 and seg[-1] == "get":
+                # an export (monitor/baseimg.c): a docker-archive whose
+                # configuration holds an ONBUILD cache-mount trigger
+                who, i = self.find(kind, "/".join(seg[1:-1]))
+                if who is None:
+                    return 404, {"message": "no such image"}
+                return 200, export_archive(["RUN --mount=type=cache,id=../../x,"
+                                            "target=/c true"] if who == "onbuild" else [])
             if inspect:
                 ref = "/".join(seg[1:-1] if seg[-1] == "json" else seg[1:])
                 who, i = self.find(kind, ref)

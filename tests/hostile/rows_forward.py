@@ -707,6 +707,22 @@ def _(p, x):
     _refused_upload(p, 1, data, "host-path")
 
 
+@row("check-build-onbuild-base-body", backend=[r"POST {C}/build\?.*",
+                                               r"GET /v4.0.0/libpod/images/.*"])
+def _(p, x):
+    """forward, as BODY, a clean context whose Dockerfile starts FROM an image with an
+    ONBUILD cache-mount trigger (podman runs it at FROM), hoping the monitor checks only
+    what the context holds: the checker names the base image, the monitor has the daemon
+    export it to the checker, which refuses the trigger (403 bind-mount); the daemon never
+    gets the context's end"""
+    data = _tar(lambda f: (f("Dockerfile", b"FROM onbuild\nRUN true\n"),))
+    _build(p, x, data)
+    _refused_upload(p, 1, data, "bind-mount")
+    sent = [bytes(c.data) for c in x.rec.settle(x.mark) if b"/build?" in c.data]
+    if len(sent) != 1 or len(sent[0].split(b"\r\n\r\n", 1)[1]) > len(data) - 1024:
+        raise AssertionError("the backend got the build's end")
+
+
 @row("check-build-end-withheld", backend=[r"POST {C}/build\?.*"])
 def _(p, x):
     """give up a clean build context before its end, hoping the daemon builds what it
