@@ -78,6 +78,7 @@ struct chk {
 	size_t nw;
 	cJSON *buildargs;
 	struct df_bases bases;		/* the Dockerfile's base images */
+	char *from;			/* the query's from= (podman), or NULL */
 	char dockerfile_name[TAR_NAME_MAX + 1];	/* as podman looks it up */
 	int defaults;			/* the first candidate present is
 					   read (no dockerfile named) */
@@ -359,6 +360,10 @@ build_params(struct chk *c, struct cg_refusal *r)
 	v = query_get(q, "ignorefile");
 	if (v != NULL && v[0] != '\0')
 		watch_add(c, v, 0);
+	/* podman's from= replaces the first FROM: a base image too */
+	v = query_get(q, "from");
+	if (v != NULL && v[0] != '\0')
+		c->from = xstrdup(v);
 	v = query_get(q, "buildargs");
 	if (v != NULL && v[0] != '\0') {
 		c->buildargs = json_parse(v, strlen(v), err, sizeof(err));
@@ -414,6 +419,7 @@ chk_free(struct chk *c)
 	}
 	cJSON_Delete(c->buildargs);
 	df_bases_free(&c->bases);
+	free(c->from);
 	decomp_free(&c->d);
 	tar_free(&c->t);
 	free(c->out);
@@ -779,6 +785,8 @@ build_final(struct chk *c)
 		    DOCKERFILE_MAX >> 20);
 	if (dockerfile_check((const char *)df->data, df->len, &prm, &c->r) < 0)
 		return -1;
+	if (c->from != NULL)
+		df_bases_add(&c->bases, c->from);
 	if (c->bases.over)
 		return cg_refuse_hint(&c->r, "too-large", "build from fewer "
 		    "base images", "the Dockerfile names more than %u base "

@@ -734,6 +734,20 @@ do_env(struct state *s, const char *args)
 }
 
 void
+df_bases_add(struct df_bases *b, const char *ref)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (strcmp(b->ref[i], ref) == 0)
+			return;
+	if (b->n == DF_BASES_MAX)
+		b->over = 1;
+	else
+		b->ref[b->n++] = xstrdup(ref);
+}
+
+void
 df_bases_free(struct df_bases *b)
 {
 	while (b->n > 0)
@@ -758,18 +772,8 @@ base_add(struct state *s, const char *raw, const char *rest)
 		for (i = 0; i < s->nstages && i < STAGES_MAX; i++)
 			if (strcmp(s->stage[i], x) == 0)
 				break;
-		if (i == s->nstages || i == STAGES_MAX) {
-			for (i = 0; i < b->n && strcmp(b->ref[i], x) != 0; i++)
-				;
-			if (i < b->n)
-				;
-			else if (b->n == DF_BASES_MAX)
-				b->over = 1;
-			else {
-				b->ref[b->n++] = x;
-				x = NULL;
-			}
-		}
+		if (i == s->nstages || i == STAGES_MAX)
+			df_bases_add(b, x);
 	}
 	free(x);
 	if (s->nstages >= STAGES_MAX) {

@@ -50,6 +50,8 @@ struct df_params {
 
 /* Free what bases holds (bases->n back to 0). */
 void df_bases_free(struct df_bases *bases);
+/* Add ref to bases unless it is there (over set when full). */
+void df_bases_add(struct df_bases *bases, const char *ref);
 
 /*
  * Check the Dockerfile text[0..len) (NUL not required). It is read in

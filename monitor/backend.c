@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,53 @@ backend_parse_internal(struct conn *c, int *status, char **body,
 	return 0;
 }
 
+/*
+ * A build's request line, its pull options taken out: a daemon that pulls
+ * the base images itself (compat pull=1, libpod pullpolicy always or
+ * ifnewer) would use an image other than the one whose ONBUILD triggers
+ * the checker read (monitor/baseimg.c). The monitor pulls them itself
+ * instead, before they are read (c->build_pull), so the build still gets
+ * fresh base images; the daemon then finds them present (PullIfMissing,
+ * buildah's default). pullpolicy missing and never stay.
+ */
+static void
+build_target(struct conn *c, FILE *f)
+{
+	const char *q = memchr(c->target, '?', c->target_len);
+	const char *end = c->target + c->target_len, *p, *amp, *eq;
+	char sep = '?';
+	size_t klen, vlen;
+
+	c->build_pull = 0;
+	fprintf(f, "%s %.*s", c->method, (int)(q != NULL ? q - c->target :
+	    (ptrdiff_t)c->target_len), c->target);
+	for (p = q != NULL ? q + 1 : end; p < end; p = amp + 1) {
+		amp = memchr(p, '&', (size_t)(end - p));
+		if (amp == NULL)
+			amp = end;
+		eq = memchr(p, '=', (size_t)(amp - p));
+		klen = (size_t)((eq != NULL ? eq : amp) - p);
+		vlen = eq != NULL ? (size_t)(amp - eq - 1) : 0;
+		if (klen == 4 && memcmp(p, "pull", 4) == 0) {
+			/* compat: found and true (Go's ParseBool) pulls */
+			if (!(vlen == 0 || (vlen == 1 && (eq[1] == '0' ||
+			    eq[1] == 'f' || eq[1] == 'F')) || (vlen == 5 &&
+			    strncasecmp(eq + 1, "false", 5) == 0)))
+				c->build_pull = 1;
+			continue;
+		}
+		if (klen == 10 && memcmp(p, "pullpolicy", 10) == 0 &&
+		    !(vlen == 0 || (vlen == 7 && memcmp(eq + 1, "missing", 7) ==
+		    0) || (vlen == 5 && memcmp(eq + 1, "never", 5) == 0))) {
+			c->build_pull = 1;
+			continue;
+		}
+		fprintf(f, "%c%.*s", sep, (int)(amp - p), p);
+		sep = '&';
+	}
+	fputs(" HTTP/1.1\r\nHost: docker\r\n", f);
+}
+
 void
 backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 {
@@ -307,8 +355,11 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 
 	if (f == NULL)
 		xoom();
-	fprintf(f, "%s %.*s HTTP/1.1\r\nHost: docker\r\n", c->method,
-	    (int)c->target_len, c->target);
+	if (strcmp(c->action, "build") == 0)
+		build_target(c, f);
+	else
+		fprintf(f, "%s %.*s HTTP/1.1\r\nHost: docker\r\n", c->method,
+		    (int)c->target_len, c->target);
 	/* the list is in the order of http.md §7.3; Connection is ours */
 	free(c->reg_config);
 	c->reg_config = NULL;

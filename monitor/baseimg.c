@@ -170,9 +170,10 @@ pull(struct conn *c)
 	int n;
 
 	c->ck.img_pulled = 1;
-	log_msg(LOG_INFO, "build", "connection %llu: base image %s is not "
-	    "present: the gateway pulls it before the build uses it",
-	    (unsigned long long)c->id, ref);
+	log_msg(LOG_INFO, "build", "connection %llu: base image %s %s: the "
+	    "gateway pulls it before the build uses it",
+	    (unsigned long long)c->id, ref, c->build_pull ? "asked fresh" :
+	    "is not present");
 	if (podman(c)) {
 		if (c->reg_config != NULL && asprintf(&auth, "X-Registry-Config: "
 		    "%s\r\n", c->reg_config) < 0)
@@ -247,7 +248,10 @@ next_image(struct conn *c)
 {
 	if (c->ck.img_i < c->ck.nimg) {
 		c->ck.img_pulled = 0;
-		inspect(c);
+		if (c->build_pull)
+			pull(c);	/* the build asked for fresh ones */
+		else
+			inspect(c);
 		return;
 	}
 	/* the build's own connection back: its end goes now */

@@ -259,6 +259,7 @@ conn_end_request(struct conn *c)
 	free(c->lf_buf);
 	free(c->im_pin);
 	c->json = c->head = c->rhead = c->lf_buf = c->reg_config = NULL;
+	c->build_pull = 0;
 	c->im_pin = NULL;
 	c->rheadlen = c->lf_len = c->lf_headlen = 0;
 	c->lf_on = 0;

@@ -377,6 +377,8 @@ struct conn {
 	char *json;			/* the JSON body as received */
 	char *reg_config;		/* a build's X-Registry-Config value, for
 					   the pulls of its base images */
+	int build_pull;			/* the build asked for fresh base images:
+					   the monitor pulls them (baseimg.c) */
 	char *head;			/* the serialised forwarded head */
 	size_t head_len;
 	/* monitor phase */

@@ -268,6 +268,18 @@ b_onbuild() {
   build --no-cache -t localhost/cgt-b:2 "$d"
   if [ "$CG_RC" -eq 0 ] && [[ $CG_OUT == *TRIGGER-RAN-OK* ]]; then pass "a base image with an allowed ONBUILD trigger builds, the trigger runs"
   else fail "a base image with an allowed ONBUILD trigger builds, the trigger runs" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  # --pull and podman's from= would have the daemon use an image other than the one read:
+  # the gateway pulls itself and takes pull out of the query; from= is a base image too
+  printf 'FROM %s\nRUN true\n' "$IMG" > "$d/Dockerfile"
+  build --pull -t localhost/cgt-b:2 "$d"
+  if [ "$CG_RC" -eq 0 ]; then pass "docker build --pull of a local base image builds"
+  else fail "docker build --pull of a local base image builds" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  if podman_only "libpod build from= an image with a trigger"; then
+    tar -C "$d" -cf "$CG_TMP/b-from.tar" Dockerfile
+    post_tar "$R1/podman.sock" "/v4.3.1/libpod/build?from=localhost%2Fcgt-onbuild%3A1&t=localhost%2Fcgt-b%3A1" "$CG_TMP/b-from.tar"
+    [[ $CG_OUT == "HTTP/1.1 403"* ]] && CG_RC=1
+    refused "libpod build from= an image with a cache-mount trigger, the Dockerfile clean: 403 bind-mount" bind-mount
+  fi
   # an image that is not there is pulled by the gateway first (podman and dockerd would pull it
   # unchecked); one no registry has is refused with the pull's failure, not built
   printf 'FROM cgt-nosuch.invalid/none:1\nRUN true\n' > "$d/Dockerfile"
