@@ -125,6 +125,17 @@ refuse(struct conn *c, const char *code, const char *hint, const char *fmt,
 	check_refuse(c, &r);
 }
 
+/* The checker cannot tell: fail closed (400 malformed, as check.c). */
+static void
+checker_failed(struct conn *c, const char *what)
+{
+	struct cg_refusal r;
+
+	cg_refuse_hint(&r, "malformed", "build again", "the gateway could not "
+	    "check the build's base images: its checker %s", what);
+	check_refuse(c, &r);
+}
+
 /* Send req (malloc'd) on a new connection of c->bc; deadline in ms. */
 static void
 ask(struct conn *c, int step, char *req, size_t len, long long timeout_ms)
@@ -222,12 +233,7 @@ export(struct conn *c)
 	c->ck.xfeed = p.fd[1];
 	c->ck.xfull = 0;
 	if (rc != IPC_OK) {
-		struct cg_refusal r;
-
-		cg_refuse_hint(&r, "malformed", "build again", "the gateway could "
-		    "not check the build's base images: its checker stopped "
-		    "answering");
-		check_refuse(c, &r);
+		checker_failed(c, "stopped answering");
 		return;
 	}
 	/* HTTP/1.0: no chunks, the archive runs to the end of the stream */
@@ -424,12 +430,7 @@ void
 baseimg_verdict(struct conn *c, const struct cg_refusal *r)
 {
 	if (c->ck.img_step != IMG_EXPORT && c->ck.img_step != IMG_VERDICT) {
-		struct cg_refusal f;
-
-		cg_refuse_hint(&f, "malformed", "build again", "the gateway could "
-		    "not check the build's base images: its checker broke the "
-		    "protocol");
-		check_refuse(c, &f);
+		checker_failed(c, "broke the protocol");
 		return;
 	}
 	conn_close_backend(c);
