@@ -283,11 +283,10 @@ image_step_done(struct conn *c, int ok, int timeout)
 int
 image_pin_body(struct conn *c)
 {
-	char err[128], num[24], *body, *head, *cl, *end;
+	char err[128], *body;
 	const char *key;
 	cJSON *tree, *v;
-	size_t len, hl;
-	int n;
+	size_t len;
 
 	if (c->im_pin == NULL || c->json == NULL)
 		return 0;
@@ -302,25 +301,7 @@ image_pin_body(struct conn *c)
 	/* the body is the policy's canonical form: only the value changes */
 	body = json_serialize(tree, &len);
 	cJSON_Delete(tree);
-	cl = strstr(c->head, "\r\nContent-Length: ");
-	if (cl == NULL) {
-		free(body);
-		return -1;
-	}
-	cl += 18;
-	end = strstr(cl, "\r\n");
-	n = snprintf(num, sizeof(num), "%zu", len);
-	hl = (size_t)(cl - c->head) + (size_t)n + strlen(end);
-	head = xmalloc(hl + 1);
-	memcpy(head, c->head, (size_t)(cl - c->head));
-	memcpy(head + (cl - c->head), num, (size_t)n);
-	strcpy(head + (cl - c->head) + n, end);
-	free(c->head);
-	c->head = head;
-	c->head_len = hl;
-	free(c->json);
-	c->json = body;
-	c->body_len = len;
+	backend_set_json(c, body, len);
 	free(c->im_pin);	/* used: a later request starts without it */
 	c->im_pin = NULL;
 	return 0;
