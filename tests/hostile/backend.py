@@ -170,13 +170,17 @@ class Recorder:
     def _answer(self, line):
         method, target, _ = line.split(" ", 2)
         status, obj = self.world.answer(method, target.split("?", 1)[0])
+        # podman's Server field: the monitor's measured-daemon steps (the
+        # base images of a build, monitor/baseimg.c) run for it
         if status == 204:
-            return b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"
+            return (b"HTTP/1.1 204 No Content\r\nServer: Libpod/4.3.1 (linux)\r\n"
+                    b"Connection: close\r\n\r\n")
         b = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
         ctype = "text/plain" if isinstance(obj, bytes) else "application/json"
         reason = {200: "OK", 201: "Created", 404: "Not Found"}.get(status, "Status")
-        return ("HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"
-                "Connection: close\r\n\r\n" % (status, reason, ctype, len(b))).encode() + b
+        return ("HTTP/1.1 %d %s\r\nServer: Libpod/4.3.1 (linux)\r\nContent-Type: %s\r\n"
+                "Content-Length: %d\r\nConnection: close\r\n\r\n" %
+                (status, reason, ctype, len(b))).encode() + b
 
 
 def export_archive(onbuild):
