@@ -19,9 +19,10 @@
  *      Dockerfile rules (check/onbuild.h). No inspect answer of podman
  *      shows OnBuild (measured), so the export is the only way to them.
  * The monitor only splices the answer's bytes into the pipe. An id whose
- * triggers passed is remembered for the gateway's lifetime (an image's id
- * is the digest of its configuration, which holds the triggers), so an
- * image is exported once. The build's own backend connection is parked
+ * triggers passed a build without buildargs is remembered for the
+ * gateway's lifetime (an image's id is the digest of its configuration,
+ * which holds the triggers and the Env they see), so such an image is
+ * exported once. The build's own backend connection is parked
  * meanwhile (its approved bytes all written, its end held): podman reads
  * the whole body before it builds and neither daemon times a body out.
  * All of this was measured on podman 4.3.1 and dockerd 20.10 only: behind
@@ -38,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -91,6 +93,33 @@ baseimg_named(struct conn *c, const char *ref, size_t len)
 		return -1;
 	c->ck.img[c->ck.nimg++] = xstrndup(ref, len);
 	return 0;
+}
+
+/*
+ * A verdict on an id holds for builds without buildargs only: a trigger's
+ * ARG takes the build's value (imagebuilder), so the same image may pass
+ * one build and not another. The forwarded query is the policy's
+ * canonical one: buildargs absent, empty or {} (%7B%7D) is none.
+ */
+static int
+cacheable(const struct conn *c)
+{
+	const char *q = memchr(c->target, '?', c->target_len), *p, *v;
+	const char *end = c->target + c->target_len;
+	size_t n;
+
+	for (p = q != NULL ? q + 1 : end; p < end; p += n + 1) {
+		n = strcspn(p, "&");
+		if (p + n > end)
+			n = (size_t)(end - p);
+		if (n >= 10 && strncmp(p, "buildargs=", 10) == 0) {
+			v = p + 10;
+			if (!(n == 10 || (n == 16 && strncasecmp(v, "%7B%7D", 6) ==
+			    0)))
+				return 0;
+		}
+	}
+	return 1;
 }
 
 static int
@@ -322,7 +351,7 @@ inspected(struct conn *c, int status, const char *body, size_t len)
 	}
 	memcpy(c->ck.img_id, id, 65);
 	image_config_free(&ic);
-	if (cache_has(c->gw, c->ck.img_id)) {
+	if (cacheable(c) && cache_has(c->gw, c->ck.img_id)) {
 		c->ck.img_i++;
 		next_image(c);
 		return;
@@ -448,7 +477,8 @@ baseimg_verdict(struct conn *c, const struct cg_refusal *r)
 		check_refuse(c, r);
 		return;
 	}
-	cache_add(c->gw, c->ck.img_id);
+	if (cacheable(c))
+		cache_add(c->gw, c->ck.img_id);
 	c->ck.img_i++;
 	next_image(c);
 }

@@ -268,6 +268,12 @@ b_onbuild() {
   build --no-cache -t localhost/cgt-b:2 "$d"
   if [ "$CG_RC" -eq 0 ] && [[ $CG_OUT == *TRIGGER-RAN-OK* ]]; then pass "a base image with an allowed ONBUILD trigger builds, the trigger runs"
   else fail "a base image with an allowed ONBUILD trigger builds, the trigger runs" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  # a trigger's ARG takes the build's value: an id that passed once is read again with buildargs
+  onbuild_image localhost/cgt-onbuild:3 "ARG T=tmpfs" "RUN --mount=type=\$T,target=/c true"
+  printf 'FROM localhost/cgt-onbuild:3\nRUN true\n' > "$d/Dockerfile"
+  build -t localhost/cgt-b:2 "$d"
+  build --build-arg T=cache -t localhost/cgt-b:2 "$d"
+  refused "the same base image with --build-arg T=cache for its trigger's ARG: 403 bind-mount" bind-mount
   # --pull and podman's from= would have the daemon use an image other than the one read:
   # the gateway pulls itself and takes pull out of the query; from= is a base image too
   printf 'FROM %s\nRUN true\n' "$IMG" > "$d/Dockerfile"
@@ -287,7 +293,7 @@ b_onbuild() {
   if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: denied-build-parameter: base image"*"could not pull it"* ]]; then
     pass "a missing base image is pulled by the gateway first; one it cannot pull is refused"
   else fail "a missing base image is pulled by the gateway first; one it cannot pull is refused" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
-  bk_q rmi -f localhost/cgt-onbuild:1 localhost/cgt-onbuild:2 localhost/cgt-b:2
+  bk_q rmi -f localhost/cgt-onbuild:1 localhost/cgt-onbuild:2 localhost/cgt-onbuild:3 localhost/cgt-b:2
 }
 
 # ---- ordinary builds -------------------------------------------------------------------
