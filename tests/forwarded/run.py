@@ -234,11 +234,12 @@ CASES = [
     ("exec start without dockerode's hijack and stdin", "docker", "POST",
      "/exec/%s/start" % EID, b'{"hijack":true,"stdin":true,"Detach":false,"tty":false}', 204,
      "/exec/%s/start" % EID, b'{"Detach":false,"Tty":false}', None),
+    # the create names the image the monitor checked by its id (doc/privsep.md, image pins)
     ("create: the name repeated in the body is dropped", "docker", "POST",
      "/containers/create?name=x2",
      b'{"Image":"localhost/busybox","name":"x2","Volumes":{},"VolumesFrom":[]}', 200,
      "/containers/create?name=x2",
-     ('{"Image":"localhost/busybox","Labels":{"%s":"{ROOT_RAW}"},"HostConfig":{}}' % KEY)
+     ('{"Image":"%s","Labels":{"%s":"{ROOT_RAW}"},"HostConfig":{}}' % (IID, KEY))
      .encode(), None),
     ("create: a different name in the body is refused", "docker", "POST",
      "/containers/create?name=x3", b'{"Image":"localhost/busybox","name":"x4"}', 403,
