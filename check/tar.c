@@ -1,9 +1,10 @@
 /*
  * The streaming tar reader (check/tar.h). Every rule mirrors Go 1.19's
- * archive/tar reader (reader.go, format.go, strconv.go), which podman
- * 4.3.1 and dockerd 20.10 extract with; where the two readings could
- * differ on something that matters (the name, the link, the type, the
- * mode, the data size) the input is refused instead.
+ * archive/tar reader (reader.go next(), readHeader(), mergePAX(),
+ * parsePAX(); strconv.go; format.go getFormat()), which podman 4.3.1 and
+ * dockerd 20.10 extract with; the names of Go's functions are given where
+ * a step follows one. tests/tarparity/run.py compares the two readers on
+ * a corpus of odd tars (Go's side: tests/tarparity/gotar.go).
  */
 #include "check/tar.h"
 
@@ -13,6 +14,7 @@
 #include "base/xmalloc.h"
 
 enum { ST_HDR, ST_REC, ST_SKIP, ST_ZERO, ST_END, ST_ERR };
+enum { F_V7, F_USTAR, F_GNU, F_STAR };
 
 void
 tar_init(struct tar_reader *t)
@@ -21,16 +23,15 @@ tar_init(struct tar_reader *t)
 	t->state = ST_HDR;
 }
 
+/* Go's next() returned: its locals (paxHdrs, gnuLongName, gnuLongLink) go. */
 static void
 group_reset(struct tar_reader *t)
 {
-	free(t->pax_path);
-	free(t->pax_link);
+	free(t->pax);
 	free(t->long_name);
 	free(t->long_link);
-	t->pax_path = t->pax_link = t->long_name = t->long_link = NULL;
-	t->pax_size_set = t->pax_xattr_other = t->pax_sparse = 0;
-	t->pax_xattr_name[0] = '\0';
+	t->pax = t->long_name = t->long_link = NULL;
+	t->pax_len = 0;
 	t->in_group = 0;
 }
 
@@ -39,7 +40,10 @@ tar_free(struct tar_reader *t)
 {
 	group_reset(t);
 	free(t->rec);
+	free(t->gname);
+	free(t->epax);
 	t->rec = NULL;
+	t->gname = t->epax = NULL;
 }
 
 static enum tar_rc
@@ -49,6 +53,8 @@ fail(struct tar_reader *t, const char *why)
 	t->err = why;
 	return TAR_ERROR;
 }
+
+/* ------------------------------------------------------------- numbers */
 
 /* Go's parser.parseString: up to the first NUL. */
 static size_t
@@ -79,8 +85,6 @@ parse_octal(const unsigned char *b, size_t n, int64_t *v)
 		return 0;
 	}
 	j = i + field_len(b + i, j - i);
-	if (i == j)
-		return -1;	/* ParseUint("") fails */
 	for (k = i; k < j; k++) {
 		if (b[k] < '0' || b[k] > '7' || (x >> 61) != 0)
 			return -1;
@@ -115,6 +119,53 @@ parse_numeric(const unsigned char *b, size_t n, int64_t *v)
 	return 0;
 }
 
+/*
+ * strconv.ParseInt(s[0..n), 10, 64): an optional sign, then at least one
+ * decimal digit (no underscore: base 10 is given), within int64.
+ */
+static int
+go_atoi(const char *s, size_t n, int64_t *v)
+{
+	uint64_t x = 0, lim = (uint64_t)INT64_MAX;
+	size_t i = 0;
+	int neg = 0;
+
+	if (n > 0 && (s[0] == '+' || s[0] == '-')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	if (i == n)
+		return -1;
+	if (neg)
+		lim++;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || x > (lim - (uint64_t)(s[i] - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	return 0;
+}
+
+/* Go's parsePAXTime: seconds (ParseInt), then optionally '.' and digits. */
+static int
+pax_time_ok(const char *s, size_t n)
+{
+	const char *dot = memchr(s, '.', n);
+	size_t i;
+	int64_t v;
+
+	if (go_atoi(s, dot != NULL ? (size_t)(dot - s) : n, &v) < 0)
+		return -1;
+	if (dot != NULL)
+		for (i = (size_t)(dot - s) + 1; i < n; i++)
+			if (s[i] < '0' || s[i] > '9')
+				return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------- headers */
+
 static int
 all_zero(const unsigned char *b)
 {
@@ -126,9 +177,7 @@ all_zero(const unsigned char *b)
 	return 1;
 }
 
-enum { F_V7, F_USTAR, F_GNU, F_STAR };
-
-/* Go's getFormat after its checksum test; -1 when the checksum fails. */
+/* Go's getFormat: -1 when the checksum fails (parseOctal, both sums). */
 static int
 block_format(const unsigned char *b)
 {
@@ -155,10 +204,11 @@ block_format(const unsigned char *b)
 	return F_V7;
 }
 
+/* Go's isHeaderOnlyType. */
 static int
 header_only(char type)
 {
-	return strchr("123456", type) != NULL && type != '\0';
+	return type != '\0' && strchr("123456", type) != NULL;
 }
 
 static uint64_t
@@ -167,73 +217,143 @@ padded(uint64_t n)
 	return (n + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
 }
 
-/* Go's validPAXRecord and parsePAXRecord over the record rec[0..n). */
-static enum tar_rc
-parse_pax(struct tar_reader *t, const char *rec, size_t n)
+/* ------------------------------------------------------------- PAX */
+
+/*
+ * Go's parsePAXRecord and validPAXRecord: one record at s[0..left).
+ * Returns 0 with its length in *rl and the key and value, or -1.
+ */
+static int
+pax_record(const char *s, size_t left, size_t *rl, const char **k,
+    size_t *klen, const char **v, size_t *vlen)
 {
-	const char *s = rec, *end = rec + n, *sp, *eq, *k, *v;
-	size_t klen, vlen, len;
-	uint64_t rl;
+	const char *sp = memchr(s, ' ', left), *eq;
+	int64_t n;
+	size_t nlen, len;
 
-	while (s < end) {
-		sp = memchr(s, ' ', (size_t)(end - s));
-		if (sp == NULL || sp == s || sp - s > 18)
-			return fail(t, "a PAX record without a length");
-		for (rl = 0, k = s; k < sp; k++) {
-			if (*k < '0' || *k > '9')
-				return fail(t, "a PAX record length is not a number");
-			rl = rl * 10 + (uint64_t)(*k - '0');
-		}
-		if (rl < 5 || rl > (uint64_t)(end - s) ||
-		    rl <= (uint64_t)(sp - s) + 1 || s[rl - 1] != '\n')
-			return fail(t, "a PAX record length is wrong");
-		k = sp + 1;
-		len = (size_t)(s + rl - 1 - k);
-		eq = memchr(k, '=', len);
-		if (eq == NULL || eq == k)
-			return fail(t, "a PAX record without a key");
-		klen = (size_t)(eq - k);
-		v = eq + 1;
-		vlen = len - klen - 1;
-		if (memchr(k, 0, klen) != NULL ||
-		    ((klen == 4 && memcmp(k, "path", 4) == 0) ||
-		    (klen == 8 && memcmp(k, "linkpath", 8) == 0) ||
-		    (klen == 5 && memcmp(k, "uname", 5) == 0) ||
-		    (klen == 5 && memcmp(k, "gname", 5) == 0)) ?
-		    memchr(v, 0, vlen) != NULL : 0)
-			return fail(t, "a PAX record holds a NUL");
-		s += rl;
-		/* an empty value keeps the header's own (Go's mergePAX) */
-		if (klen == 4 && memcmp(k, "path", 4) == 0) {
-			free(t->pax_path);
-			t->pax_path = vlen > 0 ? xstrndup(v, vlen) : NULL;
-		} else if (klen == 8 && memcmp(k, "linkpath", 8) == 0) {
-			free(t->pax_link);
-			t->pax_link = vlen > 0 ? xstrndup(v, vlen) : NULL;
-		} else if (klen == 4 && memcmp(k, "size", 4) == 0) {
-			int64_t x = 0;
-			size_t i;
+	if (sp == NULL)
+		return -1;
+	nlen = (size_t)(sp - s);
+	if (go_atoi(s, nlen, &n) < 0 || n < 5 || (uint64_t)n > left ||
+	    n - (int64_t)nlen - 1 <= 0 || s[n - 1] != '\n')
+		return -1;
+	len = (size_t)n - nlen - 2;		/* between the space and '\n' */
+	eq = memchr(sp + 1, '=', len);
+	if (eq == NULL || eq == sp + 1)
+		return -1;
+	*k = sp + 1;
+	*klen = (size_t)(eq - *k);
+	*v = eq + 1;
+	*vlen = len - *klen - 1;
+	if ((*klen == 4 && memcmp(*k, "path", 4) == 0) ||
+	    (*klen == 8 && memcmp(*k, "linkpath", 8) == 0) ||
+	    (*klen == 5 && memcmp(*k, "uname", 5) == 0) ||
+	    (*klen == 5 && memcmp(*k, "gname", 5) == 0)) {
+		if (memchr(*v, 0, *vlen) != NULL)
+			return -1;
+	} else if (memchr(*k, 0, *klen) != NULL) {
+		return -1;
+	}
+	*rl = (size_t)n;
+	return 0;
+}
 
-			t->pax_size_set = vlen > 0;
-			for (i = 0; i < vlen; i++) {
-				if (v[i] < '0' || v[i] > '9' || x > (INT64_MAX - 9) / 10)
-					return fail(t, "a PAX size is not a number");
-				x = x * 10 + (v[i] - '0');
-			}
-			t->pax_size = x;
-		} else if (klen > 11 && memcmp(k, "GNU.sparse.", 11) == 0) {
-			t->pax_sparse = 1;
-		} else if (klen > 13 && memcmp(k, "SCHILY.xattr.", 13) == 0 &&
-		    vlen > 0 && !(klen > 18 && memcmp(k + 13, "user.", 5) == 0)) {
-			t->pax_xattr_other = 1;
-			len = klen - 13 < sizeof(t->pax_xattr_name) - 1 ?
-			    klen - 13 : sizeof(t->pax_xattr_name) - 1;
-			memcpy(t->pax_xattr_name, k + 13, len);
-			t->pax_xattr_name[len] = '\0';
+#define KEY(k, kl, lit)	((kl) == sizeof(lit) - 1 && memcmp((k), (lit), (kl)) == 0)
+
+/* Go's parsePAX over rec[0..n): every record valid, sparse pairs in order. */
+static int
+pax_valid(const char *rec, size_t n)
+{
+	const char *k, *v;
+	size_t klen, vlen, rl, pos = 0, pairs = 0;
+
+	while (pos < n) {
+		if (pax_record(rec + pos, n - pos, &rl, &k, &klen, &v, &vlen) < 0)
+			return -1;
+		pos += rl;
+		if (KEY(k, klen, "GNU.sparse.offset") ||
+		    KEY(k, klen, "GNU.sparse.numbytes")) {
+			if ((pairs % 2 == 0) != KEY(k, klen, "GNU.sparse.offset") ||
+			    memchr(v, ',', vlen) != NULL)
+				return -1;
+			pairs++;
 		}
 	}
-	return TAR_MORE;
+	return 0;
 }
+
+int
+tar_pax_next(const struct tar_entry *e, size_t *pos, const char **k,
+    size_t *klen, const char **v, size_t *vlen)
+{
+	size_t rl;
+
+	if (e->pax == NULL || *pos >= e->pax_len ||
+	    pax_record(e->pax + *pos, e->pax_len - *pos, &rl, k, klen, v,
+	    vlen) < 0)
+		return 0;
+	*pos += rl;
+	return 1;
+}
+
+/* What Go's mergePAX takes from a record set: the last value of each key. */
+struct merged {
+	const char *val[8];
+	size_t len[8];
+	int xattr_other, sparse;
+	char xattr_name[64];
+};
+enum { M_PATH, M_LINK, M_SIZE, M_UID, M_GID, M_ATIME, M_MTIME, M_CTIME };
+
+/*
+ * The records rec[0..n) (valid) as mergePAX applies them: 0, or -1 when a
+ * value it parses (uid, gid, size, the times) fails, its ErrHeader. An
+ * empty value keeps the header's (mergePAX skips it): val NULL. xattrs:
+ * any non-empty SCHILY.xattr record outside user.* (also one a later
+ * empty record of its key would hide: refused the same). sparse: any
+ * GNU.sparse record (Go reads some as no sparse file at all).
+ */
+static int
+pax_merge(const char *rec, size_t n, struct merged *m)
+{
+	static const char *const keys[8] = { "path", "linkpath", "size",
+		"uid", "gid", "atime", "mtime", "ctime" };
+	const char *k, *v;
+	size_t klen, vlen, rl, pos = 0, i;
+	int64_t x;
+
+	memset(m, 0, sizeof(*m));
+	while (rec != NULL && pos < n &&
+	    pax_record(rec + pos, n - pos, &rl, &k, &klen, &v, &vlen) == 0) {
+		pos += rl;
+		for (i = 0; i < 8; i++)
+			if (klen == strlen(keys[i]) && memcmp(k, keys[i], klen) == 0) {
+				m->val[i] = vlen > 0 ? v : NULL;
+				m->len[i] = vlen;
+			}
+		if (klen >= 11 && memcmp(k, "GNU.sparse.", 11) == 0)
+			m->sparse = 1;
+		if (klen >= 13 && memcmp(k, "SCHILY.xattr.", 13) == 0 &&
+		    vlen > 0 && !(klen > 18 && memcmp(k + 13, "user.", 5) == 0)) {
+			i = klen - 13 < sizeof(m->xattr_name) - 1 ? klen - 13 :
+			    sizeof(m->xattr_name) - 1;
+			if (!m->xattr_other) {
+				memcpy(m->xattr_name, k + 13, i);
+				m->xattr_name[i] = '\0';
+			}
+			m->xattr_other = 1;
+		}
+	}
+	for (i = M_SIZE; i <= M_GID; i++)
+		if (m->val[i] != NULL && go_atoi(m->val[i], m->len[i], &x) < 0)
+			return -1;
+	for (i = M_ATIME; i <= M_CTIME; i++)
+		if (m->val[i] != NULL && pax_time_ok(m->val[i], m->len[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------- entries */
 
 /* Copy a name of len bytes into dst (TAR_NAME_MAX + 1), or refuse. */
 static int
@@ -246,124 +366,231 @@ set_name(char *dst, const char *src, size_t len)
 	return 0;
 }
 
-/* A header block b (not all zeros): a record to read, or an entry. */
+/* The records last reported are freed; rec becomes e's. */
+static void
+give_pax(struct tar_reader *t, struct tar_entry *e, char *rec, size_t len)
+{
+	free(t->epax);
+	t->epax = rec;
+	e->pax = rec;
+	e->pax_len = rec != NULL ? len : 0;
+}
+
+/*
+ * Go's readHeader() for the block t->blk (not all zeros): its fields, the
+ * name joined to the USTAR, STAR or (GNU fallback) prefix. Returns 0, or
+ * -1 with t failed.
+ */
+struct hdr {
+	char type;
+	char name[TAR_NAME_MAX + 1];
+	char link[101];
+	int64_t mode, uid, gid, size, dmaj, dmin;
+};
+
+static int
+read_header(struct tar_reader *t, struct hdr *h)
+{
+	const unsigned char *b = t->blk;
+	int fmt = block_format(b), perr = 0, p2 = 0;
+	int64_t x;
+	size_t nlen, plen = 0, i;
+
+	if (fmt < 0)
+		return (fail(t, "a header's checksum is wrong"), -1);
+	memset(h, 0, sizeof(*h));
+	h->type = (char)b[156];
+	perr |= parse_numeric(b + 124, 12, &h->size);
+	perr |= parse_numeric(b + 100, 8, &h->mode);
+	perr |= parse_numeric(b + 108, 8, &h->uid);
+	perr |= parse_numeric(b + 116, 8, &h->gid);
+	perr |= parse_numeric(b + 136, 12, &x);
+	if (fmt != F_V7) {
+		perr |= parse_numeric(b + 329, 8, &h->dmaj);
+		perr |= parse_numeric(b + 337, 8, &h->dmin);
+	}
+	if (fmt == F_USTAR) {
+		plen = field_len(b + 345, 155);
+	} else if (fmt == F_STAR) {
+		plen = field_len(b + 345, 131);
+		perr |= parse_numeric(b + 476, 12, &x);
+		perr |= parse_numeric(b + 488, 12, &x);
+	} else if (fmt == F_GNU) {
+		/* a pre-Go-1.8 writer's prefix where the times do not parse
+		   (golang.org/issue/12594): used when it is ASCII */
+		if (b[345] != 0)
+			p2 |= parse_numeric(b + 345, 12, &x);
+		if (b[357] != 0)
+			p2 |= parse_numeric(b + 357, 12, &x);
+		if (p2 != 0) {
+			plen = field_len(b + 345, 155);
+			for (i = 0; i < plen; i++)
+				if (b[345 + i] >= 0x80)
+					plen = 0;
+		}
+	}
+	if (perr != 0)
+		return (fail(t, "a header's number is not one"), -1);
+	nlen = field_len(b, 100);
+	if (plen > 0) {
+		if (plen + 1 + nlen > TAR_NAME_MAX)
+			return (fail(t, "a name is too long"), -1);
+		memcpy(h->name, b + 345, plen);
+		h->name[plen] = '/';
+		memcpy(h->name + plen + 1, b, nlen);
+	} else {
+		memcpy(h->name, b, nlen);
+	}
+	memcpy(h->link, b + 157, field_len(b + 157, 100));
+	/* handleRegularFile on the header as read */
+	if (!header_only(h->type) && h->size < 0)
+		return (fail(t, "a header's size is negative"), -1);
+	return 0;
+}
+
+/* The rest of Go's next() for an entry header h: records merged, reported. */
+static enum tar_rc
+entry(struct tar_reader *t, const struct hdr *h, struct tar_entry *e)
+{
+	struct merged m;
+	size_t nlen;
+	int64_t size = h->size;
+
+	if (pax_merge(t->pax, t->pax_len, &m) < 0)
+		return fail(t, "a PAX size, uid, gid or time is not a number");
+	e->start = t->group;
+	e->type = h->type;
+	e->mode = h->mode;
+	e->uid = h->uid;
+	e->gid = h->gid;
+	e->devmajor = h->dmaj;
+	e->devminor = h->dmin;
+	if ((m.val[M_PATH] != NULL ? set_name(e->name, m.val[M_PATH],
+	    m.len[M_PATH]) : set_name(e->name, h->name, strlen(h->name))) < 0 ||
+	    (m.val[M_LINK] != NULL ? set_name(e->link, m.val[M_LINK],
+	    m.len[M_LINK]) : set_name(e->link, h->link, strlen(h->link))) < 0)
+		return fail(t, "a name is too long");
+	/* an empty GNU long name or link keeps the name before it */
+	if ((t->long_name != NULL && t->long_name[0] != '\0' &&
+	    set_name(e->name, t->long_name, strlen(t->long_name)) < 0) ||
+	    (t->long_link != NULL && t->long_link[0] != '\0' &&
+	    set_name(e->link, t->long_link, strlen(t->long_link)) < 0))
+		return fail(t, "a name is too long");
+	if (m.val[M_SIZE] != NULL)
+		(void)go_atoi(m.val[M_SIZE], m.len[M_SIZE], &size);
+	if (m.val[M_UID] != NULL)
+		(void)go_atoi(m.val[M_UID], m.len[M_UID], &e->uid);
+	if (m.val[M_GID] != NULL)
+		(void)go_atoi(m.val[M_GID], m.len[M_GID], &e->gid);
+	if (e->type == '\0') {
+		nlen = strlen(e->name);
+		e->type = nlen > 0 && e->name[nlen - 1] == '/' ? '5' : '0';
+	}
+	if (!header_only(e->type) && size < 0)
+		return fail(t, "a PAX size is negative");
+	e->xattr_other = m.xattr_other;
+	memcpy(e->xattr_name, m.xattr_name, sizeof(e->xattr_name));
+	e->sparse = m.sparse || e->type == 'S';
+	e->hsize = size;
+	e->size = header_only(e->type) ? 0 : size;
+	give_pax(t, e, t->pax, t->pax_len);
+	t->pax = NULL;
+	group_reset(t);
+	t->skip = padded((uint64_t)e->size);
+	t->data_left = (uint64_t)e->size;
+	t->state = t->skip > 0 ? ST_SKIP : ST_HDR;
+	if (e->sparse) {
+		/* reported (the caller refuses it), never read past */
+		t->state = ST_ERR;
+		t->err = "a GNU sparse file, which the gateway does not read";
+	}
+	return TAR_ENTRY;
+}
+
+/* A header block (not all zeros): a record to read, or an entry. */
 static enum tar_rc
 header(struct tar_reader *t, struct tar_entry *e)
 {
-	const unsigned char *b = t->blk;
-	int fmt = block_format(b);
-	int64_t size, mode, uid, gid, mtime, dmaj = 0, dmin = 0;
-	size_t nlen, plen;
-	char type = (char)b[156];
+	struct hdr h;
 
-	if (fmt < 0)
-		return fail(t, "a header's checksum is wrong");
-	if (parse_numeric(b + 100, 8, &mode) < 0 ||
-	    parse_numeric(b + 108, 8, &uid) < 0 ||
-	    parse_numeric(b + 116, 8, &gid) < 0 ||
-	    parse_numeric(b + 124, 12, &size) < 0 ||
-	    parse_numeric(b + 136, 12, &mtime) < 0)
-		return fail(t, "a header's number is not one");
-	if (fmt != F_V7 && (parse_numeric(b + 329, 8, &dmaj) < 0 ||
-	    parse_numeric(b + 337, 8, &dmin) < 0))
-		return fail(t, "a header's device number is not one");
-	if (size < 0)
-		return fail(t, "a header's size is negative");
+	if (read_header(t, &h) < 0)
+		return TAR_ERROR;
 	if (!t->in_group) {
 		t->in_group = 1;
 		t->group = t->off - TAR_BLOCK;
 	}
-	if (type == 'x' || type == 'L' || type == 'K') {
-		if ((uint64_t)size > TAR_SPECIAL_MAX)
+	if (h.type == 'x' || h.type == 'g' || h.type == 'L' || h.type == 'K') {
+		/* readSpecialFile */
+		if ((uint64_t)h.size > TAR_SPECIAL_MAX)
 			return fail(t, "a PAX or GNU long-name record is over "
 			    "1 MiB");
-		t->rtype = type;
-		t->rwant = (size_t)size;
+		t->rtype = h.type;
+		t->rwant = (size_t)h.size;
 		t->rlen = 0;
 		t->rec = xrealloc(t->rec, t->rwant + 1);
-		t->skip = padded((uint64_t)size) - (uint64_t)size;
+		t->skip = padded((uint64_t)h.size) - (uint64_t)h.size;
+		t->data_left = 0;
+		if (h.type == 'g') {
+			free(t->gname);
+			t->gname = xstrdup(h.name);
+		}
 		t->state = ST_REC;
 		return TAR_MORE;	/* an empty one: completed by tar_feed */
 	}
-	e->start = t->group;
-	e->xattr_other = e->sparse = 0;
-	e->xattr_name[0] = '\0';
-	e->link[0] = '\0';
-	e->type = type;
-	e->mode = mode;
-	e->devmajor = dmaj;
-	e->devminor = dmin;
-	nlen = field_len(b, 100);
-	if (set_name(e->name, (const char *)b, nlen) < 0)
-		return fail(t, "a name is too long");
-	if (fmt == F_USTAR || fmt == F_STAR) {
-		plen = field_len(b + 345, fmt == F_STAR ? 131 : 155);
-		if (plen > 0) {
-			char tmp[TAR_NAME_MAX + 1];
+	return entry(t, &h, e);
+}
 
-			if (plen + 1 + nlen > TAR_NAME_MAX)
-				return fail(t, "a name is too long");
-			memcpy(tmp, b + 345, plen);
-			tmp[plen] = '/';
-			memcpy(tmp + plen + 1, e->name, nlen);
-			tmp[plen + 1 + nlen] = '\0';
-			memcpy(e->name, tmp, plen + 2 + nlen);
-		}
-	}
-	(void)set_name(e->link, (const char *)b + 157, field_len(b + 157, 100));
-	if (type == 'g') {
-		/* a global header: reported as an entry; records do not
-		   reach past it (Go returns it from Next) */
-		e->size = 0;
-		t->skip = padded((uint64_t)size);
-		t->data_left = 0;
-		group_reset(t);
-		t->state = t->skip > 0 ? ST_SKIP : ST_HDR;
-		return TAR_ENTRY;
-	}
-	/* the group's records, refused where Go's precedence would matter */
-	if (t->pax_path != NULL && t->long_name != NULL &&
-	    strcmp(t->pax_path, t->long_name) != 0)
-		return fail(t, "a PAX path and a GNU long name disagree");
-	if (t->pax_link != NULL && t->long_link != NULL &&
-	    strcmp(t->pax_link, t->long_link) != 0)
-		return fail(t, "a PAX linkpath and a GNU long link disagree");
-	if ((t->long_name && set_name(e->name, t->long_name,
-	    strlen(t->long_name)) < 0) ||
-	    (t->pax_path && set_name(e->name, t->pax_path,
-	    strlen(t->pax_path)) < 0) ||
-	    (t->long_link && set_name(e->link, t->long_link,
-	    strlen(t->long_link)) < 0) ||
-	    (t->pax_link && set_name(e->link, t->pax_link,
-	    strlen(t->pax_link)) < 0))
+/* A 'g' record: the entry Go returns for it. */
+static enum tar_rc
+global(struct tar_reader *t, struct tar_entry *e)
+{
+	struct merged m;
+	char *rec = (char *)t->rec;
+
+	/*
+	 * mergePAX's error is ignored for 'g' and it stops at the first bad
+	 * value of a Go map (random order): refused, not mirrored
+	 */
+	if (pax_merge(rec, t->rwant, &m) < 0)
+		return fail(t, "a PAX global header with a value Go does not "
+		    "parse");
+	e->type = 'g';
+	e->start = t->group;
+	e->link[0] = '\0';
+	if ((m.val[M_PATH] != NULL ? set_name(e->name, m.val[M_PATH],
+	    m.len[M_PATH]) : set_name(e->name, t->gname, strlen(t->gname))) < 0)
 		return fail(t, "a name is too long");
-	if (t->pax_size_set)
-		size = t->pax_size;
-	e->xattr_other = t->pax_xattr_other;
-	memcpy(e->xattr_name, t->pax_xattr_name, sizeof(e->xattr_name));
-	e->sparse = t->pax_sparse || type == 'S';
-	if (type == '\0') {
-		nlen = strlen(e->name);
-		e->type = nlen > 0 && e->name[nlen - 1] == '/' ? '5' : '0';
-	}
-	e->size = header_only(e->type) ? 0 : size;
-	t->skip = padded((uint64_t)e->size);
-	t->data_left = (uint64_t)e->size;
+	e->mode = e->uid = e->gid = e->hsize = e->size = 0;
+	e->devmajor = e->devminor = 0;
+	e->xattr_other = m.xattr_other;
+	memcpy(e->xattr_name, m.xattr_name, sizeof(e->xattr_name));
+	e->sparse = 0;
+	t->rec = NULL;
+	give_pax(t, e, rec, t->rwant);
 	group_reset(t);
-	t->state = t->skip > 0 ? ST_SKIP : ST_HDR;
 	return TAR_ENTRY;
 }
 
 /* A record is complete: take what it sets for the group's entry. */
 static enum tar_rc
-record_done(struct tar_reader *t)
+record_done(struct tar_reader *t, struct tar_entry *e)
 {
 	char *s;
 
 	t->rec[t->rwant] = '\0';
 	t->state = t->skip > 0 ? ST_SKIP : ST_HDR;
-	if (t->rtype == 'x')
-		return parse_pax(t, (const char *)t->rec, t->rwant);
+	if (t->rtype == 'x' || t->rtype == 'g') {
+		if (pax_valid((const char *)t->rec, t->rwant) < 0)
+			return fail(t, "a PAX record is malformed");
+		if (t->rtype == 'g')
+			return global(t, e);
+		/* a new 'x' replaces the records of any before it */
+		free(t->pax);
+		t->pax = (char *)t->rec;
+		t->pax_len = t->rwant;
+		t->rec = NULL;
+		return TAR_MORE;
+	}
 	/* GNU long name or link: up to the first NUL (parseString) */
 	s = xstrndup((const char *)t->rec, field_len(t->rec, t->rwant));
 	if (t->rtype == 'L') {
@@ -422,7 +649,8 @@ tar_feed(struct tar_reader *t, const unsigned char *p, size_t n,
 			t->rlen += k;
 			i += k;
 			t->off += k;
-			if (t->rlen == t->rwant && (rc = record_done(t)) != TAR_MORE) {
+			if (t->rlen == t->rwant &&
+			    (rc = record_done(t, e)) != TAR_MORE) {
 				*used = i;
 				return rc;
 			}
@@ -445,18 +673,15 @@ tar_feed(struct tar_reader *t, const unsigned char *p, size_t n,
 				t->state = ST_END;
 				continue;
 			}
+			/* readHeader: the end even within a group (io.EOF) */
 			if (all_zero(t->blk)) {
-				if (t->in_group)
-					return (*used = i, fail(t, "a PAX or GNU "
-					    "record before the end"));
 				t->end_at = t->off - TAR_BLOCK;
 				t->state = ST_ZERO;
 				continue;
 			}
 			rc = header(t, e);
-			if (rc == TAR_MORE && t->state == ST_REC && t->rwant == 0 &&
-			    (rc = record_done(t)) == TAR_MORE)
-				continue;
+			if (rc == TAR_MORE && t->state == ST_REC && t->rwant == 0)
+				rc = record_done(t, e);
 			if (rc != TAR_MORE) {
 				*used = i;
 				return rc;
@@ -473,13 +698,23 @@ tar_feed(struct tar_reader *t, const unsigned char *p, size_t n,
 enum tar_rc
 tar_finish(struct tar_reader *t)
 {
-	if (t->state == ST_END || (t->state == ST_ZERO && t->blen == 0))
-		return (t->state = ST_END, TAR_END);
-	/* Go: io.EOF at a header boundary is the end as well */
-	if (t->state == ST_HDR && t->blen == 0 && !t->in_group)
-		return (t->state = ST_END, TAR_END);
-	if (t->state == ST_ERR)
+	switch (t->state) {
+	case ST_END:
+		return TAR_END;
+	case ST_ZERO:
+	case ST_HDR:
+		/* io.ReadFull: nothing read is io.EOF, a part of a block not */
+		if (t->blen == 0)
+			return (t->state = ST_END, TAR_END);
+		break;
+	case ST_SKIP:
+		/* the padding is read with tryReadFull: io.EOF, the end */
+		if (t->data_left == 0)
+			return (t->state = ST_END, TAR_END);
+		break;
+	case ST_ERR:
 		return TAR_ERROR;
+	}
 	return fail(t, "the archive ends inside an entry");
 }
 

@@ -80,6 +80,26 @@ tb_entry(struct tb *t, const char *name, char type, const char *link,
 	}
 }
 
+/*
+ * One GNU header ("ustar  \0" magic) with raw bytes at offset 345 (the
+ * atime and ctime fields; a prefix to a pre-Go-1.8 writer), then data.
+ */
+static void
+tb_gnu(struct tb *t, const char *at345, const char *name, char type,
+    const char *link, const void *data, size_t size)
+{
+	size_t at = t->len;
+	unsigned sum = 0, i;
+
+	tb_entry(t, name, type, link, 0644, data, size);
+	memcpy(t->p + at + 257, "ustar  \0", 8);
+	memcpy(t->p + at + 345, at345, strlen(at345));
+	memset(t->p + at + 148, ' ', 8);
+	for (i = 0; i < 512; i++)
+		sum += t->p[at + i];
+	snprintf((char *)t->p + at + 148, 8, "%06o", sum);
+}
+
 static void
 tb_file(struct tb *t, const char *name, const char *text)
 {
@@ -277,12 +297,15 @@ test_tar_pax_and_gnu(void **state)
 	assert_int_equal(e.size, 3);
 	free(t.p);
 
-	/* a PAX path and a GNU long name that disagree: refused */
+	/* a PAX path and a GNU long name: the long name wins, as in Go's
+	   next() (mergePAX, then gnuLongName) */
 	memset(&t, 0, sizeof(t));
 	tb_pax(&t, "path=one\n");
 	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "two", 3);
 	tb_file(&t, "x", "y");
-	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), -1);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_string_equal(e.name, "two");
 	free(t.p);
 
 	/* a malformed PAX record: refused */
@@ -323,6 +346,135 @@ test_tar_v7_type_nul(void **state)
 	tb_end(&t);
 	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
 	assert_int_equal(e.type, '5');
+	free(t.p);
+}
+
+/*
+ * Streams the red team read otherwise than Go 1.19's archive/tar (the
+ * daemons' reader) did; each is read here as Go reads it (the outcomes
+ * checked against tests/tarparity/gotar.go).
+ */
+static void
+test_tar_go_desyncs(void **state)
+{
+	struct tb t = { 0 };
+	struct tar_entry e;
+	size_t hidden;
+	int ended;
+
+	(void)state;
+	/* two 'x' headers in a row: the second replaces the first's
+	   records (parsePAX per header), in both orders */
+	tb_pax(&t, "path=decoy1\nlinkpath=decoy2\n");
+	tb_pax(&t, "comment=x\n");
+	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 1, &e, &ended), 1);
+	assert_string_equal(e.name, "h");
+	assert_string_equal(e.link, "/tmp/victim");
+	free(t.p);
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "comment=x\n");
+	tb_pax(&t, "path=second\n");
+	tb_file(&t, "hdr", "x");
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_string_equal(e.name, "second");
+	free(t.p);
+	/* a size lie kept from a first 'x' would skip the entries behind */
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "size=1024\n");
+	tb_pax(&t, "comment=x\n");
+	tb_entry(&t, "cover", '0', NULL, 0644, NULL, 0);
+	hidden = t.len;
+	tb_entry(&t, "mem", '3', NULL, 0666, NULL, 0);
+	tb_file(&t, "last", "x");
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 7, &e, &ended), 3);
+	assert_string_equal(e.name, "last");
+	assert_int_equal(count_entries(t.p, hidden + 512, 512, &e, &ended), 2);
+	assert_string_equal(e.name, "mem");
+	assert_int_equal(e.type, '3');
+	free(t.p);
+	/* an 'L' between two 'x': the long name survives, the first 'x'
+	   does not */
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "path=a\nuid=7\n");
+	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "b", 1);
+	tb_pax(&t, "gid=5\n");
+	tb_file(&t, "c", "x");
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_string_equal(e.name, "b");
+	assert_int_equal(e.uid, 0);
+	assert_int_equal(e.gid, 5);
+	free(t.p);
+
+	/* a GNU header whose atime does not parse: bytes 345.. are a prefix
+	   (readHeader, golang.org/issue/12594) */
+	memset(&t, 0, sizeof(t));
+	tb_gnu(&t, "sub", "Dockerfile", '0', NULL, "FROM a\n", 7);
+	tb_gnu(&t, "x", "sub/Dockerfile", '0', NULL, "FROM b\n", 7);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, 512 + 512, 512, &e, &ended), 1);
+	assert_string_equal(e.name, "sub/Dockerfile");
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 2);
+	assert_string_equal(e.name, "x/sub/Dockerfile");
+	free(t.p);
+	/* ... or whose ctime does not (atime empty) */
+	memset(&t, 0, sizeof(t));
+	tb_gnu(&t, "", "n", '0', NULL, NULL, 0);
+	memcpy(t.p + 357, "junk", 4);
+	{
+		unsigned sum = 0, i;
+
+		memset(t.p + 148, ' ', 8);
+		for (i = 0; i < 512; i++)
+			sum += t.p[i];
+		snprintf((char *)t.p + 148, 8, "%06o", sum);
+	}
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_string_equal(e.name, "n");	/* the prefix field is empty */
+	free(t.p);
+	/* valid times, or a prefix that is not ASCII: the name alone */
+	memset(&t, 0, sizeof(t));
+	tb_gnu(&t, "00000000017", "n", '0', NULL, NULL, 0);
+	tb_gnu(&t, "\xc3\xa9x", "m", '0', NULL, NULL, 0);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, 512, 512, &e, &ended), 1);
+	assert_string_equal(e.name, "n");
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 2);
+	assert_string_equal(e.name, "m");
+	free(t.p);
+
+	/* an empty GNU long link or name keeps the header's (Go sets them
+	   only when not ""): a size-0 record, and one of NULs */
+	memset(&t, 0, sizeof(t));
+	tb_entry(&t, "././@LongLink", 'K', NULL, 0644, NULL, 0);
+	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_string_equal(e.link, "/tmp/victim");
+	free(t.p);
+	memset(&t, 0, sizeof(t));
+	tb_entry(&t, "././@LongLink", 'K', NULL, 0644, "\0\0", 2);
+	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "\0", 1);
+	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 3, &e, &ended), 1);
+	assert_string_equal(e.name, "h");
+	assert_string_equal(e.link, "/tmp/victim");
+	free(t.p);
+	/* a long name, then an empty one: the empty one replaces it, and
+	   the header's name stands */
+	memset(&t, 0, sizeof(t));
+	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "long", 4);
+	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, NULL, 0);
+	tb_file(&t, "hdr", "x");
+	tb_end(&t);
+	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	assert_string_equal(e.name, "hdr");
 	free(t.p);
 }
 
@@ -576,6 +728,66 @@ test_archive_rules(void **state)
 		}
 		free(t.p);
 	}
+}
+
+/*
+ * The red team's archives through the whole checker: each hid an entry
+ * from the old reader that the daemons then extracted or built.
+ */
+static void
+test_desyncs_refused(void **state)
+{
+	struct tb t = { 0 };
+	const char *code, *detail;
+
+	(void)state;
+	/* a symlink to the host and a file through it, under decoy names */
+	tb_pax(&t, "path=decoy1\nlinkpath=decoy2\n");
+	tb_pax(&t, "comment=x\n");
+	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
+	tb_pax(&t, "path=decoy3\n");
+	tb_pax(&t, "comment=x\n");
+	tb_file(&t, "h/pwned", "x");
+	tb_file(&t, "Dockerfile", DF);
+	tb_end(&t);
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "dockerfile=Dockerfile",
+	    t.p, t.len, 512, &code, &detail), -1);
+	assert_string_equal(code, "host-path");
+	free(t.p);
+	/* a device node behind a PAX size lie */
+	memset(&t, 0, sizeof(t));
+	tb_pax(&t, "size=512\n");
+	tb_pax(&t, "comment=x\n");
+	tb_entry(&t, "cover", '0', NULL, 0644, NULL, 0);
+	tb_entry(&t, "mem", '3', NULL, 0666, NULL, 0);
+	tb_file(&t, "plain.txt", "x");
+	tb_end(&t);
+	assert_int_equal(run_check(CHK_ARCHIVE, 1, 0, "", t.p, t.len, 100,
+	    &code, &detail), -1);
+	assert_string_equal(code, "devices");
+	assert_int_equal(run_check(CHK_ARCHIVE, 0, 0, "", t.p, t.len, 100,
+	    &code, &detail), -1);
+	free(t.p);
+	/* the Dockerfile podman builds is the GNU-prefixed one */
+	memset(&t, 0, sizeof(t));
+	tb_gnu(&t, "x", "sub/Dockerfile", '0', NULL, DF, strlen(DF));
+	tb_gnu(&t, "sub", "Dockerfile", '0', NULL, "FROM docker-archive:/x\n",
+	    23);
+	tb_end(&t);
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "dockerfile=sub/Dockerfile",
+	    t.p, t.len, 512, &code, &detail), -1);
+	assert_string_equal(code, "host-path");
+	free(t.p);
+	/* an empty long link hides nothing: the header's absolute link */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "Dockerfile", DF);
+	tb_entry(&t, "././@LongLink", 'K', NULL, 0644, NULL, 0);
+	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
+	tb_end(&t);
+	assert_int_equal(run_check(CHK_BUILD, 1, 0, "dockerfile=Dockerfile",
+	    t.p, t.len, 512, &code, &detail), -1);
+	assert_string_equal(code, "host-path");
+	free(t.p);
 }
 
 /* What is approved before the end: never a refused entry, never the end. */
@@ -878,9 +1090,11 @@ main(void)
 		cmocka_unit_test(test_tar_checksum_and_numbers),
 		cmocka_unit_test(test_tar_pax_and_gnu),
 		cmocka_unit_test(test_tar_v7_type_nul),
+		cmocka_unit_test(test_tar_go_desyncs),
 		cmocka_unit_test(test_decoders),
 		cmocka_unit_test(test_context_rules),
 		cmocka_unit_test(test_archive_rules),
+		cmocka_unit_test(test_desyncs_refused),
 		cmocka_unit_test(test_approvals),
 		cmocka_unit_test(test_dockerfile),
 		cmocka_unit_test(test_dockerfile_bases),
