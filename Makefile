@@ -35,7 +35,7 @@ TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(TEST_SRCS:.c=)
 HELPERS   = tests/helpers/check_file tests/helpers/try_syscall tests/helpers/try_monitor \
             tests/helpers/hostile_gateway tests/fuzz/seed_ipc tests/fuzz/seed_forward \
-            tests/helpers/membounds tests/helpers/no_userns
+            tests/helpers/membounds tests/helpers/no_userns tests/helpers/tar_print
 
 all: container-gateway
 

@@ -8,7 +8,9 @@
 #                 (runc named so that crun, unusable here, stays out; catatonit for pods)
 #   test tools:   python3 curl procps util-linux gdb; clang libclang-rt-14-dev (make fuzz,
 #                 make check-asan); valgrind (make check-valgrind); python3-jsonschema
-#                 (tests/integration/audit.py validates the audit records)
+#                 (tests/integration/audit.py validates the audit records); golang-go
+#                 (Go 1.19, the daemons' archive/tar: tests/tarparity/run.py compares
+#                 the checker's tar reader with it)
 #   compose flow: docker-compose python3-docker
 #   rootless:     uidmap (newuidmap, newgidmap) and slirp4netns for a user's rootless
 #                 podman (tests/integration/rootless.sh); passt is not used: podman
