@@ -31,6 +31,7 @@
 #include "base/xmalloc.h"
 #include "check/decomp.h"
 #include "check/dockerfile.h"
+#include "check/load.h"
 #include "check/tar.h"
 #include "policy/json.h"
 #include "policy/query.h"
@@ -83,6 +84,10 @@ struct chk {
 	int defaults;			/* the first candidate present is
 					   read (no dockerfile named) */
 	struct watch *capturing;	/* its data goes to the tar sink */
+	/* loads: a regular file that may be a JSON document */
+	unsigned char *jbuf;		/* LOAD_JSON_MAX: the tar sink */
+	char jname[TAR_NAME_MAX + 1];
+	int jsniff;			/* capturing: 1 not known yet, 2 JSON */
 	struct tar_entry e;
 };
 
@@ -420,6 +425,7 @@ chk_free(struct chk *c)
 	cJSON_Delete(c->buildargs);
 	df_bases_free(&c->bases);
 	free(c->from);
+	free(c->jbuf);
 	decomp_free(&c->d);
 	tar_free(&c->t);
 	free(c->out);
@@ -440,57 +446,105 @@ quoted_refuse(struct chk *c, const char *code, const char *hint,
 
 #define H_LINK	"replace the symlink by a copy of what it points to, or build " \
 	"from the directory that holds its target"
+#define H_LOAD	"load an archive made by docker save, podman save or skopeo " \
+	"copy"
+
+/* What an extracted tree is called in refusals, and how to fix one. */
+static const char *
+tree_noun(const struct chk *c)
+{
+	return c->p.kind == CHK_BUILD ? "build context" : "image archive";
+}
+
+static int
+tree_refuse(struct chk *c, const char *code, const char *fmt,
+    const char *name)
+{
+	char q[260];
+
+	return cg_refuse_hint(&c->r, code, c->p.kind == CHK_BUILD ? H_LINK :
+	    H_LOAD, fmt, tree_noun(c), cg_quote(name, strlen(name), q));
+}
+
+/*
+ * The rules of a tree podman 4.3.1 extracts with containers/storage's
+ * Untar, as root and without a chroot (measured: a build context before
+ * the build; every loaded archive, which it first tries as an
+ * oci-archive, in /var/tmp; a symlink h -> /tmp/x and then h/pwned wrote
+ * /tmp/x/pwned on the host in both) for entry e at the cleaned path p.
+ * Returns 1 (nothing more to check: a 'g'), 0 with *lt the cleaned target
+ * of a hard link (or NULL), or -1 with c->r set.
+ */
+static int
+tree_check(struct chk *c, const struct tar_entry *e, const char *p, char **lt)
+{
+	*lt = NULL;
+	if (through_link(c, p) != NULL)
+		return tree_refuse(c, "host-path", "%s entry %s lies below a "
+		    "symlink the archive made: podman would write it through the "
+		    "symlink, on the host", e->name);
+	if (p[0] == '\0' && e->type != '5' && e->type != 'g')
+		return tree_refuse(c, "host-path", "%s entry %s would replace "
+		    "the directory it is extracted into", e->name);
+	if (e->type == '3' || e->type == '4')
+		return tree_refuse(c, "devices", "%s entry %s is a device node",
+		    e->name);
+	if (e->type == 'g')
+		return 1;
+	if (e->type == '2' && e->link[0] == '/')
+		return tree_refuse(c, "host-path", c->p.kind == CHK_BUILD ?
+		    "%s symlink %s points to an absolute path, which podman's "
+		    "builder follows on the host (RUN --mount, CVE-2024-1753)" :
+		    "%s symlink %s points to an absolute path, which podman "
+		    "follows on the host when it reads the extracted archive",
+		    e->name);
+	if (e->type == '1') {
+		*lt = clean_rel(e->link);
+		if (*lt == NULL || through_link(c, *lt) != NULL) {
+			free(*lt);
+			*lt = NULL;
+			return tree_refuse(c, "host-path", "%s hard link %s names "
+			    "a target outside the archive or below a symlink",
+			    e->name);
+		}
+	}
+	return 0;
+}
+
+/* The extracted tree after e at p (lt: tree_check's): what is at p now. */
+static int
+tree_update(struct chk *c, const struct tar_entry *e, const char *p,
+    const char *lt)
+{
+	const struct link *tl;
+
+	if (e->type == '2')
+		return link_put(c, p, e->link);
+	if (e->type == '1' && (tl = link_find(c, lt)) != NULL)
+		return link_put(c, p, tl->target);
+	link_drop(c, p);
+	return 0;
+}
 
 /* A build context's entry e at the cleaned path p. */
 static int
 build_entry(struct chk *c, const struct tar_entry *e, const char *p)
 {
-	const char *via = through_link(c, p);
-	char *lt = NULL;
+	char *lt;
 	size_t i, plen = strlen(p);
-	const struct link *tl;
-	int rc = 0;
+	int rc;
 
-	if (via != NULL)
-		return quoted_refuse(c, "host-path", H_LINK, "build context entry "
-		    "%s lies below a symlink of the context: podman would write "
-		    "it through the symlink, on the host", e->name);
-	if (p[0] == '\0' && e->type != '5' && e->type != 'g')
-		return quoted_refuse(c, "host-path", "send the context as the "
-		    "docker and podman clients make it", "build context entry %s "
-		    "would replace the context directory itself", e->name);
-	if (e->type == '3' || e->type == '4')
-		return quoted_refuse(c, "devices", "leave device nodes out of "
-		    "the context (.dockerignore)", "build context entry %s is a "
-		    "device node", e->name);
-	if (e->type == 'g')
-		return 0;
+	if ((rc = tree_check(c, e, p, &lt)) != 0)
+		return rc == 1 ? 0 : -1;
 	for (i = 0; i < c->nw && (e->type == '2' || e->type == '1'); i++)
-		if (strcmp(c->w[i].path, p) == 0)
+		if (strcmp(c->w[i].path, p) == 0) {
+			free(lt);
 			return quoted_refuse(c, "host-path", "send the file itself, "
 			    "not a link to it", "%s is a link in the build "
 			    "context: podman reads it on the host, following a "
 			    "symlink", c->w[i].path);
-	if (e->type == '2' && e->link[0] == '/')
-		return quoted_refuse(c, "host-path", H_LINK, "build context "
-		    "symlink %s points to an absolute path, which podman's builder "
-		    "follows on the host (RUN --mount, CVE-2024-1753)", e->name);
-	if (e->type == '1') {
-		lt = clean_rel(e->link);
-		if (lt == NULL || through_link(c, lt) != NULL) {
-			free(lt);
-			return quoted_refuse(c, "host-path", H_LINK, "build context "
-			    "hard link %s names a target outside the context or "
-			    "below a symlink", e->name);
 		}
-	}
-	/* the extracted tree: what is at p now */
-	if (e->type == '2')
-		rc = link_put(c, p, e->link);
-	else if (e->type == '1' && (tl = link_find(c, lt)) != NULL)
-		rc = link_put(c, p, tl->target);
-	else
-		link_drop(c, p);
+	rc = tree_update(c, e, p, lt);
 	for (i = 0; i < c->nw && rc == 0; i++) {
 		struct watch *w = &c->w[i];
 		size_t wl = strlen(w->path);
@@ -514,6 +568,34 @@ build_entry(struct chk *c, const struct tar_entry *e, const char *p)
 		}
 	}
 	free(lt);
+	return rc;
+}
+
+/*
+ * An image archive's entry e at the cleaned path p: the tree's rules, and
+ * a regular file's data captured (check/load.h) until its first byte after
+ * white space says it is no JSON document (json_sniff).
+ */
+static int
+load_entry(struct chk *c, const struct tar_entry *e, const char *p)
+{
+	char *lt;
+	int rc;
+
+	if ((rc = tree_check(c, e, p, &lt)) != 0)
+		return rc == 1 ? 0 : -1;
+	rc = tree_update(c, e, p, lt);
+	free(lt);
+	if (rc == 0 && e->type == '0' && e->size > 0) {
+		if (c->jbuf == NULL)
+			c->jbuf = xmalloc(LOAD_JSON_MAX);
+		snprintf(c->jname, sizeof(c->jname), "%s", e->name);
+		c->t.sink = c->jbuf;
+		c->t.sink_len = 0;
+		c->t.sink_over = 0;
+		c->t.sink_max = LOAD_JSON_MAX;
+		c->jsniff = 1;
+	}
 	return rc;
 }
 
@@ -562,26 +644,73 @@ entry(struct chk *c, const struct tar_entry *e)
 	if (c->p.kind == CHK_ARCHIVE)
 		return archive_entry(c, e);
 	if ((p = clean_rel(e->name)) == NULL)
-		return quoted_refuse(c, "host-path", "send the context as the "
-		    "docker and podman clients make it", "build context entry %s "
-		    "leaves the context", e->name);
-	rc = build_entry(c, e, p);
+		return (tree_refuse(c, "host-path", "%s entry %s leaves the "
+		    "directory it is extracted into", e->name), refuse(c));
+	rc = c->p.kind == CHK_LOAD ? load_entry(c, e, p) : build_entry(c, e, p);
 	free(p);
 	return rc == -1 ? refuse(c) : 0;
 }
 
 /* ------------------------------------------------------------- stream */
 
-/* The data of the entry being captured is complete. */
+/* What the body is called in refusals. */
+static const char *
+kind_noun(const struct chk *c)
+{
+	return c->p.kind == CHK_BUILD ? "build context" : c->p.kind == CHK_LOAD ?
+	    "image archive" : "archive";
+}
+
+/*
+ * A load's regular file being captured: once its first byte after JSON
+ * white space is known, the capture stops unless it is '{' or '[' (a
+ * layer, VERSION: never a document the daemons parse).
+ */
 static void
+json_sniff(struct chk *c)
+{
+	size_t i;
+
+	for (i = 0; c->jsniff == 1 && i < c->t.sink_len; i++) {
+		unsigned char ch = c->jbuf[i];
+
+		if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')
+			continue;
+		if (ch == '{' || ch == '[') {
+			c->jsniff = 2;
+		} else {
+			c->jsniff = 0;
+			c->t.sink = NULL;
+		}
+	}
+}
+
+/* The data of the entry being captured is complete: 0, or -1 refused. */
+static int
 capture_done(struct chk *c)
 {
+	char q[260];
+	int rc = 0;
+
 	if (c->capturing != NULL) {
 		c->capturing->len = c->t.sink_len;
 		c->capturing->over = c->t.sink_over;
 		c->capturing = NULL;
 	}
+	if (c->jsniff != 0) {
+		json_sniff(c);
+		if (c->jsniff != 0 && c->t.sink_over)
+			rc = cg_refuse_hint(&c->r, "too-large", H_LOAD, "image "
+			    "archive entry %s is a JSON document over %u MiB",
+			    cg_quote(c->jname, strlen(c->jname), q),
+			    LOAD_JSON_MAX >> 20);
+		else if (c->jsniff == 2)
+			rc = load_json_check((const char *)c->jbuf, c->t.sink_len,
+			    c->jname, &c->r);
+		c->jsniff = 0;
+	}
 	c->t.sink = NULL;
+	return rc;
 }
 
 /* Tar bytes (decompressed) into the reader; entries checked. */
@@ -600,10 +729,11 @@ tar_bytes(struct chk *c, const unsigned char *p, size_t n)
 			return (cg_refuse_hint(&c->r, "malformed", "send a tar "
 			    "archive as the docker and podman clients make it",
 			    "the %s is not a tar archive the gateway can read: %s",
-			    c->p.kind == CHK_BUILD ? "build context" : "archive",
-			    c->t.err), refuse(c));
-		if (rc == TAR_END || rc == TAR_ENTRY)
-			capture_done(c);
+			    kind_noun(c), c->t.err), refuse(c));
+		if ((rc == TAR_END || rc == TAR_ENTRY) && capture_done(c) == -1)
+			return refuse(c);
+		if (rc == TAR_MORE && c->jsniff == 1)
+			json_sniff(c);
 		if (rc == TAR_END)
 			c->tar_end = 1;
 		if (rc == TAR_ENTRY && entry(c, &c->e) == -1)
@@ -661,6 +791,9 @@ approve(struct chk *c)
 		if (a > lim)
 			a = lim;
 	}
+	/* builds, loads: the body may end at any byte; the last waits */
+	if (c->p.kind != CHK_ARCHIVE && c->in_off > 0 && a >= c->in_off)
+		a = c->in_off - 1;
 	if (a > c->approved_in)
 		c->approved_in = a;
 }
@@ -683,8 +816,7 @@ decomp_bytes(struct chk *c, const unsigned char *p, size_t n)
 			if (rc == DC_ERROR)
 				return (cg_refuse_hint(&c->r, "malformed", "send a "
 				    "plain, gzip, bzip2 or xz tar archive", "the %s "
-				    "cannot be decompressed: %s", c->p.kind ==
-				    CHK_BUILD ? "build context" : "archive",
+				    "cannot be decompressed: %s", kind_noun(c),
 				    c->d.err), refuse(c));
 			p += used;
 			k -= used;
@@ -718,7 +850,7 @@ chk_feed(struct chk *c, const unsigned char *p, size_t n)
 			return (cg_refuse_hint(&c->r, "malformed", "send a plain, "
 			    "gzip, bzip2 or xz tar archive", "the %s is "
 			    "zstd-compressed, which the gateway does not read",
-			    c->p.kind == CHK_BUILD ? "build context" : "archive"),
+			    kind_noun(c)),
 			    refuse(c));
 		c->plain = k == DC_PLAIN;
 		/* the detection bytes first, then the rest */
@@ -835,26 +967,29 @@ chk_finish(struct chk *c)
 	if (!c->tar_end && !c->plain && decomp_finish(&c->d) == DC_ERROR &&
 	    tar_finish(&c->t) != TAR_END)
 		return (cg_refuse_hint(&c->r, "malformed", "send the whole "
-		    "archive", "the %s ends in the middle: %s", c->p.kind ==
-		    CHK_BUILD ? "build context" : "archive", c->d.err), refuse(c));
+		    "archive", "the %s ends in the middle: %s", kind_noun(c),
+		    c->d.err), refuse(c));
 	if (!c->tar_end && tar_finish(&c->t) != TAR_END)
 		return (cg_refuse_hint(&c->r, "malformed", "send the whole "
 		    "archive", "the %s ends in the middle of an entry",
-		    c->p.kind == CHK_BUILD ? "build context" : "archive"),
-		    refuse(c));
-	capture_done(c);
-	if (c->p.kind == CHK_BUILD) {
+		    kind_noun(c)), refuse(c));
+	if (capture_done(c) == -1)
+		return refuse(c);
+	if (c->p.kind != CHK_ARCHIVE) {
 		walk_chk = c;
 		walk_bad = NULL;
 		twalk(c->links, walk_link);
 		if (walk_bad != NULL)
-			return (quoted_refuse(c, "host-path", H_LINK, "build context "
-			    "symlink %s resolves outside the context, where podman's "
-			    "builder would follow it on the host (RUN --mount, "
-			    "CVE-2024-1753)", walk_bad->path), refuse(c));
-		if (build_final(c) == -1)
-			return refuse(c);
+			return (tree_refuse(c, "host-path", c->p.kind == CHK_BUILD ?
+			    "%s symlink %s resolves outside the context, where "
+			    "podman's builder would follow it on the host (RUN "
+			    "--mount, CVE-2024-1753)" : "%s symlink %s resolves "
+			    "outside the archive, where podman would follow it on "
+			    "the host when it reads the extracted archive",
+			    walk_bad->path), refuse(c));
 	}
+	if (c->p.kind == CHK_BUILD && build_final(c) == -1)
+		return refuse(c);
 	c->finished = 1;
 	c->approved_in = c->in_off;
 	return 0;

@@ -1,7 +1,8 @@
 /*
- * The checker's verdicts on a build context or an archive uploaded into a
- * container, computed from the body's bytes as they stream (check/tar.h,
- * check/decomp.h, check/dockerfile.h). Pure: no I/O. unpriv/checker.c
+ * The checker's verdicts on a build context, an archive uploaded into a
+ * container or an image archive loaded, computed from the body's bytes as
+ * they stream (check/tar.h, check/decomp.h, check/dockerfile.h,
+ * check/load.h). Pure: no I/O. unpriv/checker.c
  * runs it in the sandboxed checker process; the monitor forwards to the
  * backend only bytes it approved (doc/privsep.md "Builds and archives").
  */
@@ -16,6 +17,7 @@
 enum chk_kind {
 	CHK_BUILD = 1,		/* POST build (compat, libpod) */
 	CHK_ARCHIVE = 2,	/* PUT containers/{id}/archive, libpod copy */
+	CHK_LOAD = 3,		/* POST images/load (compat, libpod) */
 };
 
 struct chk_params {
@@ -52,10 +54,12 @@ int chk_feed(struct chk *c, const unsigned char *p, size_t n);
 int chk_finish(struct chk *c);
 /*
  * How many of the body's first bytes may reach the backend now: never a
- * byte from which the daemon could read a refused entry, nor (builds)
- * the end of the archive before chk_finish approved the whole: podman
- * 4.3.1 reads the whole body before it extracts it, dockerd 20.10
- * extracts as it reads and builds only after the end marker. For a
+ * byte from which the daemon could read a refused entry, nor (builds,
+ * loads) the end of the archive before chk_finish approved the whole:
+ * neither the end marker nor the last byte fed so far, since the body may
+ * end there (podman 4.3.1 reads the whole body before it extracts it and
+ * then builds or loads it even when the client has gone, measured; dockerd
+ * 20.10 extracts as it reads and builds or loads only at the end). For a
  * compressed body, an input offset whose decoded output stops before
  * that point (zlib, libbz2 and liblzma decode every complete symbol of
  * what they were given, as Go's and xz's decoders do).

@@ -33,7 +33,7 @@ static const char *const n_path_verdict[] = { "allowed", "outside",
 	"excluded", "socket", "unresolvable" };
 static const char *const n_outcome[] = { "forwarding", "refused" };
 static const char *const n_end[] = { "keep-alive", "close" };
-static const char *const n_check[] = { "build", "archive" };
+static const char *const n_check[] = { "build", "archive", "load" };
 
 #define BOOL(n, m)	{ n, F_BOOL, OFF(m), 1, 0, NULL }
 #define ENUM(n, m, t)	{ n, F_ENUM, OFF(m), NELEM(t), 0, t }

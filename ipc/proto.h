@@ -89,7 +89,7 @@ enum ipc_path_verdict { IPC_PATH_ALLOWED = 0, IPC_PATH_OUTSIDE,
 	IPC_PATH_EXCLUDED, IPC_PATH_SOCKET, IPC_PATH_UNRESOLVABLE };
 enum ipc_outcome { IPC_OUTCOME_FORWARDING = 0, IPC_OUTCOME_REFUSED };
 enum ipc_end_mode { IPC_END_KEEP_ALIVE = 0, IPC_END_CLOSE };
-enum ipc_check_kind { IPC_CHECK_BUILD = 0, IPC_CHECK_ARCHIVE };
+enum ipc_check_kind { IPC_CHECK_BUILD = 0, IPC_CHECK_ARCHIVE, IPC_CHECK_LOAD };
 
 /*
  * A str or bytes field: points into the received datagram (decode) or

@@ -1,8 +1,9 @@
 /*
  * Checked uploads (doc/privsep.md "Builds and archives"): the body of a
- * build (compat and libpod POST build) or of an archive put into a
- * container (PUT containers/{id}/archive, both APIs) reaches the backend
- * only as far as a checker has approved it. The checker is a request
+ * build (compat and libpod POST build), of an archive put into a
+ * container (PUT containers/{id}/archive, both APIs) or of an image load
+ * (POST images/load, both APIs) reaches the backend only as far as a
+ * checker has approved it. The checker is a request
  * parser spare (forked from the zygote, sandboxed alike) given the body
  * instead of a connection (CHECK_START). The monitor never looks at a
  * body byte: the request parser's announced bytes go from its body pipe
@@ -49,6 +50,8 @@ check_kind_of(const struct conn *c)
 		return CK_BUILD;
 	if (strcmp(c->action, "archive-put") == 0)
 		return CK_ARCHIVE;
+	if (strcmp(c->action, "load") == 0)
+		return CK_LOAD;
 	return CK_NONE;
 }
 
@@ -89,7 +92,8 @@ refuse_failed(struct conn *c, const char *what)
 
 	cg_refuse_hint(&r, "malformed", "send a tar archive as the docker and "
 	    "podman clients make it", "the gateway could not check the %s: %s",
-	    c->ck.kind == CK_BUILD ? "build context" : "archive", what);
+	    c->ck.kind == CK_BUILD ? "build context" : c->ck.kind == CK_LOAD ?
+	    "image archive" : "archive", what);
 	refuse(c, &r);
 }
 
@@ -142,7 +146,7 @@ adopt(struct conn *c, struct conn *s)
 	mark_dirty(gw, s);
 	m.fd = c->ck.feed_rd;
 	m.u.check_start.kind = c->ck.kind == CK_BUILD ? IPC_CHECK_BUILD :
-	    IPC_CHECK_ARCHIVE;
+	    c->ck.kind == CK_LOAD ? IPC_CHECK_LOAD : IPC_CHECK_ARCHIVE;
 	m.u.check_start.podman = gw->lis[c->lis].backend_kind != CG_DOCKER;
 	m.u.check_start.libpod = c->api == CG_API_LIBPOD;
 	m.u.check_start.hold = c->ck.kind == CK_ARCHIVE ? CHECK_HOLD : 0;

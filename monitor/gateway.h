@@ -233,14 +233,14 @@ struct bcall {
 enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX };
 
 /* A checked upload (monitor/check.c; doc/privsep.md "Builds and archives"). */
-enum { CK_NONE = 0, CK_BUILD, CK_ARCHIVE };
+enum { CK_NONE = 0, CK_BUILD, CK_ARCHIVE, CK_LOAD };
 enum { CK_OFF = 0, CK_WAITING, CK_RUNNING, CK_OK, CK_REFUSED,
 	CK_IMAGES };		/* approved; its base images are being checked */
 #define CK_IMAGES_MAX	16	/* base images per build (DF_BASES_MAX) */
 /* the step of a build's base image (monitor/baseimg.c) */
 enum { IMG_NONE = 0, IMG_INSPECT, IMG_PULL, IMG_EXPORT, IMG_VERDICT };
 struct ckstate {
-	int kind;			/* CK_NONE, CK_BUILD, CK_ARCHIVE */
+	int kind;			/* CK_NONE, CK_BUILD, CK_ARCHIVE, CK_LOAD */
 	int state;			/* CK_OFF ... */
 	pid_t pid;			/* the checker; -1 */
 	int ipc;			/* its socket; -1 */
@@ -551,7 +551,8 @@ long long conn_on_body_timer(struct conn *c, long long now);
 
 /* ---- monitor/check.c (doc/privsep.md "Builds and archives") */
 
-/* CK_BUILD or CK_ARCHIVE for a verified streamed upload to be checked. */
+/* CK_BUILD, CK_ARCHIVE or CK_LOAD for a verified streamed upload to be
+   checked; CK_NONE for any other. */
 int check_kind_of(const struct conn *c);
 /* c->ck closed (no checker, no pipes); called by conn_new. */
 void check_init(struct conn *c);

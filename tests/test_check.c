@@ -790,6 +790,125 @@ test_desyncs_refused(void **state)
 	free(t.p);
 }
 
+/* ---------------------------------------------------------------- loads */
+
+static int
+load(const struct tb *t, size_t piece, const char **code)
+{
+	const char *detail;
+
+	*code = NULL;
+	return run_check(CHK_LOAD, 1, 0, "", t->p, t->len, piece, code,
+	    &detail);
+}
+
+/* A docker-archive (docker save) whose image config is cfg. */
+static void
+tb_docker_archive(struct tb *t, const char *cfg)
+{
+	static const char layer[1024];
+	char man[512];
+
+	memset(t, 0, sizeof(*t));
+	tb_file(t, "abc/", "");
+	tb_entry(t, "abc/layer.tar", '0', NULL, 0644, layer, sizeof(layer));
+	tb_file(t, "abc/VERSION", "1.0");
+	tb_file(t, "0123.json", cfg);
+	snprintf(man, sizeof(man), "[{\"Config\":\"0123.json\",\"RepoTags\":"
+	    "[\"localhost/x:latest\"],\"Layers\":[\"abc/layer.tar\"]}]\n");
+	tb_file(t, "manifest.json", man);
+	tb_file(t, "repositories", "{\"localhost/x\":{\"latest\":\"abc\"}}");
+	tb_end(t);
+}
+
+static void
+test_load_rules(void **state)
+{
+	struct tb t;
+	const char *code;
+	size_t piece;
+	static const struct {
+		const char *cfg, *want;
+	} cases[] = {
+		{ "{\"config\":{\"Env\":[\"A=b\"],\"OnBuild\":null}}", NULL },
+		{ "{\"config\":{\"OnBuild\":[]},\"container_config\":{}}", NULL },
+		{ " \n{\"config\":{\"OnBuild\":[\"RUN --mount=type=cache,"
+		    "id=../../x,target=/c true\"]}}", "denied-build-parameter" },
+		/* Go's encoding/json matches member names without case */
+		{ "{\"container_config\":{\"onbuild\":[\"RUN true\"]}}",
+		    "denied-build-parameter" },
+		{ "{\"config\":{\"Labels\":{\"a\":\"b\"}},\"ANNOTATIONS\":"
+		    "{\"io.podman.annotations.privileged\":\"TRUE\"}}",
+		    "annotations" },
+		{ "{\"config\":{\"Labels\":{\"io.podman.annotations.privileged\""
+		    ":\"TRUE\"}}}", NULL },	/* a label, not an annotation */
+		{ "{\"config\":", "malformed" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (piece = 1; piece <= 4096; piece *= 64) {
+			tb_docker_archive(&t, cases[i].cfg);
+			if (cases[i].want == NULL) {
+				assert_int_equal(load(&t, piece, &code), 0);
+			} else {
+				assert_int_equal(load(&t, piece, &code), -1);
+				assert_string_equal(code, cases[i].want);
+			}
+			free(t.p);
+		}
+
+	/* an oci-archive: the index's and a manifest's annotations */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "oci-layout", "{\"imageLayoutVersion\":\"1.0.0\"}");
+	tb_file(&t, "index.json", "{\"schemaVersion\":2,\"manifests\":[{"
+	    "\"mediaType\":\"application/vnd.oci.image.manifest.v1+json\","
+	    "\"annotations\":{\"org.opencontainers.image.ref.name\":\"x\","
+	    "\"io.podman.annotations.privileged\":\"TRUE\"}}]}");
+	tb_end(&t);
+	assert_int_equal(load(&t, 512, &code), -1);
+	assert_string_equal(code, "annotations");
+	free(t.p);
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "index.json", "{\"schemaVersion\":2,\"manifests\":[{"
+	    "\"annotations\":{\"org.opencontainers.image.ref.name\":\"x\"}}]}");
+	tb_file(&t, "blobs/sha256/aa", "{\"schemaVersion\":2,\"annotations\":"
+	    "{\"run.oci.keep_original_groups\":\"1\"}}");
+	tb_end(&t);
+	assert_int_equal(load(&t, 100, &code), -1);
+	assert_string_equal(code, "annotations");
+	free(t.p);
+	/* the tree rules: podman extracts the archive on the host */
+	memset(&t, 0, sizeof(t));
+	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
+	tb_file(&t, "h/pwned", "x");
+	tb_end(&t);
+	assert_int_equal(load(&t, 512, &code), -1);
+	assert_string_equal(code, "host-path");
+	free(t.p);
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "../x", "y");
+	tb_end(&t);
+	assert_int_equal(load(&t, 512, &code), -1);
+	assert_string_equal(code, "host-path");
+	free(t.p);
+	memset(&t, 0, sizeof(t));
+	tb_entry(&t, "mem", '3', NULL, 0666, NULL, 0);
+	tb_end(&t);
+	assert_int_equal(load(&t, 512, &code), -1);
+	assert_string_equal(code, "devices");
+	free(t.p);
+	/* a layer, VERSION, a file of white space: no documents */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "VERSION", "1.0");
+	tb_file(&t, "blank", " \n\t ");
+	tb_file(&t, "layer.tar", "\x1f\x8b junk {");
+	tb_end(&t);
+	assert_int_equal(load(&t, 3, &code), 0);
+	free(t.p);
+}
+
 /* What is approved before the end: never a refused entry, never the end. */
 static void
 test_approvals(void **state)
@@ -1095,6 +1214,7 @@ main(void)
 		cmocka_unit_test(test_context_rules),
 		cmocka_unit_test(test_archive_rules),
 		cmocka_unit_test(test_desyncs_refused),
+		cmocka_unit_test(test_load_rules),
 		cmocka_unit_test(test_approvals),
 		cmocka_unit_test(test_dockerfile),
 		cmocka_unit_test(test_dockerfile_bases),

@@ -814,10 +814,11 @@ test_upload_stalls(void **state)
 
 	(void)state;
 	/*
-	 * an image load: an archive put waits for its checker, and with no
-	 * spare in this fixture the monitor holds its bytes itself
+	 * an image import, which no checker reads: archive puts, builds and
+	 * loads wait for theirs, and with no spare in this fixture the
+	 * monitor would hold their bytes itself
 	 */
-	upload_begun(&t, "POST", "/v1.41/images/load");
+	upload_begun(&t, "POST", "/v4.0.0/libpod/images/import");
 	d = t.c->body_deadline;
 	assert_true(d > 0);
 	/* not yet: nothing happens */
@@ -832,7 +833,7 @@ test_upload_stalls(void **state)
 	assert_int_equal(conn_on_body_timer(t.c, t.c->body_deadline), 0);
 	assert_true(t.c->dead);
 	assert_log("moved no request body bytes for");
-	assert_log("method=POST path=/v1.41/images/load "
+	assert_log("method=POST path=/v4.0.0/libpod/images/import "
 	    "decision=error code=- status=0");
 	assert_log("outcome=allowed forwarded=yes");
 	assert_int_equal(log_count("access conn="), 1);
@@ -870,7 +871,7 @@ test_early_answer(void **state)
 	(void)state;
 	t_open(&t, sock_up);
 	fb_queue("HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\nno", 0);
-	m = m_fwd(1, "POST", "/v1.41/images/load", "Transfer-Encoding",
+	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Transfer-Encoding",
 	    "chunked", NULL);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));
@@ -918,7 +919,7 @@ test_upload_bounded(void **state)
 	t_open(&t, sock_up);
 	/* a backend that accepts and never reads: a tiny receive buffer */
 	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v1.41/images/load", "Content-Length",
+	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Content-Length",
 	    "1073741824", NULL);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));

@@ -277,7 +277,7 @@ fb_take(char *out, size_t cap, size_t *n)
 }
 
 /*
- * An upload (images/load) with the field name: value forwarded, its
+ * An upload (libpod images/import) with the field name: value forwarded, its
  * VERDICT and BODY_PIPE taken: the test plays the child from there.
  */
 static void
@@ -287,7 +287,7 @@ upload(struct t *t, const char *name, const char *value)
 
 	t_open(t, sock_up);
 	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v1.41/images/load", name, value, NULL);
+	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", name, value, NULL);
 	assert_int_equal(t_send_run(t, &m), 0);
 	assert_true(drive_until(t->c, RS_STREAM));
 	t_expect_msg(t, IPC_VERDICT, &m);

@@ -144,7 +144,7 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 	int in = start->fd, rc;
 
 	p.kind = start->u.check_start.kind == IPC_CHECK_BUILD ? CHK_BUILD :
-	    CHK_ARCHIVE;
+	    start->u.check_start.kind == IPC_CHECK_LOAD ? CHK_LOAD : CHK_ARCHIVE;
 	p.podman = start->u.check_start.podman;
 	p.libpod = start->u.check_start.libpod;
 	p.hold = start->u.check_start.hold;

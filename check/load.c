@@ -1,0 +1,70 @@
+/*
+ * An image archive's JSON documents (check/load.h). Field names as
+ * containers/image v5.23 (podman 4.3.1) and dockerd 20.10 read them:
+ * OCI image-spec "annotations" (index, manifest, descriptors), the
+ * Docker image config's "OnBuild" (config and container_config).
+ */
+#include "check/load.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+#include "policy/body_int.h"
+#include "policy/json.h"
+
+/* The first refusal found in node and below, or 0. */
+static int
+walk(const cJSON *node, const char *name, struct cg_refusal *r)
+{
+	const cJSON *m, *a;
+	char qn[260], qk[260];
+
+	for (m = node->child; m != NULL; m = m->next) {
+		if (cJSON_IsObject(node) && json_fold_eq(m->string, "annotations") &&
+		    cJSON_IsObject(m)) {
+			for (a = m->child; a != NULL; a = a->next)
+				if (annotation_reserved(a->string) != NULL)
+					return cg_refuse_hint(r, "annotations",
+					    "load an image without that annotation",
+					    "image archive document %s carries the "
+					    "annotation %s, which is reserved for the "
+					    "container engine: podman keeps it on the "
+					    "image (also on one that other projects "
+					    "share) and copies it into every container "
+					    "made from it", cg_quote(name, strlen(name),
+					    qn), cg_quote(a->string, strlen(a->string),
+					    qk));
+		}
+		if (cJSON_IsObject(node) && json_fold_eq(m->string, "onbuild") &&
+		    !cJSON_IsNull(m) && !(cJSON_IsArray(m) && m->child == NULL))
+			return cg_refuse_hint(r, "denied-build-parameter",
+			    "rebuild the image without ONBUILD, then save it",
+			    "image archive document %s carries ONBUILD "
+			    "triggers, which a later build would run from its "
+			    "base image, unseen by the gateway's check of that "
+			    "build's Dockerfile", cg_quote(name, strlen(name),
+			    qn));
+		if ((cJSON_IsObject(m) || cJSON_IsArray(m)) && walk(m, name, r) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+load_json_check(const char *text, size_t len, const char *name,
+    struct cg_refusal *r)
+{
+	char err[128], qn[260];
+	cJSON *t;
+	int rc;
+
+	t = json_parse(text, len, err, sizeof(err));
+	if (t == NULL)
+		return cg_refuse_hint(r, "malformed", "load archives made by "
+		    "docker save, podman save or skopeo", "image archive entry "
+		    "%s starts like a JSON document but is not one the gateway "
+		    "reads: %s", cg_quote(name, strlen(name), qn), err);
+	rc = walk(t, name, r);
+	cJSON_Delete(t);
+	return rc;
+}
