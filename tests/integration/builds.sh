@@ -9,12 +9,16 @@
 #     host archive, a context entry written through a context symlink (measured: podman
 #     4.3.1 extracts it on the host), a cache mount whose id climbs out of the cache
 #     directory (measured: it wrote the host), docker cp of a tar holding a device node,
-#     a setuid-root file or a file capability into a bound project directory, a base
-#     image whose ONBUILD trigger holds a cache mount (measured: podman ran it);
+#     a setuid-root file or a file capability into a bound project directory, also a
+#     device node hidden behind a size in a first of two PAX headers (Go's reader keeps
+#     only the second's); a base image whose ONBUILD trigger holds a cache mount
+#     (measured: podman ran it); docker and libpod loads of image archives carrying a
+#     reserved annotation or ONBUILD triggers (the shared base image keeps its annotations);
 #   * a podman dockerfile list is read from the context, not podman's working directory;
 #   * ordinary builds keep working: multi-stage with COPY --from, .dockerignore, relative
 #     symlinks inside the context, a gzip context (docker build --compress),
-#     podman-remote build, docker-compose build; a heredoc reaches the daemon, whose own
+#     podman-remote build, docker-compose build, docker load of docker- and oci-archives;
+#     a heredoc reaches the daemon, whose own
 #     answer comes back (podman 4.3.1 and dockerd 20.10 have no heredocs, measured).
 #
 #   tests/integration/builds.sh            all scenarios
@@ -36,6 +40,7 @@ H=        # a host directory outside the project, made per scenario
 
 dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
 bk_q() { timeout 60 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
+bk_exists() { timeout 60 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker image inspect "$1" >/dev/null 2>&1; }
 build() { cg_run env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" \
   timeout -k 5 "$CG_TIMEOUT" docker build "$@"; }
 podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
@@ -194,6 +199,123 @@ b_cp() {
   dk rm -f cgt-bcp >/dev/null 2>&1
 }
 
+# a PAX size lie in a second 'x' header (the red team's archive: two 'x' headers in a
+# row, Go keeps only the second's records): the device node behind it must be seen
+b_cp_pax_twice() {
+  dk rm -f cgt-bcp >/dev/null 2>&1
+  if ! dk create --name cgt-bcp -v "$P1/data:/p" "$IMG" sleep 600 >/dev/null 2>&1; then
+    fail "docker cp: container with a bound project directory" "create failed"; return
+  fi
+  cp_refused "docker cp of a tar hiding a device node behind a first PAX header's size: 403 devices, nothing created" \
+    devices "
+def raw(name, typ, size=0, mode=0o644, major=0, minor=0, data=b''):
+    ti = tarfile.TarInfo(name); ti.type = typ; ti.size = size; ti.mode = mode
+    ti.devmajor = major; ti.devminor = minor
+    b = ti.tobuf(format=tarfile.USTAR_FORMAT) + data + b'\0' * (-len(data) % 512)
+    t.fileobj.write(b); t.offset += len(b)
+hidden = tarfile.TarInfo('mem'); hidden.type = tarfile.CHRTYPE; hidden.mode = 0o666
+hidden.devmajor = 1; hidden.devminor = 1
+raw('PaxHeaders/a', b'x', 12, data=b'12 size=512\n')
+raw('PaxHeaders/b', b'x', 13, data=b'13 comment=x\n')
+raw('cover', tarfile.REGTYPE, 0)
+raw('mem', tarfile.CHRTYPE, 0, 0o666, 1, 1)
+add('plain.txt', 'ordinary')" 6
+  dk rm -f cgt-bcp >/dev/null 2>&1
+}
+
+# image loads: the archive's JSON documents are read (podman keeps a loaded manifest's
+# annotations on the image, also on a shared image with the same config, and copies them
+# into every container; an image config's ONBUILD triggers run at a later build's FROM)
+b_load() {
+  local d=$CG_TMP/b-load ann0 ann1
+  rm -rf "$d"; mkdir -p "$d"
+  bk_q save -o "$d/bb.tar" "$IMG"
+  if ! python3 - "$d" <<'EOF2'
+import hashlib, io, json, sys, tarfile
+d = sys.argv[1]
+src = tarfile.open(d + "/bb.tar")
+man = json.load(src.extractfile("manifest.json"))[0]
+cfg = src.extractfile(man["Config"]).read()
+layers = [src.extractfile(l).read() for l in man["Layers"]]
+def out(name, files):
+    with tarfile.open(d + "/" + name, "w", format=tarfile.PAX_FORMAT) as t:
+        for n, data in files:
+            ti = tarfile.TarInfo(n); ti.size = len(data); t.addfile(ti, io.BytesIO(data))
+def sha(b):
+    return hashlib.sha256(b).hexdigest()
+def oci(name, ref, annotations):
+    # an oci-archive of the same config: podman stores it under the same image id
+    files = [("oci-layout", b'{"imageLayoutVersion":"1.0.0"}'), ("blobs/sha256/" + sha(cfg), cfg)]
+    descs = []
+    for l in layers:
+        files.append(("blobs/sha256/" + sha(l), l))
+        descs.append({"mediaType": "application/vnd.oci.image.layer.v1.tar",
+                      "digest": "sha256:" + sha(l), "size": len(l)})
+    m = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+         "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
+                    "digest": "sha256:" + sha(cfg), "size": len(cfg)}, "layers": descs}
+    if annotations:
+        m["annotations"] = annotations
+    mb = json.dumps(m).encode()
+    files.append(("blobs/sha256/" + sha(mb), mb))
+    idx = {"schemaVersion": 2, "manifests": [{"mediaType": m["mediaType"], "digest": "sha256:" + sha(mb),
+           "size": len(mb), "annotations": {"org.opencontainers.image.ref.name": ref}}]}
+    files.append(("index.json", json.dumps(idx).encode()))
+    out(name, files)
+def docker(name, tag, config):
+    files = [(man["Config"] if config is cfg else sha(config) + ".json", config)]
+    files += [(l, layers[i]) for i, l in enumerate(man["Layers"])]
+    files.append(("manifest.json", json.dumps([{"Config": files[0][0], "RepoTags": [tag],
+                                                 "Layers": man["Layers"]}]).encode()))
+    out(name, files)
+oci("ann.tar", "localhost/cgt-ann:1", {"io.podman.annotations.privileged": "TRUE"})
+c = json.loads(cfg)
+c.setdefault("config", {})["OnBuild"] = ["RUN --mount=type=cache,id=../../../../x,target=/c true"]
+docker("onbuild.tar", "localhost/cgt-onb:1", json.dumps(c).encode())
+docker("plain.tar", "localhost/cgt-lok:1", cfg)
+oci("plain-oci.tar", "localhost/cgt-lok:2", None)
+EOF2
+  then fail "image archives for the load tests" "python failed"; return; fi
+  ann0=$(curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" "http://d/v4.3.1/libpod/images/${IMG//\//%2F}/json" 2>/dev/null |
+    python3 -c 'import json,sys; print(json.load(sys.stdin).get("Annotations"))' 2>/dev/null)
+  cg_run dk load -i "$d/ann.tar"
+  if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: annotations: "* ]]; then
+    pass "docker load of an oci-archive with a reserved manifest annotation: 403 annotations"
+  else fail "docker load of an oci-archive with a reserved manifest annotation: 403 annotations" "exit $CG_RC: $(head -n 2 <<<"$CG_OUT")" quiet; fi
+  if [ "$CG_BACKEND" = podman ]; then
+    post_tar "$R1/podman.sock" "/v4.3.1/libpod/images/load" "$d/ann.tar"
+    if [[ $CG_OUT == *"HTTP/1.1 403"* ]] && [[ $CG_OUT == *"container-gateway: annotations: "* ]]; then
+      pass "libpod images/load of the same archive: 403 annotations"
+    else fail "libpod images/load of the same archive: 403 annotations" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    ann1=$(curl -s -m 30 --unix-socket "$CG_BACKEND_SOCK" "http://d/v4.3.1/libpod/images/${IMG//\//%2F}/json" 2>/dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin).get("Annotations"))' 2>/dev/null)
+    if [ "$ann0" = "$ann1" ] && [[ $ann1 != *privileged* ]] &&
+       ! bk_exists localhost/cgt-ann:1; then
+      pass "the shared $IMG keeps its annotations ($ann1); no localhost/cgt-ann:1"
+    else fail "the shared $IMG keeps its annotations" "before: $ann0, after: $ann1" quiet; fi
+    # the other project still creates from the shared image
+    cg_run env DOCKER_HOST="unix://$R2/docker.sock" timeout -k 5 "$CG_TIMEOUT" docker create --name cgt-bload "$IMG" true
+    if [ "$CG_RC" -eq 0 ]; then pass "project B creates from $IMG after A's refused load"
+    else fail "project B creates from $IMG after A's refused load" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
+    DOCKER_HOST="unix://$R2/docker.sock" timeout 30 docker rm -f cgt-bload >/dev/null 2>&1
+  fi
+  cg_run dk load -i "$d/onbuild.tar"
+  if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: denied-build-parameter: "* ]] &&
+     ! bk_exists localhost/cgt-onb:1; then
+    pass "docker load of an image whose config has ONBUILD triggers: 403 denied-build-parameter, not loaded"
+  else fail "docker load of an image whose config has ONBUILD triggers: 403 denied-build-parameter, not loaded" "exit $CG_RC: $(head -n 2 <<<"$CG_OUT")" quiet; fi
+  cg_run dk load -i "$d/plain.tar"
+  if [ "$CG_RC" -eq 0 ] && bk_exists localhost/cgt-lok:1; then pass "docker load of an ordinary docker-archive loads"
+  else fail "docker load of an ordinary docker-archive loads" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  if [ "$CG_BACKEND" = podman ]; then
+    cg_run dk load -i "$d/plain-oci.tar"
+    if [ "$CG_RC" -eq 0 ] && bk_exists localhost/cgt-lok:2; then pass "docker load of an ordinary oci-archive loads (podman)"
+    else fail "docker load of an ordinary oci-archive loads (podman)" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
+  fi
+  bk_q rmi -f localhost/cgt-lok:1 localhost/cgt-lok:2 localhost/cgt-ann:1 localhost/cgt-onb:1
+  rm -rf "$d"
+}
+
 # measured: what a daemon does with a build body that ends before its end marker (the
 # checker withholds the end until it approved the whole; a refusal truncates the body)
 b_truncated() {
@@ -340,7 +462,7 @@ EOF
 }
 
 ALL=(b_mount_read b_mount_rw b_dockerfile_link b_from_archive b_write_through b_cache_escape
-     b_cwd_dockerfile b_cp b_truncated b_onbuild b_ordinary)
+     b_cwd_dockerfile b_cp b_cp_pax_twice b_load b_truncated b_onbuild b_ordinary)
 
 # ---- main -------------------------------------------------------------------------
 need=(docker docker-compose python3 curl timeout tar)
