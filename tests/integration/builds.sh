@@ -312,6 +312,12 @@ EOF2
     if [ "$CG_RC" -eq 0 ] && bk_exists localhost/cgt-lok:2; then pass "docker load of an ordinary oci-archive loads (podman)"
     else fail "docker load of an ordinary oci-archive loads (podman)" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
   fi
+  # measured (podman 4.3.1, direct): a load is untarred as root without a chroot (in
+  # /var/tmp, trying it as an oci-archive): h -> <host dir>, then h/pwned wrote the host
+  host_dir load
+  tarpy "$d/through.tar" "add('h', kind='l', link='$H'); add('h/pwned', 'x')"
+  cg_run dk load -i "$d/through.tar"
+  refused "docker load of an archive writing through its own symlink to a host dir: 403 host-path, nothing written" host-path
   bk_q rmi -f localhost/cgt-lok:1 localhost/cgt-lok:2 localhost/cgt-ann:1 localhost/cgt-onb:1
   rm -rf "$d"
 }
