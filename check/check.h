@@ -57,9 +57,10 @@ int chk_finish(struct chk *c);
  * byte from which the daemon could read a refused entry, nor (builds,
  * loads) the end of the archive before chk_finish approved the whole:
  * neither the end marker nor the last byte fed so far, since the body may
- * end there (podman 4.3.1 reads the whole body before it extracts it and
- * then builds or loads it even when the client has gone, measured; dockerd
- * 20.10 extracts as it reads and builds or loads only at the end). For a
+ * end there (podman 4.3.1 reads the whole body before it extracts it, and
+ * built a body cut at a header boundary with no end marker, measured;
+ * dockerd 20.10 extracts as it reads and builds or loads only at the
+ * end). For a
  * compressed body, an input offset whose decoded output stops before
  * that point (zlib, libbz2 and liblzma decode every complete symbol of
  * what they were given, as Go's and xz's decoders do).
