@@ -1,10 +1,12 @@
 /*
  * libFuzzer entry point: the checker's readers (check/): the tar reader,
- * the decoders, the context and archive rules and the Dockerfile reader
- * (doc/privsep.md "Builds and archives"). Input: byte 0 selects the mode
- * (bits 0-1: 0 build on podman, 1 build on dockerd, 2 archive, 3 the
- * Dockerfile reader alone; bit 2: libpod), byte 1 the piece size (1 to
- * 256 bytes, 0: all at once); the rest is the body (or the Dockerfile).
+ * the decoders, the context and archive rules, the Dockerfile reader
+ * and the image archive reader (doc/privsep.md "Builds and archives").
+ * Input: byte 0 selects the mode (bits 0-1: 0 build on podman, 1 build on
+ * dockerd, 2 archive, 3 the Dockerfile reader alone; bit 2: libpod; bit 3:
+ * a hold; bit 4: an image load instead of a build or archive), byte 1 the
+ * piece size (1 to 256 bytes, 0: all at once); the rest is the body (or
+ * the Dockerfile).
  * Aborts on a refusal outside the vocabulary, an approval that goes back,
  * passes what was fed, or moves after a refusal, a whole body approved
  * short of its length, or a verdict that depends on how the body was cut
@@ -77,7 +79,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
-	p.kind = (data[0] & 3) == 2 ? CHK_ARCHIVE : CHK_BUILD;
+	p.kind = (data[0] & 16) ? CHK_LOAD : (data[0] & 3) == 2 ? CHK_ARCHIVE :
+	    CHK_BUILD;
 	p.podman = (data[0] & 3) != 1;
 	p.libpod = (data[0] & 4) != 0;
 	if (p.libpod)
