@@ -723,6 +723,27 @@ def _(p, x):
         raise AssertionError("the backend got the build's end")
 
 
+@row("check-load-annotation-body", backend=[r"POST {C}/images/load"])
+def _(p, x):
+    """load an oci-archive whose index gives an image a reserved annotation (podman
+    keeps it on the image, a shared one too, and copies it into its containers) by
+    sending it as BODY: the monitor's checker reads the archive's JSON documents,
+    the client gets 403 annotations and the daemon never the archive's end"""
+    idx = (b'{"schemaVersion":2,"manifests":[{"annotations":{'
+           b'"io.podman.annotations.privileged":"TRUE"}}]}')
+    data = _tar(lambda f: (f("oci-layout", b'{"imageLayoutVersion":"1.0.0"}'),
+                           f("index.json", idx)))
+    p.send(forward(1, "POST", x.C + "/images/load",
+                   [("Content-Type", "application/x-tar"),
+                    ("Content-Length", str(len(data)))]))
+    p.expect("VERDICT", outcome="forwarding")
+    p.expect("BODY_PIPE")
+    _refused_upload(p, 1, data, "annotations")
+    sent = [bytes(c.data) for c in x.rec.settle(x.mark) if b"/images/load" in c.data]
+    if sent and len(sent[0].split(b"\r\n\r\n", 1)[-1]) >= len(data):
+        raise AssertionError("the backend got the whole archive")
+
+
 @row("check-build-end-withheld", backend=[r"POST {C}/build\?.*"])
 def _(p, x):
     """give up a clean build context before its end, hoping the daemon builds what it
