@@ -80,6 +80,18 @@ tb_entry(struct tb *t, const char *name, char type, const char *link,
 	}
 }
 
+/* The checksum of the header block h, after an edit. */
+static void
+tb_sum(unsigned char *h)
+{
+	unsigned sum = 0, i;
+
+	memset(h + 148, ' ', 8);
+	for (i = 0; i < 512; i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06o", sum);
+}
+
 /*
  * One GNU header ("ustar  \0" magic) with raw bytes at offset 345 (the
  * atime and ctime fields; a prefix to a pre-Go-1.8 writer), then data.
@@ -89,15 +101,11 @@ tb_gnu(struct tb *t, const char *at345, const char *name, char type,
     const char *link, const void *data, size_t size)
 {
 	size_t at = t->len;
-	unsigned sum = 0, i;
 
 	tb_entry(t, name, type, link, 0644, data, size);
 	memcpy(t->p + at + 257, "ustar  \0", 8);
 	memcpy(t->p + at + 345, at345, strlen(at345));
-	memset(t->p + at + 148, ' ', 8);
-	for (i = 0; i < 512; i++)
-		sum += t->p[at + i];
-	snprintf((char *)t->p + at + 148, 8, "%06o", sum);
+	tb_sum(t->p + at);
 }
 
 static void
@@ -181,6 +189,20 @@ count_entries(const unsigned char *p, size_t n, size_t piece,
 		*ended = tar_finish(&t) == TAR_END ? 2 : -1;
 	tar_free(&t);
 	return count;
+}
+
+/* t ended, then read in pieces of piece: exactly one entry, in *e; t freed
+   and emptied for the next case */
+static void
+one_entry(struct tb *t, size_t piece, struct tar_entry *e)
+{
+	int ended;
+
+	tb_end(t);
+	assert_int_equal(count_entries(t->p, t->len, piece, e, &ended), 1);
+	assert_int_equal(ended, 1);
+	free(t->p);
+	memset(t, 0, sizeof(*t));
 }
 
 static void
@@ -303,10 +325,8 @@ test_tar_pax_and_gnu(void **state)
 	tb_pax(&t, "path=one\n");
 	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "two", 3);
 	tb_file(&t, "x", "y");
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	one_entry(&t, 512, &e);
 	assert_string_equal(e.name, "two");
-	free(t.p);
 
 	/* a malformed PAX record: refused */
 	memset(&t, 0, sizeof(t));
@@ -368,19 +388,14 @@ test_tar_go_desyncs(void **state)
 	tb_pax(&t, "path=decoy1\nlinkpath=decoy2\n");
 	tb_pax(&t, "comment=x\n");
 	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 1, &e, &ended), 1);
+	one_entry(&t, 1, &e);
 	assert_string_equal(e.name, "h");
 	assert_string_equal(e.link, "/tmp/victim");
-	free(t.p);
-	memset(&t, 0, sizeof(t));
 	tb_pax(&t, "comment=x\n");
 	tb_pax(&t, "path=second\n");
 	tb_file(&t, "hdr", "x");
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	one_entry(&t, 512, &e);
 	assert_string_equal(e.name, "second");
-	free(t.p);
 	/* a size lie kept from a first 'x' would skip the entries behind */
 	memset(&t, 0, sizeof(t));
 	tb_pax(&t, "size=1024\n");
@@ -403,12 +418,10 @@ test_tar_go_desyncs(void **state)
 	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "b", 1);
 	tb_pax(&t, "gid=5\n");
 	tb_file(&t, "c", "x");
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	one_entry(&t, 512, &e);
 	assert_string_equal(e.name, "b");
 	assert_int_equal(e.uid, 0);
 	assert_int_equal(e.gid, 5);
-	free(t.p);
 
 	/* a GNU header whose atime does not parse: bytes 345.. are a prefix
 	   (readHeader, golang.org/issue/12594) */
@@ -425,18 +438,9 @@ test_tar_go_desyncs(void **state)
 	memset(&t, 0, sizeof(t));
 	tb_gnu(&t, "", "n", '0', NULL, NULL, 0);
 	memcpy(t.p + 357, "junk", 4);
-	{
-		unsigned sum = 0, i;
-
-		memset(t.p + 148, ' ', 8);
-		for (i = 0; i < 512; i++)
-			sum += t.p[i];
-		snprintf((char *)t.p + 148, 8, "%06o", sum);
-	}
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	tb_sum(t.p);
+	one_entry(&t, 512, &e);
 	assert_string_equal(e.name, "n");	/* the prefix field is empty */
-	free(t.p);
 	/* valid times, or a prefix that is not ASCII: the name alone */
 	memset(&t, 0, sizeof(t));
 	tb_gnu(&t, "00000000017", "n", '0', NULL, NULL, 0);
@@ -453,29 +457,22 @@ test_tar_go_desyncs(void **state)
 	memset(&t, 0, sizeof(t));
 	tb_entry(&t, "././@LongLink", 'K', NULL, 0644, NULL, 0);
 	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	one_entry(&t, 512, &e);
 	assert_string_equal(e.link, "/tmp/victim");
-	free(t.p);
-	memset(&t, 0, sizeof(t));
 	tb_entry(&t, "././@LongLink", 'K', NULL, 0644, "\0\0", 2);
 	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "\0", 1);
 	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 3, &e, &ended), 1);
+	one_entry(&t, 3, &e);
 	assert_string_equal(e.name, "h");
 	assert_string_equal(e.link, "/tmp/victim");
-	free(t.p);
 	/* a long name, then an empty one: the empty one replaces it, and
 	   the header's name stands */
 	memset(&t, 0, sizeof(t));
 	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, "long", 4);
 	tb_entry(&t, "././@LongLink", 'L', NULL, 0644, NULL, 0);
 	tb_file(&t, "hdr", "x");
-	tb_end(&t);
-	assert_int_equal(count_entries(t.p, t.len, 512, &e, &ended), 1);
+	one_entry(&t, 512, &e);
 	assert_string_equal(e.name, "hdr");
-	free(t.p);
 }
 
 /* ---------------------------------------------------------------- decoders */
