@@ -34,6 +34,7 @@ static const struct {
 	{ CGO_LOG_LEVEL, "--log-level" },
 	{ CGO_LOG_FORMAT, "--log-format" },
 	{ CGO_MAX_CONNECTIONS, "--max-connections" },
+	{ CGO_LOG_MAX_SIZE, "--log-max-size" },
 };
 #define NCOMPARED	(sizeof(compared) / sizeof(compared[0]))
 
@@ -106,6 +107,9 @@ value_of(const struct gateway *gw, enum cg_opt id, int running, char *out,
 		break;
 	case CGO_MAX_CONNECTIONS:
 		snprintf(out, outsz, "%u", c->max_connections);
+		break;
+	case CGO_LOG_MAX_SIZE:
+		snprintf(out, outsz, "%llu", (unsigned long long)c->log_max_size);
 		break;
 	default:
 		break;

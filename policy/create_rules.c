@@ -80,18 +80,26 @@ rule_ns_libpod(const cJSON *body, const char *field, struct cg_refusal *r)
 int
 rule_ns_compat(const cJSON *hc, struct cg_refusal *r)
 {
-	static const char *const fields[] = {
-		"PidMode", "IpcMode", "UTSMode", "UsernsMode", "CgroupnsMode",
+	/* each field with the docker run flag that sets it: the hint names
+	 * the flag a docker user typed (the modes libpod adds mean nothing
+	 * to them; found by a new user's trial of --pid host) */
+	static const char *const fields[][2] = {
+		{ "PidMode", "--pid" }, { "IpcMode", "--ipc" },
+		{ "UTSMode", "--uts" }, { "UsernsMode", "--userns" },
+		{ "CgroupnsMode", "--cgroupns" },
 	};
 	size_t i;
 	const char *mode;
-	char qb[260];
+	char qb[260], hint[64];
 
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		mode = jstr0(hc, fields[i]);
-		if (!ns_mode_allowed(mode))
-			return cg_refuse_hint(r, "namespace", CG_HINT_IN_DETAIL, "%s=%s is refused; "
-			    D_NS_ALLOWED, fields[i], q(mode, qb));
+		mode = jstr0(hc, fields[i][0]);
+		if (ns_mode_allowed(mode))
+			continue;
+		snprintf(hint, sizeof(hint), "drop %s: the container gets a "
+		    "namespace of its own", fields[i][1]);
+		return cg_refuse_hint(r, "namespace", hint, "%s=%s is refused; "
+		    D_NS_ALLOWED, fields[i][0], q(mode, qb));
 	}
 	return 0;
 }

@@ -52,9 +52,11 @@ resolve_bind(const struct cg_policy_ctx *ctx, const char *src,
 		 * oracle; monitor/pathres.c) */
 		cg_refuse(r, "bind-mount", "%s is outside the allowed roots "
 		    "(%s) or cannot be resolved", q(src, qs), out);
+		/* --extra-bind-root takes directories; nothing outside the
+		 * roots is looked up, so the hint cannot say which src is */
 		cg_hint(r, "to allow it, start the gateway with --extra-bind-root "
-		    "%s; or keep the data in a named volume (-v NAME:/path)",
-		    qs);
+		    "%s (a file: its directory); or keep the data in a named "
+		    "volume (-v NAME:/path)", qs);
 		return -1;
 	case CG_PATH_EXCLUDED:
 		return cg_refuse_hint(r, "bind-mount", "bind another directory "

@@ -50,7 +50,7 @@ done
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       zlib1g-dev liblzma-dev libbz2-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
-      python3 curl procps util-linux gdb clang libclang-rt-14-dev valgrind
+      git iproute2 python3 curl procps util-linux gdb clang libclang-rt-14-dev valgrind
       python3-jsonschema docker-compose python3-docker docker.io containerd uidmap slirp4netns
       bubblewrap skopeo golang-go golang-github-docker-docker-dev
       golang-github-fsouza-go-dockerclient-dev ruby ruby-docker-api ruby-multi-json podman-compose)

@@ -448,7 +448,7 @@ u_hints() {
     "container-gateway: security-opt: seccomp=unconfined is refused; keep the default seccomp, AppArmor and SELinux profiles (no-new-privileges is allowed)" \
     dk run --rm --network none --security-opt seccomp=unconfined $IMG true
   expect_fail_with "bind outside the roots: names --extra-bind-root and named volumes" \
-    "container-gateway: bind-mount: /etc is outside the allowed roots ($P1) or cannot be resolved; to allow it, start the gateway with --extra-bind-root /etc; or keep the data in a named volume (-v NAME:/path)" \
+    "container-gateway: bind-mount: /etc is outside the allowed roots ($P1) or cannot be resolved; to allow it, start the gateway with --extra-bind-root /etc (a file: its directory); or keep the data in a named volume (-v NAME:/path)" \
     dk run --rm --network none -v /etc:/x $IMG true
   if podman_only "podman generate kube / play kube: what to do instead"; then
     cg_run pm run -d --name u-kube --network none $IMG sleep 300

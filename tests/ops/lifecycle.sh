@@ -42,6 +42,10 @@ expect_line "second serve with other flags warns which differ" 0 \
   "container-gateway: warning: the running gateway has other flags than these: --egress=off (not require), --idle-timeout=14400 (not 600); run container-gateway stop first to start it with yours" \
   "$GW" serve --project "$P" "${SERVE[@]}" --idle-timeout 600 --egress require
 check "second serve with other flags: still prints the pid on stdout" [ "$OUT" = "container-gateway: already running (pid $GWPID)" ]
+# --log-max-size was once left out of the comparison: a second serve with another cap said nothing
+expect_line "second serve with another --log-max-size warns" 0 \
+  "container-gateway: warning: the running gateway has other flags than these: --log-max-size=16777216 (not 1048576); run container-gateway stop first to start it with yours" \
+  "$GW" serve --project "$P" "${SERVE[@]}" --log-max-size 1M
 expect "stop: stops it, prints nothing" 0 "" "" "$GW" stop --project "$P"
 wait_exit "$GWPID" 20
 check "stop: gateway exited 0" [ "$WRC" = 0 ]
