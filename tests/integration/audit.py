@@ -521,11 +521,25 @@ def main():
                 recs = text_records(s["text"])
             check_records(s, recs)
             check_grep(s)
-            reports[fmt] = check_audit(s)
+            reports[fmt] = rep = check_audit(s)
+            if rep:
+                # the audit command counts what an auditor's own reading of this log finds
+                mine = {}
+                for r in recs:
+                    mine[r["outcome"]] = mine.get(r["outcome"], 0) + 1
+                check("%s: audit's outcome counts are the log's records" % fmt,
+                      all(rep["outcomes"].get(k, 0) == n for k, n in mine.items()) and
+                      sum(rep["outcomes"].values()) == len(recs),
+                      "%r / %r" % (rep["outcomes"], mine))
         j, t = reports.get("json"), reports.get("text")
         if j and t:
+            # "allowed" is left out: the docker CLI's own requests vary in number under
+            # load (make check once saw 6 in one session, 5 in the other); each log's
+            # count is checked against its records above
+            same = {k: v for k, v in j["outcomes"].items() if k != "allowed"} == \
+                {k: v for k, v in t["outcomes"].items() if k != "allowed"}
             check("audit: the text log gives the same summary as the JSON log",
-                  j["outcomes"] == t["outcomes"] and j["refusals"] and
+                  same and j["refusals"] and
                   [(x["code"], x["count"]) for x in j["refusals"]] ==
                   [(x["code"], x["count"]) for x in t["refusals"]] and
                   j["violations_total"] == t["violations_total"],
