@@ -14,9 +14,11 @@
 #      is still in DIR) that a killed daemon left behind;
 #   6. unmounts every mount under DIR (deepest first: overlay2 layers, shm, netns
 #      bind mounts) and removes DIR.
-# dockerd-up.sh never enables iptables or the default bridge, so there is no
-# docker0 or iptables rule to remove; a docker0 is removed only when DIR/docker0
-# says this DIR created it (never the case with the flags of dockerd-up.sh).
+#   7. with CG_DOCKERD_NET=stock (DIR/bridge): the default bridge dockerd-up.sh made
+#      and, once no other dockerd runs with --iptables=true, the DOCKER* chains and
+#      the rules that jump to them.
+# dockerd-up.sh never makes docker0; a docker0 is removed only when DIR/docker0 says
+# this DIR created it (never the case with the flags of dockerd-up.sh).
 # Safe to run twice, on a half-started DIR, or on a DIR that no longer exists.
 # Refuses a directory that dockerd-up.sh did not make (no DIR/.cg-dockerd).
 set -uo pipefail
@@ -33,6 +35,8 @@ if [ ! -f "$T/.cg-dockerd" ]; then
   exit 1
 fi
 SOCK=$T/docker.sock
+BR=$(cat "$T/bridge" 2>/dev/null)   # step 7; DIR is gone by then
+case $BR in cgd[0-9a-f]*) ;; *) BR= ;; esac
 unset DOCKER_HOST DOCKER_CONTEXT DOCKER_TLS_VERIFY DOCKER_CERT_PATH
 export DOCKER_CONFIG=$T/client
 mkdir -p "$DOCKER_CONFIG" 2>/dev/null; [ -f "$DOCKER_CONFIG/config.json" ] || echo '{}' > "$DOCKER_CONFIG/config.json" 2>/dev/null
@@ -129,5 +133,27 @@ if [ -e "$T" ]; then
   echo "$0: could not remove $T:" >&2
   findmnt -rn -o TARGET | grep -F "$T" >&2
   exit 1
+fi
+
+# 7. the default bridge of CG_DOCKERD_NET=stock, and the iptables chains of dockerd
+#    (its networks' rules went with the networks in step 1) unless another dockerd
+#    with iptables still uses them
+if [ -n "$BR" ]; then
+  ip link show "$BR" >/dev/null 2>&1 && ip link del "$BR" 2>/dev/null
+  if command -v iptables >/dev/null 2>&1 && ! pgrep -f -- 'dockerd .*--iptables=true' >/dev/null 2>&1; then
+    for tc in filter:FORWARD nat:PREROUTING nat:OUTPUT nat:POSTROUTING; do
+      t=${tc%%:*}; c=${tc#*:}
+      iptables -t "$t" -S "$c" 2>/dev/null | grep -E -- '-j DOCKER(-[A-Z0-9-]+)?( |$)' |
+        sed 's/^-A //' | while read -r rule; do eval "iptables -t $t -D $rule" 2>/dev/null; done
+    done
+    for t in filter nat; do
+      for c in $(iptables -t "$t" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^DOCKER/ {print $2}'); do
+        iptables -t "$t" -F "$c" 2>/dev/null
+      done
+      for c in $(iptables -t "$t" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^DOCKER/ {print $2}'); do
+        iptables -t "$t" -X "$c" 2>/dev/null
+      done
+    done
+  fi
 fi
 exit 0

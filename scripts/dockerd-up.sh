@@ -16,6 +16,15 @@
 # (network mode "default" = none). User networks (`docker network create`,
 # docker-compose's project network) still work: each is a Linux bridge
 # br-<id12> with no NAT; dockerd-down.sh removes them.
+# CG_DOCKERD_NET=stock: networking as a stock dockerd has it, still without NAT or an
+# ip_forward change: --iptables=true and a default bridge network of this daemon's own
+# (bridge cgd<hash8>, 10.<250-254>.x.0/24, made here; no docker0). Its
+# DOCKER-ISOLATION-STAGE-1/2 rules keep networks from reaching each other (without
+# them any container reaches any network's containers: measured by
+# tests/integration/isolation.sh i_network_projects) and -p publishes through DNAT.
+# DIR/bridge names the bridge; dockerd-down.sh deletes it and, once no other dockerd
+# runs with --iptables=true, the DOCKER* chains. A dockerd flushes those chains when
+# it starts: two such daemons at once undo each other's isolation rules.
 # Driver: "auto" (default, or $CG_DOCKER_STORAGE_DRIVER) tries overlay2 and falls back
 # to vfs when overlay2 cannot run a container here.
 # Idempotent: a DIR whose dockerd answers is reused; a DIR left half-started (or by a
@@ -109,10 +118,24 @@ for _ in $(seq 500); do
 done
 [ -S "$CSOCK" ] || { echo "$0: containerd did not create $CSOCK within 10 s" >&2; exit 1; }
 
+NETFLAGS=(--iptables=false --bridge=none)
+case ${CG_DOCKERD_NET:-none} in
+  none) ;;
+  stock)
+    BR_ID=$(printf '%s' "$T" | sha256sum | cut -c1-8); BR=cgd$BR_ID
+    if ! ip link show "$BR" >/dev/null 2>&1; then
+      ip link add name "$BR" type bridge &&
+        ip addr add "10.$(( 16#${BR_ID:0:2} % 5 + 250 )).$(( 16#${BR_ID:2:2} )).1/24" dev "$BR" &&
+        ip link set "$BR" up || { echo "$0: cannot make bridge $BR" >&2; exit 1; }
+    fi
+    echo "$BR" > "$T/bridge"
+    NETFLAGS=(--iptables=true --bridge="$BR") ;;
+  *) echo "$0: CG_DOCKERD_NET must be none or stock" >&2; exit 2 ;;
+esac
 start_dockerd() {  # DRIVER
   setsid dockerd --config-file "$T/daemon.json" --containerd "$CSOCK" \
     --data-root "$T/data" --exec-root "$T/exec" -H "unix://$SOCK" --pidfile "$T/docker.pid" \
-    --iptables=false --ip-masq=false --ip-forward=false --ip6tables=false --bridge=none \
+    "${NETFLAGS[@]}" --ip-masq=false --ip-forward=false --ip6tables=false \
     --userland-proxy=false --storage-driver="$1" --exec-opt native.cgroupdriver=cgroupfs \
     </dev/null >"$T/dockerd.log" 2>&1 &
   echo $! > "$T/dockerd.pid"

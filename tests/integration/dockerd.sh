@@ -4,7 +4,8 @@
 # real Docker as well as against podman's compat layer.
 #
 # Starts one private dockerd + containerd (scripts/dockerd-up.sh, backend-recipe.md §3:
-# --bridge=none --iptables=false, overlay2 or vfs) and runs, each with its own gateways
+# overlay2 or vfs; CG_DOCKERD_NET=stock: a default bridge of its own and iptables, as a
+# stock dockerd, whose rules isolate networks) and runs, each with its own gateways
 # (`serve --docker-socket DIR/docker.sock --backend docker`):
 #   * cli.sh with the scenarios that concern the daemon (not the podman-only ones, not the
 #     sandbox checks, which do not depend on the backend);

@@ -194,7 +194,8 @@ _cg_dockerd_up() {
   if [ -n "${CG_DOCKER_DIR:-}" ]; then CG_DD_DIR=$(realpath -m "$CG_DOCKER_DIR"); CG_DD_OWN=0
   else CG_DD_OWN=1; fi
   local t0; t0=$(_cg_ms)
-  if ! "$CG_REPO/scripts/dockerd-up.sh" "$CG_DD_DIR" >"$CG_TMP/dockerd-up.log" 2>&1; then
+  # networking as a stock dockerd: a default bridge, iptables isolating networks
+  if ! CG_DOCKERD_NET=stock "$CG_REPO/scripts/dockerd-up.sh" "$CG_DD_DIR" >"$CG_TMP/dockerd-up.log" 2>&1; then
     echo "integration: dockerd-up failed:" >&2; sed 's/^/    /' "$CG_TMP/dockerd-up.log" >&2
     return 1
   fi
