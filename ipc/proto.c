@@ -26,7 +26,7 @@ static const char *const n_api[] = { "compat", "libpod" };
 static const char *const n_kind[] = { "podman", "docker" };
 static const char *const n_egress[] = { "off", "inject", "require" };
 static const char *const n_fact_kind[] = { "container", "pod", "volume",
-	"network", "image", "exec" };
+	"network", "image", "exec", "project-network" };
 static const char *const n_fact_result[] = { "owned", "not-owned",
 	"unreachable", "timeout", "unexpected" };
 static const char *const n_path_verdict[] = { "allowed", "outside",

@@ -122,9 +122,8 @@ answer_unreadable(struct conn *c, const char *what)
 	    "not be read", conn_backend_name(c), what);
 }
 
-/* "filters={"label":["KEY=ROOT"]}" after the extra pairs, encoded. */
-static char *
-query_with_label(const struct conn *c, const char *extra)
+char *
+answer_label_query(const struct conn *c, const char *extra)
 {
 	struct cg_refusal r;
 	struct cg_query *q;
@@ -181,7 +180,7 @@ df_ask(struct conn *c)
 		path = lib ? "/volumes/json" : "/volumes";
 		extra = "";
 	}
-	q = df_parts[i].labelled ? query_with_label(c, extra) : xstrdup(extra);
+	q = df_parts[i].labelled ? answer_label_query(c, extra) : xstrdup(extra);
 	ask(c, path, q);
 	free(q);
 }

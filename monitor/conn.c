@@ -50,6 +50,7 @@ void
 conn_free(struct conn *c)
 {
 	check_end(c);
+	projnet_unlock(c);	/* others waiting to create it go on */
 	conn_close_backend(c);
 	ev_close(c->gw, c->ipc);
 	ev_close(c->gw, c->client);

@@ -180,8 +180,8 @@ facts_verdict(enum cg_fact_kind kind, enum cg_api api, int status,
 
 /* ---------------------------------------------------------------- questions */
 
-static void
-answer_fact(struct conn *c, uint8_t result, const char *id)
+void
+facts_answer(struct conn *c, uint8_t result, const char *id)
 {
 	struct ipc_msg m = { .type = IPC_FACT_ANSWER, .req = c->req };
 
@@ -223,7 +223,7 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 	    ocache_get(c->gw, kind, ref);
 
 	if (kept >= 0) {
-		answer_fact(c, kept == CG_OWNED ? IPC_FACT_OWNED :
+		facts_answer(c, kept == CG_OWNED ? IPC_FACT_OWNED :
 		    IPC_FACT_NOT_OWNED, ref);
 		return;
 	}
@@ -231,7 +231,7 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 	    ref, &len);
 	if (backend_internal(c, req, len, 1) < 0) {
 		conn_close_backend(c);
-		answer_fact(c, IPC_FACT_UNREACHABLE, NULL);
+		facts_answer(c, IPC_FACT_UNREACHABLE, NULL);
 	}
 }
 
@@ -352,7 +352,7 @@ own_prefix_done(struct conn *c, int status, const char *body,
 	if (v == CG_OWNED)
 		ocache_put(c->gw, c->q_kind, id, v);
 	/* nothing of the project's: the first inspect's answer stands */
-	answer_fact(c, (uint8_t)(v == CG_UNEXPECTED ? CG_UNEXPECTED : v), id);
+	facts_answer(c, (uint8_t)(v == CG_UNEXPECTED ? CG_UNEXPECTED : v), id);
 }
 
 void
@@ -365,9 +365,13 @@ facts_done(struct conn *c, int ok, int timeout)
 	enum cg_fact_kind kind = c->q_stage == FS_EXEC_CONTAINER ?
 	    CG_FACT_CONTAINER : (enum cg_fact_kind)c->q_kind;
 
+	if (c->q_kind == CG_FACT_PROJNET) {
+		projnet_fact_done(c, ok, timeout);
+		return;
+	}
 	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
 		conn_close_backend(c);
-		answer_fact(c, timeout ? IPC_FACT_TIMEOUT : IPC_FACT_UNREACHABLE,
+		facts_answer(c, timeout ? IPC_FACT_TIMEOUT : IPC_FACT_UNREACHABLE,
 		    NULL);
 		return;
 	}
@@ -390,7 +394,7 @@ facts_done(struct conn *c, int ok, int timeout)
 		req = own_list_request(c, &len);
 		if (backend_internal(c, req, len, 1) < 0) {
 			conn_close_backend(c);
-			answer_fact(c, IPC_FACT_UNREACHABLE, NULL);
+			facts_answer(c, IPC_FACT_UNREACHABLE, NULL);
 		}
 		return;
 	}
@@ -411,7 +415,7 @@ facts_done(struct conn *c, int ok, int timeout)
 		start_fact(c, CG_FACT_CONTAINER, c->q_exec_container);
 		return;
 	}
-	answer_fact(c, (uint8_t)v, id);
+	facts_answer(c, (uint8_t)v, id);
 }
 
 /*
@@ -450,6 +454,12 @@ facts_on_query(struct conn *c, const struct ipc_msg *m)
 	if (pfx->len > 0 && (pfx->len < 2 || pfx->p[0] != '/' ||
 	    route_version(pfx->p + 1, pfx->len - 1, &vmaj, &vmin) == 0))
 		return conn_violation(c, "FACT_QUERY prefix is not a version prefix");
+	/* one question, always the same: which network stands for the default */
+	if (m->u.fact_query.kind == CG_FACT_PROJNET &&
+	    (ref->len != strlen(CG_PROJNET_REF) ||
+	    memcmp(ref->p, CG_PROJNET_REF, ref->len) != 0))
+		return conn_violation(c, "project-network question about "
+		    "another ref");
 	c->qid = m->u.fact_query.qid;
 	c->q_kind = m->u.fact_query.kind;
 	c->q_api = m->u.fact_query.api;
@@ -457,8 +467,12 @@ facts_on_query(struct conn *c, const struct ipc_msg *m)
 	c->q_prefix[pfx->len] = '\0';
 	memcpy(c->q_ref, ref->p, ref->len);
 	c->q_ref[ref->len] = '\0';
-	c->q_stage = FS_INSPECT;
 	c->rs = RS_FACT;
+	if (c->q_kind == CG_FACT_PROJNET) {
+		projnet_fact_start(c);
+		return 0;
+	}
+	c->q_stage = FS_INSPECT;
 	start_fact(c, (enum cg_fact_kind)c->q_kind, c->q_ref);
 	return 0;
 }

@@ -187,6 +187,11 @@ struct gateway {
 	/* ids of images whose ONBUILD triggers passed (baseimg.c) */
 	char (*ob_ids)[65];
 	unsigned ob_n, ob_next;
+	/* the project's own network (projnet.c) */
+	struct conn *pn_holder;		/* creating it now; others wait */
+	int pn_wake;			/* it was released: waiters go on */
+	char pn_salt[9];		/* a squatted name's suffix (8 hex) */
+	int pn_warned;			/* its squatting was logged */
 };
 
 /*
@@ -230,7 +235,8 @@ struct bcall {
 };
 
 
-enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX };
+enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX,
+	FS_PN_INSPECT, FS_PN_LIST };
 
 /* A checked upload (monitor/check.c; doc/privsep.md "Builds and archives"). */
 enum { CK_NONE = 0, CK_BUILD, CK_ARCHIVE, CK_LOAD };
@@ -392,6 +398,8 @@ struct conn {
 					   exposed port (monitor/publish.h) */
 	struct cJSON *ph_exposed;	/* then its image's ExposedPorts, as
 					   the image step read them, or NULL */
+	int ph_pn;			/* the project network: 1 missing,
+					   to be created; 0 otherwise */
 	char *ph_names_mem;		/* the names above, copied out of the
 					   body's tree (freed at once: a parse
 					   of 8 MiB can take 300 MB, issue 11
@@ -657,6 +665,12 @@ void phase_start(struct conn *c);
  * read, timeout = the backend deadline passed. Goes on to the next step.
  */
 void phase_done(struct conn *c, int ok, int timeout);
+/*
+ * The project network's create lock was released: every connection of gw
+ * waiting for it inspects the network again (and creates it if it is
+ * still missing). Called by the event loop when gw->pn_wake is set.
+ */
+void phase_wake(struct gateway *gw);
 
 /*
  * Go on with c's phase after a step that ran outside phase.c (the image
@@ -756,6 +770,87 @@ int facts_on_query(struct conn *c, const struct ipc_msg *m);
  * c->facts for the FORWARD's verification.
  */
 void facts_done(struct conn *c, int ok, int timeout);
+
+/*
+ * The answer to c's running FACT_QUERY: result (enum ipc_fact_result) and,
+ * when owned, id (NUL-terminated, kept in c->facts for the FORWARD's
+ * verification and the replay). c goes back to RS_IDLE.
+ */
+void facts_answer(struct conn *c, uint8_t result, const char *id);
+
+/* ---- monitor/answer.c */
+
+/*
+ * The encoded query "filters={"label":["KEY=ROOT"]}" after the pairs of
+ * extra (an encoded query of ours, "" for none); malloc'd.
+ */
+char *answer_label_query(const struct conn *c, const char *extra);
+
+/* ---- monitor/projnet.c: the project's own network (doc/privsep.md) */
+
+#define PROJNET_NAME_MAX	64
+#define PROJNET_LABEL		"org.apache.magpie.network"	/* = default */
+
+/* Pick the suffix of a squatted name (getrandom; at start-up). */
+void projnet_init(struct gateway *gw);
+/*
+ * The project network's own name for ROOT root into out:
+ * "cg-<last path component, other bytes than [A-Za-z0-9_.-] as '-', at
+ * most 32>-<FNV-1a 64 of root, 16 hex>", at most 52 bytes.
+ */
+void projnet_name(const char *root, char out[PROJNET_NAME_MAX + 1]);
+/*
+ * The network inspect the monitor makes about the project network and
+ * in the named-resource phase, and its API: libpod on a podman backend
+ * (only its answer shows the isolate option), compat with the client's
+ * version prefix on dockerd. Returns a malloc'd request, its length in
+ * *len.
+ */
+char *projnet_inspect_request(const struct conn *c, const char *name,
+    size_t *len);
+enum cg_api projnet_inspect_api(const struct conn *c);
+/*
+ * Answer c's FACT_QUERY about the project network (CG_FACT_PROJNET): its
+ * own name when that is missing or the project's; else the first of the
+ * project's networks labelled as its default one, by a labelled list;
+ * else the own name with the start-up suffix. Failures answer
+ * unreachable, timeout or unexpected. projnet_fact_start starts it (c->rs
+ * RS_FACT), projnet_fact_done takes each internal answer (ok, timeout as
+ * for facts_done).
+ */
+void projnet_fact_start(struct conn *c);
+void projnet_fact_done(struct conn *c, int ok, int timeout);
+/* The project network named in c's answers of this request, or NULL. */
+const char *projnet_answered(const struct conn *c);
+/*
+ * The create request of the project network name: labelled with the
+ * project and PROJNET_LABEL=default; on podman through libpod with
+ * isolate=true and DNS, on dockerd through compat with CheckDuplicate.
+ * malloc'd, its length in *len.
+ */
+char *projnet_create_request(const struct conn *c, const char *name,
+    size_t *len);
+/*
+ * 1 when a libpod network inspect answer body[0..len) shows a bridge
+ * network that is not isolated from other projects' networks: driver
+ * "bridge", not internal (an internal one has no route out) and no
+ * options.isolate "true"; also for an answer that does not parse. Such a
+ * bridge reaches every isolated one (measured on podman 4.3.1 with
+ * netavark 1.4 and with CNI: tests/integration/isolation.sh
+ * i_network_projects); only bridges can be made through the gateway
+ * (policy.md §12), and a network made before it forced the option is one.
+ */
+int projnet_unisolated(const char *body, size_t len);
+/*
+ * One create of the project network at a time per gateway (dockerd
+ * 20.10's CheckDuplicate is no lock: 8 concurrent creates of one name
+ * made 3 networks, and the name then matched none). projnet_lock returns
+ * 1 when c may create it now, 0 when another connection is creating it
+ * (c then waits for phase_wake); projnet_unlock releases it if c holds it
+ * and has the event loop wake the waiters (gw->pn_wake).
+ */
+int projnet_lock(struct conn *c);
+void projnet_unlock(struct conn *c);
 
 /* ---- monitor/conn.c */
 

@@ -3,7 +3,10 @@
  * §9.1 item 7): the networks and volumes a create names, and the name of a
  * volume create, are taken from the forwarded body itself, checked with
  * the monitor's own inspects, and missing volumes pre-created; only then
- * is the request forwarded.
+ * is the request forwarded. The project's own network (projnet.c) is
+ * created here when the create names it and it is missing; on a podman
+ * backend every network a container joins (create, connect) must be
+ * isolated from other projects' networks (spec amendment of 2026-12-07).
  */
 #include "monitor/gateway.h"
 #include "monitor/backend.h"
@@ -15,6 +18,7 @@
 #include "base/xmalloc.h"
 #include "monitor/log.h"
 #include "monitor/publish.h"
+#include "monitor/loop.h"
 #include "policy/body.h"
 #include "policy/json.h"
 
@@ -23,17 +27,127 @@ static void phase_next(struct conn *c);
 /* The name the phase is at: networks in stage 0, volumes in stages 1-2. */
 #define PH_NAME(c)	((c)->ph_names[(c)->ph_kind == 0 ? 0 : 1][(c)->ph_i])
 
+/* What c->ph_step says the running internal exchange is. */
+enum {
+	PH_INSPECT = 0,		/* a named network's or volume's inspect */
+	PH_VOL_CREATE,		/* a missing volume's pre-create */
+	PH_VOL_RECHECK,		/* its inspect after a 409 */
+	PH_VOL_NAME,		/* volume create: the name check (§11) */
+	PH_NET_CREATE,		/* the project network's create */
+	PH_NET_RECHECK,		/* its inspect after a 409 or a wait */
+	PH_NET_WAIT,		/* no exchange: another connection creates it */
+};
+
 static void
 phase_start_inspect(struct conn *c)
 {
 	char *req;
 	size_t len;
 
-	req = facts_inspect_request(c->ph_kind == 0 ? CG_FACT_NETWORK : CG_FACT_VOLUME,
-	    (enum cg_api)c->api, c->q_prefix, PH_NAME(c), &len);
-	c->ph_step = 0;
+	req = c->ph_kind == 0 ? projnet_inspect_request(c, PH_NAME(c), &len) :
+	    facts_inspect_request(CG_FACT_VOLUME, (enum cg_api)c->api,
+	    c->q_prefix, PH_NAME(c), &len);
+	c->ph_step = PH_INSPECT;
 	if (backend_internal(c, req, len, 1) < 0)
 		backend_refuse_transport(c, 0);
+}
+
+/* The project network, missing at the inspect: create it, or wait while
+ * another connection of this gateway does. */
+static void
+phase_start_netcreate(struct conn *c)
+{
+	char *req;
+	size_t len;
+
+	if (!projnet_lock(c)) {
+		c->ph_step = PH_NET_WAIT;
+		return;
+	}
+	req = projnet_create_request(c, projnet_answered(c), &len);
+	c->ph_step = PH_NET_CREATE;
+	if (backend_internal(c, req, len, 0) < 0) {
+		projnet_unlock(c);
+		backend_refuse_transport(c, 0);
+	}
+}
+
+static void
+phase_start_netrecheck(struct conn *c)
+{
+	char *req;
+	size_t len;
+
+	req = projnet_inspect_request(c, projnet_answered(c), &len);
+	c->ph_step = PH_NET_RECHECK;
+	if (backend_internal(c, req, len, 1) < 0)
+		backend_refuse_transport(c, 0);
+}
+
+void
+phase_wake(struct gateway *gw)
+{
+	struct conn *c;
+
+	for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = TAILQ_NEXT(c, entry))
+		if (!c->dead && c->rs == RS_PHASE && c->ph_step == PH_NET_WAIT &&
+		    gw->pn_holder == NULL) {
+			phase_start_netrecheck(c);
+			mark_dirty(gw, c);
+		}
+}
+
+/*
+ * The project network's create (PH_NET_CREATE) or inspect after it
+ * (PH_NET_RECHECK) answered status with body: go on once it is the
+ * project's (and isolated), else refuse.
+ */
+static void
+netcreate_done(struct conn *c, int status, char *body, size_t body_len)
+{
+	char id[CG_ID_MAX + 1];
+	const char *name = projnet_answered(c);
+	enum cg_fact_result v;
+
+	if (c->ph_step == PH_NET_CREATE) {
+		projnet_unlock(c);
+		free(body);
+		if (status >= 200 && status <= 299) {
+			log_msg(LOG_INFO, "project-network", "created network %s, "
+			    "this project's own", name);
+			c->ph_pn = 0;
+			phase_next(c);
+		} else if (status == 409) {
+			log_msg(LOG_INFO, "project-network", "network %s was "
+			    "created concurrently; re-checking its ownership",
+			    name);
+			phase_start_netrecheck(c);
+		} else {
+			log_msg(LOG_WARNING, "project-network", "creating "
+			    "network %s returned %d; refusing the request",
+			    name, status);
+			backend_refuse(c, "network", "the project's network %s "
+			    "could not be created", name);
+		}
+		return;
+	}
+	v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status, body,
+	    body_len, c->gw->root, id);
+	if (status == 404 && v == CG_NOT_OWNED) {
+		free(body);	/* gone again (a prune): create it */
+		phase_start_netcreate(c);
+		return;
+	}
+	if (v == CG_OWNED && (projnet_inspect_api(c) != CG_API_LIBPOD ||
+	    !projnet_unisolated(body, body_len))) {
+		free(body);
+		c->ph_pn = 0;
+		phase_next(c);
+		return;
+	}
+	free(body);
+	backend_refuse(c, "network", "network %s is not a network of this "
+	    "project", name);
 }
 
 static void
@@ -60,7 +174,7 @@ phase_start_precreate(struct conn *c)
 	if (n < 0)
 		xoom();
 	len = (size_t)n;
-	c->ph_step = 1;
+	c->ph_step = PH_VOL_CREATE;
 	if (backend_internal(c, req, len, 0) < 0)
 		backend_refuse_transport(c, 0);
 }
@@ -76,15 +190,37 @@ named_done(struct conn *c, int ok, int timeout)
 	enum cg_fact_result v;
 
 	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+		if (c->ph_step == PH_NET_CREATE)
+			projnet_unlock(c);
 		backend_refuse_transport(c, timeout);
 		return;
 	}
 	backend_release(c);
+	if (c->ph_step == PH_NET_CREATE || c->ph_step == PH_NET_RECHECK) {
+		netcreate_done(c, status, body, body_len);
+		return;
+	}
 	if (c->ph_kind == 0) {		/* network: must be owned (§5.1) */
-		v = facts_verdict(CG_FACT_NETWORK, (enum cg_api)c->api, status,
+		v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status,
 		    body, body_len, c->gw->root, id);
+		/* isolated from other projects' networks (podman: its
+		 * libpod answer says so; dockerd isolates every bridge) */
+		if (v == CG_OWNED && projnet_inspect_api(c) == CG_API_LIBPOD &&
+		    projnet_unisolated(body, body_len)) {
+			free(body);
+			backend_refuse(c, "network", "network %s is not "
+			    "isolated from other projects' networks (remove it "
+			    "and create it again through the gateway, which "
+			    "isolates it)", name);
+			return;
+		}
 		free(body);
-		if (v == CG_UNEXPECTED)
+		if (status == 404 && projnet_answered(c) != NULL &&
+		    strcmp(projnet_answered(c), name) == 0) {
+			c->ph_pn = 1;	/* created once all are checked */
+			c->ph_i++;
+			phase_next(c);
+		} else if (v == CG_UNEXPECTED)
 			backend_refuse(c, "backend-unreachable", "unexpected "
 			    "network inspect response");
 		else if (v != CG_OWNED)
@@ -96,7 +232,7 @@ named_done(struct conn *c, int ok, int timeout)
 		}
 		return;
 	}
-	if (c->ph_step == 0) {		/* volume inspect (§5.2) */
+	if (c->ph_step == PH_INSPECT) {	/* volume inspect (§5.2) */
 		v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status,
 		    body, body_len, c->gw->root, id);
 		free(body);
@@ -114,7 +250,7 @@ named_done(struct conn *c, int ok, int timeout)
 		}
 		return;
 	}
-	if (c->ph_step == 1) {		/* pre-create answer */
+	if (c->ph_step == PH_VOL_CREATE) {	/* pre-create answer */
 		if (status == 409) {
 			log_msg(LOG_INFO, "volume-precreate", "volume %s was created "
 			    "concurrently; re-checking its ownership", name);
@@ -140,7 +276,7 @@ named_done(struct conn *c, int ok, int timeout)
 		free(body);
 		/* re-inspect: must be owned now */
 		phase_start_inspect(c);
-		c->ph_step = 2;
+		c->ph_step = PH_VOL_RECHECK;
 		return;
 	}
 	v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status, body,
@@ -181,10 +317,11 @@ publish_apply(struct conn *c)
 
 /*
  * Next step of the phase: every named network, then every named volume is
- * inspected; only when all passed are the missing volumes pre-created, so
- * a create refused for one volume creates none (tool.md guarantee 3; the
- * spec's step order of policy.md §5.2 would leave earlier ones behind).
- * Then the bindings of a publish-all create (publish_apply).
+ * inspected; only when all passed are the missing project network and
+ * volumes created, so a create refused for one volume creates none
+ * (tool.md guarantee 3; the spec's step order of policy.md §5.2 would
+ * leave earlier ones behind). Then the bindings of a publish-all create
+ * (publish_apply).
  */
 static void
 phase_next(struct conn *c)
@@ -192,6 +329,10 @@ phase_next(struct conn *c)
 	for (; c->ph_kind < 3; c->ph_kind++, c->ph_i = 0) {
 		if (c->ph_kind < 2 && c->ph_i < c->ph_n[c->ph_kind]) {
 			phase_start_inspect(c);
+			return;
+		}
+		if (c->ph_kind == 2 && c->ph_pn) {
+			phase_start_netcreate(c);
 			return;
 		}
 		if (c->ph_kind == 2) {
@@ -275,6 +416,10 @@ phase_start(struct conn *c)
 	    strstr(c->target, "/containers/create") != NULL;
 	int vol = strcmp(c->action, "create") == 0 &&
 	    strstr(c->target, "/volumes/create") != NULL;
+	/* a container joins the path's network: isolated too (podman) */
+	int join = strcmp(c->action, "connect") == 0 &&
+	    c->gw->lis[c->lis].backend_kind == CG_PODMAN;
+	char *seg, *end;
 
 	conn_free_phase_tree(c);
 	target_prefix(c, c->q_prefix);
@@ -285,6 +430,19 @@ phase_start(struct conn *c)
 	memset(c->ph_missing, 0, sizeof(c->ph_missing));
 	c->ph_i = 0;
 	c->ph_kind = 0;
+	c->ph_pn = 0;
+	if (join && (seg = strstr(c->target, "/networks/")) != NULL) {
+		/* the verified target: "<prefix>[/libpod]/networks/<id>/connect" */
+		seg += strlen("/networks/");
+		end = strchr(seg, '/');
+		if (end != NULL) {
+			*end = '\0';
+			c->ph_names[0][0] = seg;
+			c->ph_n[0] = 1;
+			keep_names(c);
+			*end = '/';
+		}
+	}
 	if ((ctr || pod || vol) && c->json != NULL) {
 		tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
 		if (tree == NULL) {

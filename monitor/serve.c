@@ -537,6 +537,11 @@ event_loop(struct gateway *gw)
 			gw->spare = spawn_child(gw);
 			mark_dirty(gw, gw->spare);
 		}
+		/* the project network's create ended: its waiters go on */
+		if (gw->pn_wake) {
+			gw->pn_wake = 0;
+			phase_wake(gw);
+		}
 		settle_dirty(gw);
 		if (now != last_sweep) {
 			last_sweep = now;
@@ -544,7 +549,7 @@ event_loop(struct gateway *gw)
 			if (now - last_full >= 1000)
 				last_full = now;
 		}
-		if (timeout < 0)
+		if (timeout < 0 || gw->pn_wake)	/* set by a drop above */
 			timeout = 0;
 		/* out of descriptors: stop listening a while (accept_client) */
 		for (i = 0; i < CG_SOCKETS; i++)
@@ -624,6 +629,7 @@ serve_main(struct cg_config *cfg)
 	gw.zyg.fd = -1;
 	gw.zyg.status = -1;
 	gw.backend_timeout_ms = (unsigned)(cfg->backend_timeout * 1000);
+	projnet_init(&gw);
 	for (i = 0; i < CG_SOCKETS; i++)
 		gw.lis[i].fd = -1;
 	log_init(cfg->log_level, cfg->log_format, 2);

@@ -103,6 +103,11 @@ int is_resource_name(const char *s, size_t len);
 void replace_member(cJSON *obj, cJSON *item, cJSON *repl);
 /* Set obj[key] to value (in place if present, else appended). */
 void set_member(cJSON *obj, const char *key, cJSON *value);
+/*
+ * Give obj's member item (found by pointer) the key key (copied); the
+ * caller makes sure no other member has that key.
+ */
+void rename_member(cJSON *item, const char *key);
 /* Set a string node's value to a copy of s. */
 void xj_set_string(cJSON *item, const char *s);
 /* New nodes. All of these exit through xoom() on allocation failure. */
@@ -175,6 +180,24 @@ int rule_networks_libpod(const struct cg_policy_ctx *ctx, const cJSON *body,
 int rule_network_compat(const struct cg_policy_ctx *ctx, const cJSON *body,
     const cJSON *hc, struct cg_refusal *r);		/* §3.3 */
 int rule_endpoint_settings(const cJSON *es, struct cg_refusal *r); /* §3.3.3 */
+/*
+ * The project's own network (spec amendment of 2026-12-07, "Projects do
+ * not share a network"): a compat create whose NetworkMode asks for the
+ * default network ("", default, bridge; private and podman on a podman
+ * backend) or whose EndpointsConfig names a built-in network, a libpod
+ * container or pod create whose netns is the default one ("", default,
+ * private, bridge) without Networks or whose Networks name a built-in
+ * network, is rewritten onto the network the monitor answers for
+ * CG_FACT_PROJNET (a libpod container in a pod joins the pod's network
+ * instead: netns "pod"). Run after every check of the create, so that a
+ * refused request asks nothing. body is the whole create body (compat:
+ * with its HostConfig object); pod is 1 for a pod create. 0, or -1 with
+ * *r set (`network`, or the failed question's 502/504).
+ */
+int rewrite_project_network_compat(const struct cg_policy_ctx *ctx,
+    const struct cg_request *req, cJSON *body, struct cg_refusal *r);
+int rewrite_project_network_libpod(const struct cg_policy_ctx *ctx,
+    const struct cg_request *req, cJSON *body, int pod, struct cg_refusal *r);
 int rule_security_opts(const cJSON *list, struct cg_refusal *r);   /* §3.4 */
 int rule_security_libpod(const cJSON *body, struct cg_refusal *r); /* §3.4 */
 int rule_log_config(const cJSON *hc, struct cg_refusal *r);	/* §3.5 */

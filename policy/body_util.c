@@ -143,6 +143,21 @@ set_member(cJSON *obj, const char *key, cJSON *value)
 		xoom();
 }
 
+void
+rename_member(cJSON *item, const char *key)
+{
+	size_t n = strlen(key) + 1;
+	char *k = cJSON_malloc(n);
+
+	if (k == NULL)
+		xoom();
+	memcpy(k, key, n);
+	if (item->string != NULL && !(item->type & cJSON_StringIsConst))
+		cJSON_free(item->string);
+	item->type &= ~cJSON_StringIsConst;
+	item->string = k;
+}
+
 /* ---- Facts (routes.md §9.3) ---- */
 
 static const char *

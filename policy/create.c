@@ -116,7 +116,8 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	warn_publish_compat(ctx, hc);
 	rewrite_compat(ctx, body);				/* §6.1 */
-	return 0;
+	/* the project's own network, last: a refused create asks nothing */
+	return rewrite_project_network_compat(ctx, req, body, r);
 }
 
 /* ==================================================================== */
@@ -251,6 +252,9 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	/* 25 */
 	if (rule_egress_required(ctx, r) != 0)
+		return -1;
+	/* the project's own network, last: a refused create asks nothing */
+	if (rewrite_project_network_libpod(ctx, req, body, 0, r) != 0)
 		return -1;
 
 	/* §6.2 rewrites */

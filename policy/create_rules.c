@@ -30,6 +30,14 @@
 #define NETMODE_HINT	"publish the ports you need with -p HOST:CONTAINER " \
 			"on the default network, or use --network none or a " \
 			"network created with docker network create NAME"
+/*
+ * Measured on podman 4.3.1 (tests/integration/isolation.sh i_network_projects):
+ * slirp4netns connects from the host's own network stack, which no
+ * isolation rule filters, so a container reached another project's
+ * container on its isolated network.
+ */
+#define D_SLIRP		"slirp4netns is refused: it connects from the host, " \
+			"past the isolation between projects' networks"
 
 /* ---- §3.2 Namespaces ---- */
 
@@ -184,6 +192,8 @@ rule_netns_libpod(const cJSON *body, struct cg_refusal *r)
 		return cg_refuse_hint(r, "network", NETMODE_HINT,
 		    "netns.nsmode=%s is refused",
 		    q(mode, qb));
+	if (strcmp(mode, "slirp4netns") == 0)
+		return cg_refuse_hint(r, "network", NETMODE_HINT, D_SLIRP);
 	if (jstr0(ns, "value")[0] != '\0')
 		return cg_refuse(r, "network", "netns.value is refused");
 	return 0;
@@ -264,6 +274,8 @@ rule_network_compat(const struct cg_policy_ctx *ctx, const cJSON *body,
 	default:
 		break;
 	}
+	if (ctx->backend_kind == CG_PODMAN && strcmp(mode, "slirp4netns") == 0)
+		return cg_refuse_hint(r, "network", NETMODE_HINT, D_SLIRP);
 	ec = json_get(json_get(body, "NetworkingConfig"), "EndpointsConfig");
 	if (!cJSON_IsObject(ec))
 		return 0;
@@ -273,6 +285,155 @@ rule_network_compat(const struct cg_policy_ctx *ctx, const cJSON *body,
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- The project's own network (amendment of 2026-12-07) ---- */
+
+/*
+ * A compat NetworkMode that means the daemon's default network: "",
+ * default and bridge on both daemons; on podman 4.3.1 also private
+ * (specgen.ParseNetworkFlag: "", default and private are its default
+ * network) and podman (the stock default network's name, builtin_network()).
+ */
+static int
+default_mode_compat(const char *v, enum cg_kind backend)
+{
+	return v[0] == '\0' || strcmp(v, "default") == 0 ||
+	    strcmp(v, "bridge") == 0 || (backend == CG_PODMAN &&
+	    (strcmp(v, "private") == 0 || strcmp(v, "podman") == 0));
+}
+
+/* A libpod netns mode that joins podman's default network when no
+ * Networks are given (podman 4.3.1 container_validate.go: private and
+ * default become bridge for a rootful service). */
+static int
+default_mode_libpod(const char *v)
+{
+	return v[0] == '\0' || strcmp(v, "default") == 0 ||
+	    strcmp(v, "private") == 0 || strcmp(v, "bridge") == 0;
+}
+
+/* 1 when the object map has a key naming a built-in network. */
+static int
+has_builtin_key(const cJSON *map, enum cg_kind backend)
+{
+	const cJSON *e;
+
+	if (!cJSON_IsObject(map))
+		return 0;
+	for (e = map->child; e != NULL; e = e->next)
+		if (builtin_network(e->string, backend))
+			return 1;
+	return 0;
+}
+
+/*
+ * Rename every key of map that names a built-in network to net, keeping
+ * its endpoint settings (aliases). Two keys for one network (default and
+ * bridge, or one of them and net itself) are refused: the daemon would
+ * read only one of them.
+ */
+static int
+rename_builtin_keys(cJSON *map, enum cg_kind backend, const char *net,
+    struct cg_refusal *r)
+{
+	cJSON *e, *other;
+
+	if (!cJSON_IsObject(map))
+		return 0;
+	for (e = map->child; e != NULL; e = e->next) {
+		if (!builtin_network(e->string, backend))
+			continue;
+		other = json_get(map, net);
+		if (other != NULL && other != e)
+			return cg_refuse(r, "network", "the default network "
+			    "is named twice");
+		rename_member(e, net);
+	}
+	return 0;
+}
+
+/* The name of the project's network (CG_FACT_PROJNET) into net. */
+static int
+project_network(const struct cg_policy_ctx *ctx, const struct cg_request *req,
+    char net[CG_ID_MAX + 1], struct cg_refusal *r)
+{
+	enum cg_fact_result res;
+
+	res = ask_owned(ctx, req, CG_FACT_PROJNET, CG_PROJNET_REF, net);
+	if (res == CG_OWNED && is_resource_name(net, strlen(net)))
+		return 0;
+	return fact_failure(ctx, res == CG_OWNED || res == CG_NOT_OWNED ?
+	    CG_UNEXPECTED : res, "network", r);
+}
+
+int
+rewrite_project_network_compat(const struct cg_policy_ctx *ctx,
+    const struct cg_request *req, cJSON *body, struct cg_refusal *r)
+{
+	cJSON *hc = json_get(body, "HostConfig"), *ec;
+	const cJSON *m = json_get(hc, "NetworkMode");
+	const char *mode = cJSON_IsString(m) ? m->valuestring : "";
+	char net[CG_ID_MAX + 1];
+	int dm = default_mode_compat(mode, ctx->backend_kind);
+
+	ec = json_get(json_get(body, "NetworkingConfig"), "EndpointsConfig");
+	if (!dm && !has_builtin_key(ec, ctx->backend_kind))
+		return 0;
+	if (project_network(ctx, req, net, r) != 0)
+		return -1;
+	if (dm) {
+		if (!cJSON_IsObject(hc)) {
+			hc = xj_object();
+			set_member(body, "HostConfig", hc);
+		}
+		set_member(hc, "NetworkMode", xj_string(net));
+	}
+	return rename_builtin_keys(ec, ctx->backend_kind, net, r);
+}
+
+int
+rewrite_project_network_libpod(const struct cg_policy_ctx *ctx,
+    const struct cg_request *req, cJSON *body, int pod, struct cg_refusal *r)
+{
+	cJSON *nets = json_get(body, "Networks"), *ns;
+	const char *mode = jstr0(json_get(body, "netns"), "nsmode");
+	int empty = !cJSON_IsObject(nets) || nets->child == NULL;
+	int dm = default_mode_libpod(mode);
+	char net[CG_ID_MAX + 1];
+
+	/*
+	 * A container in a pod shares the pod's network (made on the
+	 * project's network when the pod was created); "pod" says so even
+	 * for a pod that does not share it, where podman would otherwise
+	 * put the container on its default network (podman 4.3.1
+	 * GetDefaultNamespaceMode), and fails for a pod without infra.
+	 */
+	if (!pod && jstr0(body, "pod")[0] != '\0' &&
+	    (mode[0] == '\0' || strcmp(mode, "default") == 0)) {
+		ns = xj_object();
+		set_member(ns, "nsmode", xj_string("pod"));
+		set_member(body, "netns", ns);
+		return 0;
+	}
+	if (pod && json_truthy(json_get(body, "no_infra")))
+		return 0;	/* no network of its own */
+	if (!(dm && empty) && !has_builtin_key(nets, ctx->backend_kind))
+		return 0;
+	if (project_network(ctx, req, net, r) != 0)
+		return -1;
+	if (dm) {
+		ns = xj_object();
+		set_member(ns, "nsmode", xj_string("bridge"));
+		set_member(body, "netns", ns);
+	}
+	if (empty && dm) {
+		nets = xj_object();
+		set_member(nets, net, xj_object());
+		set_member(body, "Networks", nets);
+		return 0;
+	}
+	return rename_builtin_keys(nets, ctx->backend_kind, net, r);
 }
 
 /* ---- §3.4 Security options ---- */

@@ -33,22 +33,6 @@
 
 #define D_VOLUMES_FROM	"--volumes-from is refused; share a named volume instead"
 
-/* Give member m the key key (m->string replaced; cJSON owns the copy). */
-static void
-rename_member(cJSON *m, const char *key)
-{
-	size_t n = strlen(key) + 1;
-	char *copy = cJSON_malloc(n);
-
-	if (copy == NULL)
-		xoom();
-	memcpy(copy, key, n);
-	if (!(m->type & cJSON_StringIsConst))
-		cJSON_free(m->string);
-	m->type &= ~cJSON_StringIsConst;
-	m->string = copy;
-}
-
 /* Number of members of obj whose key folds like key. */
 static size_t
 fold_count(const cJSON *obj, const char *key)

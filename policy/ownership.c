@@ -22,11 +22,13 @@ static const char *const kind_names[] = {
 	[CG_FACT_CONTAINER] = "container", [CG_FACT_POD] = "pod",
 	[CG_FACT_VOLUME] = "volume", [CG_FACT_NETWORK] = "network",
 	[CG_FACT_IMAGE] = "image", [CG_FACT_EXEC] = "exec session",
+	[CG_FACT_PROJNET] = "network",
 };
 static const char *const inspect_names[] = {
 	[CG_FACT_CONTAINER] = "container", [CG_FACT_POD] = "pod",
 	[CG_FACT_VOLUME] = "volume", [CG_FACT_NETWORK] = "network",
 	[CG_FACT_IMAGE] = "image", [CG_FACT_EXEC] = "exec",
+	[CG_FACT_PROJNET] = "network",
 };
 
 static const char *

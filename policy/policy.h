@@ -30,7 +30,16 @@ enum cg_body {
 enum cg_fact_kind {
 	CG_FACT_CONTAINER = 0, CG_FACT_POD, CG_FACT_VOLUME, CG_FACT_NETWORK,
 	CG_FACT_IMAGE, CG_FACT_EXEC,
+	/*
+	 * The project's own network (spec amendment of 2026-12-07, "Projects
+	 * do not share a network"): asked with ref CG_PROJNET_REF, answered
+	 * owned with the name of the network that stands for the default one
+	 * (monitor/projnet.c), which may not exist yet.
+	 */
+	CG_FACT_PROJNET,
 };
+#define CG_PROJNET_REF	"default"
+
 enum cg_fact_result {
 	CG_OWNED = 0, CG_NOT_OWNED, CG_UNREACHABLE, CG_TIMEOUT, CG_UNEXPECTED,
 };

@@ -24,7 +24,6 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	};
 	size_t i;
 
-	(void)req;
 	if (schema_check(&sc_pod_create, body, r) != 0)
 		return -1;
 	/* devices (B23: resource_limits.devices) */
@@ -66,6 +65,9 @@ pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	    image_field_check("infra_image", jstr0(body, "infra_image"), r) != 0)
 		return -1;
 	if (rule_egress_required(ctx, r) != 0)
+		return -1;
+	/* the infra container's network: the project's own */
+	if (rewrite_project_network_libpod(ctx, req, body, 1, r) != 0)
 		return -1;
 	/* rewrites: label, host_ip (bind sources already resolved) */
 	warn_publish_libpod(ctx, body);
@@ -176,9 +178,63 @@ options_ok(const cJSON *opts, int libpod, struct cg_refusal *r)
 	if (!cJSON_IsObject(opts))
 		return 0;
 	for (o = opts->child; o != NULL; o = o->next)
-		if (!bridge_option(o->string, libpod))
+		if (!bridge_option(o->string, libpod) &&
+		    !(libpod && strcmp(o->string, "isolate") == 0))
 			return cg_refuse(r, "network",
 			    "network option %s is refused", q(o->string, qb));
+	return 0;
+}
+
+/*
+ * Go's strconv.ParseBool, which podman 4.3.1 reads the isolate option
+ * with: 1 true, 0 false, -1 neither (podman refuses the network).
+ */
+static int
+go_bool(const char *v)
+{
+	static const char *const t[] = { "1", "t", "T", "TRUE", "true", "True" };
+	static const char *const f[] = { "0", "f", "F", "FALSE", "false", "False" };
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (strcmp(v, t[i]) == 0)
+			return 1;
+		if (strcmp(v, f[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * Every libpod network a project creates is isolated from the other
+ * isolated networks (spec amendment of 2026-12-07, "Projects do not
+ * share a network"). Netavark 1.4 (Debian 12) and podman's CNI backend
+ * drop traffic between two bridges that both carry isolate=true, but not
+ * from a bridge without it (measured: tests/integration/isolation.sh
+ * i_network_projects), and podman's libpod API, unlike its compat one,
+ * does not set it by itself. So options.isolate is set to "true"; a true
+ * value in another spelling is normalised, false or another value is
+ * refused (it weakens what the project would get). body's options was
+ * checked by options_ok(). 0, or -1 with *r set.
+ */
+static int
+force_isolate(cJSON *body, struct cg_refusal *r)
+{
+	cJSON *opts = json_get(body, "options");
+	const cJSON *v = json_get(opts, "isolate");
+	char qb[260];
+
+	if (v != NULL && (!cJSON_IsString(v) || go_bool(v->valuestring) != 1))
+		return cg_refuse_hint(r, "network", "leave the isolate option "
+		    "out: every project network is isolated",
+		    "network option isolate=%s is refused: networks of "
+		    "different projects are isolated from each other",
+		    cJSON_IsString(v) ? q(v->valuestring, qb) : "(not a string)");
+	if (!cJSON_IsObject(opts)) {
+		opts = xj_object();
+		set_member(body, "options", opts);
+	}
+	set_member(opts, "isolate", xj_string("true"));
 	return 0;
 }
 
@@ -320,6 +376,10 @@ network_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
 			    "create NAME (the daemon assigns its subnet)");
 		return -1;
 	}
+	/* compat: podman 4.3.1 isolates every compat bridge itself, dockerd
+	 * every bridge (doc/privsep.md "The project's own network") */
+	if (!compat && force_isolate(body, r) != 0)
+		return -1;
 	rewrite_label(ctx, body, compat ? "Labels" : "labels", 1);
 	return 0;
 }

@@ -29,6 +29,12 @@
 #define OWN1_ID	"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"
 #define POD_ID	"d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1"
 #define PROXY	"http://egress:3128"
+#define PROJNET	"cg-p-0123456789abcdef"	/* the project's own network */
+/* ... as the policy puts a default-network create on it (amendment of
+ * 2026-12-07, "Projects do not share a network") */
+#define CNET	"'NetworkMode':'" PROJNET "'"
+#define CHC	"'HostConfig':{" CNET "}"
+#define LNET	"'netns':{'nsmode':'bridge'},'Networks':{'" PROJNET "':{}}"
 #define NOPROXY	"localhost,127.0.0.1,egress"
 
 /* ---- fake facts ------------------------------------------------------- */
@@ -59,6 +65,10 @@ fake_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
 	if (kind == CG_FACT_CONTAINER &&
 	    (strcmp(ref, "own1") == 0 || strcmp(ref, OWN1_ID) == 0)) {
 		strcpy(id_out, OWN1_ID);
+		return CG_OWNED;
+	}
+	if (kind == CG_FACT_PROJNET && strcmp(ref, CG_PROJNET_REF) == 0) {
+		strcpy(id_out, PROJNET);
 		return CG_OWNED;
 	}
 	if (kind == CG_FACT_POD && (strcmp(ref, "ownpod") == 0 ||
@@ -481,15 +491,15 @@ test_compat_rules(void **state)
 {
 	static const struct bcase t[] = {
 		CCX("minimal, rewritten", "{'Image':'alpine'}",
-		    "{'Image':'alpine'," CLBL ",'HostConfig':{}}"),
+		    "{'Image':'alpine'," CLBL "," CHC "}"),
 		CCX("HostConfig null becomes {}",
 		    "{'Image':'alpine','HostConfig':null,'Cmd':['true']}",
-		    "{'Image':'alpine','HostConfig':{},'Cmd':['true']," CLBL "}"),
+		    "{'Image':'alpine'," CHC ",'Cmd':['true']," CLBL "}"),
 		CCX("label overwritten in place",
 		    "{'Labels':{'" KEY "':'/srv/other','app':'x'},'Image':'a'}",
-		    "{" CLBL_APP ",'Image':'a','HostConfig':{}}"),
+		    "{" CLBL_APP ",'Image':'a'," CHC "}"),
 		CCX("Labels null replaced in place", "{'Labels':null,'Image':'a'}",
-		    "{" CLBL ",'Image':'a','HostConfig':{}}"),
+		    "{" CLBL ",'Image':'a'," CHC "}"),
 		/* 7 */
 		CCD("Privileged", "{'HostConfig':{'Privileged':true}}",
 		    "privileged", "drop --privileged; the gateway never grants it"),
@@ -552,16 +562,55 @@ test_compat_rules(void **state)
 		    "'nsnet'}}", "network"),
 		CCD("NetworkMode bad name", "{'HostConfig':{'NetworkMode':"
 		    "'a b'}}", "network", "a b is not a valid network name"),
-		CCO("NetworkMode keywords", "{'HostConfig':{'NetworkMode':"
-		    "'default'}}", "'default'"),
+		/* the default network is the project's own (amendment of
+		 * 2026-12-07); both daemons' keywords for it, and podman's */
+		CCO("NetworkMode default", "{'HostConfig':{'NetworkMode':"
+		    "'default'}}", CNET),
+		CCO("NetworkMode bridge", "{'HostConfig':{'NetworkMode':"
+		    "'bridge'}}", CNET),
+		CCO("NetworkMode empty", "{'HostConfig':{'NetworkMode':''}}",
+		    CNET),
+		CCO("NetworkMode null", "{'HostConfig':{'NetworkMode':null}}",
+		    CNET),
+		{ .name = "NetworkMode private on podman", .api = CG_API_COMPAT,
+		  .family = "containers", .action = "create",
+		  .body = "{'HostConfig':{'NetworkMode':'private'}}", .out = CNET,
+		  .backend = CG_PODMAN },
+		{ .name = "NetworkMode podman on podman", .api = CG_API_COMPAT,
+		  .family = "containers", .action = "create",
+		  .body = "{'HostConfig':{'NetworkMode':'podman'}}", .out = CNET,
+		  .backend = CG_PODMAN },
+		CCO("NetworkMode private on docker is a name",
+		    "{'HostConfig':{'NetworkMode':'private'}}", "'private'"),
+		/* the docker CLI's own body: EndpointsConfig keyed default */
+		CCX("EndpointsConfig default renamed, settings kept",
+		    "{'HostConfig':{'NetworkMode':'default'},'NetworkingConfig':"
+		    "{'EndpointsConfig':{'default':{'Aliases':['a']}}}}",
+		    "{'HostConfig':{" CNET "},'NetworkingConfig':"
+		    "{'EndpointsConfig':{'" PROJNET "':{'Aliases':['a']}}}," CLBL
+		    "}"),
+		CCX("EndpointsConfig bridge beside a named mode",
+		    "{'HostConfig':{'NetworkMode':'ownnet'},'NetworkingConfig':"
+		    "{'EndpointsConfig':{'bridge':{}}}}",
+		    "{'HostConfig':{'NetworkMode':'ownnet'},'NetworkingConfig':"
+		    "{'EndpointsConfig':{'" PROJNET "':{}}}," CLBL "}"),
+		CCD("EndpointsConfig default and bridge",
+		    "{'NetworkingConfig':{'EndpointsConfig':{'default':{},"
+		    "'bridge':{}}}}", "network", "the default network is named "
+		    "twice"),
+		{ .name = "default network unanswerable", .api = CG_API_COMPAT,
+		  .family = "containers", .action = "create", .body = "{}",
+		  .code = "backend-unreachable", .backend = CG_DOCKER,
+		  .nofacts = 1 },
 		CCO("NetworkMode none", "{'HostConfig':{'NetworkMode':'none'}}",
 		    "'none'"),
 		CCO("NetworkMode a name", "{'HostConfig':{'NetworkMode':"
 		    "'ownnet'}}", "'ownnet'"),
 		CCO("NetworkMode pod on docker is a name",
 		    "{'HostConfig':{'NetworkMode':'pod'}}", "'pod'"),
+		/* slirp4netns connects from the host, past the isolation */
 		CCP("NetworkMode slirp4netns on podman",
-		    "{'HostConfig':{'NetworkMode':'slirp4netns'}}", NULL),
+		    "{'HostConfig':{'NetworkMode':'slirp4netns'}}", "network"),
 		CCD("endpoint host", "{'NetworkingConfig':{'EndpointsConfig':"
 		    "{'host':{}}}}", "network", "network name host is refused"),
 		CCD("endpoint none", "{'NetworkingConfig':{'EndpointsConfig':"
@@ -733,7 +782,7 @@ test_compat_rules(void **state)
 		    "{'HostConfig':{'PortBindings':{'80/tcp':[{'HostPort':"
 		    "'8080','HostIp':'127.0.0.1'}],'81/udp':[{'HostIp':"
 		    "'127.0.0.1','HostPort':'8081'},{'HostIp':'::1','HostPort':"
-		    "'8082'}]}},'Image':'a'," CLBL "}"),
+		    "'8082'}]}," CNET "},'Image':'a'," CLBL "}"),
 		CCO("HostIp 0.0.0.0 kept", "{'HostConfig':{'PortBindings':"
 		    "{'80/tcp':[{'HostIp':'0.0.0.0','HostPort':'8080'}]}}}",
 		    "'HostIp':'0.0.0.0'"),
@@ -975,10 +1024,10 @@ test_libpod_rules(void **state)
 {
 	static const struct bcase t[] = {
 		LCX("minimal, rewritten", "{'image':'alpine'}",
-		    "{'image':'alpine'," LBL ",'privileged':false}"),
+		    "{'image':'alpine'," LNET "," LBL ",'privileged':false}"),
 		LCX("privileged null forced false (B37)",
 		    "{'privileged':null,'image':'a'}",
-		    "{'privileged':false,'image':'a'," LBL "}"),
+		    "{'privileged':false,'image':'a'," LNET "," LBL "}"),
 		LCD("privileged", "{'privileged':true}", "privileged",
 		    "drop --privileged; the gateway never grants it"),
 		LC("oom_score_adj", "{'oom_score_adj':-1}", "privileged"),
@@ -1017,8 +1066,26 @@ test_libpod_rules(void **state)
 		    "network"),
 		LCD("netns value", "{'netns':{'nsmode':'bridge','value':'x'}}",
 		    "network", "netns.value is refused"),
-		LCO("netns keywords", "{'netns':{'nsmode':'slirp4netns'}}",
-		    "slirp4netns"),
+		LCD("netns slirp4netns", "{'netns':{'nsmode':'slirp4netns'}}",
+		    "network", "slirp4netns is refused: it connects from the "
+		    "host, past the isolation between projects' networks"),
+		LCX("netns private: the project network",
+		    "{'netns':{'nsmode':'private'}}",
+		    "{" LNET "," LBL ",'privileged':false}"),
+		LCX("netns bridge, Networks default renamed",
+		    "{'netns':{'nsmode':'bridge'},'Networks':{'default':"
+		    "{'aliases':['a']}}}",
+		    "{'netns':{'nsmode':'bridge'},'Networks':{'" PROJNET "':"
+		    "{'aliases':['a']}}," LBL ",'privileged':false}"),
+		LCX("netns bridge with an own network: unchanged",
+		    "{'netns':{'nsmode':'bridge'},'Networks':{'ownnet':{}}}",
+		    "{'netns':{'nsmode':'bridge'},'Networks':{'ownnet':{}}," LBL
+		    ",'privileged':false}"),
+		LCX("netns none: unchanged", "{'netns':{'nsmode':'none'}}",
+		    "{'netns':{'nsmode':'none'}," LBL ",'privileged':false}"),
+		LCX("in a pod: the pod's network", "{'pod':'ownpod'}",
+		    "{'pod':'" POD_ID "','netns':{'nsmode':'pod'}," LBL
+		    ",'privileged':false}"),
 		/* podman 4.3.1: pasta is no mode (500 invalid network) */
 		LCD("netns pasta", "{'netns':{'nsmode':'pasta'}}", "network",
 		    "netns.nsmode=pasta is refused"),
@@ -1033,7 +1100,7 @@ test_libpod_rules(void **state)
 		    "{'a':'b'}}}}", "network", "per-network options are refused"),
 		LCO("Networks podman and a name", "{'netns':{'nsmode':"
 		    "'bridge'},'Networks':{'podman':{},'pn1':{'interface_name':"
-		    "''}}}", "'pn1'"),
+		    "''}}}", "'Networks':{'" PROJNET "':{},'pn1'"),
 		LCD("selinux_opts disable", "{'selinux_opts':['disable']}",
 		    "security-opt", "selinux_opts=disable is refused"),
 		LC("selinux_opts spc_t", "{'selinux_opts':['type:spc_t']}",
@@ -1282,47 +1349,47 @@ test_egress(void **state)
 		    "{'Image':'a','Env':['A=1','http_proxy=http://evil:1',"
 		    "'Http_Proxy','NO_PROXY=x','B=2']}", EG_INJECT, NULL,
 		    "{'Image':'a','Env':['A=1','B=2'," SIX_LIST "]," CLBL
-		    ",'HostConfig':{}}"),
+		    "," CHC "}"),
 		EG(CG_API_COMPAT, "containers", "compat inject creates Env",
 		    "{'Image':'a','EnvMerge':['HTTPS_PROXY=x','C=3']}",
 		    EG_INJECT, NULL,
-		    "{'Image':'a','EnvMerge':['C=3']," CLBL ",'HostConfig':{},"
+		    "{'Image':'a','EnvMerge':['C=3']," CLBL "," CHC ","
 		    "'Env':[" SIX_LIST "]}"),
 		EG(CG_API_COMPAT, "containers", "compat inject Env null",
 		    "{'Env':null,'Image':'a'}", EG_INJECT, NULL,
-		    "{'Env':[" SIX_LIST "],'Image':'a'," CLBL ",'HostConfig':{}}"),
+		    "{'Env':[" SIX_LIST "],'Image':'a'," CLBL "," CHC "}"),
 		EG(CG_API_COMPAT, "containers", "egress off leaves Env",
 		    "{'Env':['http_proxy=http://x:1']}", EG_OFF, NULL,
-		    "{'Env':['http_proxy=http://x:1']," CLBL ",'HostConfig':{}}"),
+		    "{'Env':['http_proxy=http://x:1']," CLBL "," CHC "}"),
 		EG(CG_API_COMPAT, "containers", "inject, proxy down",
 		    "{'Env':['A=1']}", EG_INJECT_DOWN, NULL,
-		    "{'Env':['A=1']," CLBL ",'HostConfig':{}}"),
+		    "{'Env':['A=1']," CLBL "," CHC "}"),
 		EG(CG_API_COMPAT, "containers", "require, proxy down",
 		    "{'Image':'a'}", EG_REQUIRE_DOWN, "egress-required", NULL),
 		EG(CG_API_COMPAT, "containers", "require, proxy up injects",
 		    "{'Image':'a'}", EG_REQUIRE_UP, NULL,
-		    "{'Image':'a'," CLBL ",'HostConfig':{},'Env':[" SIX_LIST
+		    "{'Image':'a'," CLBL "," CHC ",'Env':[" SIX_LIST
 		    "]}"),
 		EG(CG_API_LIBPOD, "containers", "libpod inject",
 		    "{'image':'a','env':{'A':'1','http_proxy':'x'},"
 		    "'httpproxy':true,'envmerge':['no_proxy=1','D=4']}",
 		    EG_INJECT, NULL,
 		    "{'image':'a','env':{'A':'1'," SIX_MAP "},'httpproxy':false,"
-		    "'envmerge':['D=4']," LBL ",'privileged':false}"),
+		    "'envmerge':['D=4']," LNET "," LBL ",'privileged':false}"),
 		EG(CG_API_LIBPOD, "containers", "libpod inject creates env",
 		    "{'image':'a'}", EG_INJECT, NULL,
-		    "{'image':'a'," LBL ",'privileged':false,'env':{" SIX_MAP
+		    "{'image':'a'," LNET "," LBL ",'privileged':false,'env':{" SIX_MAP
 		    "},'httpproxy':false}"),
 		EG(CG_API_LIBPOD, "containers", "libpod egress off",
 		    "{'env':{'http_proxy':'c'},'httpproxy':true}", EG_OFF, NULL,
-		    "{'env':{'http_proxy':'c'},'httpproxy':true," LBL
+		    "{'env':{'http_proxy':'c'},'httpproxy':true," LNET "," LBL
 		    ",'privileged':false}"),
 		EG(CG_API_LIBPOD, "containers", "libpod require down",
 		    "{'image':'a'}", EG_REQUIRE_DOWN, "egress-required", NULL),
 		EG(CG_API_LIBPOD, "pods", "pod require down",
 		    "{'name':'p'}", EG_REQUIRE_DOWN, "egress-required", NULL),
 		EG(CG_API_LIBPOD, "pods", "pod: no injection",
-		    "{'name':'p'}", EG_INJECT, NULL, "{'name':'p'," LBL "}"),
+		    "{'name':'p'}", EG_INJECT, NULL, "{'name':'p'," LNET "," LBL "}"),
 		{ .name = "exec Env never filtered", .api = CG_API_COMPAT,
 		  .family = "containers", .action = "exec-create",
 		  .body = "{'Env':['HTTP_PROXY=x'],'Cmd':['sh']}",
@@ -1346,7 +1413,16 @@ test_pod_create(void **state)
 	static const struct bcase t[] = {
 		RTX(CG_API_LIBPOD, "pods", "create", "pod labelled",
 		    "{'name':'p9','share_parent':true}",
-		    "{'name':'p9','share_parent':true," LBL "}"),
+		    "{'name':'p9','share_parent':true," LNET "," LBL "}"),
+		RTX(CG_API_LIBPOD, "pods", "create", "pod without infra: no network",
+		    "{'name':'p9','no_infra':true}",
+		    "{'name':'p9','no_infra':true," LBL "}"),
+		RTX(CG_API_LIBPOD, "pods", "create", "pod netns private: the "
+		    "project's network", "{'name':'p9','netns':{'nsmode':"
+		    "'private'},'Networks':null}", "{'name':'p9'," LNET "," LBL
+		    "}"),
+		POD("pod netns slirp4netns", "{'netns':{'nsmode':'slirp4netns'}}",
+		    "network", NULL),
 		POD("pidns host", "{'name':'p9','pidns':{'nsmode':'host'}}",
 		    "namespace", NULL),
 		POD("netns host", "{'netns':{'nsmode':'host'}}", "network", NULL),
@@ -1389,7 +1465,7 @@ test_pod_create(void **state)
 		    "malformed", "infra_image p#x is not an image reference"),
 		RTX(CG_API_LIBPOD, "pods", "create", "infra_image with a port",
 		    "{'infra_image':'localhost:5000/pause:1'}",
-		    "{'infra_image':'localhost:5000/pause:1'," LBL "}"),
+		    "{'infra_image':'localhost:5000/pause:1'," LNET "," LBL "}"),
 		POD("infra_conmon_pid_file", "{'infra_conmon_pid_file':'/x'}",
 		    "pid-file", "writing a pid file on the host is refused"),
 		POD("pod_devices", "{'pod_devices':['/dev/sda']}", "devices",
@@ -1641,7 +1717,7 @@ test_volumes_networks(void **state)
 		    "'0001-01-01T00:00:00Z','ipv6_enabled':false,'internal':"
 		    "false,'dns_enabled':true}", "{'name':'pn1','id':'','driver':"
 		    "'bridge','created':'0001-01-01T00:00:00Z','ipv6_enabled':"
-		    "false,'internal':false,'dns_enabled':true," LBL "}"),
+		    "false,'internal':false,'dns_enabled':true,'options':{'isolate':'true'}," LBL "}"),
 		NET(CG_API_LIBPOD, "podman network macvlan", "{'driver':"
 		    "'macvlan'}", "network", NULL, NULL),
 		NET(CG_API_LIBPOD, "podman network_interface",
@@ -1651,8 +1727,23 @@ test_volumes_networks(void **state)
 		    "'1500'},'ipam_options':{'driver':'host-local'}}", NULL, NULL,
 		    "1500"),
 		NET(CG_API_LIBPOD, "podman network option", "{'options':"
-		    "{'isolate':'true'}}", "network",
-		    "network option isolate is refused", NULL),
+		    "{'vlan':'3'}}", "network",
+		    "network option vlan is refused", NULL),
+		/* every project network is isolated (amendment 2026-12-07) */
+		NET(CG_API_LIBPOD, "podman network isolate True normalised",
+		    "{'options':{'isolate':'True'}}", NULL, NULL,
+		    "'options':{'isolate':'true'}"),
+		NET(CG_API_LIBPOD, "podman network options null",
+		    "{'options':null,'internal':true}", NULL, NULL,
+		    "'options':{'isolate':'true'}"),
+		NET(CG_API_LIBPOD, "podman network isolate false",
+		    "{'options':{'isolate':'false'}}", "network",
+		    "network option isolate=false is refused: networks of "
+		    "different projects are isolated from each other", NULL),
+		NET(CG_API_LIBPOD, "podman network isolate yes",
+		    "{'options':{'isolate':'yes'}}", "network", NULL, NULL),
+		NET(CG_API_LIBPOD, "podman network isolate number",
+		    "{'options':{'isolate':1}}", "malformed", NULL, NULL),
 		NET(CG_API_LIBPOD, "podman ipam driver", "{'ipam_options':"
 		    "{'driver':'dhcp'}}", "network", "IPAM options are refused",
 		    NULL),
@@ -1940,13 +2031,12 @@ test_bypass(void **state)
 		    "{'HostConfig':{'Privil\\u0065ged':false}}",
 		    "'Privileged':false"),
 		CCO("B13 NetworkMode spelled canonically",
-		    "{'HostConfig':{'NetworkMode':'bridge'}}",
-		    "'NetworkMode':'bridge'"),
+		    "{'HostConfig':{'NetworkMode':'bridge'}}", CNET),
 		CCO("B14 one HostConfig, one Privileged", "{'HostConfig':"
 		    "{'Privileged':false},'Image':'a'}", "'Privileged':false"),
 		CCX("B15 one label map: KEY set once, canonical output",
 		    "{'Labels':{'a':'b'}}", "{'Labels':{'a':'b','" KEY "':'"
-		    ROOT "'},'HostConfig':{}}"),
+		    ROOT "'}," CHC "}"),
 		CCO("B17 Capabilities null", "{'HostConfig':{'Capabilities':"
 		    "null}}", "'Capabilities':null"),
 		CCO("B17 Capabilities empty", "{'HostConfig':{'Capabilities':"
@@ -1969,9 +2059,9 @@ test_bypass(void **state)
 		    "'private','IpcMode':'shareable','UsernsMode':'','UTSMode':"
 		    "'','CgroupnsMode':'private'}}", "'IpcMode':'shareable'"),
 		CCO("B22 NetworkMode bridge", "{'HostConfig':{'NetworkMode':"
-		    "'bridge'}}", "'NetworkMode':'bridge'"),
+		    "'bridge'}}", CNET),
 		LCO("B22 libpod netns private", "{'netns':{'nsmode':'private'}}",
-		    "'nsmode':'private'"),
+		    LNET),
 		LCO("B22 libpod userns keep-id with a value", "{'userns':"
 		    "{'nsmode':'keep-id','value':'uid=1000'}}", "'keep-id'"),
 		CCO("B23 no devices", "{'HostConfig':{'Devices':[],"
@@ -1993,8 +2083,9 @@ test_bypass(void **state)
 		    "'Propagation':'rslave'"),
 		CCO("B26 plain source inside ROOT", "{'HostConfig':{'Binds':['"
 		    ROOT "/data:/d']}}", "'" ROOT "/data:/d'"),
-		CCO("B34 EndpointsConfig bridge", "{'NetworkingConfig':"
-		    "{'EndpointsConfig':{'bridge':{}}}}", "'bridge':{}"),
+		CCO("B34 EndpointsConfig bridge: the project's network",
+		    "{'NetworkingConfig':{'EndpointsConfig':{'bridge':{}}}}",
+		    "'" PROJNET "':{}"),
 		CON(CG_API_COMPAT, "connect", "B34 connect an owned container",
 		    "{'Container':'own1'}", NULL, NULL,
 		    "'Container':'" OWN1_ID "'"),
@@ -3568,7 +3659,7 @@ test_hardening(void **state)
 		    "rslave,bind,rbind,nosuid,suid,nodev,dev,noexec,exec,U']}}",
 		    "{'HostConfig':{'Binds':['" ROOT "/data:/a:ro,rw,z,Z,"
 		    "nocopy,copy,private,rprivate,slave,rslave,bind,rbind,"
-		    "nosuid,suid,nodev,dev,noexec,exec,U']}," CLBL "}"),
+		    "nosuid,suid,nodev,dev,noexec,exec,U']," CNET "}," CLBL "}"),
 		CCO("F1 compose rw on a named volume", "{'HostConfig':{'Binds':"
 		    "['cp_data:/data:rw']}}", "'cp_data:/data:rw'"),
 		CCO("F1 docker :ro", "{'HostConfig':{'Binds':['" ROOT
@@ -3634,7 +3725,7 @@ test_hardening(void **state)
 		    "bind-mount", "Volumes key /data must map to {}"),
 		CCX("F2 compose Volumes", "{'Volumes':{'/data':{},'/a..b/c':"
 		    "null}}", "{'Volumes':{'/data':{},'/a..b/c':null},"
-		    CLBL ",'HostConfig':{}}"),
+		    CLBL "," CHC "}"),
 		CMT("F2 attack: commit Volumes key",
 		    "{'Volumes':{'/etc:/y':{}}}", "bind-mount",
 		    "Volumes key /etc:/y must be a container path", NULL),

@@ -1142,8 +1142,13 @@ test_replay(void **state)
 		    "{\"Binds\":[\"/etc:/x\"]},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}",
 		    "bind-mount", IPC_API_COMPAT },
 		/* allowed, but not the policy's own output: the label is missing */
-		{ "/v1.41/containers/create", "{\"Image\":\"a\",\"HostConfig\":{}}",
+		{ "/v1.41/containers/create", "{\"Image\":\"a\",\"HostConfig\":"
+		    "{\"NetworkMode\":\"none\"}}",
 		    "the policy rewrites the forwarded body", IPC_API_COMPAT },
+		/* the default network without the monitor's answer for it */
+		{ "/v1.41/containers/create", "{\"Image\":\"a\",\"HostConfig\":"
+		    "{},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}",
+		    "did not answer owned", IPC_API_COMPAT },
 		{ "/v4.3.1/libpod/containers/create", "{\"image\":\"a\",\"pod\":"
 		    "\"p1id\",\"labels\":{\"" KEY "\":\"" ROOT "\"},"
 		    "\"privileged\":false}", "did not answer owned", IPC_API_LIBPOD },
@@ -1164,7 +1169,7 @@ test_replay(void **state)
 	/* the policy's own output passes the replay (and then finds no backend) */
 	t_open(&t, sock_missing);
 	assert_int_equal(forward_json(&t, "/v1.41/containers/create",
-	    "{\"Image\":\"a\",\"HostConfig\":{},"
+	    "{\"Image\":\"a\",\"HostConfig\":{\"NetworkMode\":\"none\"},"
 	    "\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"), 0);
 	{
 		struct ipc_msg m;
@@ -1226,8 +1231,8 @@ test_phase_checks_before_creating(void **state)
 	    "\":\"/srv/other\"}}"), 1);
 	assert_int_equal(forward_json(&t, "/v1.41/containers/create",
 	    "{\"Image\":\"a\",\"HostConfig\":{\"Binds\":"
-	    "[\"newvol:/a\",\"foreignvol:/b\"]},\"Labels\":{\"" KEY "\":\""
-	    ROOT "\"}}"), 0);
+	    "[\"newvol:/a\",\"foreignvol:/b\"],\"NetworkMode\":\"none\"},"
+	    "\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"), 0);
 	assert_true(drive_until(t.c, RS_WAIT_DONE));
 	t_expect_msg(&t, IPC_VERDICT, &m);
 	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
@@ -1244,15 +1249,24 @@ test_phase_checks_before_creating(void **state)
  * §14 B34 (policy.md §5.1): a create naming a network is forwarded only
  * when the monitor's inspect says the network is this project's; another
  * project's network or a missing one is 403 network, before anything is
- * forwarded. The allowed neighbour reaches the backend with the body.
+ * forwarded. On a podman backend the inspect is libpod's, and the network
+ * must be isolated too (amendment of 2026-12-07: a network without the
+ * isolate option reaches other projects' isolated ones). The allowed
+ * neighbour reaches the backend with the body.
  */
 static void
 test_bypass_b34_named_networks(void **state)
 {
 	static const char *const not_ours[] = {
-		"{\"Name\":\"n\",\"Id\":\"n9\",\"Labels\":{\"" KEY "\":"
-		    "\"/srv/other\"}}",
-		"{\"Name\":\"n\",\"Id\":\"n9\",\"Labels\":{}}",
+		"{\"name\":\"n\",\"id\":\"n9\",\"labels\":{\"" KEY "\":"
+		    "\"/srv/other\"},\"options\":{\"isolate\":\"true\"}}",
+		"{\"name\":\"n\",\"id\":\"n9\",\"labels\":{}}",
+		/* the project's, but a bridge without isolation */
+		"{\"name\":\"n\",\"id\":\"n9\",\"driver\":\"bridge\","
+		    "\"labels\":{\"" KEY "\":\"" ROOT "\"}}",
+		"{\"name\":\"n\",\"id\":\"n9\",\"driver\":\"bridge\","
+		    "\"internal\":false,\"labels\":{\"" KEY "\":\"" ROOT "\"},"
+		    "\"options\":{\"isolate\":\"false\"}}",
 		NULL,	/* 404: missing networks are never created */
 	};
 	static const char body[] = "{\"Image\":\"a\",\"HostConfig\":"
@@ -1274,14 +1288,16 @@ test_bypass_b34_named_networks(void **state)
 		assert_int_equal(m.u.verdict.status, 403);
 		assert_true(str_is(&m.u.verdict.code, "network"));
 		assert_int_equal(fb.nfds, 2);	/* the inspects only */
-		assert_true(strncmp(fb_read(1), "GET /v1.41/networks/n ", 22) == 0);
+		assert_true(strncmp(fb_read(1),
+		    "GET /v4.0.0/libpod/networks/n/json ", 35) == 0);
 		t_close(&t, HANDLED);
 	}
-	/* allowed: an owned network; the create reaches the backend */
+	/* allowed: an owned, isolated network; the create reaches the backend */
 	t_open(&t, sock_up);
 	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
-	fb_queue(http_resp(200, "{\"Name\":\"n\",\"Id\":\"n1\",\"Labels\":"
-	    "{\"" KEY "\":\"" ROOT "\"}}"), 1);
+	fb_queue(http_resp(200, "{\"name\":\"n\",\"id\":\"n1\",\"driver\":"
+	    "\"bridge\",\"labels\":{\"" KEY "\":\"" ROOT "\"},\"options\":"
+	    "{\"isolate\":\"true\"}}"), 1);
 	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 0);
 	assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
 	assert_true(drive_until(t.c, RS_WAIT_DONE));
@@ -1355,9 +1371,11 @@ static void
 test_image_step(void **state)
 {
 	static const char body[] = "{\"Image\":\"localhost/i\",\"HostConfig\":"
-	    "{\"Binds\":[\"newvol:/a\"]},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}";
-	static const char lbody[] = "{\"image\":\"localhost/i\",\"labels\":"
-	    "{\"" KEY "\":\"" ROOT "\"},\"privileged\":false}";
+	    "{\"Binds\":[\"newvol:/a\"],\"NetworkMode\":\"none\"},\"Labels\":"
+	    "{\"" KEY "\":\"" ROOT "\"}}";
+	static const char lbody[] = "{\"image\":\"localhost/i\",\"netns\":"
+	    "{\"nsmode\":\"none\"},\"labels\":{\"" KEY "\":\"" ROOT "\"},"
+	    "\"privileged\":false}";
 	struct ipc_msg m;
 	const char *fwd;
 	struct t t;
@@ -1395,10 +1413,168 @@ test_image_step(void **state)
 	 */
 	fwd = fb_read(1);
 	assert_null(strstr(fwd, lbody));
-	assert_non_null(strstr(fwd, "\r\nContent-Length: 87\r\n"));
-	assert_non_null(strstr(fwd, "\r\n\r\n{\"image\":\"i1\",\"labels\":"
-	    "{\"" KEY "\":\"" ROOT "\"},\"privileged\":false}"));
+	assert_non_null(strstr(fwd, "\r\nContent-Length: 113\r\n"));
+	assert_non_null(strstr(fwd, "\r\n\r\n{\"image\":\"i1\",\"netns\":"
+	    "{\"nsmode\":\"none\"},\"labels\":{\"" KEY "\":\"" ROOT "\"},"
+	    "\"privileged\":false}"));
 	t_close(&t, HANDLED);
+}
+
+/*
+ * The project's own network (amendment of 2026-12-07, monitor/projnet.c):
+ * the monitor answers its name; a create naming it while it is missing
+ * creates it (labelled, isolated) after every check, and only then is
+ * forwarded; a 409 (a concurrent create) is re-inspected. A name another
+ * project holds gives way to the project's labelled network, or to the
+ * name with the start-up suffix.
+ */
+#define STARTS(s, p)	(strncmp((s), (p), strlen(p)) == 0)
+#define PN_FOREIGN(n)	"{\"name\":\"" n "\",\"id\":\"f1\",\"labels\":{\"" \
+	KEY "\":\"/srv/other\"}}"
+#define PN_OWN(n)	"{\"name\":\"" n "\",\"id\":\"p1\",\"labels\":{\"" \
+	KEY "\":\"" ROOT "\",\"org.apache.magpie.network\":\"default\"}," \
+	"\"options\":{\"isolate\":\"true\"}}"
+
+static void
+pn_ask(struct t *t, const char *want)
+{
+	struct ipc_msg m = m_fact(1, 1, CG_FACT_PROJNET, IPC_API_COMPAT, "/v1.41",
+	    CG_PROJNET_REF);
+
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_true(drive_until(t->c, RS_IDLE));
+	t_expect_msg(t, IPC_FACT_ANSWER, &m);
+	assert_int_equal(m.u.fact_answer.result, IPC_FACT_OWNED);
+	if (!str_is(&m.u.fact_answer.id, want))
+		fail_msg("project network %.*s, expected %s",
+		    (int)m.u.fact_answer.id.len, m.u.fact_answer.id.p, want);
+}
+
+/* Forward the policy's create body on network name, phase run to its end. */
+static void
+pn_create(struct t *t, const char *name)
+{
+	char body[512];
+
+	snprintf(body, sizeof(body), "{\"Image\":\"a\",\"HostConfig\":"
+	    "{\"NetworkMode\":\"%s\"},\"Labels\":{\"" KEY "\":\"" ROOT
+	    "\"}}", name);
+	assert_int_equal(forward_json(t, "/v1.41/containers/create", body), 0);
+	assert_true(drive_until(t->c, RS_WAIT_DONE));
+}
+
+static void
+test_project_network(void **state)
+{
+	char name[PROJNET_NAME_MAX + 1], own[PROJNET_NAME_MAX + 1];
+	char alt[PROJNET_NAME_MAX + 16], resp[1024];
+	struct ipc_msg m;
+	struct t t;
+
+	(void)state;
+	projnet_name(ROOT, name);
+	assert_true(strncmp(name, "cg-", 3) == 0 && strlen(name) <= 52);
+	snprintf(gw.pn_salt, sizeof(gw.pn_salt), "0badc0de");
+
+	/* missing: its name; the create makes it, then the forward */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	pn_ask(&t, name);
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	fb_queue(http_resp(200, "{}"), 1);
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 1);
+	pn_create(&t, name);
+	assert_int_equal(fb.nfds, 5);
+	snprintf(resp, sizeof(resp), "%s", fb_read(3));	/* read once */
+	assert_true(STARTS(resp, "POST /v4.0.0/libpod/networks/create "));
+	assert_true(strstr(resp, "\"options\":{\"isolate\":\"true\"}") != NULL);
+	assert_true(strstr(resp, "\"org.apache.magpie.network\":\"default\"")
+	    != NULL);
+	assert_true(strstr(resp, "\"" KEY "\":\"" ROOT "\"") != NULL);
+	assert_true(STARTS(fb_read(4), "POST /v1.41/containers/create "));
+	assert_null(gw.pn_holder);
+	t_close(&t, HANDLED);
+
+	/* created concurrently (409): re-inspected, then forwarded */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	pn_ask(&t, name);
+	snprintf(resp, sizeof(resp), "%s", http_resp(200, PN_OWN("x")));
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	fb_queue(http_resp(409, "{\"message\":\"network already exists\"}"), 1);
+	fb_queue(resp, 1);
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 1);
+	pn_create(&t, name);
+	assert_int_equal(fb.nfds, 6);
+	assert_true(STARTS(fb_read(5), "POST /v1.41/containers/create "));
+	t_close(&t, HANDLED);
+
+	/* another create is running: this one waits, then re-inspects */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	pn_ask(&t, name);
+	gw.pn_holder = (struct conn *)&t;	/* any other connection */
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	{
+		char b[512];
+
+		snprintf(b, sizeof(b), "{\"Image\":\"a\",\"HostConfig\":"
+		    "{\"NetworkMode\":\"%s\"},\"Labels\":{\"" KEY "\":\"" ROOT
+		    "\"}}", name);
+		assert_int_equal(forward_json(&t, "/v1.41/containers/create", b), 0);
+	}
+	assert_false(drive_until(t.c, RS_WAIT_DONE));	/* it waits */
+	assert_int_equal(fb.nfds, 3);
+	snprintf(resp, sizeof(resp), "%s", http_resp(200, PN_OWN("x")));
+	fb_queue(resp, 1);
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 1);
+	gw.pn_holder = NULL;
+	TAILQ_INSERT_TAIL(&gw.conns, t.c, entry);	/* as serve.c holds it */
+	phase_wake(&gw);
+	TAILQ_REMOVE(&gw.conns, t.c, entry);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_int_equal(fb.nfds, 5);
+	assert_true(STARTS(fb_read(3), "GET /v4.0.0/libpod/networks/"));
+	assert_true(STARTS(fb_read(4), "POST /v1.41/containers/create "));
+	t_close(&t, HANDLED);
+
+	/* the name is another project's: the labelled list, first name */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, PN_FOREIGN("x")), 1);
+	snprintf(resp, sizeof(resp), "%s", http_resp(200, "[" PN_FOREIGN("z") ","
+	    PN_OWN("cg-own-b") "," PN_OWN("cg-own-a") "]"));
+	fb_queue(resp, 1);
+	snprintf(own, sizeof(own), "cg-own-a");
+	pn_ask(&t, own);
+	assert_true(STARTS(fb_read(1), "GET /v4.0.0/libpod/networks/json?filters="));
+	t_close(&t, HANDLED);
+
+	/* ... and none labelled: the name with the start-up suffix */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, PN_FOREIGN("x")), 1);
+	fb_queue(http_resp(200, "[]"), 1);
+	snprintf(alt, sizeof(alt), "%s-0badc0de", name);
+	pn_ask(&t, alt);
+	t_close(&t, HANDLED);
+
+	/* a failed create is a refusal; nothing is forwarded */
+	t_open(&t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	pn_ask(&t, name);
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	fb_queue(http_resp(500, "{\"message\":\"no subnet left\"}"), 1);
+	pn_create(&t, name);
+	t_expect_msg(&t, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
+	assert_true(str_is(&m.u.verdict.code, "network"));
+	assert_int_equal(fb.nfds, 4);
+	assert_null(gw.pn_holder);
+	t_close(&t, HANDLED);
+	gw.pn_salt[0] = '\0';
 }
 
 /* ---------------------------------------------------------------- raw */
@@ -1610,6 +1786,7 @@ main(void)
 		cmocka_unit_test(test_bypass_b34_named_networks),
 		cmocka_unit_test(test_image_step),
 		cmocka_unit_test(test_own_id_prefix),
+		cmocka_unit_test(test_project_network),
 		cmocka_unit_test(test_raw_datagrams),
 		cmocka_unit_test(test_fd_attached),
 		cmocka_unit_test(test_startup),

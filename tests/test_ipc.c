@@ -89,7 +89,7 @@ static const struct tmsg cat[] = {
 		{ "detail", T_STR, O(access.detail), 1024 } } },
 	{ IPC_FACT_QUERY, "FACT_QUERY", 0, 5, {
 		{ "qid", T_U32, O(fact_query.qid), 0 },
-		{ "kind", T_ENUM, O(fact_query.kind), 6 },
+		{ "kind", T_ENUM, O(fact_query.kind), 7 },
 		{ "api", T_ENUM, O(fact_query.api), 2 },
 		{ "prefix", T_STR, O(fact_query.prefix), 32 },
 		{ "ref", T_STR, O(fact_query.ref), 1024 } } },

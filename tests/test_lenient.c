@@ -22,6 +22,7 @@
 #include "policy/policy.h"
 
 #define ROOT	"/home/u/proj"
+#define PROJNET	"cg-p-0123456789abcdef"	/* the project's own network */
 #define ID_A	"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"
 #define ID_N	"b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2"
 #define LABELS	"\"Labels\":{\"org.apache.magpie.project\":\"" ROOT "\"}"
@@ -43,6 +44,10 @@ fake_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
 	if (kind == CG_FACT_NETWORK && (strcmp(ref, "n1") == 0 ||
 	    strcmp(ref, ID_N) == 0)) {
 		snprintf(id_out, CG_ID_MAX + 1, "%s", ID_N);
+		return CG_OWNED;
+	}
+	if (kind == CG_FACT_PROJNET && strcmp(ref, CG_PROJNET_REF) == 0) {
+		snprintf(id_out, CG_ID_MAX + 1, "%s", PROJNET);
 		return CG_OWNED;
 	}
 	return CG_NOT_OWNED;
@@ -294,10 +299,10 @@ test_create(void **state)
 	(void)state;
 	pass("POST", "/containers/create?name=x1",
 	    "{\"Image\":\"a\",\"name\":\"x1\"}", "/containers/create?name=x1",
-	    "{\"Image\":\"a\"," LABELS ",\"HostConfig\":{}}");
+	    "{\"Image\":\"a\"," LABELS ",\"HostConfig\":{\"NetworkMode\":\"" PROJNET "\"}}");
 	pass("POST", "/containers/create?name=x1",
 	    "{\"Name\":\"x1\",\"Image\":\"a\"}", "/containers/create?name=x1",
-	    "{\"Image\":\"a\"," LABELS ",\"HostConfig\":{}}");
+	    "{\"Image\":\"a\"," LABELS ",\"HostConfig\":{\"NetworkMode\":\"" PROJNET "\"}}");
 	refuse("POST", "/containers/create?name=x1",
 	    "{\"Image\":\"a\",\"name\":\"x2\"}", "ambiguous-field",
 	    "name in the body (x2) differs from name in the query (x1)");
@@ -311,7 +316,7 @@ test_create(void **state)
 	/* without a query name: as before (Name is podman's extension) */
 	pass("POST", "/containers/create", "{\"Image\":\"a\",\"Name\":\"x1\"}",
 	    "/containers/create",
-	    "{\"Image\":\"a\",\"Name\":\"x1\"," LABELS ",\"HostConfig\":{}}");
+	    "{\"Image\":\"a\",\"Name\":\"x1\"," LABELS ",\"HostConfig\":{\"NetworkMode\":\"" PROJNET "\"}}");
 	refuse("POST", "/containers/create", "{\"Image\":\"a\",\"name\":\"x1\"}",
 	    "ambiguous-field", "name is not the canonical spelling of Name");
 	/* dockerode run()'s defaults */
@@ -325,14 +330,14 @@ test_create(void **state)
 	    "{\"Hostname\":\"\",\"User\":\"\",\"AttachStdin\":false,"
 	    "\"AttachStdout\":true,\"AttachStderr\":true,\"Tty\":true,"
 	    "\"OpenStdin\":false,\"StdinOnce\":false,\"Env\":null,"
-	    "\"Cmd\":[\"true\"],\"Image\":\"a\"," LABELS ",\"HostConfig\":{}}");
+	    "\"Cmd\":[\"true\"],\"Image\":\"a\"," LABELS ",\"HostConfig\":{\"NetworkMode\":\"" PROJNET "\"}}");
 	pass("POST", "/containers/create",
 	    "{\"Image\":\"a\",\"Volumes\":null,\"VolumesFrom\":null}",
-	    "/containers/create", "{\"Image\":\"a\"," LABELS ",\"HostConfig\":{}}");
+	    "/containers/create", "{\"Image\":\"a\"," LABELS ",\"HostConfig\":{\"NetworkMode\":\"" PROJNET "\"}}");
 	pass("POST", "/containers/create",
 	    "{\"Image\":\"a\",\"Volumes\":{\"/data\":{}}}", "/containers/create",
 	    "{\"Image\":\"a\",\"Volumes\":{\"/data\":{}}," LABELS
-	    ",\"HostConfig\":{}}");
+	    ",\"HostConfig\":{\"NetworkMode\":\"" PROJNET "\"}}");
 	refuse("POST", "/containers/create",
 	    "{\"Image\":\"a\",\"VolumesFrom\":[\"other\"]}", "volumes-from",
 	    "--volumes-from is refused; share a named volume instead");

@@ -37,6 +37,8 @@ struct fact {
 	const char *id;
 };
 
+#define PROJNET	"cg-p-0123456789abcdef"	/* the project's own network */
+
 static const struct fact facts_table[] = {
 	{ CG_FACT_CONTAINER, "own1", CG_OWNED, ID_A },
 	{ CG_FACT_CONTAINER, "a1a1a1", CG_OWNED, ID_A },
@@ -53,6 +55,7 @@ static const struct fact facts_table[] = {
 	{ CG_FACT_IMAGE, "foo/json", CG_OWNED, ID_I },
 	{ CG_FACT_POD, "ownpod", CG_OWNED, ID_P },
 	{ CG_FACT_EXEC, "e1", CG_OWNED, ID_A },
+	{ CG_FACT_PROJNET, CG_PROJNET_REF, CG_OWNED, PROJNET },
 };
 
 #define LOG_MAX	16
@@ -635,7 +638,7 @@ test_bypass_b01_framing(void **state)
 	assert_string_equal(req.target, "/v1.41/containers/create?name=%2Fauth");
 	assert_string_equal(req.body,
 	    "{\"Image\":\"a\",\"Labels\":{\"org.apache.magpie.project\":\""
-	    ROOT "\"},\"HostConfig\":{}}");
+	    ROOT "\"},\"HostConfig\":{\"NetworkMode\":\"" PROJNET "\"}}");
 	assert_int_equal(req.body_len, strlen(req.body));
 	policy_request_free(&req);
 }

@@ -698,8 +698,8 @@ test_orphaned_answer(void **state)
 {
 	static const char ans[] = "HTTP/1.1 201 Created\r\nContent-Type: "
 	    "application/json\r\nContent-Length: 13\r\n\r\n{\"Id\":\"c9id\"}";
-	static const char body[] = "{\"Image\":\"a\",\"HostConfig\":{},"
-	    "\"Labels\":{\"" KEY "\":\"" ROOT "\"}}";
+	static const char body[] = "{\"Image\":\"a\",\"HostConfig\":"
+	    "{\"NetworkMode\":\"none\"},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}";
 	struct ipc_msg m;
 	struct t t;
 

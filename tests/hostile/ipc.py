@@ -17,7 +17,7 @@ TYPES = ["CHILD_READY", "SANDBOX_FAILED", "CONN_START", "LOG", "BYE", "ACCESS",
          "ZYGOTE_SPAWNED", "REQUEST_BEGIN", "BODY_PIPE", "BODY_SPLICED", "CHECK_START",
          "CHECK_PROGRESS", "CHECK_VERDICT", "CHECK_FLUSH", "CHECK_IMAGE", "CHECK_CONFIG"]
 T = {name: i + 1 for i, name in enumerate(TYPES)}
-KINDS = ["container", "pod", "volume", "network", "image", "exec"]
+KINDS = ["container", "pod", "volume", "network", "image", "exec", "project-network"]
 RESULTS = ["owned", "not-owned", "unreachable", "timeout", "unexpected"]
 VERDICTS = ["allowed", "outside", "excluded", "socket", "unresolvable"]
 

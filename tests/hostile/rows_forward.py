@@ -324,7 +324,7 @@ def _(p, x):
 
 
 @row("body-network-foreign", real=True,
-     backend=[r"GET {C}/networks/{network_theirs_n}"] + IMAGE_STEP)
+     backend=[r"GET /v4.0.0/libpod/networks/{network_theirs_n}/json"] + IMAGE_STEP)
 def _(p, x):
     """a create body attached to another project's network: refused by the monitor's
     phase (VERDICT refused network)"""

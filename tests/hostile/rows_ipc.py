@@ -209,7 +209,14 @@ def _(p, x):
 @row("fact-kind", violation="value out of range")
 def _(p, x):
     """FACT_QUERY with a kind outside the enumeration"""
-    p.send(dgram("FACT_QUERY", 1, u32(1) + u8(6) + u8(0) + s("/v1.41") + s("mine")))
+    p.send(dgram("FACT_QUERY", 1, u32(1) + u8(7) + u8(0) + s("/v1.41") + s("mine")))
+
+
+@row("fact-projnet-ref", violation="project-network question about another ref")
+def _(p, x):
+    """FACT_QUERY about the project's network with a ref other than "default" (the
+    one question there is): the monitor would splice it into its inspect"""
+    p.send(fact_query(1, 1, "project-network", "theirs"))
 
 
 @row("fact-during-body", violation="FACT_QUERY not allowed now")

@@ -124,6 +124,10 @@ class Ctx:
         return "GET %s%s" % (prefix, path)
 
     def create_body(self, host="", root=None):
+        """A compat create body as the policy writes it; NetworkMode none unless host
+        names one (the default network would be the project's own: a question)."""
+        if "NetworkMode" not in host:
+            host = '"NetworkMode":"none"' + ("," + host if host else "")
         return ('{"Image":"localhost/busybox","Labels":{"%s":"%s"},"HostConfig":{%s}}' %
                 (KEY, json.dumps(root or self.root)[1:-1], host)).encode()
 
@@ -135,9 +139,11 @@ class Ctx:
         """The policy's own libpod container or pod create body with a named volume."""
         lab = '"labels":{"%s":"%s"}' % (KEY, json.dumps(self.root)[1:-1])
         vol = '"volumes":[{"Name":"%s","Dest":"/x"}]' % volume
+        net = '"netns":{"nsmode":"none"}'	# not the project's network: no question
         if what == "pods":
-            return ('{"name":"hostile-pod",%s,%s}' % (vol, lab)).encode()
-        return ('{"image":"localhost/busybox",%s,%s,"privileged":false}' % (vol, lab)).encode()
+            return ('{"name":"hostile-pod",%s,%s,%s}' % (net, vol, lab)).encode()
+        return ('{"image":"localhost/busybox",%s,%s,%s,"privileged":false}' %
+                (net, vol, lab)).encode()
 
     def honest(self, why="after the row"):
         """An honest request on another connection: owned container inspected."""
