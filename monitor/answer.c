@@ -21,6 +21,11 @@
  *   libpod system prune  forwarded only when a pod list shows no pod that
  *                is not the project's: podman 4.3 prunes every project's
  *                stopped pods (and their containers) whatever the filter.
+ *   compat network inspect and list on a podman backend  written from
+ *                podman's libpod answers (monitor/netcompat.c): podman
+ *                4.3.1's own compat handlers strip the isolate option from
+ *                the networks it keeps in memory, and every later
+ *                container of those networks is set up without isolation.
  */
 #include "monitor/gateway.h"
 #include "monitor/backend.h"
@@ -34,6 +39,7 @@
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "monitor/log.h"
+#include "monitor/netcompat.h"
 #include "monitor/usage.h"
 #include "policy/json.h"
 #include "policy/query.h"
@@ -167,6 +173,87 @@ ask(struct conn *c, const char *path, const char *query)
 	}
 }
 
+/*
+ * A compat network inspect or list on a podman backend (netcompat.h):
+ * 1 for the list, 2 for the inspect of the (verified, owned) id whose
+ * segment starts at *id (length *idlen), 0 for every other route.
+ */
+static int
+network_route(const struct conn *c, const char **id, size_t *idlen)
+{
+	const char *p = c->target + strlen(c->q_prefix), *end;
+
+	if (c->api != IPC_API_COMPAT || !projnet_measured_podman(c) ||
+	    strncmp(p, "/networks", 9) != 0)
+		return 0;
+	p += 9;
+	if (strcmp(c->action, "list") == 0 && (*p == '\0' || *p == '?'))
+		return 1;
+	if (strcmp(c->action, "inspect") != 0 || *p != '/')
+		return 0;
+	*id = ++p;
+	end = p + strcspn(p, "/?");
+	if (*end == '/' || end == p)
+		return 0;
+	*idlen = (size_t)(end - p);
+	return 2;
+}
+
+/* The internal requests of a network answer: the libpod network(s), then
+ * the project's containers (their endpoints). */
+static void
+net_ask(struct conn *c)
+{
+	const char *id = NULL, *q;
+	size_t idlen = 0;
+	char *req, *cq;
+	int kind = network_route(c, &id, &idlen), n;
+
+	if (c->ans_step == 1) {
+		cq = answer_label_query(c, "all=1");
+		ask(c, "/containers/json", cq);
+		free(cq);
+		return;
+	}
+	q = strchr(c->target, '?');
+	n = kind == 2 ?
+	    asprintf(&req, "GET /v4.0.0/libpod/networks/%.*s/json HTTP/1.1\r\n"
+	    "Host: docker\r\n\r\n", (int)idlen, id) :
+	    asprintf(&req, "GET /v4.0.0/libpod/networks/json%s HTTP/1.1\r\n"
+	    "Host: docker\r\n\r\n", q != NULL ? q : "");
+	if (n < 0)
+		xoom();
+	c->rs = RS_PHASE;
+	if (backend_internal(c, req, (size_t)n, 1) < 0) {
+		conn_free_answer(c);
+		backend_refuse_transport(c, 0);
+	}
+}
+
+static void
+net_compose(struct conn *c)
+{
+	const char *id;
+	size_t idlen;
+	char *out;
+	size_t len;
+	int rc = netcompat_answer(c->ans_body[0], c->ans_len[0],
+	    network_route(c, &id, &idlen) == 2, c->ans_body[1], c->ans_len[1],
+	    c->gw->root, &out, &len);
+
+	if (rc == -2) {
+		conn_free_answer(c);
+		backend_refuse(c, "not-found", "no such network");
+		return;
+	}
+	if (rc != 0) {
+		answer_unreadable(c, "network answers");
+		return;
+	}
+	answer_json(c, out, len);
+	free(out);
+}
+
 /* The next internal request of a df (c->ans_step of them done). */
 static void
 df_ask(struct conn *c)
@@ -281,6 +368,16 @@ answer_start(struct conn *c)
 			    "%s is not available through the gateway", c->action);
 		return 1;
 	}
+	{
+		const char *id;
+		size_t idlen;
+
+		if (network_route(c, &id, &idlen) != 0) {
+			c->ans_kind = ANS_NETWORKS;
+			net_ask(c);
+			return 1;
+		}
+	}
 	if (c->api == IPC_API_LIBPOD && strcmp(c->action, "system-prune") == 0) {
 		c->ans_kind = ANS_PRUNE_CHECK;
 		ask(c, "/pods/json", "");
@@ -302,6 +399,12 @@ answer_done(struct conn *c, int ok, int timeout)
 		return;
 	}
 	backend_release(c);	/* kept for the next part (issue 9 pool) */
+	if (c->ans_kind == ANS_NETWORKS && c->ans_step == 0 && status == 404) {
+		free(body);	/* removed since the ownership check */
+		conn_free_answer(c);
+		backend_refuse(c, "not-found", "no such network");
+		return;
+	}
 	if (status != 200 || c->ans_step >= ANSWER_PARTS) {
 		free(body);
 		conn_free_answer(c);
@@ -315,6 +418,8 @@ answer_done(struct conn *c, int ok, int timeout)
 	c->ans_step++;
 	if (c->ans_kind == ANS_PRUNE_CHECK)
 		prune_checked(c);
+	else if (c->ans_kind == ANS_NETWORKS)
+		c->ans_step < 2 ? net_ask(c) : net_compose(c);
 	else if (c->ans_step < ANSWER_PARTS)
 		df_ask(c);
 	else

@@ -227,7 +227,9 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 		    IPC_FACT_NOT_OWNED, ref);
 		return;
 	}
-	req = facts_inspect_request(kind, (enum cg_api)c->q_api, c->q_prefix,
+	/* networks on podman: never its compat inspect (monitor/netcompat.h) */
+	req = kind == CG_FACT_NETWORK ? projnet_inspect_request(c, ref, &len) :
+	    facts_inspect_request(kind, (enum cg_api)c->q_api, c->q_prefix,
 	    ref, &len);
 	if (backend_internal(c, req, len, 1) < 0) {
 		conn_close_backend(c);
@@ -276,7 +278,7 @@ own_list_request(const struct conn *c, size_t *len)
 	char *filters, *enc, *req, *entry;
 	cJSON *f = json_checked(cJSON_CreateObject());
 	cJSON *l = json_checked(cJSON_CreateArray());
-	int n;
+	int n, lib;
 
 	if (asprintf(&entry, "%s=%s", CG_LABEL_KEY, c->gw->root) < 0)
 		xoom();
@@ -291,8 +293,12 @@ own_list_request(const struct conn *c, size_t *len)
 	enc = query_encode(q, NULL);
 	query_free(q);
 	free(filters);
+	/* networks on podman: never its compat list (monitor/netcompat.h) */
+	lib = c->q_api == IPC_API_LIBPOD || (c->q_kind == CG_FACT_NETWORK &&
+	    projnet_inspect_api(c) == CG_API_LIBPOD);
 	n = asprintf(&req, "GET %s%s?%s HTTP/1.1\r\nHost: docker\r\n\r\n",
-	    c->q_prefix, paths[c->q_kind][c->q_api == IPC_API_LIBPOD], enc);
+	    c->q_api != IPC_API_LIBPOD && lib ? CG_LIBPOD_PREFIX : c->q_prefix,
+	    paths[c->q_kind][lib], enc);
 	free(enc);
 	if (n < 0)
 		xoom();
@@ -381,8 +387,8 @@ facts_done(struct conn *c, int ok, int timeout)
 		free(body);
 		return;
 	}
-	v = facts_verdict(kind, (enum cg_api)c->q_api, status, body, body_len,
-	    c->gw->root, id);
+	v = facts_verdict(kind, kind == CG_FACT_NETWORK ? projnet_inspect_api(c) :
+	    (enum cg_api)c->q_api, status, body, body_len, c->gw->root, id);
 	free(body);
 	if (v == CG_NOT_OWNED && status >= 200 && status < 300 &&
 	    c->q_stage == FS_INSPECT && prefix_kind(c->q_kind) &&

@@ -312,7 +312,7 @@ enum framing { FR_NONE, FR_LENGTH, FR_CHUNKED, FR_EOF, FR_SWITCHED };
 
 /* Internal answers a gateway-made answer is computed from (answer.c). */
 #define ANSWER_PARTS	4
-enum answer_kind { ANS_NONE = 0, ANS_DF, ANS_PRUNE_CHECK };
+enum answer_kind { ANS_NONE = 0, ANS_DF, ANS_PRUNE_CHECK, ANS_NETWORKS };
 
 struct fact {
 	uint8_t kind;
@@ -400,6 +400,7 @@ struct conn {
 					   the image step read them, or NULL */
 	int ph_pn;			/* the project network: 1 missing,
 					   to be created; 0 otherwise */
+	int ph_reloaded;		/* podman re-read its network files */
 	char *ph_names_mem;		/* the names above, copied out of the
 					   body's tree (freed at once: a parse
 					   of 8 MiB can take 300 MB, issue 11
@@ -789,6 +790,9 @@ char *answer_label_query(const struct conn *c, const char *extra);
 /* ---- monitor/projnet.c: the project's own network (doc/privsep.md) */
 
 #define PROJNET_NAME_MAX	64
+/* The libpod API version of the monitor's own libpod requests on a compat
+ * connection: network create wants 4.0.0 or later (podman 4.3.1). */
+#define CG_LIBPOD_PREFIX	"/v4.0.0"
 #define PROJNET_LABEL		"org.apache.magpie.network"	/* = default */
 
 /* Pick the suffix of a squatted name (getrandom; at start-up). */
@@ -800,15 +804,24 @@ void projnet_init(struct gateway *gw);
  */
 void projnet_name(const char *root, char out[PROJNET_NAME_MAX + 1]);
 /*
- * The network inspect the monitor makes about the project network and
- * in the named-resource phase, and its API: libpod on a podman backend
- * (only its answer shows the isolate option), compat with the client's
- * version prefix on dockerd. Returns a malloc'd request, its length in
- * *len.
+ * The network inspect the monitor makes about any network (ownership
+ * questions, the project network, the named-resource phase), and its API:
+ * libpod on a podman backend (only its answer shows the isolate option,
+ * and podman's compat inspect strips that option: monitor/netcompat.h),
+ * compat with the client's version prefix on dockerd. Returns a malloc'd
+ * request, its length in *len.
  */
 char *projnet_inspect_request(const struct conn *c, const char *name,
     size_t *len);
 enum cg_api projnet_inspect_api(const struct conn *c);
+/*
+ * 1 when c's backend is a podman that said so (Server: Libpod/... in its
+ * GET /_ping at start-up): the daemon whose isolate option and compat
+ * network handlers were measured (4.3.1, netavark 1.4). Only there does
+ * the monitor answer compat network inspect and list itself
+ * (monitor/netcompat.h) and refuse a bridge without isolation.
+ */
+int projnet_measured_podman(const struct conn *c);
 /*
  * Answer c's FACT_QUERY about the project network (CG_FACT_PROJNET): its
  * own name when that is missing or the project's; else the first of the
@@ -830,6 +843,15 @@ const char *projnet_answered(const struct conn *c);
  */
 char *projnet_create_request(const struct conn *c, const char *name,
     size_t *len);
+/*
+ * A request that writes podman's network directory, after which podman
+ * reads every network file again (its in-memory networks are re-read only
+ * when the directory changed; podman 4.3.1, common/libnetwork/netavark
+ * loadNetworks): the create (remove = 0) or the removal (remove = 1) of a
+ * throwaway network "cg-reload-<start-up suffix>", labelled with the
+ * project. malloc'd, its length in *len.
+ */
+char *projnet_reload_request(const struct conn *c, int remove, size_t *len);
 /*
  * 1 when a libpod network inspect answer body[0..len) shows a bridge
  * network that is not isolated from other projects' networks: driver

@@ -36,7 +36,21 @@ enum {
 	PH_NET_CREATE,		/* the project network's create */
 	PH_NET_RECHECK,		/* its inspect after a 409 or a wait */
 	PH_NET_WAIT,		/* no exchange: another connection creates it */
+	PH_RELOAD_CREATE,	/* podman re-reads its network files: a */
+	PH_RELOAD_REMOVE,	/* throwaway network made and removed */
 };
+
+static void
+phase_start_reload(struct conn *c, int remove)
+{
+	char *req;
+	size_t len;
+
+	req = projnet_reload_request(c, remove, &len);
+	c->ph_step = remove ? PH_RELOAD_REMOVE : PH_RELOAD_CREATE;
+	if (backend_internal(c, req, len, 0) < 0)
+		backend_refuse_transport(c, 0);
+}
 
 static void
 phase_start_inspect(struct conn *c)
@@ -138,7 +152,7 @@ netcreate_done(struct conn *c, int status, char *body, size_t body_len)
 		phase_start_netcreate(c);
 		return;
 	}
-	if (v == CG_OWNED && (projnet_inspect_api(c) != CG_API_LIBPOD ||
+	if (v == CG_OWNED && (!projnet_measured_podman(c) ||
 	    !projnet_unisolated(body, body_len))) {
 		free(body);
 		c->ph_pn = 0;
@@ -200,14 +214,34 @@ named_done(struct conn *c, int ok, int timeout)
 		netcreate_done(c, status, body, body_len);
 		return;
 	}
+	if (c->ph_step == PH_RELOAD_CREATE || c->ph_step == PH_RELOAD_REMOVE) {
+		free(body);
+		if (c->ph_step == PH_RELOAD_CREATE && status >= 200 && status <= 299)
+			phase_start_reload(c, 1);
+		else		/* re-read (a 409: another connection's): look again */
+			phase_start_inspect(c);
+		return;
+	}
 	if (c->ph_kind == 0) {		/* network: must be owned (§5.1) */
 		v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status,
 		    body, body_len, c->gw->root, id);
 		/* isolated from other projects' networks (podman: its
 		 * libpod answer says so; dockerd isolates every bridge) */
-		if (v == CG_OWNED && projnet_inspect_api(c) == CG_API_LIBPOD &&
+		if (v == CG_OWNED && projnet_measured_podman(c) &&
 		    projnet_unisolated(body, body_len)) {
 			free(body);
+			/*
+			 * podman may hold it stripped (monitor/netcompat.h): a
+			 * network file written makes it read them all again
+			 */
+			if (!c->ph_reloaded) {
+				log_msg(LOG_INFO, "project-network", "podman holds "
+				    "network %s without isolation; having it read "
+				    "its network files again", name);
+				c->ph_reloaded = 1;
+				phase_start_reload(c, 0);
+				return;
+			}
 			backend_refuse(c, "network", "network %s is not "
 			    "isolated from other projects' networks (remove it "
 			    "and create it again through the gateway, which "
@@ -431,6 +465,7 @@ phase_start(struct conn *c)
 	c->ph_i = 0;
 	c->ph_kind = 0;
 	c->ph_pn = 0;
+	c->ph_reloaded = 0;
 	if (join && (seg = strstr(c->target, "/networks/")) != NULL) {
 		/* the verified target: "<prefix>[/libpod]/networks/<id>/connect" */
 		seg += strlen("/networks/");

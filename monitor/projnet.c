@@ -30,9 +30,7 @@
 #include "monitor/log.h"
 #include "policy/json.h"
 
-/* The libpod API version of the monitor's own libpod requests: network
- * create wants 4.0.0 or later (podman 4.3.1 SupportedVersion). */
-#define LIBPOD_PREFIX	"/v4.0.0"
+#define LIBPOD_PREFIX	CG_LIBPOD_PREFIX
 
 void
 projnet_init(struct gateway *gw)
@@ -93,6 +91,13 @@ enum cg_api
 projnet_inspect_api(const struct conn *c)
 {
 	return podman_backend(c) ? CG_API_LIBPOD : CG_API_COMPAT;
+}
+
+int
+projnet_measured_podman(const struct conn *c)
+{
+	return podman_backend(c) &&
+	    c->gw->lis[c->lis].backend_ident == BACKEND_LIBPOD;
 }
 
 /* ------------------------------------------------------------ the question */
@@ -280,6 +285,33 @@ projnet_create_request(const struct conn *c, const char *name, size_t *len)
 	    lib ? "/libpod/networks/create" : "/networks/create", strlen(body),
 	    body);
 	free(body);
+	if (n < 0)
+		xoom();
+	*len = (size_t)n;
+	return req;
+}
+
+char *
+projnet_reload_request(const struct conn *c, int remove, size_t *len)
+{
+	char *req, *eroot;
+	int n;
+
+	if (remove) {
+		n = asprintf(&req, "DELETE " LIBPOD_PREFIX "/libpod/networks/"
+		    "cg-reload-%s HTTP/1.1\r\nHost: docker\r\n\r\n",
+		    c->gw->pn_salt);
+	} else {
+		eroot = cg_json_escape(c->gw->root, strlen(c->gw->root));
+		n = asprintf(&req, "POST " LIBPOD_PREFIX "/libpod/networks/create "
+		    "HTTP/1.1\r\nHost: docker\r\nContent-Type: application/json"
+		    "\r\nContent-Length: %zu\r\n\r\n{\"name\":\"cg-reload-%s\","
+		    "\"labels\":{\"%s\":\"%s\"}}", strlen("{\"name\":\"cg-reload-"
+		    "\",\"labels\":{\"\":\"\"}}") + strlen(c->gw->pn_salt) +
+		    strlen(CG_LABEL_KEY) + strlen(eroot), c->gw->pn_salt,
+		    CG_LABEL_KEY, eroot);
+		free(eroot);
+	}
 	if (n < 0)
 		xoom();
 	*len = (size_t)n;

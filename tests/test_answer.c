@@ -9,6 +9,8 @@
  */
 #include "tests/monitor_fixture.h"
 
+#include "monitor/netcompat.h"
+
 #define LABEL_Q	"filters=%7B%22label%22%3A%5B%22org.apache.magpie.project" \
 	"%3D%2Fhome%2Fu%2Fproj%22%5D%7D"
 
@@ -348,6 +350,84 @@ test_system_prune_precheck(void **state)
 	t_close(&t, HANDLED);
 }
 
+/*
+ * Compat network inspect and list on a podman that says so: written from
+ * the libpod answers (monitor/netcompat.h; podman 4.3.1's own compat
+ * handlers strip isolate from the networks it holds), in podman's compat
+ * shape, without the isolate option, the project's only; never sent to
+ * podman's compat network routes.
+ */
+#define LNET(n, id, root) "{\"name\":\"" n "\",\"id\":\"" id "\"," \
+	"\"driver\":\"bridge\",\"network_interface\":\"podman3\",\"created\":" \
+	"\"2026-12-07T04:40:37.46Z\",\"subnets\":[{\"subnet\":\"10.9.7.0/24\"," \
+	"\"gateway\":\"10.9.7.1\"}],\"ipv6_enabled\":false,\"internal\":false," \
+	"\"dns_enabled\":true,\"labels\":{\"" KEY "\":\"" root "\"}," \
+	"\"options\":{\"isolate\":\"true\",\"mtu\":\"1400\"},\"ipam_options\":" \
+	"{\"driver\":\"host-local\"}}"
+#define CNET(n, id) "{\"Name\":\"" n "\",\"Id\":\"" id "\",\"Created\":" \
+	"\"2026-12-07T04:40:37.46Z\",\"Scope\":\"local\",\"Driver\":\"bridge\"," \
+	"\"EnableIPv6\":false,\"IPAM\":{\"Driver\":\"default\",\"Options\":" \
+	"{\"driver\":\"host-local\"},\"Config\":[{\"Subnet\":\"10.9.7.0/24\"," \
+	"\"Gateway\":\"10.9.7.1\"}]},\"Internal\":false,\"Attachable\":false," \
+	"\"Ingress\":false,\"ConfigFrom\":{\"Network\":\"\"},\"ConfigOnly\":false," \
+	"\"Containers\":{\"c1\":{\"Name\":\"web\",\"EndpointID\":\"\"," \
+	"\"MacAddress\":\"aa:bb\",\"IPv4Address\":\"10.9.7.2/24\",\"IPv6Address\":" \
+	"\"\"}},\"Options\":{\"mtu\":\"1400\"},\"Labels\":{\"" KEY "\":\"" ROOT \
+	"\"}}"
+
+static void
+test_network_answers(void **state)
+{
+	static const char ctrs[] = "[{\"Id\":\"c1\",\"Names\":[\"/web\"],"
+	    "\"Labels\":{\"" KEY "\":\"" ROOT "\"},\"NetworkSettings\":{"
+	    "\"Networks\":{\"pn\":{\"EndpointID\":\"\",\"IPAddress\":"
+	    "\"10.9.7.2\",\"IPPrefixLen\":24,\"MacAddress\":\"aa:bb\"}}}},"
+	    "{\"Id\":\"c2\",\"Names\":[\"/theirs\"],\"Labels\":{\"" KEY
+	    "\":\"/srv/b\"},\"NetworkSettings\":{\"Networks\":{\"pn\":{}}}}]";
+	static const char list[] = "[" LNET("pn", "p1", ROOT) ","
+	    LNET("theirs", "t1", "/srv/b") "]";
+	char *out, want[4096], *got;
+	size_t len;
+	struct t t;
+
+	(void)state;
+	/* the pure conversion */
+	assert_int_equal(netcompat_answer(list, strlen(list), 0, ctrs,
+	    strlen(ctrs), ROOT, &out, &len), 0);
+	assert_string_equal(out, "[" CNET("pn", "p1") "]");
+	free(out);
+	assert_int_equal(netcompat_answer(LNET("pn", "p1", ROOT),
+	    strlen(LNET("pn", "p1", ROOT)), 1, ctrs, strlen(ctrs), ROOT, &out,
+	    &len), 0);
+	assert_string_equal(out, CNET("pn", "p1"));
+	free(out);
+	assert_int_equal(netcompat_answer(LNET("t", "t1", "/srv/b"),
+	    strlen(LNET("t", "t1", "/srv/b")), 1, ctrs, strlen(ctrs), ROOT, &out,
+	    &len), -2);
+	assert_int_equal(netcompat_answer("{\"name\":1}", 10, 0, ctrs,
+	    strlen(ctrs), ROOT, &out, &len), -1);
+
+	/* the list route: libpod list, the project's containers, the answer */
+	gw.lis[0].backend_ident = BACKEND_LIBPOD;
+	t_open(&t, sock_up);
+	fb_queue(http_resp(200, list), 1);
+	fb_queue(http_resp(200, ctrs), 1);
+	forward(&t, 1, "GET", "/v1.41/networks?" LABEL_Q);
+	assert_int_equal(child_sees_answer(&t), IPC_END_KEEP_ALIVE);
+	got = client_gets(&t, 30);
+	snprintf(want, sizeof(want), "\r\n\r\n[%s]", CNET("pn", "p1"));
+	if (strstr(got, want) == NULL)
+		fail_msg("%s\nlacks %s", got, want);
+	assert_int_equal(fb.nfds, 2);
+	assert_string_equal(request_line(0), "GET /v4.0.0/libpod/networks/json?"
+	    LABEL_Q " HTTP/1.1");
+	assert_string_equal(request_line(1), "GET /v1.41/containers/json?all=1&"
+	    LABEL_Q " HTTP/1.1");
+	done(&t, 1);
+	t_close(&t, HANDLED);
+	gw.lis[0].backend_ident = BACKEND_UNKNOWN;
+}
+
 int
 main(void)
 {
@@ -356,6 +436,7 @@ main(void)
 		cmocka_unit_test(test_df),
 		cmocka_unit_test(test_df_refused),
 		cmocka_unit_test(test_system_prune_precheck),
+		cmocka_unit_test(test_network_answers),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

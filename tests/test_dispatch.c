@@ -1261,14 +1261,18 @@ test_bypass_b34_named_networks(void **state)
 		"{\"name\":\"n\",\"id\":\"n9\",\"labels\":{\"" KEY "\":"
 		    "\"/srv/other\"},\"options\":{\"isolate\":\"true\"}}",
 		"{\"name\":\"n\",\"id\":\"n9\",\"labels\":{}}",
-		/* the project's, but a bridge without isolation */
+		NULL,	/* 404: missing networks are never created */
+	};
+	/* the project's, but a bridge without isolation, before and after
+	 * podman re-read its network files */
+	static const char *const open_bridges[] = {
 		"{\"name\":\"n\",\"id\":\"n9\",\"driver\":\"bridge\","
 		    "\"labels\":{\"" KEY "\":\"" ROOT "\"}}",
 		"{\"name\":\"n\",\"id\":\"n9\",\"driver\":\"bridge\","
 		    "\"internal\":false,\"labels\":{\"" KEY "\":\"" ROOT "\"},"
 		    "\"options\":{\"isolate\":\"false\"}}",
-		NULL,	/* 404: missing networks are never created */
 	};
+	char resp[1024];
 	static const char body[] = "{\"Image\":\"a\",\"HostConfig\":"
 	    "{\"NetworkMode\":\"n\"},\"Labels\":{\"" KEY "\":\"" ROOT "\"}}";
 	struct ipc_msg m;
@@ -1276,6 +1280,7 @@ test_bypass_b34_named_networks(void **state)
 	size_t i;
 
 	(void)state;
+	gw.lis[0].backend_ident = BACKEND_LIBPOD;	/* a podman that says so */
 	for (i = 0; i < sizeof(not_ours) / sizeof(not_ours[0]); i++) {
 		t_open(&t, sock_up);
 		fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
@@ -1292,6 +1297,42 @@ test_bypass_b34_named_networks(void **state)
 		    "GET /v4.0.0/libpod/networks/n/json ", 35) == 0);
 		t_close(&t, HANDLED);
 	}
+	for (i = 0; i < sizeof(open_bridges) / sizeof(open_bridges[0]); i++) {
+		t_open(&t, sock_up);
+		snprintf(resp, sizeof(resp), "%s", http_resp(200, open_bridges[i]));
+		fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+		fb_queue(resp, 1);
+		fb_queue(http_resp(200, "{}"), 1);	/* throwaway create */
+		fb_queue(http_resp(200, "{}"), 1);	/* ... and removal */
+		fb_queue(resp, 1);			/* still not isolated */
+		assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
+		assert_true(drive_until(t.c, RS_WAIT_DONE));
+		t_expect_msg(&t, IPC_VERDICT, &m);
+		assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
+		assert_true(str_is(&m.u.verdict.code, "network"));
+		assert_int_equal(fb.nfds, 5);
+		snprintf(resp, sizeof(resp), "%s", fb_read(2));
+		assert_true(strncmp(resp, "POST /v4.0.0/libpod/networks/create ",
+		    36) == 0 && strstr(resp, "cg-reload-") != NULL);
+		assert_true(strncmp(fb_read(3), "DELETE /v4.0.0/libpod/networks/"
+		    "cg-reload-", 41) == 0);
+		t_close(&t, HANDLED);
+	}
+	/* held stripped by podman, isolated once its files are read again */
+	t_open(&t, sock_up);
+	snprintf(resp, sizeof(resp), "%s", http_resp(200, open_bridges[0]));
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(resp, 1);
+	fb_queue(http_resp(409, "{}"), 1);	/* another one's reload */
+	fb_queue(http_resp(200, "{\"name\":\"n\",\"id\":\"n1\",\"driver\":"
+	    "\"bridge\",\"labels\":{\"" KEY "\":\"" ROOT "\"},\"options\":"
+	    "{\"isolate\":\"true\"}}"), 1);
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 1);
+	assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_int_equal(fb.nfds, 5);
+	assert_true(strstr(fb_read(4), body) != NULL);
+	t_close(&t, HANDLED);
 	/* allowed: an owned, isolated network; the create reaches the backend */
 	t_open(&t, sock_up);
 	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
@@ -1303,6 +1344,18 @@ test_bypass_b34_named_networks(void **state)
 	assert_true(drive_until(t.c, RS_WAIT_DONE));
 	assert_int_equal(fb.nfds, 3);
 	assert_true(strstr(fb_read(2), body) != NULL);
+	t_close(&t, HANDLED);
+	/* a backend that did not say it is podman: its isolation unmeasured,
+	 * the bridge is joined on its ownership alone */
+	gw.lis[0].backend_ident = BACKEND_UNKNOWN;
+	t_open(&t, sock_up);
+	snprintf(resp, sizeof(resp), "%s", http_resp(200, open_bridges[0]));
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(resp, 1);
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 1);
+	assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
+	assert_true(drive_until(t.c, RS_WAIT_DONE));
+	assert_int_equal(fb.nfds, 3);
 	t_close(&t, HANDLED);
 }
 

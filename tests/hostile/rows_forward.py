@@ -286,7 +286,7 @@ def _(p, x):
 @row("body-not-the-policys", violation="the policy rewrites the forwarded body")
 def _(p, x):
     """a create body that differs from the policy's output (no project label)"""
-    create(p, x, b'{"Image":"localhost/busybox","HostConfig":{}}')
+    create(p, x, b'{"Image":"localhost/busybox","HostConfig":{"NetworkMode":"none"}}')
 
 
 @row("body-whitespace", violation="the policy rewrites the forwarded body")

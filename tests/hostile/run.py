@@ -115,10 +115,12 @@ class Ctx:
 
     @staticmethod
     def inspect_line(kind, api, prefix, ref):
-        """The monitor's inspect request line for a FACT_QUERY (monitor/facts.c)."""
+        """The monitor's inspect request line for a FACT_QUERY (monitor/facts.c); a
+        network's is always libpod's on a podman backend (monitor/netcompat.h)."""
+        if kind == "network":
+            return "GET /v4.0.0/libpod/networks/%s/json" % ref
         compat = {"container": "/containers/%s/json", "volume": "/volumes/%s",
-                  "network": "/networks/%s", "image": "/images/%s/json",
-                  "exec": "/exec/%s/json"}
+                  "image": "/images/%s/json", "exec": "/exec/%s/json"}
         path = ("/libpod/%ss/%%s/json" % kind if api == 1 or kind == "pod"
                 else compat[kind]) % ref
         return "GET %s%s" % (prefix, path)

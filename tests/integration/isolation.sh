@@ -19,6 +19,8 @@
 # form body on dockerd (i_form_body). And allow-lists for cgroup maps, runtime hook
 # variables and AppArmor names (i_allow_lists), and for top ps_args on dockerd
 # (i_docker_ps_args). And no existence oracle in bind-source resolution (i_bind_oracle).
+# And no network shared between projects: each project's own, isolated, on both
+# daemons (i_network_projects).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -830,12 +832,174 @@ i_force_falsy() {
   for v in 1 2 3 4; do bk rm -f "isoff$v" >/dev/null 2>&1; bk rmi -f "localhost/isoff:f$v" >/dev/null 2>&1; done
 }
 
+# ---- projects do not share a network (spec amendment of 2026-12-07) ----------------
+# A tiny TCP service per container: busybox nc answers each connection with a word.
+# probe CLI [RUN-ARGS...] -- TARGET...: a new container of CLI's project (docker run
+# --rm, or podman --remote) connects to each TARGET's port 8000 (1 s to connect) and
+# prints "eth0" when it has an address, then "TARGET=<answer>" per target.
+probe() {
+  local cli=$1 args=() t script='ip -4 -o addr show eth0 2>/dev/null | grep -q inet && echo eth0;'; shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done; shift
+  for t in "$@"; do script="$script echo $t=\$(nc -w 1 $t 8000 </dev/null 2>/dev/null);"; done
+  $cli run --rm "${args[@]}" $IMG sh -c "$script" 2>&1
+}
+svc() {  # svc CLI NAME WORD [RUN-ARGS...]: a detached service container of CLI's project
+  local cli=$1 name=$2 word=$3; shift 3
+  $cli run -d --name "$name" "$@" $IMG nc -ll -p 8000 -e echo "$word" >/dev/null 2>&1
+}
+svc_ip() { bk inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}' "$1" 2>/dev/null | awk '{print $1}'; }
+ctr_nets() { bk inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' "$1" 2>/dev/null; }
+svc_listening() { [ "$(bk exec "$1" nc -w 1 127.0.0.1 8000 </dev/null 2>/dev/null)" = "$2" ]; }
+# reached NAME WANT CLI [RUN-ARGS...] -- TARGET: TARGET answers WANT (three tries: a
+# new address takes a moment to be resolvable and reachable)
+reached() {
+  local name=$1 want=$2 cli=$3 i; shift 3
+  for i in 1 2 3; do
+    cg_run probe "$cli" "$@"
+    [[ $CG_OUT == *"=$want"* ]] && { pass "$name"; return; }
+  done
+  fail "$name" "answer: $(tr '\n' ' ' <<<"$CG_OUT")"
+}
+# blocked NAME CLI [RUN-ARGS...] -- TARGET...: the probe ran with an address and no
+# TARGET answered
+blocked() {
+  local name=$1 cli=$2; shift 2
+  cg_run probe "$cli" "$@"
+  if [[ $CG_OUT != eth0* ]]; then fail "$name" "the probe did not run with an address: $(tr '\n' ' ' <<<"$CG_OUT")"
+  elif [[ $CG_OUT == *=iso-* ]]; then fail "$name" "reached: $(grep '=iso-' <<<"$CG_OUT" | tr '\n' ' ')"
+  else pass "$name"; fi
+}
+labels_of() { bk network inspect -f '{{range $k, $v := .Labels}}{{$k}}={{$v}} {{end}}' "$1" 2>/dev/null; }
+# the project network of project 1: labelled with the project and as its default one
+own_net_ok() { [[ $(labels_of "$1") == *"$KEY=$P1 "* && $(labels_of "$1") == *"org.apache.magpie.network=default "* ]]; }
+libpod_isolate() { backend GET "/v4.3.1/libpod/networks/$1/json" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("options", {}).get("isolate", "-"))' 2>/dev/null; }
+
+# Measured on podman 4.3.1 (netavark 1.4) and dockerd 20.10 (iptables on): a container
+# of project 1, on the default network or any network the gateway lets it join, reaches
+# no service of project 2, by address; inside one project containers reach each other
+# by address and by name, and -p publishes on 127.0.0.1. Podman isolates two bridges
+# only when both carry isolate=true, and slirp4netns connects from the host itself:
+# measured first on the backend. The project network is pruned like any other of the
+# project's and made again on next use, once for concurrent first uses, and a name
+# another project took gives way to another.
+i_network_projects() {
+  local ip2 ipo ip1 pn1 port got n nets i pids
+  svc dk2 isons2 iso-secret-2 && dk2 network create isonp2 >/dev/null &&
+    svc dk2 isons2o iso-secret-2o --network isonp2
+  if ! cg_wait_for 20000 svc_listening isons2 iso-secret-2 || ! cg_wait_for 20000 svc_listening isons2o iso-secret-2o; then
+    fail "project 2's services start" "$(bk logs isons2 2>&1 | tail -n 2)"; return
+  fi
+  ip2=$(svc_ip isons2); ipo=$(svc_ip isons2o)
+  if [ -z "$ip2" ] || [ -z "$ipo" ]; then fail "project 2's services have addresses" "default '$ip2', own '$ipo'"; return; fi
+  reached "project 2 reaches its own service by address" iso-secret-2 dk2 -- "$ip2"
+  reached "project 2 reaches its own service by name" iso-secret-2 dk2 -- isons2
+  blocked "project 1 on the default network reaches no service of project 2" dk -- "$ip2" "$ipo"
+  dk network create isonp1 >/dev/null
+  # podman 4.3.1's own compat network inspect and list drop the isolate option it holds
+  # (until a network file changes): the gateway answers them from its libpod API
+  dk network inspect isonp1 >/dev/null; dk network ls >/dev/null
+  if [ "$CG_BACKEND" = podman ]; then
+    [ "$(libpod_isolate isonp1)" = true ] && pass "docker network inspect and ls leave project 1's network isolated" ||
+      fail "docker network inspect and ls leave project 1's network isolated" "isolate=$(libpod_isolate isonp1)"
+  fi
+  blocked "project 1 on a network of its own reaches no service of project 2" dk --network isonp1 -- "$ip2" "$ipo"
+  if [ "$CG_BACKEND" = podman ]; then
+    blocked "podman --remote: project 1 reaches no service of project 2" pm -- "$ip2" "$ipo"
+    pm pod create --name isopn1 >/dev/null
+    blocked "a container in a pod of project 1 reaches no service of project 2" pm --pod isopn1 -- "$ip2" "$ipo"
+  fi
+  # project 1's own network, inside the project, and -p from the host
+  svc dk isons1 iso-secret-1 -p 127.0.0.1::8000
+  cg_wait_for 20000 svc_listening isons1 iso-secret-1 || fail "project 1's service starts" "$(bk logs isons1 2>&1 | tail -n 2)"
+  pn1=$(ctr_nets isons1); pn1=${pn1% }; ip1=$(svc_ip isons1)
+  if own_net_ok "$pn1"; then pass "project 1's default network is $pn1, labelled as its own"
+  else fail "project 1's default network is its own" "joined '$pn1': $(labels_of "$pn1")"; fi
+  reached "project 1 reaches its own service by address" iso-secret-1 dk -- "$ip1"
+  reached "project 1 reaches its own service by name" iso-secret-1 dk -- isons1
+  port=$(dk port isons1 8000/tcp 2>/dev/null | head -n 1); port=${port##*:}
+  if cg_wait_for 10000 eval '[ "$(timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port && cat <&3" 2>/dev/null)" = iso-secret-1 ]'; then
+    pass "docker run -p 127.0.0.1::8000: the host reaches project 1's service"
+  else fail "docker run -p: the host reaches project 1's service" "port '$port'"; fi
+  for n in bridge default $( [ "$CG_BACKEND" = podman ] && echo podman private); do
+    dk create --name "isonm-$n" --network "$n" $IMG true >/dev/null 2>&1
+    nets=$(ctr_nets "isonm-$n")
+    if [ "$nets" = "$pn1 " ]; then pass "docker run --network $n joins project 1's network"
+    else fail "docker run --network $n joins project 1's network" "joined '$nets'"; fi
+  done
+  if [ "$CG_BACKEND" = podman ]; then
+    for n in bridge private; do
+      pm create --name "isonm-p$n" --network "$n" $IMG true >/dev/null 2>&1
+      nets=$(ctr_nets "isonm-p$n")
+      if [ "$nets" = "$pn1 " ]; then pass "podman --remote run --network $n joins project 1's network"
+      else fail "podman --remote run --network $n joins project 1's network" "joined '$nets'"; fi
+    done
+    # what it takes on podman: both bridges isolated, and no compat inspect of them
+    backend POST /v4.3.1/libpod/networks/create '{"name":"isonstrip","options":{"isolate":"true"}}' >/dev/null
+    backend GET /v1.41/networks/isonstrip >/dev/null
+    [ "$(libpod_isolate isonstrip)" = - ] && pass "measure (podman): its own compat network inspect drops the isolate option" ||
+      fail "measure (podman): its own compat network inspect drops the isolate option" "isolate=$(libpod_isolate isonstrip)"
+    got=$(dk network inspect -f '{{.Name}} {{.Driver}} {{range $k, $v := .Containers}}{{$v.Name}} {{end}}' "$pn1" 2>&1)
+    [[ $got == "$pn1 bridge "*isons1* ]] && pass "docker network inspect (answered from libpod) lists project 1's service" ||
+      fail "docker network inspect lists project 1's service" "$got"
+    backend POST /v4.3.1/libpod/networks/create '{"name":"isonplain"}' >/dev/null
+    cg_run probe bk --network isonplain -- "$ipo"
+    if [[ $CG_OUT == *=iso-secret-2o* ]]; then pass "measure (podman): a bridge without isolate=true reaches project 2's isolated one"
+    else fail "measure (podman): a bridge without isolate=true reaches an isolated one" "$(tr '\n' ' ' <<<"$CG_OUT")"; fi
+    backend POST /v4.3.1/libpod/networks/create "{\"name\":\"isonlegacy\",\"labels\":{\"$KEY\":\"$P1\"}}" >/dev/null
+    expect_fail_with "project 1's own bridge without isolate=true is refused" "network isonlegacy is not isolated" \
+      dk create --name isonl --network isonlegacy $IMG true
+    expect_ok "podman --remote network create (libpod)" pm network create isonp1l
+    [ "$(libpod_isolate isonp1l)" = true ] && pass "a libpod network create is isolated (isolate=true)" ||
+      fail "a libpod network create is isolated" "isolate=$(libpod_isolate isonp1l)"
+    expect_fail_with "podman --remote network create --opt isolate=false refused" "isolate=false is refused" \
+      pm network create --opt isolate=false isonp1f
+    cg_run probe bk --network slirp4netns -- "$ip2"
+    if [[ $CG_OUT == *=iso-secret-2* ]]; then pass "measure (podman): slirp4netns reaches project 2's isolated service"
+    else fail "measure (podman): slirp4netns reaches project 2's service" "$(tr '\n' ' ' <<<"$CG_OUT")"; fi
+    expect_fail_with "docker run --network slirp4netns refused" "slirp4netns is refused" dk create --network slirp4netns $IMG true
+    expect_fail_with "podman --remote run --network slirp4netns refused" "slirp4netns is refused" pm create --network slirp4netns $IMG true
+  else
+    cg_run probe bk --network bridge -- "$ipo"
+    if [[ $CG_OUT == eth0* && $CG_OUT != *=iso-* ]]; then pass "measure (docker): dockerd's own rules keep its default bridge from project 2's network"
+    else fail "measure (docker): dockerd isolates its bridges" "$(tr '\n' ' ' <<<"$CG_OUT")"; fi
+  fi
+  # pruned when unused, made again on next use; concurrent first uses make one
+  bk rm -f isons1 $(bk ps -aq --filter name=isonm-) >/dev/null 2>&1
+  [ "$CG_BACKEND" = podman ] && backend DELETE "/v4.3.1/libpod/pods/isopn1?force=true" >/dev/null
+  expect_ok "docker network prune" dk network prune -f
+  if bk network inspect "$pn1" >/dev/null 2>&1; then fail "the prune removes project 1's unused network" "$pn1 is still there"
+  else pass "the prune removes project 1's unused network"; fi
+  pids=()
+  for i in 1 2 3 4; do dk create --name "isonk$i" $IMG true >"$CG_TMP/isonk$i.out" 2>&1 & pids+=($!); done
+  wait "${pids[@]}"   # these, not the gateways
+  got=0
+  for i in 1 2 3 4; do [ "$(ctr_nets "isonk$i")" = "$pn1 " ] && got=$((got + 1)); done
+  n=$(bk network ls -q --filter "label=$KEY=$P1" --filter label=org.apache.magpie.network=default | wc -l)
+  if [ "$got" = 4 ] && [ "$n" = 1 ]; then pass "4 concurrent first uses: all created, on one network $pn1"
+  else fail "4 concurrent first uses: all on one network" "$got on $pn1, $n default networks: $(cat "$CG_TMP"/isonk*.out | tr '\n' ' ')"; fi
+  bk rm -f isonk1 isonk2 isonk3 isonk4 >/dev/null 2>&1
+  expect_ok "docker system prune" dk system prune -f
+  if bk network inspect "$pn1" >/dev/null 2>&1; then fail "docker system prune removes project 1's unused network" "$pn1 is still there"
+  else pass "docker system prune removes project 1's unused network"; fi
+  # project 2 takes project 1's name: project 1 gets another network, and reaches nothing there
+  dk2 network create "$pn1" >/dev/null && svc dk2 isons2q iso-secret-2q --network "$pn1"
+  cg_wait_for 20000 svc_listening isons2q iso-secret-2q || fail "project 2's service on the taken name starts" ""
+  dk create --name isonq1 $IMG true >/dev/null 2>&1
+  nets=$(ctr_nets isonq1); nets=${nets% }
+  if [ -n "$nets" ] && [ "$nets" != "$pn1" ] && own_net_ok "$nets"; then pass "project 2 holds project 1's network name: project 1 uses its own $nets"
+  else fail "project 2 holds project 1's network name: project 1 uses another of its own" "joined '$nets'"; fi
+  blocked "project 1 reaches nothing on the network project 2 named like project 1's" dk -- "$(svc_ip isons2q)"
+}
+
 cleanup() {
   local v
-  for v in isoca isocb isocu isost isoenv isotop isoug isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 $(bk ps -aq --filter name=isonc 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
-  [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2 isopn; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
+  for v in isoca isocb isocu isost isoenv isotop isoug isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 \
+           $(bk ps -aq --filter name=isonc 2>/dev/null) $(bk ps -aq --filter name=ison 2>/dev/null); do bk rm -f $v >/dev/null 2>&1; done
+  [ "$CG_BACKEND" = podman ] && for v in isopa isopb isopu isopx isopr isopy isopa2 isopn isopn1; do backend DELETE "/v4.3.1/libpod/pods/$v?force=true" >/dev/null; done
   for v in isova isova2 isova3 isovb isovu isovt; do bk volume rm -f $v >/dev/null 2>&1; done
-  for v in isona isonb isonu 0abg Default BRIDGE None Podman Private pasta; do bk network rm $v >/dev/null 2>&1; done
+  for v in isona isonb isonu 0abg Default BRIDGE None Podman Private pasta isonp1 isonp2 isonp1l isonplain isonstrip \
+           isonlegacy $(bk network ls -q --filter "label=$KEY=$P1" 2>/dev/null) \
+           $(bk network ls -q --filter "label=$KEY=$P2" 2>/dev/null); do bk network rm $v >/dev/null 2>&1; done
   for v in ${IMA:-} ${IMB:-} ${IMU:-} localhost/isoff:m localhost/isoff:f1 localhost/isoff:f2 localhost/isoff:f3 \
            localhost/isoff:f4; do bk rmi -f "$v" >/dev/null 2>&1; done
   return 0
@@ -884,7 +1048,7 @@ i_events_labels() {
 
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
-     i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels)
+     i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels i_network_projects)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
