@@ -437,6 +437,20 @@ ref_is_path_safe(const struct ipc_str *ref, int multi)
 	return image_ref_path_safe(ref->p, ref->len);
 }
 
+/* 1 when ref is a pod id this request's answers called owned. */
+static int
+answered_pod(const struct conn *c, const struct ipc_str *ref)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfacts; i++)
+		if (c->facts[i].kind == CG_FACT_POD &&
+		    strlen(c->facts[i].id) == ref->len &&
+		    memcmp(c->facts[i].id, ref->p, ref->len) == 0)
+			return 1;
+	return 0;
+}
+
 int
 facts_on_query(struct conn *c, const struct ipc_msg *m)
 {
@@ -460,10 +474,12 @@ facts_on_query(struct conn *c, const struct ipc_msg *m)
 	if (pfx->len > 0 && (pfx->len < 2 || pfx->p[0] != '/' ||
 	    route_version(pfx->p + 1, pfx->len - 1, &vmaj, &vmin) == 0))
 		return conn_violation(c, "FACT_QUERY prefix is not a version prefix");
-	/* one question, always the same: which network stands for the default */
+	/* which network stands for the default: the project's, or in a pod
+	 * answered owned in this request, perhaps the pod's */
 	if (m->u.fact_query.kind == CG_FACT_PROJNET &&
 	    (ref->len != strlen(CG_PROJNET_REF) ||
-	    memcmp(ref->p, CG_PROJNET_REF, ref->len) != 0))
+	    memcmp(ref->p, CG_PROJNET_REF, ref->len) != 0) &&
+	    !answered_pod(c, ref))
 		return conn_violation(c, "project-network question about "
 		    "another ref");
 	c->qid = m->u.fact_query.qid;

@@ -236,6 +236,7 @@ struct bcall {
 
 
 enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX,
+	FS_PN_POD,
 	FS_PN_INSPECT, FS_PN_LIST };
 
 /* A checked upload (monitor/check.c; doc/privsep.md "Builds and archives"). */
@@ -826,7 +827,9 @@ int projnet_measured_podman(const struct conn *c);
  * Answer c's FACT_QUERY about the project network (CG_FACT_PROJNET): its
  * own name when that is missing or the project's; else the first of the
  * project's networks labelled as its default one, by a labelled list;
- * else the own name with the start-up suffix. Failures answer
+ * else the own name with the start-up suffix. Asked about a pod (its id
+ * as ref, answered owned before), first the pod's libpod inspect:
+ * CG_PROJNET_POD when it has an infra container and shares "net". Failures answer
  * unreachable, timeout or unexpected. projnet_fact_start starts it (c->rs
  * RS_FACT), projnet_fact_done takes each internal answer (ok, timeout as
  * for facts_done).

@@ -466,6 +466,13 @@ phase_start(struct conn *c)
 	c->ph_kind = 0;
 	c->ph_pn = 0;
 	c->ph_reloaded = 0;
+	/* a build's RUN steps on the project network (build_project_network):
+	 * inspected, created when missing, like a create's */
+	if (strcmp(c->action, "build") == 0 && projnet_answered(c) != NULL) {
+		c->ph_names[0][0] = projnet_answered(c);
+		c->ph_n[0] = 1;
+		keep_names(c);
+	}
 	if (join && (seg = strstr(c->target, "/networks/")) != NULL) {
 		/* the verified target: "<prefix>[/libpod]/networks/<id>/connect" */
 		seg += strlen("/networks/");

@@ -116,6 +116,17 @@ projnet_fact_start(struct conn *c)
 	char name[PROJNET_NAME_MAX + 1], *req;
 	size_t len;
 
+	if (c->q_stage != FS_PN_POD && strcmp(c->q_ref, CG_PROJNET_REF) != 0) {
+		/* a pod's: does its infra container share the network? */
+		c->q_stage = FS_PN_POD;
+		req = facts_inspect_request(CG_FACT_POD, CG_API_LIBPOD,
+		    LIBPOD_PREFIX, c->q_ref, &len);
+		if (backend_internal(c, req, len, 1) < 0) {
+			conn_close_backend(c);
+			facts_answer(c, IPC_FACT_UNREACHABLE, NULL);
+		}
+		return;
+	}
 	projnet_name(c->gw->root, name);
 	c->q_stage = FS_PN_INSPECT;
 	req = projnet_inspect_request(c, name, &len);
@@ -185,6 +196,41 @@ pick_labelled(const struct conn *c, const char *body, size_t len,
 	return found;
 }
 
+/*
+ * A libpod pod inspect answer: 1 when the pod is the project's and its
+ * infra container shares its network namespace (InfraContainerID set,
+ * "net" among SharedNamespaces), 0 when it is the project's without that,
+ * -2 when it is not the project's, -1 when unexpected.
+ */
+static int
+pod_shares_net(const struct conn *c, int status, const char *body, size_t len)
+{
+	char id[CG_ID_MAX + 1], err[128];
+	const cJSON *ns, *e, *infra;
+	cJSON *tree;
+	int net = 0;
+
+	switch (facts_verdict(CG_FACT_POD, CG_API_LIBPOD, status, body, len,
+	    c->gw->root, id)) {
+	case CG_OWNED:
+		break;
+	case CG_NOT_OWNED:
+		return -2;
+	default:
+		return -1;
+	}
+	if ((tree = json_parse(body, len, err, sizeof(err))) == NULL)
+		return -1;
+	infra = json_get(tree, "InfraContainerID");
+	ns = json_get(tree, "SharedNamespaces");
+	for (e = cJSON_IsArray(ns) ? ns->child : NULL; e != NULL; e = e->next)
+		if (cJSON_IsString(e) && strcmp(e->valuestring, "net") == 0)
+			net = 1;
+	net = net && cJSON_IsString(infra) && infra->valuestring[0] != '\0';
+	cJSON_Delete(tree);
+	return net;
+}
+
 void
 projnet_fact_done(struct conn *c, int ok, int timeout)
 {
@@ -201,6 +247,18 @@ projnet_fact_done(struct conn *c, int ok, int timeout)
 	}
 	backend_release(c);
 	projnet_name(c->gw->root, name);
+	if (c->q_stage == FS_PN_POD) {
+		rc = pod_shares_net(c, status, body, body_len);
+		free(body);
+		if (rc == 1)
+			answer_name(c, CG_PROJNET_POD);
+		else if (rc == 0)
+			projnet_fact_start(c);	/* the project's network */
+		else
+			facts_answer(c, rc == -2 ? IPC_FACT_NOT_OWNED :
+			    IPC_FACT_UNEXPECTED, NULL);
+		return;
+	}
 	if (c->q_stage == FS_PN_INSPECT) {
 		v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status,
 		    body, body_len, c->gw->root, id);

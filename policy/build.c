@@ -308,7 +308,7 @@ static const struct field nsoption_fields[] = {
 static int
 check_nsoption(const cJSON *e, size_t idx, struct cg_refusal *r)
 {
-	const cJSON *name;
+	const cJSON *name, *v;
 	char path[32], qn[260];
 	const char *n;
 
@@ -324,7 +324,16 @@ check_nsoption(const cJSON *e, size_t idx, struct cg_refusal *r)
 	if (json_truthy(json_get(e, "Host")) && !ascii_caseeq(n, "user"))
 		return cg_refuse(r, "denied-build-parameter",
 		    "the host %s namespace is refused", quote(n, qn));
-	if (json_truthy(json_get(e, "Path")))
+	/*
+	 * buildah reads a relative network Path as the names of networks
+	 * for RUN (podman 4.3.1, run_linux.go setupNamespaces): the one the
+	 * gateway sets, the project's own network, is checked in stage 2
+	 * (build_project_network); any other path is refused here
+	 */
+	v = json_get(e, "Path");
+	if (json_truthy(v) && !(strcmp(n, "network") == 0 &&
+	    cJSON_IsString(v) && is_resource_name(v->valuestring,
+	    strlen(v->valuestring))))
 		return cg_refuse(r, "denied-build-parameter",
 		    "joining the %s namespace by path is refused",
 		    quote(n, qn));
@@ -837,8 +846,9 @@ check_values(const struct cg_policy_ctx *ctx, struct cg_query *q,
  * podman-remote (which sends only its "user" entry) otherwise take the
  * network namespace from the host or from containers.conf. The entries
  * already there were checked (check_nsoptions: no host namespace, no
- * path), so one named "network" exactly, as buildah compares it, is
- * kept. Returns 0, or -1 when nsoptions does not parse (checked before).
+ * path but the project network's, build_project_network), so one named
+ * "network" exactly, as buildah compares it, is kept. Returns 0, or -1
+ * when nsoptions does not parse (checked before).
  */
 static int
 network_off_host(struct cg_query *q)
@@ -939,3 +949,59 @@ build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
 	build_normalise_dockerfile(ctx, q);
 	return labels_and_args(ctx, api, q, r);
 }
+
+/*
+ * Spec amendment of 2026-12-07 ("Projects do not share a network"): on a
+ * podman backend a build's RUN steps join the project's own network, not
+ * podman's default one, from which they reached other projects' isolated
+ * networks (measured: tests/integration/isolation.sh i_network_projects).
+ * The network entry of nsoptions (always there: network_off_host) gets
+ * Path = the project network's name, asked through ctx->facts
+ * (CG_FACT_PROJNET); a Path already there must be that name. Not with
+ * networkmode none or 1 (buildah's NetworkDisabled, also a rootless
+ * build's: no network at all).
+ * Stage 2 of POST build on req. Returns 0, or -1 with *r set (403 network,
+ * or the failed question's 502/504).
+ */
+int
+build_project_network(const struct cg_policy_ctx *ctx,
+    const struct cg_request *req, struct cg_refusal *r)
+{
+	const char *v = query_get(req->query, "nsoptions");
+	char net[CG_ID_MAX + 1], qv[260];
+	const cJSON *p;
+	cJSON *t, *e, *ne = NULL;
+	const char *mode = query_get(req->query, "networkmode");
+	enum cg_fact_result res;
+	int rc = 0;
+
+	if (ctx->backend_kind != CG_PODMAN || v == NULL || v[0] == '\0' ||
+	    (mode != NULL && (strcmp(mode, "none") == 0 ||
+	    strcmp(mode, "1") == 0)))
+		return 0;
+	if ((t = parse_param("nsoptions", v, r)) == NULL)
+		return -1;
+	cJSON_ArrayForEach(e, t)
+		if (strcmp(jstr0(e, "Name"), "network") == 0)
+			ne = e;		/* a host one was refused in stage 1 */
+	if (ne != NULL) {
+		res = ask_owned(ctx, req, CG_FACT_PROJNET, CG_PROJNET_REF, net);
+		p = json_get(ne, "Path");
+		if (res != CG_OWNED)
+			rc = fact_failure(ctx, res == CG_NOT_OWNED ?
+			    CG_UNEXPECTED : res, "network", r);
+		else if (json_truthy(p) && (!cJSON_IsString(p) ||
+		    strcmp(p->valuestring, net) != 0))
+			rc = cg_refuse_hint(r, "network", "leave the build's "
+			    "network out: RUN steps get the project's network",
+			    "build nsoptions network %s is refused",
+			    cJSON_IsString(p) ? quote(p->valuestring, qv) : "");
+		else {
+			set_member(ne, "Path", xj_string(net));
+			set_json(req->query, "nsoptions", t);
+		}
+	}
+	cJSON_Delete(t);
+	return rc;
+}
+

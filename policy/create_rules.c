@@ -353,15 +353,20 @@ rename_builtin_keys(cJSON *map, enum cg_kind backend, const char *net,
 	return 0;
 }
 
-/* The name of the project's network (CG_FACT_PROJNET) into net. */
+/*
+ * The name of the project's network (CG_FACT_PROJNET) into net; with a
+ * pod's id as ref, CG_PROJNET_POD when the container joins the pod's.
+ */
 static int
 project_network(const struct cg_policy_ctx *ctx, const struct cg_request *req,
-    char net[CG_ID_MAX + 1], struct cg_refusal *r)
+    const char *ref, char net[CG_ID_MAX + 1], struct cg_refusal *r)
 {
 	enum cg_fact_result res;
 
-	res = ask_owned(ctx, req, CG_FACT_PROJNET, CG_PROJNET_REF, net);
-	if (res == CG_OWNED && is_resource_name(net, strlen(net)))
+	res = ask_owned(ctx, req, CG_FACT_PROJNET, ref, net);
+	if (res == CG_OWNED && (is_resource_name(net, strlen(net)) ||
+	    (strcmp(ref, CG_PROJNET_REF) != 0 &&
+	    strcmp(net, CG_PROJNET_POD) == 0)))
 		return 0;
 	return fact_failure(ctx, res == CG_OWNED || res == CG_NOT_OWNED ?
 	    CG_UNEXPECTED : res, "network", r);
@@ -380,7 +385,7 @@ rewrite_project_network_compat(const struct cg_policy_ctx *ctx,
 	ec = json_get(json_get(body, "NetworkingConfig"), "EndpointsConfig");
 	if (!dm && !has_builtin_key(ec, ctx->backend_kind))
 		return 0;
-	if (project_network(ctx, req, net, r) != 0)
+	if (project_network(ctx, req, CG_PROJNET_REF, net, r) != 0)
 		return -1;
 	if (dm) {
 		if (!cJSON_IsObject(hc)) {
@@ -403,25 +408,31 @@ rewrite_project_network_libpod(const struct cg_policy_ctx *ctx,
 	char net[CG_ID_MAX + 1];
 
 	/*
-	 * A container in a pod shares the pod's network (made on the
-	 * project's network when the pod was created); "pod" says so even
-	 * for a pod that does not share it, where podman would otherwise
-	 * put the container on its default network (podman 4.3.1
-	 * GetDefaultNamespaceMode), and fails for a pod without infra.
+	 * A container in a pod whose infra container shares its network joins
+	 * that network (made on the project's network when the pod was
+	 * created): "pod" says so. In any other pod podman would put it on its
+	 * default network (podman 4.3.1 GetDefaultNamespaceMode): it gets the
+	 * project's network like a container of its own. The monitor tells
+	 * which (the pod's id was answered owned before, rule_pod_deps).
 	 */
 	if (!pod && jstr0(body, "pod")[0] != '\0' &&
 	    (mode[0] == '\0' || strcmp(mode, "default") == 0)) {
-		ns = xj_object();
-		set_member(ns, "nsmode", xj_string("pod"));
-		set_member(body, "netns", ns);
-		return 0;
+		if (project_network(ctx, req, jstr0(body, "pod"), net, r) != 0)
+			return -1;
+		if (strcmp(net, CG_PROJNET_POD) == 0) {
+			ns = xj_object();
+			set_member(ns, "nsmode", xj_string("pod"));
+			set_member(body, "netns", ns);
+			return 0;
+		}
+	} else {
+		if (pod && json_truthy(json_get(body, "no_infra")))
+			return 0;	/* no network of its own */
+		if (!(dm && empty) && !has_builtin_key(nets, ctx->backend_kind))
+			return 0;
+		if (project_network(ctx, req, CG_PROJNET_REF, net, r) != 0)
+			return -1;
 	}
-	if (pod && json_truthy(json_get(body, "no_infra")))
-		return 0;	/* no network of its own */
-	if (!(dm && empty) && !has_builtin_key(nets, ctx->backend_kind))
-		return 0;
-	if (project_network(ctx, req, net, r) != 0)
-		return -1;
 	if (dm) {
 		ns = xj_object();
 		set_member(ns, "nsmode", xj_string("bridge"));

@@ -287,6 +287,9 @@ finish_stage(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	if (check_query_refs(&a, req->query, r) == -1)
 		return -1;
+	if (strcmp(req->family, "build") == 0 && strcmp(req->action, "build") == 0 &&
+	    build_project_network(ctx, req, r) == -1)
+		return -1;
 	return force_policy(req, r);
 }
 

@@ -247,6 +247,10 @@ extern const char *const build_multi_keys[];
  */
 int build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
     struct cg_query *q, struct cg_refusal *r);
+/* Stage 2 of POST build: RUN steps on the project's network (build.c). */
+struct cg_request;
+int build_project_network(const struct cg_policy_ctx *ctx,
+    const struct cg_request *req, struct cg_refusal *r);
 
 /* build_files.c ------------------------------------------------------ */
 

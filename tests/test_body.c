@@ -27,6 +27,7 @@
 #define ROOT	"/home/user/project"
 #define KEY	CG_LABEL_KEY
 #define OWN1_ID	"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"
+#define POD2_ID	"d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2"
 #define POD_ID	"d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1"
 #define PROXY	"http://egress:3128"
 #define PROJNET	"cg-p-0123456789abcdef"	/* the project's own network */
@@ -69,6 +70,20 @@ fake_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
 	}
 	if (kind == CG_FACT_PROJNET && strcmp(ref, CG_PROJNET_REF) == 0) {
 		strcpy(id_out, PROJNET);
+		return CG_OWNED;
+	}
+	/* POD_ID shares its infra container's network, POD2_ID has none */
+	if (kind == CG_FACT_PROJNET && strcmp(ref, POD_ID) == 0) {
+		strcpy(id_out, CG_PROJNET_POD);
+		return CG_OWNED;
+	}
+	if (kind == CG_FACT_PROJNET && strcmp(ref, POD2_ID) == 0) {
+		strcpy(id_out, PROJNET);
+		return CG_OWNED;
+	}
+	if (kind == CG_FACT_POD && (strcmp(ref, "bare") == 0 ||
+	    strcmp(ref, POD2_ID) == 0)) {
+		strcpy(id_out, POD2_ID);
 		return CG_OWNED;
 	}
 	if (kind == CG_FACT_POD && (strcmp(ref, "ownpod") == 0 ||
@@ -1085,6 +1100,9 @@ test_libpod_rules(void **state)
 		    "{'netns':{'nsmode':'none'}," LBL ",'privileged':false}"),
 		LCX("in a pod: the pod's network", "{'pod':'ownpod'}",
 		    "{'pod':'" POD_ID "','netns':{'nsmode':'pod'}," LBL
+		    ",'privileged':false}"),
+		LCX("in a pod without a shared network: the project's",
+		    "{'pod':'bare'}", "{'pod':'" POD2_ID "'," LNET "," LBL
 		    ",'privileged':false}"),
 		/* podman 4.3.1: pasta is no mode (500 invalid network) */
 		LCD("netns pasta", "{'netns':{'nsmode':'pasta'}}", "network",

@@ -962,7 +962,7 @@ test_forward_headers(void **state)
 	m = m_fwd(1, "POST", "/v4.3.1/libpod/images/pull?reference=localhost%2F"
 	    "busybox", "X-Registry-Auth", "e30=", "Content-Length", "0", NULL);
 	FWD_OK(m);
-	m = m_fwd(1, "POST", canon_target("POST", "/v1.41/build"), "Content-Type",
+	m = m_fwd(1, "POST", canon_target("POST", "/v1.41/build?networkmode=none"), "Content-Type",
 	    "application/x-tar",
 	    "X-Registry-Auth", "e30=", "X-Registry-Config", "e30=",
 	    "Content-Length", "4", NULL);
@@ -1612,6 +1612,40 @@ test_project_network(void **state)
 	snprintf(alt, sizeof(alt), "%s-0badc0de", name);
 	pn_ask(&t, alt);
 	t_close(&t, HANDLED);
+
+	/* in a pod: the pod's network when its infra shares it, else the
+	 * project's; only about a pod answered owned in this request */
+	t_open(&t, sock_up);
+	ask(&t, 1, 1, CG_FACT_POD, IPC_API_LIBPOD, "p1", http_resp(200,
+	    "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"),
+	    IPC_FACT_OWNED, "p1id");
+	fb_queue(http_resp(200, "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\""
+	    ROOT "\"},\"InfraContainerID\":\"i1\",\"SharedNamespaces\":"
+	    "[\"ipc\",\"net\"]}"), 1);
+	m = m_fact(1, 2, CG_FACT_PROJNET, IPC_API_LIBPOD, "/v4.3.1", "p1id");
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_IDLE));
+	t_expect_msg(&t, IPC_FACT_ANSWER, &m);
+	assert_true(str_is(&m.u.fact_answer.id, CG_PROJNET_POD));
+	assert_true(STARTS(fb_read(1), "GET /v4.0.0/libpod/pods/p1id/json "));
+	t_close(&t, HANDLED);
+	t_open(&t, sock_up);
+	ask(&t, 1, 1, CG_FACT_POD, IPC_API_LIBPOD, "p1", http_resp(200,
+	    "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"),
+	    IPC_FACT_OWNED, "p1id");
+	fb_queue(http_resp(200, "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\""
+	    ROOT "\"},\"InfraContainerID\":\"\",\"SharedNamespaces\":null}"), 1);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	m = m_fact(1, 2, CG_FACT_PROJNET, IPC_API_LIBPOD, "/v4.3.1", "p1id");
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_true(drive_until(t.c, RS_IDLE));
+	t_expect_msg(&t, IPC_FACT_ANSWER, &m);
+	assert_true(str_is(&m.u.fact_answer.id, name));
+	t_close(&t, HANDLED);
+	t_open(&t, sock_up);
+	m = m_fact(1, 1, CG_FACT_PROJNET, IPC_API_LIBPOD, "/v4.3.1", "p1id");
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+	assert_log("project-network question about another ref");
 
 	/* a failed create is a refusal; nothing is forwarded */
 	t_open(&t, sock_up);

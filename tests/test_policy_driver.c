@@ -188,6 +188,54 @@ refuse(enum cg_kind sock, const char *method, const char *target,
 
 /* ---- tests ----------------------------------------------------------- */
 
+/*
+ * A podman build's RUN steps join the project's own network (amendment of
+ * 2026-12-07): from podman's default network they reached other projects'
+ * isolated ones. The network entry of nsoptions gets Path = its name (an
+ * entry is added to a list without one); another name is refused; the
+ * output is a fixpoint; a docker backend and networkmode none are left.
+ */
+#define NS(json)	"nsoptions=" json
+#define NET_DEFAULT	"%5B%7B%22Name%22%3A%22network%22%2C%22Host%22%3Afalse%7D%5D"
+#define NET_PROJ	"%5B%7B%22Name%22%3A%22network%22%2C%22Host%22%3Afalse%2C" \
+	"%22Path%22%3A%22" PROJNET "%22%7D%5D"
+#define USER_ONLY	"%5B%7B%22Name%22%3A%22user%22%2C%22Host%22%3Atrue%7D%5D"
+#define USER_PROJ	"%5B%7B%22Name%22%3A%22user%22%2C%22Host%22%3Atrue%7D%2C%7B" \
+	"%22Name%22%3A%22network%22%2C%22Host%22%3Afalse%2C%22Path%22%3A%22" \
+	PROJNET "%22%7D%5D"
+#define LBLQ	"labels=%7B%22org.apache.magpie.project%22%3A%22%2Fhome%2Fu%2Fproj%22%7D"
+
+static void
+test_build_project_network(void **state)
+{
+	struct cg_policy_ctx ctx = make_ctx(CG_DOCKER);
+	struct cg_request req;
+	struct cg_refusal r;
+
+	(void)state;
+	pass(CG_DOCKER, "POST", "/v1.41/build?t=x", NULL,
+	    "/v1.41/build?t=x&" LBLQ "&" NS(NET_PROJ));
+	pass(CG_PODMAN, "POST", "/v4.3.1/libpod/build?t=x&" NS(USER_ONLY), NULL,
+	    "/v4.3.1/libpod/build?t=x&" NS(USER_PROJ) "&labels=%5B%22org.apache."
+	    "magpie.project%3D%2Fhome%2Fu%2Fproj%22%5D");
+	/* fixpoint */
+	pass(CG_DOCKER, "POST", "/v1.41/build?t=x&" LBLQ "&" NS(NET_PROJ), NULL,
+	    "/v1.41/build?t=x&" LBLQ "&" NS(NET_PROJ));
+	refuse(CG_DOCKER, "POST", "/v1.41/build?t=x&nsoptions=%5B%7B%22Name%22"
+	    "%3A%22network%22%2C%22Path%22%3A%22theirs%22%7D%5D", NULL, "network",
+	    "build nsoptions network theirs is refused");
+	pass(CG_DOCKER, "POST", "/v1.41/build?t=x&networkmode=none", NULL,
+	    "/v1.41/build?t=x&networkmode=none&" LBLQ "&" NS(NET_DEFAULT));
+	/* dockerd's classic builder: RUN on its default bridge, which its
+	 * rules isolate from every other */
+	ctx.backend_kind = CG_DOCKER;
+	assert_int_equal(run_ctx(&ctx, "POST", "/v1.41/build?t=x", NULL, &req,
+	    &r), 0);
+	assert_string_equal(req.target, "/v1.41/build?t=x&" LBLQ "&"
+	    NS(NET_DEFAULT));
+	policy_request_free(&req);
+}
+
 static void
 test_path_rewrite(void **state)
 {
@@ -953,6 +1001,7 @@ main(void)
 		cmocka_unit_test(test_bypass_ownership),
 		cmocka_unit_test(test_bypass_b43_no_cache),
 		cmocka_unit_test(test_bypass_b34_networks),
+		cmocka_unit_test(test_build_project_network),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,10 +237,11 @@ CASES = [
     # the create names the image the monitor checked by its id (doc/privsep.md, image pins)
     ("create: the name repeated in the body is dropped", "docker", "POST",
      "/containers/create?name=x2",
-     b'{"Image":"localhost/busybox","name":"x2","Volumes":{},"VolumesFrom":[]}', 200,
+     b'{"Image":"localhost/busybox","name":"x2","Volumes":{},"VolumesFrom":[],'
+     b'"HostConfig":{"NetworkMode":"none"}}', 200,
      "/containers/create?name=x2",
-     ('{"Image":"%s","Labels":{"%s":"{ROOT_RAW}"},"HostConfig":{}}' % (IID, KEY))
-     .encode(), None),
+     ('{"Image":"%s","HostConfig":{"NetworkMode":"none"},"Labels":{"%s":"{ROOT_RAW}"}}'
+      % (IID, KEY)).encode(), None),
     ("create: a different name in the body is refused", "docker", "POST",
      "/containers/create?name=x3", b'{"Image":"localhost/busybox","name":"x4"}', 403,
      None, None, None),

@@ -99,7 +99,9 @@ class Ctx:
                 self.fmt["%s_%s_n" % (kind, who)] = names[kind][who]
         self.fmt_re = {k: re.escape(v) for k, v in self.fmt.items()}
         # the canonical build target (the policy adds the label and the network mode)
-        self.build_target = C + "/build?labels=" + urllib.parse.quote(
+        # networkmode=none: RUN steps would otherwise join the project's own
+        # network, which the policy asks the monitor about (a question)
+        self.build_target = C + "/build?networkmode=none&labels=" + urllib.parse.quote(
             json.dumps({KEY: root}, separators=(",", ":")), safe="") + \
             "&nsoptions=%5B%7B%22Name%22%3A%22network%22%2C%22Host%22%3Afalse%7D%5D"
 

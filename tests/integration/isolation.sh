@@ -907,6 +907,15 @@ i_network_projects() {
     blocked "podman --remote: project 1 reaches no service of project 2" pm -- "$ip2" "$ipo"
     pm pod create --name isopn1 >/dev/null
     blocked "a container in a pod of project 1 reaches no service of project 2" pm --pod isopn1 -- "$ip2" "$ipo"
+    # a build's RUN steps: on podman's default network they reached project 2's service
+    mkdir -p "$P1/isonb"
+    printf 'FROM %s\nRUN ip -4 -o addr show eth0 | grep -q inet && echo run-eth0; echo got=$(nc -w 1 %s 8000 </dev/null 2>/dev/null)\n' \
+      "$IMG" "$ipo" > "$P1/isonb/Dockerfile"
+    cg_run env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" timeout -k 5 "$CG_TIMEOUT" \
+      docker build --no-cache -t localhost/isonb:1 "$P1/isonb"
+    if [[ $CG_OUT == *run-eth0* && $CG_OUT == *got=* && $CG_OUT != *got=iso-* ]]; then
+      pass "a build's RUN step of project 1 reaches no service of project 2"
+    else fail "a build's RUN step of project 1 reaches no service of project 2" "$(grep -E 'run-eth0|got=|rror' <<<"$CG_OUT" | tr '\n' ' ')"; fi
   fi
   # project 1's own network, inside the project, and -p from the host
   svc dk isons1 iso-secret-1 -p 127.0.0.1::8000
@@ -964,7 +973,8 @@ i_network_projects() {
     else fail "measure (docker): dockerd isolates its bridges" "$(tr '\n' ' ' <<<"$CG_OUT")"; fi
   fi
   # pruned when unused, made again on next use; concurrent first uses make one
-  bk rm -f isons1 $(bk ps -aq --filter name=isonm-) >/dev/null 2>&1
+  # (what other scenarios left of project 1 on it goes first)
+  bk rm -f $(bk ps -aq --filter "network=$pn1") >/dev/null 2>&1
   [ "$CG_BACKEND" = podman ] && backend DELETE "/v4.3.1/libpod/pods/isopn1?force=true" >/dev/null
   expect_ok "docker network prune" dk network prune -f
   if bk network inspect "$pn1" >/dev/null 2>&1; then fail "the prune removes project 1's unused network" "$pn1 is still there"
@@ -1000,7 +1010,7 @@ cleanup() {
   for v in isona isonb isonu 0abg Default BRIDGE None Podman Private pasta isonp1 isonp2 isonp1l isonplain isonstrip \
            isonlegacy $(bk network ls -q --filter "label=$KEY=$P1" 2>/dev/null) \
            $(bk network ls -q --filter "label=$KEY=$P2" 2>/dev/null); do bk network rm $v >/dev/null 2>&1; done
-  for v in ${IMA:-} ${IMB:-} ${IMU:-} localhost/isoff:m localhost/isoff:f1 localhost/isoff:f2 localhost/isoff:f3 \
+  for v in ${IMA:-} ${IMB:-} ${IMU:-} localhost/isonb:1 localhost/isoff:m localhost/isoff:f1 localhost/isoff:f2 localhost/isoff:f3 \
            localhost/isoff:f4; do bk rmi -f "$v" >/dev/null 2>&1; done
   return 0
 }
