@@ -149,6 +149,20 @@ answer_label_query(const struct conn *c, const char *extra)
 	return enc;
 }
 
+/* Start the internal request req[0..n) (n < 0: out of memory) for c's
+ * answer (c->rs RS_PHASE); a failed connect is a 502. */
+static void
+send_request(struct conn *c, char *req, int n)
+{
+	if (n < 0)
+		xoom();
+	c->rs = RS_PHASE;
+	if (backend_internal(c, req, (size_t)n, 1) < 0) {
+		conn_free_answer(c);
+		backend_refuse_transport(c, 0);
+	}
+}
+
 /*
  * Start the internal GET <prefix>[/libpod]<path>[?query] for c's answer
  * (c->rs RS_PHASE); a failed connect is a 502.
@@ -164,13 +178,7 @@ ask(struct conn *c, const char *path, const char *query)
 	    c->q_prefix,
 	    c->api == IPC_API_LIBPOD ? "/libpod" : "", path,
 	    query[0] != '\0' ? "?" : "", query);
-	if (n < 0)
-		xoom();
-	c->rs = RS_PHASE;
-	if (backend_internal(c, req, (size_t)n, 1) < 0) {
-		conn_free_answer(c);
-		backend_refuse_transport(c, 0);
-	}
+	send_request(c, req, n);
 }
 
 /*
@@ -221,13 +229,7 @@ net_ask(struct conn *c)
 	    "Host: docker\r\n\r\n", (int)idlen, id) :
 	    asprintf(&req, "GET /v4.0.0/libpod/networks/json%s HTTP/1.1\r\n"
 	    "Host: docker\r\n\r\n", q != NULL ? q : "");
-	if (n < 0)
-		xoom();
-	c->rs = RS_PHASE;
-	if (backend_internal(c, req, (size_t)n, 1) < 0) {
-		conn_free_answer(c);
-		backend_refuse_transport(c, 0);
-	}
+	send_request(c, req, n);
 }
 
 static void

@@ -361,6 +361,20 @@ own_prefix_done(struct conn *c, int status, const char *body,
 	facts_answer(c, (uint8_t)(v == CG_UNEXPECTED ? CG_UNEXPECTED : v), id);
 }
 
+int
+facts_internal_answer(struct conn *c, int ok, int timeout, int *status,
+    char **body, size_t *body_len)
+{
+	if (!ok || backend_parse_internal(c, status, body, body_len) < 0) {
+		conn_close_backend(c);
+		facts_answer(c, timeout ? IPC_FACT_TIMEOUT : IPC_FACT_UNREACHABLE,
+		    NULL);
+		return -1;
+	}
+	backend_release(c);
+	return 0;
+}
+
 void
 facts_done(struct conn *c, int ok, int timeout)
 {
@@ -375,13 +389,8 @@ facts_done(struct conn *c, int ok, int timeout)
 		projnet_fact_done(c, ok, timeout);
 		return;
 	}
-	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
-		conn_close_backend(c);
-		facts_answer(c, timeout ? IPC_FACT_TIMEOUT : IPC_FACT_UNREACHABLE,
-		    NULL);
+	if (facts_internal_answer(c, ok, timeout, &status, &body, &body_len) < 0)
 		return;
-	}
-	backend_release(c);
 	if (c->q_stage == FS_OWN_PREFIX) {
 		own_prefix_done(c, status, body, body_len);
 		free(body);

@@ -779,6 +779,14 @@ void facts_done(struct conn *c, int ok, int timeout);
  * verification and the replay). c goes back to RS_IDLE.
  */
 void facts_answer(struct conn *c, uint8_t result, const char *id);
+/*
+ * The internal answer of c's running FACT_QUERY (ok, timeout as for
+ * facts_done): 0 with its status and decoded body (malloc'd, the caller
+ * frees it), the connection released; -1 after answering the child
+ * timeout or unreachable.
+ */
+int facts_internal_answer(struct conn *c, int ok, int timeout, int *status,
+    char **body, size_t *body_len);
 
 /* ---- monitor/answer.c */
 

@@ -239,13 +239,8 @@ projnet_fact_done(struct conn *c, int ok, int timeout)
 	int status, rc;
 	enum cg_fact_result v;
 
-	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
-		conn_close_backend(c);
-		facts_answer(c, timeout ? IPC_FACT_TIMEOUT : IPC_FACT_UNREACHABLE,
-		    NULL);
+	if (facts_internal_answer(c, ok, timeout, &status, &body, &body_len) < 0)
 		return;
-	}
-	backend_release(c);
 	projnet_name(c->gw->root, name);
 	if (c->q_stage == FS_PN_POD) {
 		rc = pod_shares_net(c, status, body, body_len);
