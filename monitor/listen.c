@@ -108,8 +108,19 @@ egress_probe(struct gateway *gw, struct listener *l)
 		memcpy(l->noproxy, gw->lis[0].noproxy, sizeof(l->noproxy));
 		return;
 	}
+	/*
+	 * cli.md §15's podman alias, 10.88.0.1, is the podman0 bridge's; by
+	 * the amendment "Projects do not share a network" no container joins
+	 * that bridge, so 10.88.0.1 is no address of the host and leaves by
+	 * the default route (measured, podman 4.3.1, netavark). podman
+	 * writes host.containers.internal into every container's /etc/hosts,
+	 * as the gateway of its first network, and of a build's RUN step, as
+	 * the host's address; both reach the host through an isolated bridge
+	 * (isolation.sh i_egress_alias).
+	 */
 	alias = gw->cfg->egress_host != NULL ? gw->cfg->egress_host :
-	    l->backend_kind == CG_DOCKER ? "172.17.0.1" : "10.88.0.1";
+	    l->backend_kind == CG_DOCKER ? "172.17.0.1" :
+	    "host.containers.internal";
 	sin.sin_port = htons((uint16_t)gw->cfg->egress_port);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

@@ -1001,6 +1001,47 @@ i_network_projects() {
   blocked "project 1 reaches nothing on the network project 2 named like project 1's" dk -- "$(svc_ip isons2q)"
 }
 
+# cli.md §15's egress proxy as a container of the project network sees it: a listener on
+# every host address stands for the proxy (the gateway probes 127.0.0.1:<port>), and a
+# gateway with injection on gives a container and a build's RUN step HTTP_PROXY; what
+# answers there must be that listener. Podman's default alias, 10.88.0.1, is the podman0
+# bridge's: no container is on it now, and the address left by the default route
+# (measured: another host answered "426 Upgrade Required").
+i_egress_alias() {
+  podman_only "egress alias" || return
+  local port pid p3 r3 gw3 tok=egress-$$-$RANDOM got
+  python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("0.0.0.0", 0)); s.listen(16)
+print(s.getsockname()[1], flush=True); sys.stdout.close()
+while True:
+    c, _ = s.accept(); c.sendall((sys.argv[1] + "\n").encode()); c.close()' "$tok" >"$CG_TMP/egress.port" 2>/dev/null &
+  pid=$!
+  cg_wait_for 10000 test -s "$CG_TMP/egress.port" || { fail "egress alias: the stand-in proxy listens" ""; kill "$pid"; return; }
+  port=$(cat "$CG_TMP/egress.port")
+  cg_project p3; p3=$P; r3=$R
+  local -a CG_GW_EXTRA=(--egress inject-if-available --egress-port "$port")   # this gateway's
+  if ! cg_gateway_start "$p3" "$r3"; then
+    fail "egress alias: gateway with injection starts" "see above"; kill "$pid"; return
+  fi
+  gw3=$CG_GW_PID
+  cg_run timeout -k 5 "$CG_TIMEOUT" env DOCKER_HOST="unix://$r3/docker.sock" docker run --rm $IMG \
+    sh -c 'h=${HTTP_PROXY#http://}; echo "proxy=$HTTP_PROXY"; echo "got=$(nc -w 2 "${h%:*}" "${h##*:}" </dev/null 2>/dev/null)"'
+  got=$CG_OUT
+  if [[ $got == *"got=$tok"* ]]; then pass "a container of the project network reaches the egress proxy at its HTTP_PROXY"
+  else fail "a container of the project network reaches the egress proxy at its HTTP_PROXY" "$(tr '\n' ' ' <<<"$got")"; fi
+  mkdir -p "$p3/egb"
+  printf 'FROM %s\nRUN h=${HTTP_PROXY#http://}; echo "got=$(nc -w 2 "${h%%:*}" "${h##*:}" </dev/null 2>/dev/null)"\n' "$IMG" > "$p3/egb/Dockerfile"
+  cg_run env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$r3/docker.sock" timeout -k 5 "$CG_TIMEOUT" \
+    docker build --no-cache -t localhost/isoegb:1 "$p3/egb"
+  if [[ $CG_OUT == *"got=$tok"* ]]; then pass "a build's RUN step reaches the egress proxy at its HTTP_PROXY"
+  else fail "a build's RUN step reaches the egress proxy at its HTTP_PROXY" "$(grep -E 'got=|rror' <<<"$CG_OUT" | tr '\n' ' ')"; fi
+  bk rmi -f localhost/isoegb:1 >/dev/null 2>&1
+  bk rm -f $(bk ps -aq --filter "label=$KEY=$p3") >/dev/null 2>&1
+  bk network rm $(bk network ls -q --filter "label=$KEY=$p3") >/dev/null 2>&1
+  cg_gateway_stop "$gw3"
+  kill "$pid"; wait "$pid" 2>/dev/null
+}
+
 cleanup() {
   local v
   for v in isoca isocb isocu isost isoenv isotop isoug isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 \
@@ -1058,7 +1099,8 @@ i_events_labels() {
 
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
-     i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels i_network_projects)
+     i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels i_network_projects
+     i_egress_alias)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi

@@ -172,8 +172,8 @@ OPS_PIDS+=($!)
 ops_wait_for "[ -s '$OPS_TMP/port' ]" 5; PORT=$(cat "$OPS_TMP/port")
 SE=(--backend podman --podman-socket "$FAKE" --idle-timeout 0.2)
 "$GW" serve --project "$P" "${SE[@]}" --egress-port "$PORT" 2>"$OPS_TMP/eg1.log"
-check "egress reachable: INFO line (podman alias 10.88.0.1)" \
-  grep -q "INFO egress gateway reachable on 127.0.0.1:$PORT; podman containers get HTTP_PROXY=http://10.88.0.1:$PORT$" "$OPS_TMP/eg1.log"
+check "egress reachable: INFO line (podman alias host.containers.internal)" \
+  grep -q "INFO egress gateway reachable on 127.0.0.1:$PORT; podman containers get HTTP_PROXY=http://host.containers.internal:$PORT$" "$OPS_TMP/eg1.log"
 check "egress: one line per backend, not per socket (both sockets on podman)" [ "$(grep -c ' egress gateway ' "$OPS_TMP/eg1.log")" = 1 ]
 "$GW" serve --project "$P" "${SE[@]}" --egress-port "$PORT" --egress-host fd00::1 2>"$OPS_TMP/eg2.log"
 check "egress reachable: IPv6 alias in brackets" grep -q "HTTP_PROXY=http://\[fd00::1\]:$PORT$" "$OPS_TMP/eg2.log"
@@ -197,7 +197,7 @@ import json, sys
 port = sys.argv[2]
 evs = [json.loads(l) for l in open(sys.argv[1]) if "\"egress\"" in l]
 ok = any(o.get("event") == "egress" and o.get("socket_kind") in ("podman", "docker") and o.get("mode") == "inject-if-available"
-         and o.get("available") is True and o.get("proxy") == "http://10.88.0.1:" + port for o in evs)
+         and o.get("available") is True and o.get("proxy") == "http://host.containers.internal:" + port for o in evs)
 sys.exit(0 if ok else 1)' "$OPS_TMP/eg6.log" "$PORT"
 
 ops_summary

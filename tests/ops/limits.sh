@@ -200,7 +200,7 @@ ops_wait_for "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\"
 
 ops_git_project eg1
 start "$OPS_TMP/eg1.log" --backend podman --podman-socket "$FAKE" --egress-port "$PORT"
-check "egress: podman backend alias 10.88.0.1" grep -q "INFO egress gateway reachable on 127.0.0.1:$PORT; podman containers get HTTP_PROXY=http://10.88.0.1:$PORT" "$OPS_TMP/eg1.log"
+check "egress: podman backend alias host.containers.internal" grep -q "INFO egress gateway reachable on 127.0.0.1:$PORT; podman containers get HTTP_PROXY=http://host.containers.internal:$PORT" "$OPS_TMP/eg1.log"
 stop_gw
 
 FAKE_D=$OPS_TMP/fake-docker.sock
