@@ -1245,6 +1245,28 @@ test_phase_checks_before_creating(void **state)
 	t_close(&t, HANDLED);
 }
 
+/* A libpod network inspect's answer: this project's network, isolated. */
+#define OWNED_ISOLATED "{\"name\":\"n\",\"id\":\"n1\",\"driver\":" \
+	"\"bridge\",\"labels\":{\"" KEY "\":\"" ROOT "\"},\"options\":" \
+	"{\"isolate\":\"true\"}}"
+
+/*
+ * The create BODY on T reaches the backend as the NFDS-th request (the
+ * ones before are the monitor's own), answered 201; CLOSE_AFTER as
+ * fb_queue's.
+ */
+static void
+create_reaches_backend(struct t *t, const char *body, int nfds,
+    int close_after)
+{
+	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), close_after);
+	assert_int_equal(forward_json(t, "/v1.41/containers/create", body), 0);
+	assert_true(drive_until(t->c, RS_WAIT_DONE));
+	assert_int_equal(fb.nfds, nfds);
+	assert_true(strstr(fb_read(nfds - 1), body) != NULL);
+	t_close(t, HANDLED);
+}
+
 /*
  * §14 B34 (policy.md §5.1): a create naming a network is forwarded only
  * when the monitor's inspect says the network is this project's; another
@@ -1324,27 +1346,13 @@ test_bypass_b34_named_networks(void **state)
 	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
 	fb_queue(resp, 1);
 	fb_queue(http_resp(409, "{}"), 1);	/* another one's reload */
-	fb_queue(http_resp(200, "{\"name\":\"n\",\"id\":\"n1\",\"driver\":"
-	    "\"bridge\",\"labels\":{\"" KEY "\":\"" ROOT "\"},\"options\":"
-	    "{\"isolate\":\"true\"}}"), 1);
-	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 1);
-	assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
-	assert_int_equal(fb.nfds, 5);
-	assert_true(strstr(fb_read(4), body) != NULL);
-	t_close(&t, HANDLED);
+	fb_queue(http_resp(200, OWNED_ISOLATED), 1);
+	create_reaches_backend(&t, body, 5, 1);
 	/* allowed: an owned, isolated network; the create reaches the backend */
 	t_open(&t, sock_up);
 	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
-	fb_queue(http_resp(200, "{\"name\":\"n\",\"id\":\"n1\",\"driver\":"
-	    "\"bridge\",\"labels\":{\"" KEY "\":\"" ROOT "\"},\"options\":"
-	    "{\"isolate\":\"true\"}}"), 1);
-	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 0);
-	assert_int_equal(forward_json(&t, "/v1.41/containers/create", body), 0);
-	assert_true(drive_until(t.c, RS_WAIT_DONE));
-	assert_int_equal(fb.nfds, 3);
-	assert_true(strstr(fb_read(2), body) != NULL);
-	t_close(&t, HANDLED);
+	fb_queue(http_resp(200, OWNED_ISOLATED), 1);
+	create_reaches_backend(&t, body, 3, 0);
 	/* a backend that did not say it is podman: its isolation unmeasured,
 	 * the bridge is joined on its ownership alone */
 	gw.lis[0].backend_ident = BACKEND_UNKNOWN;
