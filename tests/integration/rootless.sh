@@ -9,7 +9,8 @@
 # the binaries and scripts the user can read):
 #   * the rootless scenarios: backend identity and the cross-project prune through
 #     DOCKER_HOST, --docker-socket and discovery; builds (docker build, podman
-#     --remote build) whose RUN steps work without the host's network; the hook's
+#     --remote build) whose RUN steps work without the host's network; each project's
+#     own network (no container of another reached) and the egress proxy from it; the hook's
 #     hand-over (CLAUDE_ENV_FILE); two sessions of one project; the degraded
 #     sandbox (user namespaces refused by tests/helpers/no_userns); the discovery
 #     messages; a worktree's run directory; status's warning about the backend

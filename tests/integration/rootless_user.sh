@@ -238,7 +238,63 @@ r_worktree() {
   "$CG_GATEWAY" stop --project "$W" >/dev/null; "$CG_GATEWAY" stop --project "$M" >/dev/null
 }
 
-ALL=(r_identity_prune r_build r_hook_sessions r_degraded r_status_reach r_sandboxed_agent r_discovery r_worktree)
+# ---- the project's own network on rootless podman ----------------------------------------------
+# Each project's default network is its own isolated netavark bridge, here inside the user's
+# rootless network namespace (podman 4.3.1: the first bridge container starts it): a
+# container of project 1 reaches its own service by name, and no service of project 2.
+r_network() {
+  local p1 r1 ip2 i out
+  cg_project rnet1; p1=$P; r1=$R
+  gw_start "$p1" "$r1" -- --podman-socket "$S" || { fail "network: gateway 1" "no start"; return; }
+  cg_project rnet2
+  gw_start "$P" "$R" -- --podman-socket "$S" || { fail "network: gateway 2" "no start"; return; }
+  DOCKER_HOST=unix://$R/docker.sock cg_run docker run -d --name rlsvc2 $IMG nc -ll -p 8000 -e echo rl-secret-2
+  DOCKER_HOST=unix://$r1/docker.sock cg_run docker run -d --name rlsvc1 $IMG nc -ll -p 8000 -e echo rl-secret-1
+  for i in rlsvc1:rl-secret-1 rlsvc2:rl-secret-2; do
+    cg_wait_for 20000 eval '[ "$(bk exec '"${i%%:*}"' nc -w 1 127.0.0.1 8000 </dev/null 2>/dev/null)" = '"${i#*:}"' ]' ||
+      { fail "network: service ${i%%:*} starts" "$(bk logs "${i%%:*}" 2>&1 | tail -n 2)"; bk rm -f rlsvc1 rlsvc2 >/dev/null 2>&1; return; }
+  done
+  ip2=$(bk inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}' rlsvc2 | awk '{print $1}')
+  expect_output "network: project 2's service is on its own network with an address" "." echo "$ip2"
+  for i in 1 2 3; do   # a new name takes a moment to resolve
+    DOCKER_HOST=unix://$r1/docker.sock cg_run docker run --rm $IMG sh -c 'nc -w 1 rlsvc1 8000 </dev/null'
+    [ "$CG_OUT" = rl-secret-1 ] && break
+  done
+  expect_output "network: project 1 reaches its own service by name" rl-secret-1 echo "$CG_OUT"
+  DOCKER_HOST=unix://$r1/docker.sock cg_run docker run --rm $IMG \
+    sh -c "ip -4 -o addr show eth0 | grep -q inet && echo eth0; echo got=\$(nc -w 1 $ip2 8000 </dev/null 2>/dev/null)"
+  out=$CG_OUT
+  if [[ $out == eth0*got=* && $out != *rl-secret-2* ]]; then pass "network: project 1 reaches no service of project 2 ($ip2)"
+  else fail "network: project 1 reaches no service of project 2 ($ip2)" "$(tr '\n' ' ' <<<"$out")"; fi
+  bk rm -f rlsvc1 rlsvc2 >/dev/null 2>&1
+}
+
+# ---- the egress proxy seen from a rootless project network --------------------------------------
+# A listener on every host address stands for the egress proxy. Measured (podman 4.3.1):
+# in a rootless container host.containers.internal is the host's own address, which the
+# project network reaches through the user's network namespace; 10.0.2.2 (slirp4netns
+# without host loopback) and 10.88.0.1 (the rootless default bridge) are not the host.
+r_egress() {
+  local port pid tok=egress-$$-$RANDOM
+  python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("0.0.0.0", 0)); s.listen(16)
+print(s.getsockname()[1], flush=True); sys.stdout.close()
+while True:
+    c, _ = s.accept(); c.sendall((sys.argv[1] + "\n").encode()); c.close()' "$tok" >"$CG_TMP/egress.port" 2>/dev/null &
+  pid=$!
+  cg_wait_for 10000 test -s "$CG_TMP/egress.port" || { fail "egress: the stand-in proxy listens" ""; kill "$pid"; return; }
+  port=$(cat "$CG_TMP/egress.port")
+  cg_project regress
+  if gw_start "$P" "$R" -- --podman-socket "$S" --egress inject-if-available --egress-port "$port"; then
+    DOCKER_HOST=unix://$R/docker.sock cg_run docker run --rm $IMG \
+      sh -c 'h=${HTTP_PROXY#http://}; echo "proxy=$HTTP_PROXY got=$(nc -w 2 "${h%:*}" "${h##*:}" </dev/null 2>/dev/null)"'
+    if [[ $CG_OUT == *"got=$tok"* ]]; then pass "egress: a rootless container reaches the egress proxy at its HTTP_PROXY"
+    else fail "egress: a rootless container reaches the egress proxy at its HTTP_PROXY" "$(tr '\n' ' ' <<<"$CG_OUT")"; fi
+  else fail "egress: gateway" "no start"; fi
+  kill "$pid"; wait "$pid" 2>/dev/null
+}
+
+ALL=(r_identity_prune r_build r_network r_egress r_hook_sessions r_degraded r_status_reach r_sandboxed_agent r_discovery r_worktree)
 cg_require docker podman curl git python3 || { fail "prerequisites" "missing tools"; cg_summary; exit; }
 cg_backend_up || { fail "rootless podman" "not answering"; cg_summary; exit; }
 [ $# -gt 0 ] && ALL=("$@")
