@@ -1511,6 +1511,30 @@ pn_ask(struct t *t, const char *want)
 		    (int)m.u.fact_answer.id.len, m.u.fact_answer.id.p, want);
 }
 
+/*
+ * Pod p1id, answered owned, then the project-network question about it:
+ * the pod's inspect answers with INFRA (its infra and shared-namespace
+ * members), then MORE, when not NULL; the answer into *M.
+ */
+static void
+pn_pod_ask(struct t *t, const char *infra, const char *more, struct ipc_msg *m)
+{
+	char resp[512];
+
+	ask(t, 1, 1, CG_FACT_POD, IPC_API_LIBPOD, "p1", http_resp(200,
+	    "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"),
+	    IPC_FACT_OWNED, "p1id");
+	snprintf(resp, sizeof(resp), "{\"Id\":\"p1id\",\"Labels\":{\"" KEY
+	    "\":\"" ROOT "\"},%s}", infra);
+	fb_queue(http_resp(200, resp), 1);
+	if (more != NULL)
+		fb_queue(more, 1);
+	*m = m_fact(1, 2, CG_FACT_PROJNET, IPC_API_LIBPOD, "/v4.3.1", "p1id");
+	assert_int_equal(t_send_run(t, m), 0);
+	assert_true(drive_until(t->c, RS_IDLE));
+	t_expect_msg(t, IPC_FACT_ANSWER, m);
+}
+
 /* Forward the policy's create body on network name, phase run to its end. */
 static void
 pn_create(struct t *t, const char *name)
@@ -1624,30 +1648,14 @@ test_project_network(void **state)
 	/* in a pod: the pod's network when its infra shares it, else the
 	 * project's; only about a pod answered owned in this request */
 	t_open(&t, sock_up);
-	ask(&t, 1, 1, CG_FACT_POD, IPC_API_LIBPOD, "p1", http_resp(200,
-	    "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"),
-	    IPC_FACT_OWNED, "p1id");
-	fb_queue(http_resp(200, "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\""
-	    ROOT "\"},\"InfraContainerID\":\"i1\",\"SharedNamespaces\":"
-	    "[\"ipc\",\"net\"]}"), 1);
-	m = m_fact(1, 2, CG_FACT_PROJNET, IPC_API_LIBPOD, "/v4.3.1", "p1id");
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_IDLE));
-	t_expect_msg(&t, IPC_FACT_ANSWER, &m);
+	pn_pod_ask(&t, "\"InfraContainerID\":\"i1\",\"SharedNamespaces\":"
+	    "[\"ipc\",\"net\"]", NULL, &m);
 	assert_true(str_is(&m.u.fact_answer.id, CG_PROJNET_POD));
 	assert_true(STARTS(fb_read(1), "GET /v4.0.0/libpod/pods/p1id/json "));
 	t_close(&t, HANDLED);
 	t_open(&t, sock_up);
-	ask(&t, 1, 1, CG_FACT_POD, IPC_API_LIBPOD, "p1", http_resp(200,
-	    "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"),
-	    IPC_FACT_OWNED, "p1id");
-	fb_queue(http_resp(200, "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\""
-	    ROOT "\"},\"InfraContainerID\":\"\",\"SharedNamespaces\":null}"), 1);
-	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
-	m = m_fact(1, 2, CG_FACT_PROJNET, IPC_API_LIBPOD, "/v4.3.1", "p1id");
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_IDLE));
-	t_expect_msg(&t, IPC_FACT_ANSWER, &m);
+	pn_pod_ask(&t, "\"InfraContainerID\":\"\",\"SharedNamespaces\":null",
+	    http_resp(404, "{\"message\":\"no such network\"}"), &m);
 	assert_true(str_is(&m.u.fact_answer.id, name));
 	t_close(&t, HANDLED);
 	t_open(&t, sock_up);

@@ -1010,14 +1010,8 @@ i_network_projects() {
 i_egress_alias() {
   podman_only "egress alias" || return
   local port pid p3 r3 gw3 tok=egress-$$-$RANDOM got
-  python3 -c 'import socket, sys
-s = socket.socket(); s.bind(("0.0.0.0", 0)); s.listen(16)
-print(s.getsockname()[1], flush=True); sys.stdout.close()
-while True:
-    c, _ = s.accept(); c.sendall((sys.argv[1] + "\n").encode()); c.close()' "$tok" >"$CG_TMP/egress.port" 2>/dev/null &
-  pid=$!
-  cg_wait_for 10000 test -s "$CG_TMP/egress.port" || { fail "egress alias: the stand-in proxy listens" ""; kill "$pid"; return; }
-  port=$(cat "$CG_TMP/egress.port")
+  cg_listener "$tok" || { fail "egress alias: the stand-in proxy listens" ""; return; }
+  port=$CG_LISTENER_PORT; pid=$CG_BG_PID
   cg_project p3; p3=$P; r3=$R
   local -a CG_GW_EXTRA=(--egress inject-if-available --egress-port "$port")   # this gateway's
   if ! cg_gateway_start "$p3" "$r3"; then

@@ -10,6 +10,8 @@
 #                                 sets CG_GW_PID; waits until both sockets answer _ping
 #   cg_gateway_stop PID           SIGTERM, wait up to 5 s, SIGKILL
 #   cg_bg CMD...                  run a helper in the background, killed at teardown (CG_BG_PID)
+#   cg_listener WORD              a TCP listener on every host address answering WORD (a
+#                                 stand-in egress proxy); sets CG_LISTENER_PORT, CG_BG_PID
 #   cg_children PID / cg_parsers PID  a monitor's children / its request parsers (not the zygote)
 #   cg_monitor_fds PID            a monitor's open descriptors
 #   cg_monitor_own_fds PID SOCK   the same without its connections to the backend socket SOCK
@@ -268,6 +270,21 @@ cg_bg() {
   "$@" &
   CG_BG_PID=$!
   CG_BG_PIDS+=("$CG_BG_PID")
+}
+
+# cg_listener WORD: a TCP listener on 0.0.0.0 with an ephemeral port that answers every
+# connection with WORD and a newline, by cg_bg (stopped by the caller by CG_BG_PID, else at
+# teardown); sets CG_LISTENER_PORT. Returns 1 when it does not listen within 10 s.
+cg_listener() {
+  local f
+  f=$(mktemp "$CG_TMP/listener.XXXXXX")
+  cg_bg python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("0.0.0.0", 0)); s.listen(16)
+print(s.getsockname()[1], flush=True); sys.stdout.close()
+while True:
+    c, _ = s.accept(); c.sendall((sys.argv[1] + "\n").encode()); c.close()' "$1" >"$f" 2>/dev/null
+  cg_wait_for 10000 test -s "$f" || return 1
+  CG_LISTENER_PORT=$(cat "$f")
 }
 
 # children of a pid (direct only)

@@ -276,14 +276,8 @@ r_network() {
 # without host loopback) and 10.88.0.1 (the rootless default bridge) are not the host.
 r_egress() {
   local port pid tok=egress-$$-$RANDOM
-  python3 -c 'import socket, sys
-s = socket.socket(); s.bind(("0.0.0.0", 0)); s.listen(16)
-print(s.getsockname()[1], flush=True); sys.stdout.close()
-while True:
-    c, _ = s.accept(); c.sendall((sys.argv[1] + "\n").encode()); c.close()' "$tok" >"$CG_TMP/egress.port" 2>/dev/null &
-  pid=$!
-  cg_wait_for 10000 test -s "$CG_TMP/egress.port" || { fail "egress: the stand-in proxy listens" ""; kill "$pid"; return; }
-  port=$(cat "$CG_TMP/egress.port")
+  cg_listener "$tok" || { fail "egress: the stand-in proxy listens" ""; return; }
+  port=$CG_LISTENER_PORT; pid=$CG_BG_PID
   cg_project regress
   if gw_start "$P" "$R" -- --podman-socket "$S" --egress inject-if-available --egress-port "$port"; then
     DOCKER_HOST=unix://$R/docker.sock cg_run docker run --rm $IMG \
