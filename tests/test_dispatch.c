@@ -1512,6 +1512,25 @@ pn_ask(struct t *t, const char *want)
 }
 
 /*
+ * A first use of the project network NAME, missing, on a new connection:
+ * the question answers NAME; the create's phase will find no image and no
+ * network and get CREATED (an HTTP response) for its network create.
+ */
+static void
+pn_first_use(struct t *t, const char *name, const char *created)
+{
+	char *answer = xstrdup(created);	/* http_resp reuses its buffers */
+
+	t_open(t, sock_up);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	pn_ask(t, name);
+	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
+	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
+	fb_queue(answer, 1);
+	free(answer);
+}
+
+/*
  * Pod p1id, answered owned, then the project-network question about it:
  * the pod's inspect answers with INFRA (its infra and shared-namespace
  * members), then MORE, when not NULL; the answer into *M.
@@ -1519,7 +1538,7 @@ pn_ask(struct t *t, const char *want)
 static void
 pn_pod_ask(struct t *t, const char *infra, const char *more, struct ipc_msg *m)
 {
-	char resp[512];
+	char resp[512], *after = more != NULL ? xstrdup(more) : NULL;
 
 	ask(t, 1, 1, CG_FACT_POD, IPC_API_LIBPOD, "p1", http_resp(200,
 	    "{\"Id\":\"p1id\",\"Labels\":{\"" KEY "\":\"" ROOT "\"}}"),
@@ -1527,8 +1546,9 @@ pn_pod_ask(struct t *t, const char *infra, const char *more, struct ipc_msg *m)
 	snprintf(resp, sizeof(resp), "{\"Id\":\"p1id\",\"Labels\":{\"" KEY
 	    "\":\"" ROOT "\"},%s}", infra);
 	fb_queue(http_resp(200, resp), 1);
-	if (more != NULL)
-		fb_queue(more, 1);
+	if (after != NULL)
+		fb_queue(after, 1);
+	free(after);
 	*m = m_fact(1, 2, CG_FACT_PROJNET, IPC_API_LIBPOD, "/v4.3.1", "p1id");
 	assert_int_equal(t_send_run(t, m), 0);
 	assert_true(drive_until(t->c, RS_IDLE));
@@ -1562,12 +1582,7 @@ test_project_network(void **state)
 	snprintf(gw.pn_salt, sizeof(gw.pn_salt), "0badc0de");
 
 	/* missing: its name; the create makes it, then the forward */
-	t_open(&t, sock_up);
-	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
-	pn_ask(&t, name);
-	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
-	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
-	fb_queue(http_resp(200, "{}"), 1);
+	pn_first_use(&t, name, http_resp(200, "{}"));
 	fb_queue(http_resp(201, "{\"Id\":\"c\"}"), 1);
 	pn_create(&t, name);
 	assert_int_equal(fb.nfds, 5);
@@ -1664,12 +1679,7 @@ test_project_network(void **state)
 	assert_log("project-network question about another ref");
 
 	/* a failed create is a refusal; nothing is forwarded */
-	t_open(&t, sock_up);
-	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
-	pn_ask(&t, name);
-	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
-	fb_queue(http_resp(404, "{\"message\":\"no such network\"}"), 1);
-	fb_queue(http_resp(500, "{\"message\":\"no subnet left\"}"), 1);
+	pn_first_use(&t, name, http_resp(500, "{\"message\":\"no subnet left\"}"));
 	pn_create(&t, name);
 	t_expect_msg(&t, IPC_VERDICT, &m);
 	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_REFUSED);
