@@ -153,8 +153,9 @@ fuzz: $(FUZZERS)
 tests/fuzz/seed_%: tests/fuzz/seed_%.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
 
-# make bench: the gateway side by side with direct podman (issue 9); writes
-# doc/performance.md. BENCH_ARGS=--quick for a short run. Needs root.
+# make bench: the gateway side by side with direct podman, a bare relay and HAProxy;
+# writes doc/performance.md. BENCH_ARGS=--quick for a short run, --gateways 1000 for
+# the thousand idle gateways. Needs root; installs haproxy when missing.
 bench/loadgen: bench/loadgen.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
 
@@ -162,6 +163,7 @@ bench/rawrelay: bench/rawrelay.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
 bench: container-gateway bench/loadgen bench/rawrelay
+	./scripts/install-deps.sh --if-missing --bench
 	python3 bench/bench.py $(BENCH_ARGS)
 
 unit: $(TESTS)

@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-"""make bench: the gateway side by side with direct podman (issue 9).
+"""make bench: the gateway side by side with direct podman, a bare relay and
+HAProxy.
 
-Starts a private podman (scripts/podman-up.sh) and one gateway in front of
-it, then measures each figure through the gateway and directly against the
-podman socket, interleaving the rounds (gateway, direct, gateway, ...) so
-that drift of the machine hits both sides alike. Writes doc/performance.md
-(or --out) with the machine, the date, each figure, its ratio
-gateway/direct and the issue's bar.
+Starts a private podman (scripts/podman-up.sh) and, in front of it, one
+gateway, one bare splice relay (bench/rawrelay.c: what any process that
+forks per connection costs) and one HAProxy configured the way Tecnativa's
+docker-socket-proxy configures it (HTTP mode, a regular expression per API
+family, the server side closed after each request). Each figure is
+measured on all four sides, the rounds interleaved (the order rotating
+every round) so that drift of the machine hits every side alike, and
+written to doc/performance.md (or --out) with the machine, the date, the
+commit, every ratio of the same run and the bars.
 
-usage: bench/bench.py [--quick] [--out FILE] [--only SECTION,...]
-  sections: latency cli stream conc memory gateways
-Needs root (a private rootful podman). Every process it starts is stopped by
-pid at the end, also on failure.
+usage: bench/bench.py [--quick] [--out FILE] [--only SECTION,...] [--gateways N]
+                      [--gateway-before BINARY]
+  sections: memory latency cpu cli stream uploads conc budget gateways
+Needs root (a private rootful podman) and haproxy (make bench installs it).
+Every process it starts is stopped by pid at the end, also on failure.
 """
 import argparse
 import datetime
@@ -19,7 +24,6 @@ import hashlib
 import json
 import os
 import platform
-import re
 import resource
 import shutil
 import signal
@@ -34,8 +38,16 @@ REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 GW_BIN = os.path.join(REPO, "container-gateway")
 LOADGEN = os.path.join(REPO, "bench", "loadgen")
 RAWRELAY = os.path.join(REPO, "bench", "rawrelay")
-LABEL = "org.apache.magpie.project"
 MIB = 1 << 20
+
+# every side of a figure, in the order of the first round; the order
+# rotates every round (interleave)
+SIDES = ("gateway", "direct", "relay", "haproxy")
+NAMES = {"direct": "direct", "gateway": "gateway", "relay": "bare relay",
+         "haproxy": "HAProxy", "before": "--gateway-before", "after": "this binary"}
+# the ratios a table shows when it has both sides
+RATIOS = (("gateway", "direct"), ("relay", "direct"), ("haproxy", "direct"),
+          ("gateway", "relay"), ("gateway", "haproxy"), ("after", "before"))
 
 procs = []          # (pid, name): stopped at exit
 
@@ -107,6 +119,17 @@ def pss_kib(pids):
     return total
 
 
+def rss_kib(pid, key="VmRSS"):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def cpu_ticks(pid):
     """utime+stime of pid and its reaped children, plus live descendants."""
     total = 0
@@ -121,6 +144,40 @@ def cpu_ticks(pid):
         except OSError:
             pass
     return total
+
+
+def switches(pid):
+    """{tid: voluntary context switches} of every thread of pid's live
+    tree: how often each went to sleep and was woken."""
+    out = {}
+    for p in tree(pid):
+        try:
+            for t in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{t}/status") as f:
+                    for line in f:
+                        if line.startswith("voluntary_ctxt_switches:"):
+                            out[int(t)] = int(line.split()[1])
+        except OSError:
+            pass
+    return out
+
+
+class WakeupSampler:
+    """Wake-ups of pid's tree while something runs: its threads' voluntary
+    context switches, sampled every 20 ms, so that a process that ends
+    during the run (a request parser whose client closed) still counts
+    up to its last sample; one that starts during it counts from 0."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.start = switches(pid)
+        self.last = dict(self.start)
+
+    def sample(self):
+        self.last.update(switches(self.pid))
+
+    def total(self):
+        return sum(v - self.start.get(t, 0) for t, v in self.last.items())
 
 
 def stop_pid(pid, name):
@@ -159,6 +216,74 @@ def start_gateway(proj, rundir, backend_sock, extra=(), binary=None):
     return p
 
 
+# The API families of the HAProxy peer's rules, in the order of Tecnativa's
+# docker-socket-proxy haproxy.cfg: first the container sub-resources it
+# gates behind their own flags, then one allow rule per family, then a deny.
+HAPROXY_GATED = ("exec", "kill", "attach", "archive", "export", "logs")
+HAPROXY_FAMILIES = ("auth", "build", "commit", "configs", "containers", "distribution",
+                    "events", "exec", "grpc", "images", "info", "networks", "nodes",
+                    "_ping", "plugins", "secrets", "services", "session", "swarm",
+                    "system", "tasks", "version", "volumes")
+
+
+def haproxy_config(listen, backend):
+    """An HAProxy configuration in front of backend (a unix socket path),
+    listening on the unix socket listen, the way docker-socket-proxy's is
+    written: HTTP mode, `option http-server-close` (a new server
+    connection per request), a regular expression on the decoded path per
+    rule, each gated by an environment flag (all set: everything the
+    gateway serves passes). No log: the gateway runs at --log-level warn,
+    which writes no access line either."""
+    rx = r"^(/v[\d\.]+)?(/\w+)?/"
+    lines = [
+        "global", "    maxconn 4000", "",
+        "defaults", "    mode http", "    option http-server-close", "    option redispatch",
+        "    retries 3", "    timeout http-request 10s", "    timeout queue 1m",
+        "    timeout connect 10s", "    timeout client 10m", "    timeout server 10m",
+        "    timeout http-keep-alive 10s", "    maxconn 3000", "",
+        "backend dockerbackend", f"    server dockersocket {backend}", "",
+        "backend docker-events", f"    server dockersocket {backend}", "    timeout server 0", "",
+        "frontend dockerfrontend", f"    bind unix@{listen} mode 666",
+        "    http-request deny unless METH_GET || { method POST } { env(POST) -m bool } || "
+        "{ method DELETE } { env(DELETE) -m bool } || { method PUT } { env(PUT) -m bool }",
+    ]
+    for g in HAPROXY_GATED:
+        lines.append(f"    http-request deny if {{ path,url_dec -m reg -i {rx}containers/"
+                     f"[a-zA-Z0-9_.-]+/{g} }} !{{ env(ALLOW_{g.upper()}) -m bool }}")
+    for fam in HAPROXY_FAMILIES:
+        lines.append(f"    http-request allow if {{ path,url_dec -m reg -i {rx}{fam} }} "
+                     f"{{ env({fam.strip('_').upper()}) -m bool }}")
+    lines += ["    http-request deny", "    default_backend dockerbackend",
+              f"    use_backend docker-events if {{ path,url_dec -m reg -i {rx}events }}", ""]
+    return "\n".join(lines)
+
+
+def start_haproxy(tmp, backend):
+    listen = os.path.join(tmp, "haproxy.sock")
+    cfg = os.path.join(tmp, "haproxy.cfg")
+    with open(cfg, "w") as f:
+        f.write(haproxy_config(listen, backend))
+    env = {"PATH": os.environ["PATH"]}
+    for k in ("POST", "DELETE", "PUT") + tuple("ALLOW_" + g.upper() for g in HAPROXY_GATED) + \
+            tuple(f.strip("_").upper() for f in HAPROXY_FAMILIES):
+        env[k] = "1"
+    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    run([haproxy, "-c", "-q", "-f", cfg], env=env)
+    p = subprocess.Popen([haproxy, "-db", "-f", cfg], env=env, stdout=subprocess.DEVNULL,
+                         stderr=open(os.path.join(tmp, "haproxy.log"), "w"))
+    procs.append((p.pid, "haproxy"))
+    wait_for(lambda: ping_ok(listen), 30, "HAProxy")
+    return p, listen
+
+
+def start_relay(tmp, backend):
+    listen = os.path.join(tmp, "relay.sock")
+    p = subprocess.Popen([RAWRELAY, listen, backend], stdout=subprocess.DEVNULL)
+    procs.append((p.pid, "rawrelay"))
+    wait_for(lambda: ping_ok(listen), 30, "the bare relay")
+    return p, listen
+
+
 # ---------------------------------------------------------------- figures
 
 def loadgen(mode, sock, **kw):
@@ -167,15 +292,16 @@ def loadgen(mode, sock, **kw):
         if v is True:
             cmd.append("--" + k)
         elif v is not False and v is not None:
-            cmd += ["--" + k, str(v)]
+            cmd += ["--" + k.replace("_", "-"), str(v)]
     r = run(cmd, timeout=900)
     return json.loads(r.stdout)
 
 
-def interleave(rounds, fn, failures=None, sides=("gateway", "direct")):
+def interleave(rounds, fn, sides, failures=None):
     """fn(side) for each side, the order rotating every round; lists per
     side. With failures (a dict), a side whose fn raises gets its error
     recorded there and is not run again; the other sides go on."""
+    sides = tuple(sides)
     out = {s: [] for s in sides}
     for i in range(rounds):
         k = i % len(sides)
@@ -198,34 +324,55 @@ def median_or_none(values):
 
 
 class Report:
+    """Rows of figures, one value per side; each section is one table whose
+    columns are the sides it measured, then the ratios between them, the
+    bars and whether they are met."""
+
     def __init__(self):
-        self.rows = []      # (section, figure, direct, gateway, ratio, bar, met, unit)
+        self.rows = []      # (section, figure, {side: value}, unit, bars, higher_better)
         self.notes = []
-        self.cols = {}      # section -> (first column, second column) when not direct/gateway
         self.intro = {}     # section -> lines printed above its table
+        self.summary = []   # (what, figure, bar text, met)
 
-    def add(self, section, figure, direct, gateway, unit, bar=None, higher_better=False):
-        ratio = None
-        if direct and gateway is not None and direct > 0:
-            ratio = gateway / direct
-        met = None
-        if bar is not None and ratio is not None:
-            met = ratio >= bar if higher_better else ratio <= bar
-        self.rows.append((section, figure, direct, gateway, ratio, bar, met, unit, higher_better))
-        r = f"{ratio:.2f}x" if ratio is not None else "-"
-        log(f"{section}: {figure}: direct {fmt(direct, unit)} gateway {fmt(gateway, unit)} ({r})")
+    def add(self, section, figure, vals, unit, bars=(), higher_better=False):
+        """vals: {side: value or None}. bars: (side, ref, limit): the
+        ratio side/ref within limit, or with ref None the value itself
+        (in unit) within limit; within is >= for higher_better rows."""
+        vals = dict(vals)
+        self.rows.append((section, figure, vals, unit, tuple(bars), higher_better))
+        parts = [f"{NAMES.get(s, s)} {fmt(v, unit)}" for s, v in vals.items()]
+        log(f"{section}: {figure}: " + ", ".join(parts))
+        for b in bars:
+            self.summary.append((section, figure, bar_text(b, unit, higher_better),
+                                 bar_met(b, vals, higher_better)))
 
-    def add_abs(self, section, figure, value, unit, bar=None, lower_better=True):
-        met = None
-        if bar is not None and value is not None:
-            met = value <= bar if lower_better else value >= bar
-        self.rows.append((section, figure, None, value, None, bar, met, unit, not lower_better))
-        log(f"{section}: {figure}: {fmt(value, unit)}")
+
+def ratio(vals, a, b):
+    x, y = vals.get(a), vals.get(b)
+    if x is None or y is None or y <= 0:
+        return None
+    return x / y
+
+
+def bar_met(bar, vals, higher_better):
+    side, ref, limit = bar
+    v = vals.get(side) if ref is None else ratio(vals, side, ref)
+    if v is None:
+        return None
+    return v >= limit if higher_better else v <= limit
+
+
+def bar_text(bar, unit, higher_better):
+    side, ref, limit = bar
+    op = "≥" if higher_better else "≤"
+    if ref is None:
+        return f"{op} {fmt(limit, unit)}"
+    return f"{NAMES[side]} {op} {limit}× {NAMES[ref]}"
 
 
 def fmt(v, unit):
     if v is None:
-        return "failed"
+        return "–"
     if unit == "us":
         return f"{v:.0f} µs"
     if unit == "ms":
@@ -238,50 +385,90 @@ def fmt(v, unit):
         return f"{v:.1f} MiB"
     if unit == "n":
         return f"{v:.0f}"
+    if unit == "x":
+        return f"{v:.1f}"
     return f"{v:.2f} {unit}"
 
+
+# ---------------------------------------------------------------- sections
 
 def section_latency(rep, socks, cid, args):
     n = 400 if args.quick else 2000
     rounds = 2 if args.quick else 6
+    sec = "API latency"
     cases = [
-        ("new connection + GET /_ping", dict(path="/_ping", newconn=True), 2.0),
-        ("keep-alive GET /_ping", dict(path="/_ping"), 1.5),
-        ("keep-alive GET /containers/<id>/json", dict(path=f"/v1.41/containers/{cid}/json"), 1.3),
-        ("keep-alive GET /containers/json", dict(path="/v1.41/containers/json"), 1.2),
+        ("new connection + GET /_ping", dict(path="/_ping", newconn=True),
+         [("gateway", "direct", 2.0), ("gateway", "relay", 1.05)]),
+        ("keep-alive GET /_ping", dict(path="/_ping"), [("gateway", "direct", 1.5)]),
+        ("keep-alive GET /containers/<id>/json", dict(path=f"/v1.41/containers/{cid}/json"),
+         [("gateway", "direct", 1.3)]),
+        ("keep-alive GET /containers/json", dict(path="/v1.41/containers/json"),
+         [("gateway", "direct", 1.2)]),
     ]
-    for name, kw, bar in cases:
-        res = interleave(rounds, lambda side: loadgen("lat", socks[side], n=n, warmup=50, **kw))
+    for name, kw, bars in cases:
+        res = interleave(rounds, lambda side: loadgen("lat", socks[side], n=n, warmup=50, **kw),
+                         SIDES)
         for side in res:
             errs = sum(r["errors"] for r in res[side])
             if errs:
-                rep.notes.append(f"{name}: {errs} errors through {side}")
+                rep.notes.append(f"{name}: {errs} errors through {NAMES[side]}")
         for p, label in (("p50_us", "p50"), ("p90_us", "p90"), ("p99_us", "p99")):
-            d = statistics.median(r[p] for r in res["direct"])
-            g = statistics.median(r[p] for r in res["gateway"])
-            rep.add("API latency", f"{name}, {label}", d, g, "us", bar if label == "p50" else None)
+            vals = {s: statistics.median(r[p] for r in res[s]) for s in SIDES}
+            rep.add(sec, f"{name}, {label}", vals, "us", bars if label == "p50" else ())
 
 
-def section_cpu(rep, socks, gw_pid, pm_pid, args):
+def section_cpu(rep, socks, pids, pm_pid, args):
+    """CPU of the process(es) in the path and of podman per 10k requests,
+    and their wake-ups per request; rounds interleaved, medians."""
     n = 2000 if args.quick else 10000
-    hz = os.sysconf("SC_CLK_TCK")
-    res = {}
-    for side in ("direct", "gateway"):
-        g0, p0 = cpu_ticks(gw_pid), cpu_ticks(pm_pid)
-        loadgen("lat", socks[side], n=n, warmup=0, path="/_ping")
-        g1, p1 = cpu_ticks(gw_pid), cpu_ticks(pm_pid)
-        scale = 10000 / n * 1000 / hz
-        res[side] = ((g1 - g0) * scale, (p1 - p0) * scale)
-    rep.add_abs("CPU per 10k keep-alive /_ping", "gateway tree, through the gateway",
-                res["gateway"][0], "ms")
-    rep.add("CPU per 10k keep-alive /_ping", "podman service", res["direct"][1],
-            res["gateway"][1], "ms")
     n2 = 500 if args.quick else 2000
-    g0 = cpu_ticks(gw_pid)
-    loadgen("lat", socks["gateway"], n=n2, warmup=0, path="/_ping", newconn=True)
-    g1 = cpu_ticks(gw_pid)
-    rep.add_abs("CPU per 10k keep-alive /_ping", "gateway tree, new connection per request",
-                (g1 - g0) * 10000 / n2 * 1000 / hz, "ms")
+    rounds = 1 if args.quick else 3
+    hz = os.sysconf("SC_CLK_TCK")
+    sec = "CPU per 10k requests"
+    rep.intro[sec] = [
+        "CPU time (utime + stime from /proc, reaped children included) of the process "
+        "tree in the path (the gateway: monitor, zygote, request parsers; the bare relay "
+        "and its per-connection processes; HAProxy's threads) and of the podman service, "
+        "per 10,000 requests; wake-ups: voluntary context switches of the tree's threads "
+        "per request, sampled every 20 ms while the run lasts (a process that ends counts "
+        "up to its last sample).", ""]
+
+    def measure(path_kw, count):
+        def f(side):
+            mid = pids.get(side)
+            g0, p0 = (cpu_ticks(mid) if mid else 0), cpu_ticks(pm_pid)
+            ws = WakeupSampler(mid) if mid else None
+            p = subprocess.Popen([LOADGEN, "lat", "--sock", socks[side], "--n", str(count),
+                                  "--warmup", "0", "--path", "/_ping"] +
+                                 (["--newconn"] if path_kw.get("newconn") else []),
+                                 stdout=subprocess.PIPE)
+            procs.append((p.pid, "loadgen"))
+            while p.poll() is None:
+                if ws:
+                    ws.sample()
+                time.sleep(0.02)
+            if json.loads(p.stdout.read())["errors"]:
+                rep.notes.append(f"CPU per 10k requests: errors through {NAMES[side]}")
+            g1, p1 = (cpu_ticks(mid) if mid else 0), cpu_ticks(pm_pid)
+            scale = 10000 / count * 1000 / hz
+            return ((g1 - g0) * scale if mid else None, (p1 - p0) * scale,
+                    ws.total() / count if ws else None)
+        return f
+
+    ka = interleave(rounds, measure({}, n), SIDES)
+    nc = interleave(rounds, measure({"newconn": True}, n2), SIDES)
+
+    def med(res, i):
+        return {s: median_or_none([r[i] for r in res[s] if r[i] is not None]) for s in SIDES}
+
+    rep.add(sec, "keep-alive /_ping: the tree in the path", med(ka, 0), "ms",
+            [("gateway", "haproxy", 2.0)])
+    rep.add(sec, "keep-alive /_ping: podman service", med(ka, 1), "ms")
+    rep.add(sec, "keep-alive /_ping: wake-ups per request, the tree in the path", med(ka, 2), "x")
+    rep.add(sec, "new connection per /_ping: wake-ups per request, the tree in the path",
+            med(nc, 2), "x")
+    rep.add(sec, "new connection per /_ping: the tree in the path", med(nc, 0), "ms")
+    rep.add(sec, "new connection per /_ping: podman service", med(nc, 1), "ms")
 
 
 def cli_time(cmd, env, stdin=None, timeout=120):
@@ -307,11 +494,11 @@ def section_cli(rep, envs, cid, args):
     ]
     for name, cmd, bar in cases:
         failures = {}
-        res = interleave(rounds, lambda side: cli_time(cmd, envs[side]), failures)
+        res = interleave(rounds, lambda side: cli_time(cmd, envs[side]), SIDES, failures)
         for side, err in failures.items():
-            rep.notes.append(f"{name} through {side}: {err}")
-        rep.add("CLI wall time", name, median_or_none(res["direct"]),
-                median_or_none(res["gateway"]), "ms", bar)
+            rep.notes.append(f"{name} through {NAMES[side]}: {err}")
+        rep.add("CLI wall time", name, {s: median_or_none(res[s]) for s in SIDES}, "ms",
+                [("gateway", "direct", bar)] if bar else ())
 
 
 def random_file(path, size):
@@ -337,10 +524,9 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid, relay_pid):
-    """Streaming throughput through the gateway, directly, and through
-    bench/rawrelay (relay_pid, envs["relay"]): the floor of any interposed
-    process, so that the gateway's ratio can be read against it."""
+def section_stream(rep, envs, cid, logcid, tmp, args, pids, pm_pid):
+    """Streaming throughput on every side, and the CPU of each process in
+    the path during the same runs."""
     size = (32 if args.quick else 256) * MIB
     rounds = 1 if args.quick else 5
     hz = os.sysconf("SC_CLK_TCK")
@@ -391,60 +577,47 @@ def section_stream(rep, envs, cid, logcid, tmp, args, gw_pid, pm_pid, relay_pid)
         ("docker run -i cat (attach echo)",
          echo(["docker", "run", "-i", "--rm", "--network", "none", "localhost/busybox", "cat"])),
     ]
+
     def with_cpu(fn):
-        # CPU of each process in the path during one run, ms: the gateway tree,
-        # the podman service, the docker CLI (conmon is the same either way)
+        # CPU of each process in the path during one run, ms: the tree in the
+        # path, the podman service, the docker CLI (conmon is the same either way)
         def f(side):
-            mid = {"gateway": gw_pid, "relay": relay_pid}.get(side)
+            mid = pids.get(side)
             g0, p0 = cpu_ticks(mid) if mid else 0, cpu_ticks(pm_pid)
             r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             mibs = fn(side)
             r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             g1, p1 = cpu_ticks(mid) if mid else 0, cpu_ticks(pm_pid)
             cli = (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000
-            return mibs, ((g1 - g0) * 1000 / hz, (p1 - p0) * 1000 / hz, cli)
+            return mibs, ((g1 - g0) * 1000 / hz if mid else None, (p1 - p0) * 1000 / hz, cli)
         return f
 
-    cpus, rates = [], []
+    sec = "Streaming throughput"
+    rep.intro[sec] = [
+        "Each figure through every side, rounds interleaved, medians; the bare relay "
+        "(bench/rawrelay.c: a process per connection splicing both ways through 1 MiB "
+        "pipes, no parsing, no policy) is the floor of any interposed process on this "
+        "machine.", ""]
+    cpus = []
     for name, fn in cases:
         failures = {}
-        res = interleave(rounds, with_cpu(fn), failures, ("gateway", "direct", "relay"))
+        res = interleave(rounds, with_cpu(fn), SIDES, failures)
         for side, err in failures.items():
-            rep.notes.append(f"{name} ({size // MIB} MiB) through {side}: {err}")
+            rep.notes.append(f"{name} ({size // MIB} MiB) through {NAMES[side]}: {err}")
         rate = {k: median_or_none([r[0] for r in v]) for k, v in res.items()}
-        rep.add("Streaming throughput", f"{name}, {size // MIB} MiB", rate["direct"],
-                rate["gateway"], "MiB/s", 0.95, True)
-        rates.append((name, rate))
-        if all(res.values()):
-            cpus.append((name, {k: [median_or_none([r[1][i] for r in v]) for i in range(3)]
-                                for k, v in res.items()}))
-    # the floor: the same runs through a relay that parses and checks nothing
-    sec = "Streaming floor: a bare splice relay instead of the gateway"
-    rep.cols[sec] = ("direct", "bare relay")
-    rep.intro[sec] = [
-        "bench/rawrelay.c: one process per connection splicing both ways through 1 MiB "
-        "pipes, no parsing, no policy; its rounds are interleaved with the two above. "
-        "What any interposed process costs on this machine; the last table reads the "
-        "gateway against it.", ""]
-    for name, rate in rates:
-        rep.add(sec, f"{name}, {size // MIB} MiB", rate["direct"], rate["relay"], "MiB/s",
-                higher_better=True)
-    sec2 = "Streaming: the gateway against the bare relay"
-    rep.cols[sec2] = ("bare relay", "gateway")
-    for name, rate in rates:
-        rep.add(sec2, f"{name}, {size // MIB} MiB", rate["relay"], rate["gateway"], "MiB/s",
-                higher_better=True)
-    # after the throughput table: where the CPU of the same runs went
+        rep.add(sec, f"{name}, {size // MIB} MiB", rate, "MiB/s",
+                [("gateway", "relay", 0.95)], higher_better=True)
+        cpus.append((name, {k: [median_or_none([r[1][i] for r in v if r[1][i] is not None])
+                                for i in range(3)] for k, v in res.items()}))
     sec = f"Streaming CPU per {size // MIB} MiB (medians of the same runs)"
     for name, cpu in cpus:
-        rep.add_abs(sec, f"{name}: gateway tree", cpu["gateway"][0], "ms")
-        rep.add_abs(sec, f"{name}: bare relay (instead of the gateway)", cpu["relay"][0], "ms")
-        rep.add(sec, f"{name}: podman service, through the bare relay", cpu["direct"][1],
-                cpu["relay"][1], "ms")
-        rep.add(sec, f"{name}: podman service", cpu["direct"][1], cpu["gateway"][1], "ms")
-        rep.add(sec, f"{name}: docker CLI", cpu["direct"][2], cpu["gateway"][2], "ms")
-        rep.add(sec, f"{name}: the three together", cpu["direct"][1] + cpu["direct"][2],
-                sum(cpu["gateway"]), "ms")
+        rep.add(sec, f"{name}: the tree in the path", {s: cpu[s][0] for s in SIDES}, "ms",
+                [("gateway", "relay", 1.25)])
+        rep.add(sec, f"{name}: podman service", {s: cpu[s][1] for s in SIDES}, "ms")
+        rep.add(sec, f"{name}: docker CLI", {s: cpu[s][2] for s in SIDES}, "ms")
+        rep.add(sec, f"{name}: all of them", {
+            s: sum(x for x in cpu[s] if x is not None) if cpu[s][1] is not None else None
+            for s in SIDES}, "ms")
     try:
         os.unlink(out)
     except OSError:
@@ -498,7 +671,6 @@ def section_uploads(rep, pm_sock, tmp, args, base):
         t = cli_time(["docker", "cp", src, f"{cids[side]}:/tmp/blob"], envs[side], timeout=300)
         return size / MIB / (t / 1000)
 
-    rep.cols[sec] = ("before", "after")
     rep.intro[sec] = [
         "The build and the copy in go through the checker (a spare request parser reading "
         "the tee'd body); --gateway-before: " + args.gateway_before + ".", ""]
@@ -506,11 +678,11 @@ def section_uploads(rep, pm_sock, tmp, args, base):
         for name, fn in ((f"docker build (legacy), {csize // MIB} MiB context", build),
                          (f"docker cp in, {size // MIB} MiB", cp_in)):
             failures = {}
-            res = interleave(rounds, fn, failures, ("after", "before"))
+            res = interleave(rounds, fn, ("after", "before"), failures)
             for side, err in failures.items():
                 rep.notes.append(f"{name} through {side}: {err}")
-            rep.add(sec, name, median_or_none(res["before"]), median_or_none(res["after"]),
-                    "MiB/s", 0.95, True)
+            rep.add(sec, name, {s: median_or_none(res[s]) for s in ("before", "after")},
+                    "MiB/s", [("after", "before", 0.95)], higher_better=True)
     finally:
         for side in gws:
             run(["docker", "rm", "-f", cids[side]], env=envs[side], check=False)
@@ -518,63 +690,114 @@ def section_uploads(rep, pm_sock, tmp, args, base):
             stop_pid(gws[side].pid, "gateway " + side)
 
 
-def section_conc(rep, socks, gw_pid, args):
+def section_conc(rep, socks, pids, args):
     secs = 3 if args.quick else 10
     rounds = 1 if args.quick else 2
-    peak = {"pss": 0}
+    peak = {s: 0 for s in SIDES}
+    sec = "Concurrent keep-alive clients"
     for clients in (64, 256):
         def one(side):
-            if side == "direct":
+            mid = pids.get(side)
+            if mid is None:
                 return loadgen("conc", socks[side], clients=clients, seconds=secs)
-            # sample the gateway tree's PSS while the load runs
+            # sample the tree's PSS while the load runs
             p = subprocess.Popen([LOADGEN, "conc", "--sock", socks[side], "--clients",
                                   str(clients), "--seconds", str(secs)], stdout=subprocess.PIPE)
             procs.append((p.pid, "loadgen"))
             while p.poll() is None:
-                peak["pss"] = max(peak["pss"], pss_kib(tree(gw_pid)))
+                if clients == 256:
+                    peak[side] = max(peak[side], pss_kib(tree(mid)))
                 time.sleep(0.5)
             return json.loads(p.stdout.read())
-        res = interleave(rounds, one)
-        d = statistics.median(r["rps"] for r in res["direct"])
-        g = statistics.median(r["rps"] for r in res["gateway"])
-        errs = {s: sum(r["errors"] for r in res[s]) for s in res}
-        rep.add("Concurrent keep-alive clients", f"{clients} clients on /_ping", d, g, "req/s",
-                0.7 if clients == 256 else None, True)
-        rep.add_abs("Concurrent keep-alive clients", f"{clients} clients, errors through the gateway",
-                    errs["gateway"], "n", 0 if clients == 256 else None)
-        if errs["direct"]:
-            rep.notes.append(f"{clients} clients: {errs['direct']} errors directly against podman")
-        if clients == 256:
-            rep.add_abs("Memory (PSS, whole gateway tree)", "under 256 keep-alive clients (peak)",
-                        peak["pss"] / 1024, "MiB", 64)
+        res = interleave(rounds, one, SIDES)
+        rps = {s: statistics.median(r["rps"] for r in res[s]) for s in SIDES}
+        errs = {s: sum(r["errors"] for r in res[s]) for s in SIDES}
+        bars = [("gateway", "relay", 1.0)] if clients == 256 else []
+        rep.add(sec, f"{clients} clients on /_ping", rps, "req/s", bars, higher_better=True)
+        rep.add(sec, f"{clients} clients, errors", errs, "n",
+                [("gateway", None, 0)] if clients == 256 else [])
+    rep.add("Memory (PSS)", "the tree in the path under 256 keep-alive clients (peak)",
+            {s: peak[s] / 1024 if pids.get(s) else None for s in SIDES}, "MiB",
+            [("gateway", None, 32)])
+
+
+def section_budget(rep, pm_sock, tmp, args):
+    """256 clients (32 with --quick) send the densest 8 MiB create body at
+    once to a gateway with the default memory budget (512 MiB): the
+    monitor's peak RSS stays within it, and every client gets the
+    backend's answer (404: the image is missing, nothing is created) or
+    the gateway's 503."""
+    clients = 32 if args.quick else 256
+    budget_mib = 512
+    sec = "Memory budget of the monitor"
+    body = os.path.join(tmp, "dense.json")
+    head = '{"Image":"localhost/cg-missing:none","Cmd":['
+    n = ((8 << 20) - 4096 - len(head)) // 3
+    with open(body, "w") as f:
+        f.write(head + ",".join(['""'] * n) + "]}")
+    gw = start_gateway(os.path.join(tmp, "bproj"), os.path.join(tmp, "brun"), pm_sock)
+    sock = os.path.join(tmp, "brun", "docker.sock")
+    try:
+        wait_for(lambda: ping_ok(sock), 30, "the budget gateway")
+        before = rss_kib(gw.pid)
+        with open(f"/proc/{gw.pid}/clear_refs", "w") as f:
+            f.write("5")
+        t0 = time.monotonic()
+        r = loadgen("post", sock, clients=clients, body=body,
+                    path="/v1.41/containers/create", timeout_s=600)
+        wall = time.monotonic() - t0
+        peak = rss_kib(gw.pid, "VmHWM")
+    finally:
+        stop_pid(gw.pid, "gateway")
+    st = r.get("status", {})
+    answered = sum(v for k, v in st.items() if k != "503")
+    rep.intro[sec] = [
+        f"{clients} clients send a create body of 8 MiB of empty strings (about 2.8 million "
+        "JSON values; its image is missing, so podman answers 404 and creates nothing) at "
+        f"once to a gateway with the default --memory-budget ({budget_mib} MiB).", ""]
+    rep.add(sec, "monitor RSS before", {"gateway": before / 1024}, "MiB")
+    rep.add(sec, "monitor peak RSS", {"gateway": peak / 1024}, "MiB",
+            [("gateway", None, budget_mib)])
+    rep.add(sec, "clients answered by the backend", {"gateway": answered}, "n")
+    rep.add(sec, "clients answered 503 by the gateway", {"gateway": st.get("503", 0)}, "n")
+    rep.add(sec, "clients without an answer (reset, closed, timed out)",
+            {"gateway": r.get("failed", 0)}, "n", [("gateway", None, 0)])
+    rep.add(sec, "seconds until the last answer", {"gateway": wall}, "s")
+    os.unlink(body)
 
 
 def section_gateways(rep, pm_sock, tmp, args):
-    count = 10 if args.quick else 100
+    count = args.gateways or (10 if args.quick else 100)
+    sec = f"{count} idle gateways, one podman"
+    rep.intro[sec] = [
+        "Started at once, then idle; each is measured in turn (its first use since it "
+        "started), with 20 new connections + GET /_ping, right after 20 directly on "
+        "podman; the median and the slowest of the gateways' p50 against the median of "
+        "the direct p50s.", ""]
     gws = []
     try:
         for i in range(count):
-            proj = os.path.join(tmp, f"p{i:03d}")
-            gws.append((start_gateway(proj, os.path.join(tmp, f"r{i:03d}"), pm_sock), proj, i))
+            proj = os.path.join(tmp, f"p{i:04d}")
+            gws.append((start_gateway(proj, os.path.join(tmp, f"r{i:04d}"), pm_sock), proj, i))
         for p, proj, i in gws:
-            sock = os.path.join(tmp, f"r{i:03d}", "docker.sock")
-            wait_for(lambda: ping_ok(sock), 30, f"gateway {i}")
+            sock = os.path.join(tmp, f"r{i:04d}", "docker.sock")
+            wait_for(lambda: ping_ok(sock), 60, f"gateway {i}")
         time.sleep(1)
         total = sum(pss_kib(tree(p.pid)) for p, _, _ in gws)
-        rep.add_abs(f"{count} idle gateways, one podman", "total PSS of all gateway trees",
-                    total / 1024, "MiB", 400 * count / 100)
-        direct = loadgen("lat", pm_sock, n=200, warmup=10, path="/_ping", newconn=True)["p50_us"]
-        worst = 0
-        lat = []
+        rep.add(sec, "total PSS of all gateway trees", {"gateway": total / 1024}, "MiB",
+                [("gateway", None, 1024 * count / 1000)])
+        lat, direct = [], []
         for p, proj, i in gws:
-            sock = os.path.join(tmp, f"r{i:03d}", "docker.sock")
-            r = loadgen("lat", sock, n=20, warmup=2, path="/_ping", newconn=True)
-            lat.append(r["p50_us"])
-            worst = max(worst, r["p50_us"])
-        rep.add(f"{count} idle gateways, one podman", "new connection + /_ping p50, median gateway",
-                direct, statistics.median(lat), "us", 2.0)
-        rep.add(f"{count} idle gateways, one podman", "new connection + /_ping p50, slowest gateway",
-                direct, worst, "us", 2.0)
+            sock = os.path.join(tmp, f"r{i:04d}", "docker.sock")
+            direct.append(loadgen("lat", pm_sock, n=20, warmup=2, path="/_ping",
+                                  newconn=True)["p50_us"])
+            lat.append(loadgen("lat", sock, n=20, warmup=2, path="/_ping",
+                               newconn=True)["p50_us"])
+        d = statistics.median(direct)
+        rep.add(sec, "new connection + /_ping p50, median gateway",
+                {"direct": d, "gateway": statistics.median(lat)}, "us", [("gateway", "direct", 2.0)])
+        rep.add(sec, "new connection + /_ping p50, slowest gateway",
+                {"direct": d, "gateway": max(lat)}, "us", [("gateway", "direct", 3.0)])
     finally:
         for p, _, _ in gws:
             stop_pid(p.pid, "gateway")
@@ -591,43 +814,65 @@ def machine():
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / (1 << 30)
     ver = lambda c: run(c, check=False).stdout.decode().strip().splitlines()[0] if shutil.which(c[0]) else "-"
+    hap = shutil.which("haproxy") or "/usr/sbin/haproxy"
     return {
         "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
         "host": f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB, Linux {platform.release()}",
         "podman": ver(["podman", "--version"]),
         "docker": ver(["docker", "--version"]),
+        "haproxy": ver([hap, "-v"]) if os.path.exists(hap) else "-",
         "gateway": run([GW_BIN, "version"], check=False).stdout.decode().strip(),
         "commit": run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], check=False).stdout.decode().strip(),
+        "load": open("/proc/loadavg").read().split()[:3],
     }
 
 
 def write_report(rep, m, path, args):
-    lines = ["# Performance: the gateway side by side with direct podman", "",
+    lines = ["# Performance: the gateway beside direct podman, a bare relay and HAProxy", "",
              "Generated by `make bench` (bench/bench.py); do not edit by hand.", "",
-             f"* date: {m['date']}; commit {m['commit']} ({m['gateway']})",
+             f"* date: {m['date']}; commit {m['commit']} ({m['gateway']}); load average at "
+             f"the start {' '.join(m['load0'])}, at the end {' '.join(m['load'])}",
              f"* machine: {m['host']}",
              f"* backend: private rootful {m['podman']} (scripts/podman-up.sh); client {m['docker']}",
-             "* method: every figure is measured through the gateway's docker.sock and directly "
-             "on the podman socket, rounds interleaved (gateway, direct, direct, gateway, ...), "
-             "medians over the rounds; ratio = gateway / direct." +
+             f"* peers, on unix sockets in front of the same podman: the bare relay "
+             f"(bench/rawrelay.c, a process per connection splicing both ways) and "
+             f"{m['haproxy'].split(' - ')[0]} configured like Tecnativa's docker-socket-proxy "
+             "(HTTP mode, a regular expression per API family, `option http-server-close`, "
+             "no log; bench.py haproxy_config)",
+             "* method: every figure is measured on every side in the same run, rounds "
+             "interleaved (the order rotating every round), medians over the rounds; "
+             "a ratio a/b is side a's figure over side b's (for throughput higher is "
+             "better, for everything else lower)." +
              (" **Quick run (--quick): fewer rounds, smaller sizes.**" if args.quick else ""), ""]
-    section = None
-    for (sec, fig, d, g, ratio, bar, met, unit, hb) in rep.rows:
-        if sec != section:
-            section = sec
-            c1, c2 = rep.cols.get(sec, ("direct", "gateway"))
-            lines += ["", f"## {sec}", ""] + rep.intro.get(sec, []) + [
-                      f"| figure | {c1} | {c2} | ratio | bar | met |",
-                      "|---|---:|---:|---:|---:|:-:|"]
-        r = f"{ratio:.2f}×" if ratio is not None else ""
-        b = ""
-        if bar is not None:
-            if d is None and ratio is None and unit != "us" and unit not in ("MiB/s", "req/s") and g is not None:
-                b = ("≤ " if not hb else "≥ ") + fmt(bar, unit)
-            else:
-                b = ("≥ " if hb else "≤ ") + f"{bar}×"
-        mt = "" if met is None else ("yes" if met else "**no**")
-        lines.append(f"| {fig} | {fmt(d, unit) if d is not None else ''} | {fmt(g, unit)} | {r} | {b} | {mt} |")
+    if rep.summary:
+        lines += ["", "## The bars", "", "| section | figure | bar | met |", "|---|---|---|:-:|"]
+        for sec, fig, text, met in rep.summary:
+            mt = "–" if met is None else ("yes" if met else "**no**")
+            lines.append(f"| {sec} | {fig} | {text} | {mt} |")
+    order = []
+    for r in rep.rows:
+        if r[0] not in order:
+            order.append(r[0])
+    for sec in order:
+        rows = [r for r in rep.rows if r[0] == sec]
+        sides = [s for s in ("direct", "gateway", "relay", "haproxy", "before", "after")
+                 if any(s in r[2] for r in rows)]
+        ratios = [(a, b) for a, b in RATIOS if a in sides and b in sides]
+        head = ["figure"] + [NAMES[s] for s in sides] + \
+            [f"{NAMES[a]} ÷ {NAMES[b]}" for a, b in ratios] + ["bar", "met"]
+        lines += ["", f"## {sec}", ""] + rep.intro.get(sec, []) + [
+            "| " + " | ".join(head) + " |",
+            "|---|" + "---:|" * (len(sides) + len(ratios)) + "---|:-:|"]
+        for (_, fig, vals, unit, bars, hb) in rows:
+            cells = [fig] + [fmt(vals[s], unit) if s in vals else "" for s in sides]
+            for a, b in ratios:
+                r = ratio(vals, a, b)
+                cells.append(f"{r:.2f}×" if r is not None else "")
+            cells.append("; ".join(bar_text(b, unit, hb) for b in bars))
+            mets = [bar_met(b, vals, hb) for b in bars]
+            cells.append(" · ".join("–" if x is None else ("yes" if x else "**no**")
+                                    for x in mets))
+            lines.append("| " + " | ".join(cells) + " |")
     if rep.notes:
         lines += ["", "## Notes", ""] + [f"* {n}" for n in rep.notes]
     lines.append("")
@@ -640,18 +885,23 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default=os.path.join(REPO, "doc", "performance.md"))
-    ap.add_argument("--only", default="memory,latency,cpu,cli,stream,uploads,conc,gateways")
+    ap.add_argument("--only", default="memory,latency,cpu,cli,stream,uploads,conc,budget,gateways")
     ap.add_argument("--gateway-before", help="another gateway binary (e.g. main's, built in a "
                     "scratch copy) to compare the checked uploads with (section uploads)")
+    ap.add_argument("--gateways", type=int, default=0,
+                    help="idle gateways of the last section (default 100; 10 with --quick)")
     ap.add_argument("--podman-dir", help="reuse a podman started with scripts/podman-up.sh DIR")
     args = ap.parse_args()
     only = set(args.only.split(","))
     if os.geteuid() != 0:
         sys.exit("bench: needs root (a private rootful podman)")
+    if not (shutil.which("haproxy") or os.path.exists("/usr/sbin/haproxy")):
+        sys.exit("bench: needs haproxy (make bench installs it: scripts/install-deps.sh --bench)")
     tmp = tempfile.mkdtemp(prefix="cgb.", dir="/tmp")
     pm_dir = args.podman_dir or os.path.join(tmp, "pm")
     own_podman = args.podman_dir is None
     rep = Report()
+    load0 = open("/proc/loadavg").read().split()[:3]
     try:
         if own_podman:
             log("starting a private podman")
@@ -663,22 +913,25 @@ def main():
         gw = start_gateway(proj, rundir, pm_sock)
         gw_sock = os.path.join(rundir, "docker.sock")
         wait_for(lambda: ping_ok(gw_sock), 30, "the gateway")
-        socks = {"gateway": gw_sock, "direct": pm_sock}
+        relay, relay_sock = start_relay(tmp, pm_sock)
+        hap, hap_sock = start_haproxy(tmp, pm_sock)
+        socks = {"gateway": gw_sock, "direct": pm_sock, "relay": relay_sock, "haproxy": hap_sock}
+        pids = {"gateway": gw.pid, "relay": relay.pid, "haproxy": hap.pid}
         base = {k: v for k, v in os.environ.items()
                 if k in ("PATH", "HOME", "LANG", "TERM")}
         envs = {s: dict(base, DOCKER_HOST="unix://" + socks[s]) for s in socks}
         time.sleep(0.5)
-        idle_pss = pss_kib(tree(gw.pid)) / 1024
+        idle = {s: pss_kib(tree(pids[s])) / 1024 for s in pids}
         # resources owned by the project (created through the gateway)
         cid = run(["docker", "run", "-d", "--network", "none", "localhost/busybox", "sleep", "100000"],
                   env=envs["gateway"]).stdout.decode().strip()
         if "memory" in only:
-            rep.add_abs("Memory (PSS, whole gateway tree)", "idle (monitor and spare child)",
-                        idle_pss, "MiB", 4)
+            rep.add("Memory (PSS)", "idle (the gateway: monitor, zygote and spare child)", idle,
+                    "MiB", [("gateway", None, 2)])
         if "latency" in only:
             section_latency(rep, socks, cid, args)
         if "cpu" in only:
-            section_cpu(rep, socks, gw.pid, pm_pid, args)
+            section_cpu(rep, socks, pids, pm_pid, args)
         if "cli" in only:
             section_cli(rep, envs, cid, args)
         if "stream" in only:
@@ -687,24 +940,23 @@ def main():
                           f"head -c {logmb * 3 // 4 * MIB} /dev/urandom | base64 -w 4096"],
                          env=envs["gateway"]).stdout.decode().strip()
             run(["docker", "wait", logcid], env=envs["direct"], timeout=300)
-            relay_sock = os.path.join(tmp, "relay.sock")
-            relay = subprocess.Popen([RAWRELAY, relay_sock, pm_sock], stdout=subprocess.DEVNULL)
-            procs.append((relay.pid, "rawrelay"))
-            envs["relay"] = dict(base, DOCKER_HOST="unix://" + relay_sock)
-            wait_for(lambda: ping_ok(relay_sock), 30, "the bare relay")
-            section_stream(rep, envs, cid, logcid, tmp, args, gw.pid, pm_pid, relay.pid)
-            stop_pid(relay.pid, "rawrelay")
+            section_stream(rep, envs, cid, logcid, tmp, args, pids, pm_pid)
         if "uploads" in only:
             section_uploads(rep, pm_sock, tmp, args, base)
         if "conc" in only:
-            section_conc(rep, socks, gw.pid, args)
+            section_conc(rep, socks, pids, args)
         run(["docker", "rm", "-f", cid], env=envs["direct"], check=False)
         if "stream" in only:
             run(["docker", "rm", "-f", logcid], env=envs["direct"], check=False)
-        stop_pid(gw.pid, "gateway")
+        for p, name in ((gw, "gateway"), (relay, "rawrelay"), (hap, "haproxy")):
+            stop_pid(p.pid, name)
+        if "budget" in only:
+            section_budget(rep, pm_sock, tmp, args)
         if "gateways" in only:
             section_gateways(rep, pm_sock, tmp, args)
-        write_report(rep, machine(), args.out, args)
+        m = machine()
+        m["load0"] = load0
+        write_report(rep, m, args.out, args)
     finally:
         for pid, name in procs:
             stop_pid(pid, name)

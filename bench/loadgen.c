@@ -11,17 +11,24 @@
  *   loadgen conc --sock PATH [--path P] [--clients C] [--seconds S]
  *       C kept-alive connections, each sending its next request as soon as
  *       the previous response is complete, for S seconds (one epoll loop).
+ *   loadgen post --sock PATH --body FILE [--path P] [--clients C]
+ *                [--timeout-s S]
+ *       C connections at once, each sending one POST of FILE's bytes
+ *       (application/json, Content-Length, Connection: close) and reading
+ *       its answer, all in one epoll loop, within S seconds (600) in all:
+ *       the memory budget test of make bench and tests/sanitize/load.sh.
  *
  * --path may be given up to 16 times: the requests cycle through the
  * paths (per connection in conc mode).
  *
- * Output: {"mode":..,"n":requests,"sent":S,"errors":E,"rps":..,"p50_us":..,
+ * Output: {"mode":..,"n":requests,"sent":S,"errors":E,"failed":F,"rps":..,"p50_us":..,
  * "p90_us":..,"p99_us":..,"max_us":..,"status":{"200":n,...}}. An error is
  * a failed connect, a reset, a response that does not parse, or a status
  * outside 2xx. "sent" counts every request written whole, answered or
  * not (those in flight when conc mode stops are cut off: sent - n -
  * errors of them; tests/sanitize/load.sh compares it with the gateway's
- * access lines). Responses are framed with the gateway's own parser
+ * access lines). "failed" counts the requests that got no whole answer
+ * (a reset, a close, a deadline), a subset of "errors". Responses are framed with the gateway's own parser
  * (http/response.c, http/chunked.c), so a malformed answer counts as an error, never a hang:
  * every read has a 30 s deadline.
  */
@@ -43,11 +50,11 @@
 #define PATHS_MAX	16
 
 struct opts {
-	const char *mode, *sock, *method;
+	const char *mode, *sock, *method, *body;
 	const char *paths[PATHS_MAX];
 	int npaths;
 	long n, warmup, clients;
-	double seconds;
+	double seconds, timeout_s;
 	int newconn;
 };
 
@@ -70,6 +77,7 @@ static long status_count[600];
 static long long *samples;
 static size_t nsamples, capsamples;
 static long errors;
+static long failed;		/* no whole answer: reset, close, deadline */
 static long sent;		/* requests written whole */
 
 static long long
@@ -299,13 +307,13 @@ run_lat(const struct opts *o)
 		t0 = now_ns();
 		if (c.fd < 0 && (c.fd = connect_sock(o->sock, 0)) < 0) {
 			if (i >= o->warmup)
-				errors++;
+				errors++, failed++;
 			continue;
 		}
 		if (write_all(c.fd, req[i % o->npaths], lens[i % o->npaths]) < 0 ||
 		    read_response(&c, is_head) < 0) {
 			if (i >= o->warmup)
-				errors++;
+				errors++, failed++;
 			close(c.fd);
 			c.fd = -1;
 			continue;
@@ -341,7 +349,7 @@ run_conc(const struct opts *o)
 		cl[i].buf = malloc(RBUF_MAX);
 		cl[i].fd = connect_sock(o->sock, 0);
 		if (cl[i].fd < 0) {
-			errors++;
+			errors++, failed++;
 			continue;
 		}
 		ev.events = EPOLLIN;
@@ -351,7 +359,7 @@ run_conc(const struct opts *o)
 		cl[i].t0_ns = now_ns();
 		cl[i].next = (int)(i % o->npaths);
 		if (write_all(cl[i].fd, req[cl[i].next], lens[cl[i].next]) < 0) {
-			errors++;
+			errors++, failed++;
 			close(cl[i].fd);
 			cl[i].fd = -1;
 			continue;
@@ -390,7 +398,7 @@ run_conc(const struct opts *o)
 			if (rc == 0)
 				continue;
 			if (rc < 0) {
-				errors++;
+				errors++, failed++;
 				epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 				close(c->fd);
 				c->fd = -1;
@@ -405,7 +413,7 @@ run_conc(const struct opts *o)
 			c->t0_ns = now_ns();
 			c->next = (c->next + 1) % o->npaths;
 			if (write_all(c->fd, req[c->next], lens[c->next]) < 0) {
-				errors++;
+				errors++, failed++;
 				epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 				close(c->fd);
 				c->fd = -1;
@@ -420,6 +428,145 @@ run_conc(const struct opts *o)
 	}
 	free(cl);
 	free_texts(o, req);
+	close(ep);
+	return (int)((now_ns() - start) / 1000000);
+}
+
+/* One client of post mode: its request (head, then the shared body) and
+ * its answer. */
+struct poster {
+	struct client c;
+	size_t off;		/* request bytes written (head + body) */
+	int done;
+};
+
+/* The file's bytes (exits on error). */
+static char *
+read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p;
+	long n;
+
+	if (f == NULL || fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) < 0) {
+		perror(path);
+		exit(2);
+	}
+	p = malloc((size_t)n + 1);
+	if (p == NULL || fread(p, 1, (size_t)n, f) != (size_t)n) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+/*
+ * post mode: o->clients connections at once, each writing one POST of the
+ * body and reading its answer while it writes (a server may answer before
+ * the body is complete); one epoll loop, o->timeout_s in all.
+ */
+static int
+run_post(const struct opts *o)
+{
+	struct poster *cl = calloc((size_t)o->clients, sizeof(*cl));
+	struct epoll_event ev, evs[256];
+	size_t blen, hlen;
+	char *body = read_file(o->body, &blen), head[512];
+	long long start = now_ns(), end = start + (long long)(o->timeout_s * 1e9);
+	long i, live = 0;
+	int ep = epoll_create1(EPOLL_CLOEXEC), n, k;
+
+	hlen = (size_t)snprintf(head, sizeof(head), "POST %s HTTP/1.1\r\nHost: d\r\n"
+	    "User-Agent: cg-loadgen\r\nContent-Type: application/json\r\n"
+	    "Content-Length: %zu\r\nConnection: close\r\n\r\n", o->paths[0], blen);
+	for (i = 0; i < o->clients; i++) {
+		cl[i].c.buf = malloc(RBUF_MAX);
+		cl[i].c.fd = connect_sock(o->sock, 0);	/* blocking: the backlog */
+		if (cl[i].c.fd < 0) {
+			errors++, failed++;
+			cl[i].done = 1;
+			continue;
+		}
+		client_reset(&cl[i].c);
+		cl[i].c.t0_ns = now_ns();
+		ev.events = EPOLLIN | EPOLLOUT;
+		ev.data.ptr = &cl[i];
+		epoll_ctl(ep, EPOLL_CTL_ADD, cl[i].c.fd, &ev);
+		live++;
+	}
+	while (live > 0 && now_ns() < end) {
+		n = epoll_wait(ep, evs, 256, (int)((end - now_ns()) / 1000000) + 1);
+		for (k = 0; k < n; k++) {
+			struct poster *p = evs[k].data.ptr;
+			ssize_t got;
+			int rc = 0;
+
+			if (p->done)
+				continue;
+			if ((evs[k].events & EPOLLOUT) && p->off < hlen + blen) {
+				const char *from = p->off < hlen ? head + p->off :
+				    body + (p->off - hlen);
+				size_t left = p->off < hlen ? hlen - p->off :
+				    blen - (p->off - hlen);
+
+				got = send(p->c.fd, from, left, MSG_NOSIGNAL |
+				    MSG_DONTWAIT);
+				if (got > 0) {
+					p->off += (size_t)got;
+					if (p->off == hlen + blen) {
+						sent++;
+						ev.events = EPOLLIN;
+						ev.data.ptr = p;
+						epoll_ctl(ep, EPOLL_CTL_MOD, p->c.fd, &ev);
+					}
+				}
+				/* EPIPE/ECONNRESET: the answer may be there */
+			}
+			if (evs[k].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+				if (p->c.len == RBUF_MAX)
+					rc = -1;
+				else {
+					got = recv(p->c.fd, p->c.buf + p->c.len,
+					    RBUF_MAX - p->c.len, MSG_DONTWAIT);
+					if (got < 0 && (errno == EAGAIN ||
+					    errno == EINTR))
+						continue;
+					if (got < 0)
+						rc = -1;
+					else {
+						p->c.len += (size_t)got;
+						rc = response_complete(&p->c, got == 0, 0);
+						if (rc == 0 && got == 0)
+							rc = -1;
+					}
+				}
+			}
+			if (rc == 0)
+				continue;
+			if (rc < 0)
+				errors++, failed++;
+			else {
+				add_sample(now_ns() - p->c.t0_ns);
+				count_status(p->c.status);
+			}
+			epoll_ctl(ep, EPOLL_CTL_DEL, p->c.fd, NULL);
+			close(p->c.fd);
+			p->done = 1;
+			live--;
+		}
+	}
+	for (i = 0; i < o->clients; i++) {
+		if (!cl[i].done) {	/* the deadline came first */
+			errors++, failed++;
+			close(cl[i].c.fd);
+		}
+		free(cl[i].c.buf);
+	}
+	free(cl);
+	free(body);
 	close(ep);
 	return (int)((now_ns() - start) / 1000000);
 }
@@ -446,9 +593,10 @@ pct(double p)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: loadgen lat|conc --sock PATH [--path P] "
+	fprintf(stderr, "usage: loadgen lat|conc|post --sock PATH [--path P] "
 	    "[--method M] [--n N] [--warmup W] [--newconn] [--clients C] "
-	    "[--seconds S] (--path up to %d times)\n", PATHS_MAX);
+	    "[--seconds S] [--body FILE] [--timeout-s S] (--path up to %d "
+	    "times)\n", PATHS_MAX);
 	exit(2);
 }
 
@@ -456,7 +604,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { .method = "GET", .n = 1000,
-	    .warmup = 50, .clients = 64, .seconds = 10 };
+	    .warmup = 50, .clients = 64, .seconds = 10, .timeout_s = 600 };
 	int i, ms, first = 1;
 
 	if (argc < 2)
@@ -486,10 +634,15 @@ main(int argc, char **argv)
 			o.clients = atol(v);
 		else if (strcmp(a, "--seconds") == 0)
 			o.seconds = atof(v);
+		else if (strcmp(a, "--body") == 0)
+			o.body = v;
+		else if (strcmp(a, "--timeout-s") == 0)
+			o.timeout_s = atof(v);
 		else
 			usage();
 	}
-	if (o.sock == NULL || o.n < 1 || o.clients < 1 || o.seconds <= 0)
+	if (o.sock == NULL || o.n < 1 || o.clients < 1 || o.seconds <= 0 ||
+	    o.timeout_s <= 0)
 		usage();
 	if (o.npaths == 0)
 		o.paths[o.npaths++] = "/_ping";
@@ -497,12 +650,15 @@ main(int argc, char **argv)
 		ms = run_lat(&o);
 	else if (strcmp(o.mode, "conc") == 0)
 		ms = run_conc(&o);
+	else if (strcmp(o.mode, "post") == 0 && o.body != NULL)
+		ms = run_post(&o);
 	else
 		usage();
 	qsort(samples, nsamples, sizeof(*samples), cmp_ll);
-	printf("{\"mode\":\"%s\",\"n\":%zu,\"sent\":%ld,\"errors\":%ld,\"ms\":%d,"
+	printf("{\"mode\":\"%s\",\"n\":%zu,\"sent\":%ld,\"errors\":%ld,"
+	    "\"failed\":%ld,\"ms\":%d,"
 	    "\"rps\":%.1f,\"p50_us\":%.1f,\"p90_us\":%.1f,\"p99_us\":%.1f,"
-	    "\"max_us\":%.1f,\"status\":{", o.mode, nsamples, sent, errors, ms,
+	    "\"max_us\":%.1f,\"status\":{", o.mode, nsamples, sent, errors, failed, ms,
 	    ms > 0 ? (double)nsamples * 1000.0 / ms : 0.0, pct(0.5) / 1e3,
 	    pct(0.9) / 1e3, pct(0.99) / 1e3, pct(1.0) / 1e3);
 	for (i = 0; i < 600; i++) {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# install-deps.sh [--if-missing] [--dry-run]
+# install-deps.sh [--if-missing] [--dry-run] [--bench]
 #
 # Installs the Debian packages that the build, the tests and the demo need.
 #   build:        gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
@@ -30,6 +30,10 @@
 #                 (docker.io's postinst runs `invoke-rc.d docker start || exit 1` on a
 #                 machine without systemd; invoke-rc.d and deb-systemd-invoke obey it).
 #
+#   make bench:   haproxy, with --bench only (bench/bench.py measures it as a peer of the
+#                 gateway; make check does not need it). Its package does not start it
+#                 either (the same policy-rc.d below).
+#
 # --if-missing: ask dpkg which packages are missing and run apt-get only for them
 # (prints one line either way). Without it, apt-get update + install run always.
 # --dry-run: print what would be installed and change nothing.
@@ -38,12 +42,14 @@ set -euo pipefail
 
 IF_MISSING=0
 DRY=0
+BENCH=0
 for a in "$@"; do
   case $a in
     --if-missing) IF_MISSING=1 ;;
     --dry-run) DRY=1 ;;
+    --bench) BENCH=1 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [--if-missing] [--dry-run]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--if-missing] [--dry-run] [--bench]" >&2; exit 2 ;;
   esac
 done
 
@@ -54,6 +60,7 @@ PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
       python3-jsonschema docker-compose python3-docker docker.io containerd uidmap slirp4netns
       bubblewrap skopeo golang-go golang-github-docker-docker-dev
       golang-github-fsouza-go-dockerclient-dev ruby ruby-docker-api ruby-multi-json podman-compose)
+[ $BENCH = 1 ] && PKGS+=(haproxy)
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
