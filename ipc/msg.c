@@ -47,10 +47,20 @@
  */
 static int force_denied;
 
+/*
+ * 1 (per option: [0] SO_SNDBUF, [1] SO_RCVBUF) once a plain setsockopt
+ * was read back at or above SOCKBUF_FLOOR: the limits it is capped by
+ * (net.core.wmem_max, rmem_max) are the host's, so later pairs get the
+ * same and are not read back (issue 24: four system calls less per new
+ * connection). Should root lower them below the floor meanwhile, a
+ * maximal datagram fails with EMSGSIZE and that connection ends.
+ */
+static int plain_ok[2];
+
 static int
 set_bufsize(int s, int force_opt, int opt)
 {
-	int v = IPC_SOCKBUF, got = 0;
+	int v = IPC_SOCKBUF, got = 0, *ok = &plain_ok[opt == SO_RCVBUF];
 	socklen_t len = sizeof(got);
 
 	if (!force_denied) {
@@ -61,14 +71,18 @@ set_bufsize(int s, int force_opt, int opt)
 	}
 	if (setsockopt(s, SOL_SOCKET, opt, &v, sizeof(v)) == -1)
 		return -1;
+	if (*ok)
+		return 0;
 	if (getsockopt(s, SOL_SOCKET, opt, &got, &len) == -1)
 		return -1;
 	if (got < SOCKBUF_FLOOR) {
 		errno = ENOBUFS;
 		return -1;
 	}
+	*ok = 1;
 	return 0;
 }
+
 
 int
 ipc_socketpair(int sv[2])

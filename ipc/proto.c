@@ -75,6 +75,9 @@ static const struct field f_log[] = {
 static const struct field f_bye[] = {
 	ENUM("reason", bye.reason, n_bye),
 };
+static const struct field f_zygote_spawn[] = {
+	BOOL("ready", zygote_spawn.ready),
+};
 static const struct field f_zygote_spawned[] = {
 	U32("pid", zygote_spawned.pid),
 	I32("errno", zygote_spawned.err),
@@ -179,7 +182,8 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	MSG(RESPONSE_END, 0, f_response_end),
 	MSG(CLIENT_DATA, 0, f_client_data),
 	MSG0(DONE),
-	[IPC_ZYGOTE_SPAWN] = { "ZYGOTE_SPAWN", 1, NULL, 0 },
+	MSG(ZYGOTE_SPAWN, 1, f_zygote_spawn),
+
 	MSG(ZYGOTE_SPAWNED, 1, f_zygote_spawned),
 	MSG0(REQUEST_BEGIN),
 	MSG0(BODY_PIPE),

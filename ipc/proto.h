@@ -48,7 +48,8 @@ enum ipc_type {
 				   VERDICT; none after a light exchange's
 				   keep-alive RESPONSE_END (privsep.md) */
 	/* monitor <-> zygote (the template children are forked from) */
-	IPC_ZYGOTE_SPAWN,	/* M->Z + fd: fork a child on this IPC socket */
+	IPC_ZYGOTE_SPAWN,	/* M->Z + fd: fork a child on this IPC socket
+				   (ready: it sends CHILD_READY) */
 	IPC_ZYGOTE_SPAWNED,	/* Z->M: its pid, or the errno of the fork */
 	/* C->M, no fields: request req began and its rest is awaited */
 	IPC_REQUEST_BEGIN,
@@ -133,7 +134,9 @@ struct ipc_msg {
 		} conn_start;
 		struct { uint8_t level; struct ipc_str text; } log;	/* text str(1024, UTF-8) */
 		struct { uint8_t reason; } bye;
+		struct { uint8_t ready; } zygote_spawn;	/* CHILD_READY wanted */
 		struct { uint32_t pid; int32_t err; } zygote_spawned;
+
 		struct {
 			struct ipc_str method;		/* str(16) */
 			struct ipc_str path;		/* str(8192) */

@@ -42,7 +42,7 @@ start_conn(struct gateway *gw, struct conn *c)
 	m.u.conn_start.commit_needs_body = (uint8_t)l->commit_needs_body;
 	m.u.conn_start.backend_rootless = (uint8_t)l->backend_rootless;
 	ipc_audit(c, "to-child", &m);
-	rc = ipc_send(c->ipc, &m, 0);
+	rc = ipc_send(c->ipc, &m, MSG_DONTWAIT);
 	/*
 	 * The monitor keeps its copy: it writes forwarded responses and
 	 * relays switched streams itself (privsep.md §1 amendment).
@@ -82,15 +82,39 @@ peer_max(const struct gateway *gw)
 	return gw->cfg->max_connections > 1 ? gw->cfg->max_connections / 2 : 1;
 }
 
+/* The pid of the process at the other end of client socket fd, or -1. */
+static pid_t
+peer_of_fd(int fd)
+{
+	struct ucred cr;
+	socklen_t crl = sizeof(cr);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl) == 0 &&
+	    cr.pid > 0 ? cr.pid : -1;
+}
+
+/*
+ * c's client process (SO_PEERCRED), asked only once the connection limit
+ * is reached, the one time it matters, and then kept (issue 24: a system
+ * call less for every other connection). -1 when unknown.
+ */
+static pid_t
+peer_of(struct conn *c)
+{
+	if (c->peer_pid == 0)
+		c->peer_pid = c->client >= 0 ? peer_of_fd(c->client) : -1;
+	return c->peer_pid;
+}
+
 /* How many slots client process pid holds now. */
 static unsigned
-peer_holds(const struct gateway *gw, pid_t pid)
+peer_holds(struct gateway *gw, pid_t pid)
 {
-	const struct conn *c;
+	struct conn *c;
 	unsigned n = 0;
 
 	TAILQ_FOREACH(c, &gw->conns, entry)
-		if (c->peer_pid == pid && c->client >= 0 && !c->reclaimed)
+		if (c->client >= 0 && !c->reclaimed && peer_of(c) == pid)
 			n++;
 	return n;
 }
@@ -128,7 +152,7 @@ reclaim_idle(struct gateway *gw)
 	TAILQ_FOREACH(c, &gw->conns, entry) {
 		if (!idle_conn(c))
 			continue;
-		held = c->peer_pid > 0 ? peer_holds(gw, c->peer_pid) : 1;
+		held = peer_of(c) > 0 ? peer_holds(gw, c->peer_pid) : 1;
 		if (victim == NULL || held > victim_held ||
 		    (held == victim_held && c->idle_ms < victim->idle_ms)) {
 			victim = c;
@@ -174,10 +198,8 @@ accept_reclaim_expired(struct conn *c)
 int
 accept_client(struct gateway *gw, int li)
 {
-	struct ucred cr;
-	socklen_t crl = sizeof(cr);
 	struct conn *c;
-	pid_t peer_pid;
+	pid_t peer_pid = 0;
 	int fd;
 
 	fd = accept4(gw->lis[li].fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -190,11 +212,9 @@ accept_client(struct gateway *gw, int li)
 		}
 		return 0;
 	}
-	peer_pid = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl) == 0 ?
-	    cr.pid : 0;
 	if (gw->nclients >= gw->cfg->max_connections &&
-	    ((peer_pid > 0 && peer_holds(gw, peer_pid) >= peer_max(gw)) ||
-	    !reclaim_idle(gw))) {
+	    (((peer_pid = peer_of_fd(fd)) > 0 &&
+	    peer_holds(gw, peer_pid) >= peer_max(gw)) || !reclaim_idle(gw))) {
 		linger_refuse(gw, li, fd);
 		return 1;
 	}

@@ -52,7 +52,7 @@ conn_free(struct conn *c)
 	check_end(c);
 	projnet_unlock(c);	/* others waiting to create it go on */
 	conn_close_backend(c);
-	ev_close(c->gw, c->ipc);
+	ev_close_sole(c->gw, c->ipc);
 	ev_close(c->gw, c->client);
 	ipc_queue_clear(&c->outq);
 	fifo_free(&c->down);
@@ -79,8 +79,9 @@ conn_free(struct conn *c)
 void
 conn_close_backend(struct conn *c)
 {
-	ev_close(c->gw, c->bc.fd);
+	ev_close_sole(c->gw, c->bc.fd);
 	fifo_free(&c->bc.out);
+
 	free(c->bc.in);
 	free(c->bc.retry);
 	memset(&c->bc, 0, sizeof(c->bc));

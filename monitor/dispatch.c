@@ -407,7 +407,11 @@ dispatch_msg(struct conn *c, const struct ipc_msg *m)
 	return dispatch[i].handler(c, m);
 }
 
-/* Messages before CONN_START: CHILD_READY or SANDBOX_FAILED only. */
+/*
+ * Messages before CONN_START: SANDBOX_FAILED, or CHILD_READY from the
+ * self-test's child only (want_ready: the others are ready when the
+ * zygote reports them, issue 24).
+ */
 static int
 on_startup_msg(struct conn *c, const struct ipc_msg *m)
 {
@@ -420,8 +424,8 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 		c->dead = 1;
 		return -1;
 	}
-	if (m->type != IPC_CHILD_READY || c->ready)
-		return conn_violation(c, "expected CHILD_READY");
+	if (m->type != IPC_CHILD_READY || !c->want_ready || c->ready)
+		return conn_violation(c, "unexpected %s", ipc_type_name(m->type));
 	/* the zygote's ZYGOTE_SPAWNED may still be on its way */
 	if (c->zpending)
 		zygote_on_event(c->gw);
@@ -432,6 +436,7 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 		return conn_violation(c, "expected CHILD_READY");
 	}
 	c->ready = 1;
+
 	if (!c->gw->sandbox_logged) {	/* once: every child is alike */
 		c->gw->sandbox_logged = 1;
 		c->gw->sandbox_ns = m->u.child_ready.namespaces;

@@ -183,6 +183,18 @@ ev_close(struct gateway *gw, int fd)
 	close(fd);
 }
 
+void
+ev_close_sole(struct gateway *gw, int fd)
+{
+	if (fd < 0)
+		return;
+	/* close() ends the registration: the open file has no other reference */
+	if (gw != NULL && gw->ev != NULL && (size_t)fd < gw->ev->nw)
+		memset(&gw->ev->w[fd], 0, sizeof(gw->ev->w[fd]));
+	close(fd);
+}
+
+
 /* Which of c's descriptors pfd names. */
 static int
 role_of(const struct conn *c, int fd)

@@ -157,7 +157,10 @@ struct gateway {
 		long long started_ms;	/* when it was started */
 		int status;		/* wait status zygote_stop() reaped; -1 */
 		TAILQ_HEAD(, conn) pending;	/* spawns awaiting a pid */
+		unsigned npending;		/* their number */
 	} zyg;
+	int selftest;			/* the start-up self-test runs: its
+					   child reports CHILD_READY */
 	unsigned nclients;		/* connections with a client (§1.2) */
 	unsigned nreclaimed;		/* reclaimed ones not dropped yet */
 	uint64_t next_conn_id;
@@ -340,7 +343,12 @@ struct conn {
 	int client_unwatch;		/* a hang-up came between exchanges: the
 					   client leaves the set (evloop.c) */
 	int dirty;			/* in gw->dirty */
-	int ready;			/* CHILD_READY seen */
+	int ready;			/* may be handed its connection: its
+					   ZYGOTE_SPAWNED came (or, with
+					   want_ready, its CHILD_READY) */
+	int want_ready;			/* its CHILD_READY is due (the
+					   start-up self-test's child) */
+
 	int started;			/* CONN_START sent */
 	int dead;
 	long long accepted_ms;
@@ -348,7 +356,9 @@ struct conn {
 					   last one ended, or it was accepted) */
 	int reclaimed;			/* its slot was given to a newer client */
 	long long reclaim_kill_ms;	/* its child is killed if still there */
-	pid_t peer_pid;			/* the client process (SO_PEERCRED) */
+	pid_t peer_pid;			/* the client process (SO_PEERCRED), asked
+					   at the limit only (accept.c peer_of):
+					   0 not yet, -1 unknown */
 	struct ipc_queue outq;		/* messages for the child */
 
 	/* the current request */

@@ -80,6 +80,16 @@ void ev_unwatch(struct gateway *gw, int fd);
  */
 void ev_close(struct gateway *gw, int fd);
 /*
+ * Close fd, whose open file no other descriptor anywhere refers to (a
+ * child's IPC end, a backend connection: the monitor's alone), without
+ * EPOLL_CTL_DEL: its last close ends the registration (epoll(7)), and
+ * its slot is cleared so that events already fetched for it are dropped
+ * (issue 24: an epoll_ctl less per connection). Never for a client
+ * descriptor (the child holds it too). gw may be NULL; fd < 0 no-op.
+ */
+void ev_close_sole(struct gateway *gw, int fd);
+
+/*
  * Bring c's registrations in line with what it waits for now, pfd[0..n)
  * as conn_pollfds() wrote them (n <= CONN_POLLFDS): add, change or remove
  * its child's socket, backend connection and client. No-op without gw->ev.

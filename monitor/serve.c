@@ -234,9 +234,12 @@ sandbox_selftest(struct gateway *gw)
 		if (poll(p, 1, 100) > 0)
 			zygote_on_event(gw);
 	}
+	gw->selftest = 1;	/* this child reports its finished sandbox */
 	if (gw->zyg.ready)
 		c = spawn_child(gw);
+	gw->selftest = 0;
 	while (c != NULL && !c->ready && !c->dead && now_ms() < deadline) {
+
 		p[0] = (struct pollfd){ .fd = c->ipc, .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = gw->zyg.fd, .events = POLLIN };
 		if (poll(p, 2, 100) > 0) {
@@ -479,6 +482,45 @@ sweep(struct gateway *gw, long long now, int full)
 	return (int)(next_deadline - now);
 }
 
+/*
+ * The loop's wait when nothing needs a timer: no connection but idle
+ * spares, no lingering 503, no child on its way out, accepting. Then it
+ * sleeps until an event, the next kept backend connection's expiry or
+ * the idle timeout, instead of waking every second for the sweep
+ * (issue 24: every idle gateway woke once a second; 1,000 idle gateways
+ * on one machine, 1,000 wake-ups a second). Returns that wait in ms, -1
+ * for none, or -2 when something does need the sweep.
+ */
+static int
+quiet_wait(struct gateway *gw, long long now)
+{
+	const struct conn *c;
+	long long until = -1, t;
+	int i, k;
+
+	if (gw->nlingers > 0 || gw->nreclaimed > 0 || !TAILQ_EMPTY(&gw->exiting) ||
+	    now < gw->accept_paused_until)
+		return -2;
+	TAILQ_FOREACH(c, &gw->conns, entry)
+		if (c->client >= 0 || c->started || c->dead || c->bc.fd >= 0)
+			return -2;
+	for (i = 0; i < CG_SOCKETS; i++)
+		for (k = 0; k < gw->pools[i].n; k++) {
+			t = gw->pools[i].since[k] + POOL_IDLE_MS;
+			if (until < 0 || t < until)
+				until = t;
+		}
+	if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0) {
+		t = gw->idle_since + (long long)(gw->cfg->idle_timeout * 1000);
+		if (until < 0 || t < until)
+			until = t;
+	}
+	if (until < 0)
+		return -1;
+	return until <= now ? 0 : (int)(until - now > INT_MAX ? INT_MAX :
+	    until - now);
+}
+
 static int
 event_loop(struct gateway *gw)
 {
@@ -551,7 +593,14 @@ event_loop(struct gateway *gw)
 		}
 		if (timeout < 0 || gw->pn_wake)	/* set by a drop above */
 			timeout = 0;
+		{
+			int q = quiet_wait(gw, now);
+
+			if (q >= -1)
+				timeout = q;
+		}
 		/* out of descriptors: stop listening a while (accept_client) */
+
 		for (i = 0; i < CG_SOCKETS; i++)
 			ev_watch(gw, gw->lis[i].fd, EV_LISTENER, i, NULL,
 			    now < gw->accept_paused_until ? 0 : POLLIN);

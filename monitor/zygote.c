@@ -86,7 +86,7 @@ zygote_start(struct gateway *gw)
 			char *argv[] = { CHILD_ARGV0, geteuid() == 0 ?
 			    gw->sandbox_dir : "-", NULL };
 
-			/* empty (release builds) */
+			/* LD_BIND_NOW=1 only (release builds) */
 			fexecve(CHILD_EXE_FD, argv, cg_sanitize_child_env());
 		}
 		_exit(1);
@@ -109,6 +109,7 @@ fail_pending(struct gateway *gw)
 
 	while ((c = TAILQ_FIRST(&gw->zyg.pending)) != NULL) {
 		TAILQ_REMOVE(&gw->zyg.pending, c, zentry);
+		gw->zyg.npending--;
 		c->zpending = 0;
 		if (c->orphan)
 			conn_free(c);	/* dropped already (serve.c) */
@@ -167,6 +168,8 @@ zygote_spawn(struct gateway *gw)
 		return NULL;
 	}
 	m.fd = sv[1];
+	/* only the start-up self-test's child reports its finished sandbox */
+	m.u.zygote_spawn.ready = (uint8_t)gw->selftest;
 	rc = ipc_send(gw->zyg.fd, &m, MSG_DONTWAIT);
 	close(sv[1]);
 	if (rc != IPC_OK) {
@@ -176,12 +179,58 @@ zygote_spawn(struct gateway *gw)
 			    "for a request parser: %s", ipc_strerror(rc));
 		return NULL;
 	}
-	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	/*
+	 * sv[0] stays blocking: every call on it passes MSG_DONTWAIT
+	 * (issue 24: an fcntl less per connection).
+	 */
 	c = conn_new(gw, 0, sv[0]);
+	c->want_ready = m.u.zygote_spawn.ready;
 	c->zpending = 1;
+	gw->zyg.npending++;
 	TAILQ_INSERT_TAIL(&gw->zyg.pending, c, zentry);
 	TAILQ_INSERT_TAIL(&gw->conns, c, entry);
 	return c;
+}
+
+/*
+ * ZYGOTE_SPAWNED for c, the oldest spawn: its pid. A child that does not
+ * report CHILD_READY (every one but the self-test's) is ready now: its
+ * CONN_START waits in its socket until its sandbox is complete, so a
+ * client already waiting for it is handed over at once (issue 24: a
+ * message and a wake-up of the monitor less per connection).
+ */
+static void
+spawned(struct gateway *gw, struct conn *c, const struct ipc_msg *m)
+{
+	if (c->orphan) {
+		/* its connection ended before this answer */
+		if (m->u.zygote_spawned.pid != 0)
+			forget_child(gw, (pid_t)m->u.zygote_spawned.pid, c->id, 1);
+		conn_free(c);
+		return;
+	}
+	if (m->u.zygote_spawned.pid == 0) {
+		log_msg(LOG_ERROR, "child-exit", "the zygote cannot fork: %s",
+		    strerror(m->u.zygote_spawned.err));
+		c->dead = 1;
+		mark_dirty(gw, c);
+		return;
+	}
+	if (c->pid != 0 && c->pid != (pid_t)m->u.zygote_spawned.pid) {
+		/* the self-test's CHILD_READY came first and named another pid */
+		(void)conn_violation(c, "CHILD_READY pid %d is not the spawned "
+		    "pid %u", (int)c->pid, m->u.zygote_spawned.pid);
+		c->dead = 1;
+		mark_dirty(gw, c);
+		return;
+	}
+	c->pid = (pid_t)m->u.zygote_spawned.pid;
+	if (!c->want_ready) {
+		c->ready = 1;
+		if (c->client >= 0 && !c->started)
+			start_conn(gw, c);
+	}
+	mark_dirty(gw, c);
 }
 
 void
@@ -190,11 +239,20 @@ zygote_on_event(struct gateway *gw)
 	static unsigned char *buf;
 	struct ipc_msg m;
 	struct conn *c;
+	unsigned due;
 	int rc, i;
 
 	if (buf == NULL)
 		buf = xmalloc(IPC_MSG_MAX + 1);
-	for (i = 0; i < 64 && gw->zyg.fd >= 0; i++) {
+	/*
+	 * The zygote answers each spawn once: no read is tried past the
+	 * answers due (one that would only say EAGAIN), but one is always
+	 * tried (its socket is readable: an answer nobody asked for, or its
+	 * first word, CHILD_READY).
+	 */
+	due = gw->zyg.npending > 0 ? gw->zyg.npending : 1;
+	for (i = 0; i < 64 && gw->zyg.fd >= 0 && (!gw->zyg.ready ||
+	    (unsigned)i < due); i++) {
 		rc = ipc_recv(gw->zyg.fd, buf, IPC_MSG_MAX + 1, &m, 0,
 		    MSG_DONTWAIT);
 		if (rc == IPC_EAGAIN)
@@ -234,28 +292,9 @@ zygote_on_event(struct gateway *gw)
 			if (!gw->zyg.ready || c == NULL)
 				goto bad;
 			TAILQ_REMOVE(&gw->zyg.pending, c, zentry);
+			gw->zyg.npending--;
 			c->zpending = 0;
-			if (c->orphan) {
-				/* its connection ended before this answer */
-				if (m.u.zygote_spawned.pid != 0)
-					forget_child(gw, (pid_t)
-					    m.u.zygote_spawned.pid, c->id, 1);
-				conn_free(c);
-			} else if (m.u.zygote_spawned.pid == 0) {
-				log_msg(LOG_ERROR, "child-exit", "the zygote "
-				    "cannot fork: %s",
-				    strerror(m.u.zygote_spawned.err));
-				c->dead = 1;
-			} else if (c->pid != 0 &&
-			    c->pid != (pid_t)m.u.zygote_spawned.pid) {
-				/* CHILD_READY came first and named another pid */
-				(void)conn_violation(c, "CHILD_READY pid %d is not "
-				    "the spawned pid %u", (int)c->pid,
-				    m.u.zygote_spawned.pid);
-				c->dead = 1;
-			} else {
-				c->pid = (pid_t)m.u.zygote_spawned.pid;
-			}
+			spawned(gw, c, &m);
 			break;
 		default:
 			goto bad;
@@ -320,17 +359,22 @@ forget_child(struct gateway *gw, pid_t pid, uint64_t conn, int kill_it)
 	 * Never wait for it here (that cost every new connection a
 	 * millisecond, issue 9): reap() logs its exit with its connection
 	 * when it comes, and one that lingers for a second is killed from
-	 * the event loop.
+	 * the event loop. A pid to kill is first checked to be our child
+	 * (the zygote's word); one that leaves by itself is simply
+	 * expected (issue 24: a wait4 less per connection, the SIGCHLD
+	 * brings it anyway).
 	 */
-	w = waitpid(pid, &st, WNOHANG);
-	if (w == pid) {
-		log_child_exit(conn, pid, st, gw->stopping);
-		return;
-	}
-	if (w != 0)
-		return;		/* not (or no longer) our child: hands off */
-	if (kill_it)
+	if (kill_it) {
+		w = waitpid(pid, &st, WNOHANG);
+		if (w == pid) {
+			log_child_exit(conn, pid, st, gw->stopping);
+			return;
+		}
+		if (w != 0)
+			return;	/* not (or no longer) our child: hands off */
 		kill(pid, SIGKILL);
+	}
+
 	x = xcalloc(1, sizeof(*x));
 	x->pid = pid;
 	x->conn = conn;

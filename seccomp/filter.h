@@ -21,7 +21,8 @@
 #define CG_EXIT_NICE	19
 
 /*
- * Write the request parser's final filter (cg_seccomp_final_prog) as
+ * Write the request parser's allow-list (what a child forked from the
+ * zygote may do: the zygote's filter and the final filter together) as
  * libseccomp PFC text to f (the golden-file test, tests/golden/child.pfc).
  * f must have a descriptor (fileno); it is flushed first. Returns 0,
  * -EINVAL (f NULL), -EBADF (no descriptor, e.g. a memory stream) or a
@@ -30,26 +31,35 @@
 int cg_seccomp_export_child(FILE *f);
 
 /*
+ * Write the final filter itself (cg_seccomp_final_prog) as PFC text to f
+ * (tests/golden/final.pfc). Same errors as cg_seccomp_export_child().
+ */
+int cg_seccomp_export_final(FILE *f);
+
+/*
  * Load the zygote's filter on the calling process (privsep.md, amended:
  * children forked from a pre-sandboxed template): the child filter with
  * tgkill towards the caller, plus clone(CLONE_PARENT | SIGCHLD) only,
- * dup3(fd, CG_CHILD_IPC_FD, 0), prlimit64(0, RLIMIT_NPROC, ...),
- * prctl(PR_SET_PDEATHSIG, SIGKILL), prctl(PR_SET_NAME), getppid and
- * seccomp(SECCOMP_SET_MODE_FILTER, 0, ...). Irreversible. Returns 0 or a
- * negative errno.
+ * dup3(fd, CG_CHILD_IPC_FD, 0),
+ * prlimit64(0, RLIMIT_NPROC, ...), prctl(PR_SET_PDEATHSIG, SIGKILL),
+ * prctl(PR_SET_NAME), getppid and seccomp(SECCOMP_SET_MODE_FILTER, 0, ...)
+ * (seccomp/filter.c zygote_extra). Irreversible. Returns 0 or a negative
+ * errno.
  */
 int cg_seccomp_load_zygote(void);
 
 /*
  * Compile the final filter of a request parser forked from the zygote
- * (privsep.md §4 step 6): default action KILL_PROCESS, bad architecture
- * KILL_PROCESS, only the syscalls of step 6, with argument limits:
- * mmap/mprotect never with PROT_EXEC, fcntl F_GETFL F_SETFL F_GETFD
- * F_SETFD only, madvise with the advice malloc uses only; fstat and
- * newfstatat fail with EACCES instead of killing (style.md §10); no tgkill
- * at all (the child's pid is not known when the program is compiled, and
- * tgkill(any) would let a child signal its siblings: abort() dies of
- * SIGSYS instead of SIGABRT). Compiled into
+ * (privsep.md §4 step 6). Stacked on the zygote's filter, it kills the
+ * zygote's extra calls and tgkill, so that the child keeps the request
+ * parser's allow-list (cg_seccomp_export_child): only the syscalls of
+ * step 6, with argument limits: mmap/mprotect never with PROT_EXEC, fcntl
+ * F_GETFL F_GETFD F_SETFD only, madvise with the advice malloc uses only;
+ * fstat and newfstatat fail with EACCES instead of killing (style.md
+ * §10); no tgkill at all (the child's pid is not known when the program
+ * is compiled, and tgkill(any) would let a child signal its siblings:
+ * abort() dies of SIGSYS instead of SIGABRT); bad architecture
+ * KILL_PROCESS. Compiled into
  * a BPF program; prog->filter is malloc'd (the caller frees it; it is
  * never freed in the zygote, which keeps it for every child). Uses a
  * memfd, so call it before the zygote's own filter. Returns 0 or a

@@ -1830,8 +1830,10 @@ test_startup(void **state)
 	struct ipc_msg m;
 
 	(void)state;
+	/* the self-test's child, asked for it (want_ready) */
 	t_open(&t, sock_missing);
 	t.c->started = t.c->ready = 0;
+	t.c->want_ready = 1;
 	m = m_simple(IPC_CHILD_READY, 0);
 	m.u.child_ready.pid = (uint32_t)t.pid;
 	m.u.child_ready.namespaces = 1;
@@ -1842,9 +1844,18 @@ test_startup(void **state)
 
 	t_open(&t, sock_missing);
 	t.c->started = t.c->ready = 0;
+	t.c->want_ready = 1;
 	m = m_simple(IPC_CHILD_READY, 0);
 	m.u.child_ready.pid = (uint32_t)t.pid + 1;
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+
+	/* a child not asked for it (every other one: ready when spawned) */
+	t_open(&t, sock_missing);
+	t.c->started = 0;
+	m = m_simple(IPC_CHILD_READY, 0);
+	m.u.child_ready.pid = (uint32_t)t.pid;
+	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
+
 
 	/* anything else before CONN_START */
 	t_open(&t, sock_missing);

@@ -121,7 +121,8 @@ static const struct tmsg cat[] = {
 	{ IPC_CLIENT_DATA, "CLIENT_DATA", 0, 1, {
 		{ "data", T_BYTES, O(client_data.data), 65000 } } },
 	{ IPC_DONE, "DONE", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
-	{ IPC_ZYGOTE_SPAWN, "ZYGOTE_SPAWN", 1, 0, { { NULL, T_BOOL, 0, 0 } } },
+	{ IPC_ZYGOTE_SPAWN, "ZYGOTE_SPAWN", 1, 1, {
+		{ "ready", T_BOOL, O(zygote_spawn.ready), 2 } } },
 	{ IPC_ZYGOTE_SPAWNED, "ZYGOTE_SPAWNED", 1, 2, {
 		{ "pid", T_U32, O(zygote_spawned.pid), 0 },
 		{ "errno", T_I32, O(zygote_spawned.err), 0 } } },
@@ -186,6 +187,7 @@ sample(uint16_t type, struct ipc_msg *m)
 		break;
 	case IPC_ZYGOTE_SPAWN:
 		m->req = 0;
+		m->u.zygote_spawn.ready = 1;
 		break;
 	case IPC_ZYGOTE_SPAWNED:
 		m->req = 0;
@@ -1229,7 +1231,8 @@ t_sp_fd_on_other(void **state)
 
 	(void)state;
 	assert_int_equal(pipe(p), 0);
-	/* ipc_send never attaches m->fd but to CONN_START, ZYGOTE_SPAWN. */
+	/* ipc_send attaches m->fd only to the messages that carry one */
+
 	sample(IPC_LOG, &m);
 	m.fd = p[1];
 	before = count_fds();

@@ -13,12 +13,15 @@
  *   root) and their rlimits;
  * - the non-root path (user namespaces), the parent-death signal of both,
  *   and the failure reports;
- * - the golden filters: cg_seccomp_export_child() (the final filter of a
- *   request parser) must match tests/golden/child.pfc, and
- *   cg_seccomp_export_zygote() tests/golden/zygote.pfc. After an intended
- *   policy change regenerate them and review the diff:
+ * - the golden filters: cg_seccomp_export_child() (the allow-list of a
+ *   request parser, its two stacked filters together) must match
+ *   tests/golden/child.pfc, cg_seccomp_export_zygote()
+ *   tests/golden/zygote.pfc and cg_seccomp_export_final() (the final
+ *   filter itself: the zygote's extras taken back) tests/golden/final.pfc.
+ *   After an intended policy change regenerate them and review the diff:
  *	./tests/helpers/try_syscall --export-pfc child > tests/golden/child.pfc
  *	./tests/helpers/try_syscall --export-pfc zygote > tests/golden/zygote.pfc
+ *	./tests/helpers/try_syscall --export-pfc final > tests/golden/final.pfc
  *   A CG_SANITIZE build (make check-asan) compares with
  *   tests/golden/child-sanitize.pfc and zygote-sanitize.pfc instead, made
  *   the same way in build/asan/src;
@@ -61,6 +64,8 @@
 #define GATEWAY		"container-gateway"
 #define RELEASE_GOLDEN	"tests/golden/child.pfc"
 #define RELEASE_GOLDEN_ZYGOTE "tests/golden/zygote.pfc"
+/* the same in either build: it names calls, the allowances are the zygote's */
+#define GOLDEN_FINAL	"tests/golden/final.pfc"
 #define SANITIZE_GOLDEN	"tests/golden/child-sanitize.pfc"
 #define SANITIZE_GOLDEN_ZYGOTE "tests/golden/zygote-sanitize.pfc"
 #ifdef CG_SANITIZE
@@ -941,6 +946,7 @@ test_golden(void **state)
 	(void)state;
 	check_golden(cg_seccomp_export_child, GOLDEN, "child");
 	check_golden(cg_seccomp_export_zygote, GOLDEN_ZYGOTE, "zygote");
+	check_golden(cg_seccomp_export_final, GOLDEN_FINAL, "final");
 }
 
 /*

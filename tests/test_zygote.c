@@ -34,6 +34,8 @@ static int zside = -1;		/* the test's end: the zygote */
 static unsigned char buf[IPC_MSG_MAX + 1];
 static pid_t sleepers[8];	/* killed by teardown whatever happened */
 static int nsleepers;
+static int childside[8];	/* the children's ends the spawns brought */
+static int nchildside;
 
 /* A child that only waits to be killed. */
 static pid_t
@@ -96,20 +98,28 @@ teardown(void **state)
 		kill(sleepers[--nsleepers], SIGKILL);
 		(void)waitpid(sleepers[nsleepers], NULL, 0);
 	}
+	while (nchildside > 0)
+		close(childside[--nchildside]);
 	close(zside);
 	return 0;
 }
 
-/* The zygote reads one ZYGOTE_SPAWN (closing the child's socket end). */
-static void
-zygote_reads_spawn(void)
+/*
+ * The zygote reads one ZYGOTE_SPAWN; the child's socket end it brings is
+ * kept (childside) and returned.
+ */
+static int
+zygote_reads_spawn(int want_ready)
 {
 	struct ipc_msg m;
 
 	assert_int_equal(ipc_recv(zside, buf, sizeof(buf), &m, 1, 0), IPC_OK);
 	assert_int_equal(m.type, IPC_ZYGOTE_SPAWN);
 	assert_true(m.fd >= 0);
-	close(m.fd);
+	assert_int_equal(m.u.zygote_spawn.ready, want_ready);
+	assert_true(nchildside < 8);
+	childside[nchildside++] = m.fd;
+	return m.fd;
 }
 
 static void
@@ -141,8 +151,8 @@ test_answers_keep_their_order(void **state)
 	b = zygote_spawn(&gw);
 	assert_non_null(a);
 	assert_non_null(b);
-	zygote_reads_spawn();
-	zygote_reads_spawn();
+	zygote_reads_spawn(0);
+	zygote_reads_spawn(0);
 	pa = sleeper();
 	pb = sleeper();
 	/* a's child died before the zygote's answer was read (a killed
@@ -156,6 +166,7 @@ test_answers_keep_their_order(void **state)
 	assert_true(TAILQ_EMPTY(&gw.zyg.pending));
 	assert_int_equal(b->pid, pb);		/* not a's pid */
 	assert_false(b->dead);
+	assert_true(b->ready);			/* no CHILD_READY to wait for */
 	/* a's child is ended by the pid the zygote gave */
 	assert_int_equal(waitpid(pa, &st, 0), pa);
 	assert_true(WIFSIGNALED(st));
@@ -172,11 +183,63 @@ test_orphan_freed_with_the_zygote(void **state)
 	(void)state;
 	a = zygote_spawn(&gw);
 	assert_non_null(a);
-	zygote_reads_spawn();
+	zygote_reads_spawn(0);
 	drop_pending(a);
 	zygote_stop(&gw);
 	assert_true(TAILQ_EMPTY(&gw.zyg.pending));
 	assert_true(TAILQ_EMPTY(&gw.conns));
+}
+
+/*
+ * A connection accepted before its parser was spawned is handed over
+ * when ZYGOTE_SPAWNED names the parser: CONN_START with the client
+ * descriptor, no CHILD_READY awaited (it is not asked for).
+ */
+static void
+test_spawned_hands_over(void **state)
+{
+	struct ipc_msg m;
+	struct conn *a;
+	int cl[2], child;
+
+	(void)state;
+	gw.root[0] = '/';
+	a = zygote_spawn(&gw);
+	assert_non_null(a);
+	child = zygote_reads_spawn(0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, cl), 0);
+	a->client = cl[0];
+	zygote_on_event(&gw);			/* nothing yet: EAGAIN */
+	assert_false(a->started);
+	zygote_answers(sleeper());
+	zygote_on_event(&gw);
+	assert_true(a->ready);
+	assert_true(a->started);
+	assert_false(a->dead);
+	assert_int_equal(ipc_recv(child, buf, sizeof(buf), &m, 1, MSG_DONTWAIT),
+	    IPC_OK);
+	assert_int_equal(m.type, IPC_CONN_START);
+	assert_true(m.fd >= 0);
+	close(m.fd);
+	close(cl[1]);
+}
+
+/* The self-test's child is asked for CHILD_READY and waits for it. */
+static void
+test_selftest_child_reports(void **state)
+{
+	struct conn *a;
+
+	(void)state;
+	gw.selftest = 1;
+	a = zygote_spawn(&gw);
+	gw.selftest = 0;
+	assert_non_null(a);
+	zygote_reads_spawn(1);
+	zygote_answers(sleeper());
+	zygote_on_event(&gw);
+	assert_true(a->pid > 0);
+	assert_false(a->ready);			/* until its CHILD_READY */
 }
 
 /* A zygote that answers a spawn nobody asked for is still stopped. */
@@ -199,6 +262,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_orphan_freed_with_the_zygote,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_extra_answer_stops_the_zygote,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawned_hands_over,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selftest_child_reports,
 		    setup, teardown),
 	};
 

@@ -454,12 +454,22 @@ int
 child_await_conn(const struct sandbox_result *sr, unsigned char *buf,
     struct ipc_msg *m)
 {
-	*m = (struct ipc_msg){ .type = IPC_CHILD_READY, .fd = -1 };
-	m->u.child_ready.pid = (uint32_t)getpid();
-	m->u.child_ready.namespaces = (uint8_t)sr->namespaces;
-	m->u.child_ready.chroot = (uint8_t)sr->chroot;
-	if (ipc_send(CHILD_IPC_FD, m, 0) != IPC_OK)
-		return -1;
+	/*
+	 * Only when asked (the monitor's start-up self-test): the monitor
+	 * knows this process from the zygote's ZYGOTE_SPAWNED, and its
+	 * CONN_START simply waits in the socket until the sandbox is
+	 * complete (issue 24: a message and a wake-up of the monitor less
+	 * per connection).
+	 */
+	if (sr->report_ready) {
+		*m = (struct ipc_msg){ .type = IPC_CHILD_READY, .fd = -1 };
+		m->u.child_ready.pid = (uint32_t)getpid();
+		m->u.child_ready.namespaces = (uint8_t)sr->namespaces;
+		m->u.child_ready.chroot = (uint8_t)sr->chroot;
+		if (ipc_send(CHILD_IPC_FD, m, 0) != IPC_OK)
+			return -1;
+	}
+
 	if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, m, 1, 0) != IPC_OK)
 		return -1;
 	if (m->type != IPC_CONN_START && m->type != IPC_CHECK_START) {

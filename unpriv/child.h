@@ -11,12 +11,12 @@ struct sandbox_result;
 
 /*
  * Serve as a request parser on CHILD_IPC_FD, in a process whose sandbox
- * is complete (sr: what it got, for CHILD_READY): send CHILD_READY, wait
- * for CONN_START (which brings the client socket) and serve that one
- * connection (privsep.md §8). buf (IPC_MSG_MAX + 1 bytes) is the IPC
- * receive buffer it takes over: the zygote's, inherited by the fork
- * (issue 9). Never returns: exits 0 after BYE or when the monitor closes
- * the socket, 1 on a protocol error.
+ * is complete (sr: what it got, for CHILD_READY): send CHILD_READY when
+ * sr->report_ready, wait for CONN_START (which brings the client socket)
+ * and serve that one connection (privsep.md §8). buf (IPC_MSG_MAX + 1
+ * bytes) is the IPC receive buffer it takes over: the zygote's, inherited
+ * by the fork (issue 9). Never returns: exits 0 after BYE or when the
+ * monitor closes the socket, 1 on a protocol error.
  */
 void child_run(const struct sandbox_result *sr, unsigned char *buf)
     __attribute__((noreturn));
@@ -24,12 +24,13 @@ void child_run(const struct sandbox_result *sr, unsigned char *buf)
 /*
  * child_run() in two steps (the hostile-child harness of issue 7,
  * tests/helpers/hostile_gateway.c, looks at the client between them):
- * child_await_conn sends CHILD_READY (sr: what the sandbox got) and waits
- * for CONN_START (or CHECK_START: the process becomes a checker,
- * unpriv/checker.h) into *m, decoded from buf (IPC_MSG_MAX + 1 bytes, which
- * must outlive *m); m->fd is the client socket (the body pipe). Returns 0, or -1 when the
- * monitor is gone or sent anything else (a received descriptor is
- * closed). child_serve serves the connection of that CONN_START and never
+ * child_await_conn sends CHILD_READY when sr->report_ready (sr: what the
+ * sandbox got) and waits for CONN_START (or CHECK_START: the process
+ * becomes a checker, unpriv/checker.h) into *m, decoded from buf
+ * (IPC_MSG_MAX + 1 bytes, which must outlive *m); m->fd is the client
+ * socket (the body pipe). Returns 0, or -1 when the monitor is gone or
+ * sent anything else (a received descriptor is closed). child_serve
+ * serves the connection of that CONN_START and never
  * returns, like child_run; it copies what it keeps of *m, then takes buf
  * over as its own receive buffer.
  */

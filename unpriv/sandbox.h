@@ -26,7 +26,11 @@ struct sandbox_result {
 	int chroot;		/* 1 when chrooted */
 	const char *step;	/* failed step name (<= 31 bytes), else NULL */
 	int err;		/* errno of the failed step */
+	int report_ready;	/* a child: send CHILD_READY (the monitor's
+				   ZYGOTE_SPAWN asked: its start-up
+				   self-test) */
 };
+
 
 /*
  * Enter the zygote's sandbox (privsep.md §4 steps 1-6; order and reasons

@@ -97,7 +97,7 @@ cg_sanitize_after_fork(void)
 char **
 cg_sanitize_child_env(void)
 {
-	static char *env[1] = { NULL };
+	static char *env[2] = { "LD_BIND_NOW=1", NULL };
 
 	return env;
 }

@@ -16,7 +16,9 @@
 
 /*
  * The environment of a freshly exec'd request parser (serve.c passes it to
- * fexecve). Release: empty. CG_SANITIZE: ASAN_OPTIONS and UBSAN_OPTIONS
+ * fexecve). Release: LD_BIND_NOW=1 only (every symbol bound at load: the
+ * zygote's children lack libseccomp's and libcap's mappings,
+ * unpriv/zygote.c dontfork). CG_SANITIZE: ASAN_OPTIONS and UBSAN_OPTIONS
  * from the monitor's environment with the child's needs appended (no
  * symboliser process, no tty probe); reports go to the monitor's log_path
  * option, else to the monitor's stderr, which the child keeps then.

@@ -29,10 +29,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <link.h>
+#include <sys/mman.h>
+
 #include "base/xmalloc.h"
 #include "ipc/proto.h"
 #include "seccomp/filter.h"
 #include "unpriv/sandbox.h"
+#include "unpriv/sanitize.h"
 
 /* a request larger than any free chunk: malloc sorts all of them */
 #define ZYGOTE_SORT_BYTES	(64 * 1024)
@@ -67,6 +71,43 @@ become_child(int ipc, const struct sock_fprog *final, pid_t monitor,
 	if (sandbox_finish_child(final, monitor, sr) < 0)
 		report_failure(sr);
 	child_run(sr, buf);
+}
+
+/*
+ * dl_iterate_phdr() callback: the segments of libseccomp and libcap get
+ * MADV_DONTFORK, so that the children of the zygote do not have them
+ * (issue 24). A request parser calls neither library (its final filter
+ * is a program compiled before, loaded with the raw system call), and a
+ * fork copies, and an exit tears down, every mapping: 10 of the zygote's
+ * 40 go. The zygote is exec'd with LD_BIND_NOW=1
+ * (cg_sanitize_child_env), so no lazy symbol lookup in a child walks
+ * their tables at run time (it did, and died of SIGSEGV, when this was
+ * first tried without it). Not in sanitizer builds, whose runtime keeps
+ * its own view of the mappings.
+ */
+static int
+dontfork(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a, e;
+	int i;
+
+	(void)size;
+	(void)arg;
+	if (info->dlpi_name == NULL ||
+	    (strstr(info->dlpi_name, "/libseccomp.so") == NULL &&
+	    strstr(info->dlpi_name, "/libcap.so") == NULL))
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		a = (info->dlpi_addr + ph->p_vaddr) & ~(page - 1);
+		e = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + page - 1) &
+		    ~(page - 1);
+		(void)madvise((void *)a, e - a, MADV_DONTFORK);
+	}
+	return 0;
 }
 
 void
@@ -107,6 +148,8 @@ zygote_main(const char *chroot_dir)
 	 */
 	(void)malloc_trim(0);
 	free(xmalloc(ZYGOTE_SORT_BYTES));
+	if (!CG_SANITIZE_BUILD)
+		(void)dl_iterate_phdr(dontfork, NULL);
 
 	for (;;) {
 		rc = ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, &m, 1, 0);
@@ -114,6 +157,7 @@ zygote_main(const char *chroot_dir)
 			_exit(0);
 		if (rc != IPC_OK || m.type != IPC_ZYGOTE_SPAWN)
 			_exit(1);
+		sr.report_ready = m.u.zygote_spawn.ready;
 		pid = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL,
 		    NULL, 0);
 		if (pid == 0)

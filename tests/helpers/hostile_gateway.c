@@ -8,8 +8,8 @@
  *
  * Each request parser the (real, sandboxed) zygote forks still finishes
  * its own sandbox (sandbox_finish_child) before it gets here, so the
- * puppet has exactly the powers of a compromised child. It sends
- * CHILD_READY and takes CONN_START like an honest child, then looks at
+ * puppet has exactly the powers of a compromised child. It takes
+ * CONN_START like an honest child (child_await_conn), then looks at
  * its client's first bytes: a client that begins with "LIE " turns it
  * into a puppet; any other client is served by the honest child_serve().
  *

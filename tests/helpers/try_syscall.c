@@ -16,7 +16,7 @@
  *	this process prints "child-pid <pid>" on stderr and exits 0, and
  *	the caller waits for that pid.
  *
- *   try_syscall --export-pfc child|zygote
+ *   try_syscall --export-pfc child|zygote|final
  *	Write the request parser's final filter or the zygote's filter as
  *	PFC text to stdout; this regenerates the golden files, e.g.
  *	    ./tests/helpers/try_syscall --export-pfc child > tests/golden/child.pfc
@@ -697,6 +697,8 @@ export(const char *which)
 		rc = cg_seccomp_export_child(stdout);
 	else if (strcmp(which, "zygote") == 0)
 		rc = cg_seccomp_export_zygote(stdout);
+	else if (strcmp(which, "final") == 0)
+		rc = cg_seccomp_export_final(stdout);
 	else
 		return 2;
 	return rc != 0 || fflush(stdout) != 0 ? 5 : 0;
@@ -724,7 +726,7 @@ main(int argc, char **argv)
 	if (argc < 2 || argc > 3) {
 		fprintf(stderr, "usage: try_syscall [--zygote] NAME "
 		    "[CHROOT_DIR|-]\n"
-		    "       try_syscall --export-pfc child|zygote\n");
+		    "       try_syscall --export-pfc child|zygote|final\n");
 		return 2;
 	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

@@ -114,7 +114,7 @@ MONITOR_ONLY = [
     ("RESPONSE_END", 1, u8(0), 0),
     ("ZYGOTE_SPAWNED", 0, u32(1) + ipc.i32(0), 0),
     ("CONN_START", 0, b"", 1),
-    ("ZYGOTE_SPAWN", 0, b"", 1),
+    ("ZYGOTE_SPAWN", 0, u8(0), 1),
     ("BODY_PIPE", 1, b"", 1),
 ]
 for _t, _r, _pl, _fd in MONITOR_ONLY:
@@ -123,8 +123,8 @@ for _t, _r, _pl, _fd in MONITOR_ONLY:
          % _t)
     def _(p, x, t=_t, r=_r, pl=_pl, fd=_fd):
         """a message only the monitor (or the zygote) sends: FACT_ANSWER, PATH_ANSWER,
-        VERDICT, RESPONSE_END, ZYGOTE_SPAWNED, CONN_START, ZYGOTE_SPAWN and BODY_PIPE
-        with a descriptor"""
+        VERDICT, RESPONSE_END, ZYGOTE_SPAWNED, CONN_START, ZYGOTE_SPAWN and BODY_PIPE,
+        each with a descriptor where it carries one"""
         p.send(dgram(t, r, pl), nfds=fd)
 
 
