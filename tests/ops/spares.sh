@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/ops/spares.sh — the spare request parser (issue 9, doc/privsep.md "What a new
-# connection costs"): an idle gateway holds exactly one spare besides the zygote; every
+# connection costs"): an idle gateway holds exactly one spare besides the zygote and its
+# monitor sleeps (no wake-up in 3 idle seconds: it woke every second before); every
 # connection is served by a fresh process of its own, never the zygote, never one that
 # served another connection; a spare SIGKILLed is replaced and the next client is served;
 # after a burst of connections the gateway is back to one spare.
@@ -47,6 +48,10 @@ ops_wait_for "[ -S '$R/docker.sock' ]" 10
 if ops_wait_for '[ "$(nparsers)" -eq 1 ]' 10; then pass "idle: exactly one spare request parser"
 else fail "idle: exactly one spare request parser" "$(parsers | tr '\n' ' ')"; fi
 spare=$(parsers | head -n 1)
+wakeups() { awk '/^voluntary_ctxt_switches/ {print $2}' /proc/"$GWPID"/status; }
+w0=$(wakeups); sleep 3; w1=$(wakeups)
+if [ $((w1 - w0)) -le 1 ]; then pass "idle: the monitor sleeps ($((w1 - w0)) wake-ups in 3 s)"
+else fail "idle: the monitor sleeps" "$((w1 - w0)) wake-ups in 3 s"; fi
 
 # ---- every connection its own fresh process ------------------------------------------
 pings 5
