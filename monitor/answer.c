@@ -94,12 +94,8 @@ answer_json(struct conn *c, const char *body, size_t len)
 	relay_answer(c, "allow", NULL, 200, NULL, closing, resp, (size_t)n + len);
 }
 
-/*
- * A refusal the monitor writes itself, with what to do instead (hint):
- * the child's rendering of a refused VERDICT carries only the code's
- * generic hint. The connection ends after it (http.md §5.4).
- */
-static void __attribute__((format(printf, 4, 5)))
+/* A refusal the monitor writes itself (gateway.h). */
+void
 answer_refuse(struct conn *c, const char *code, const char *hint,
     const char *fmt, ...)
 {

@@ -441,6 +441,7 @@ backend_forward(struct conn *c)
 		fifo_put(&c->bc.out, c->json, (size_t)c->body_len);
 		free(c->json);	/* replayed and queued: one copy is enough */
 		c->json = NULL;
+		budget_give(c, c->body_len + 1);	/* forward_need's first */
 	}
 	c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	c->rs = RS_SENDING;
@@ -549,7 +550,22 @@ backend_read_internal(struct conn *c)
 	int done;
 
 	if (c->bc.incap - c->bc.inlen < IPC_DATA_MAX) {
-		c->bc.incap = c->bc.inlen + 4 * IPC_DATA_MAX;
+		/* most answers fit the first, smaller allocation */
+		size_t cap = c->bc.inlen + (c->bc.incap == 0 ? IPC_DATA_MAX :
+		    4 * IPC_DATA_MAX);
+
+		/*
+		 * Beyond its first allocation (budget_fixed_per_conn) an
+		 * answer grows from the memory budget's pool, three times
+		 * (as received, decoded, what is made of it): without room
+		 * the question fails.
+		 */
+		if (c->bc.incap > 0 && budget_take(c, 3 * (uint64_t)(cap -
+		    c->bc.incap)) < 0) {
+			c->bc.keep = 0;
+			return -1;
+		}
+		c->bc.incap = cap;
 		c->bc.in = xrealloc(c->bc.in, c->bc.incap + 1);
 	}
 	n = recv(c->bc.fd, c->bc.in + c->bc.inlen, c->bc.incap - c->bc.inlen,

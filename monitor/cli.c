@@ -50,6 +50,7 @@ static const struct opt {
 	{ CGO_LOG_LEVEL, "--log-level", "CONTAINER_GATEWAY_LOG_LEVEL", SERVE, 0, 0 },
 	{ CGO_LOG_FORMAT, "--log-format", "CONTAINER_GATEWAY_LOG_FORMAT", SERVE, 0, 0 },
 	{ CGO_MAX_CONNECTIONS, "--max-connections", "CONTAINER_GATEWAY_MAX_CONNECTIONS", SERVE, 0, 0 },
+	{ CGO_MEMORY_BUDGET, "--memory-budget", "CONTAINER_GATEWAY_MEMORY_BUDGET", SERVE, 0, 0 },
 	{ CGO_DAEMON, "--daemon", "CONTAINER_GATEWAY_DAEMON", SERVE, 1, 0 },
 	/* not in cli.md: sessions and the sandbox level (README, tool.md) */
 	{ CGO_REQUIRE_FULL_SANDBOX, "--require-full-sandbox",
@@ -90,7 +91,8 @@ static const char usage_serve[] =
     "                               [--egress-port N] [--egress-host HOST] [--extra-bind-root PATH]\n"
     "                               [--idle-timeout SECONDS] [--backend-timeout SECONDS]\n"
     "                               [--log-level error|warn|info|debug] [--log-format text|json]\n"
-    "                               [--max-connections N] [--daemon] [--log-max-size SIZE]\n"
+    "                               [--max-connections N] [--memory-budget SIZE] [--daemon]\n"
+    "                               [--log-max-size SIZE]\n"
     "                               [--require-full-sandbox] [--session ID [--session-pid PID]]\n"
     "\n"
     "Serve <run-dir>/podman.sock and docker.sock for the project, in front of\n"
@@ -115,6 +117,9 @@ static const char usage_serve[] =
     "  --log-level LEVEL       error, warn, info (default) or debug\n"
     "  --log-format FORMAT     text (default) or json\n"
     "  --max-connections N     open client connections at most (default 256)\n"
+    "  --memory-budget SIZE    the monitor's memory at most, e.g. 512MiB or 2GiB\n"
+    "                          (default 512MiB): bodies and answers beyond it\n"
+    "                          wait for room or get a 503\n"
     "  --daemon                detach once the sockets listen; log to\n"
     "                          <run-dir>/container-gateway.log\n"
     "  --log-max-size SIZE     rotate the daemon's log at this size, keeping one\n"
@@ -637,6 +642,12 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 		free(c->log_file);
 		c->log_file = absolute(v);
 		return 0;
+	case CGO_MEMORY_BUDGET:
+		if (parse_size(v, &c->memory_budget) < 0 ||
+		    c->memory_budget < (32ull << 20))
+			return usage_error("invalid value \"%s\" for %s (expected "
+			    "a size of 32MiB to 1024GiB, e.g. 512MiB)", v, from);
+		return 0;
 	case CGO_DAEMON:
 		return parse_bool(v, from, &c->daemon);
 	case CGO_REQUIRE_FULL_SANDBOX:
@@ -675,6 +686,7 @@ defaults(struct cg_config *c, enum cg_command cmd)
 	c->log_format = LOG_TEXT;
 	c->max_connections = 256;
 	c->log_max_size = 16ULL << 20;
+	c->memory_budget = 512ull << 20;
 }
 
 void

@@ -17,7 +17,7 @@ enum cg_opt {
 	CGO_EXTRA_BIND_ROOT, CGO_IDLE_TIMEOUT, CGO_BACKEND_TIMEOUT, CGO_LOG_LEVEL,
 	CGO_LOG_FORMAT, CGO_MAX_CONNECTIONS, CGO_DAEMON, CGO_REQUIRE_FULL_SANDBOX,
 	CGO_SESSION, CGO_SESSION_PID, CGO_STOP_CONTAINERS, CGO_LOG_MAX_SIZE,
-	CGO_SINCE, CGO_DECISION, CGO_JSON, CGO_LOG_FILE,
+	CGO_SINCE, CGO_DECISION, CGO_JSON, CGO_LOG_FILE, CGO_MEMORY_BUDGET,
 };
 
 /* `audit --decision`: which part of the report. */
@@ -41,6 +41,8 @@ struct cg_config {
 	enum log_level log_level;
 	enum log_format log_format;
 	unsigned max_connections;
+	unsigned long long memory_budget;	/* bytes: the monitor's at most
+					   (monitor/budget.c) */
 	int daemon;
 	int require_full_sandbox;	/* refuse to serve with a degraded sandbox */
 	char *session;		/* --session ID: serve registers, stop leaves */

@@ -51,6 +51,7 @@ conn_free(struct conn *c)
 {
 	check_end(c);
 	projnet_unlock(c);	/* others waiting to create it go on */
+	budget_release(c);
 	conn_close_backend(c);
 	ev_close_sole(c->gw, c->ipc);
 	ev_close(c->gw, c->client);
@@ -268,6 +269,7 @@ conn_end_request(struct conn *c)
 	evfilter_free(c->ef);
 	c->ef = NULL;
 	c->ef_on = 0;
+	budget_release(c);	/* all freed above: back to the pool */
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
 	c->begun = 0;

@@ -13,6 +13,7 @@
 #include "monitor/relay.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "base/xmalloc.h"
 #include "monitor/log.h"
 #include "policy/headers.h"
+#include "policy/json.h"
 
 #define LOG_LINES_MAX	32	/* per request: a child cannot flood the log */
 
@@ -50,10 +52,41 @@ on_path_query(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+/* A refusal for want of memory (monitor/budget.c). */
+static void __attribute__((format(printf, 2, 3)))
+budget_refuse(struct conn *c, const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	c->gw->budget.refused++;
+	answer_refuse(c, "too-many-connections", budget_hint(), "%s", detail);
+}
+
 /* Verified, body complete: replay, then the named-resource phase. */
 static void
 start_phase(struct conn *c)
 {
+	size_t tree;
+
+	/*
+	 * The replay and the phase parse the body, one tree at a time; one
+	 * that may not fit the budget's parse area is refused here, where
+	 * its client still gets an answer (json_parse() would refuse it
+	 * too, and the replay take that for a lie of the child).
+	 */
+	if (c->json != NULL && c->gw->budget.limit != 0 &&
+	    (tree = json_tree_bound(c->json,
+	    (size_t)c->body_len)) > c->gw->budget.parse) {
+		budget_refuse(c, "the body is too dense for the gateway's memory "
+		    "budget: its parse may take %zu MiB, and %llu MiB are kept "
+		    "for one", tree >> 20,
+		    (unsigned long long)(c->gw->budget.parse >> 20));
+		return;
+	}
 	if (verify_replay(c) < 0)
 		return;
 	phase_start(c);
@@ -64,6 +97,51 @@ static void
 body_moved(struct conn *c)
 {
 	c->body_deadline = now_ms() + c->gw->backend_timeout_ms;
+}
+
+/*
+ * What c's verified FORWARD takes from the budget's pool before anything
+ * is read for it: its forwarded head; a JSON body twice (as received,
+ * then queued for the backend with the head); a hijack route's relay
+ * buffers and early bytes (STREAM_RESERVE).
+ */
+static uint64_t
+forward_need(const struct conn *c)
+{
+	return c->head_len + (c->body_kind == FB_JSON ? 2 * c->body_len + 1 :
+	    0) + (c->hijack ? STREAM_RESERVE : 0);
+}
+
+void
+forward_admitted(struct conn *c)
+{
+	if (c->hijack)
+		c->stream_big = 1;	/* forward_need() took it */
+	if (c->body_kind == FB_JSON) {
+		c->json = xmalloc((size_t)c->body_len + 1);
+		c->rs = RS_BODY;
+		body_moved(c);
+		return;
+	}
+	c->rs = RS_IDLE;
+	start_phase(c);
+}
+
+void
+forward_refused(struct conn *c)
+{
+	char detail[256];
+
+	if (c->body_kind == FB_JSON && c->body_got < c->body_len) {
+		/* read and dropped: the child sent it after its FORWARD */
+		c->brefused = 1;
+		c->rs = RS_BODY;
+		body_moved(c);
+		return;
+	}
+	c->rs = RS_IDLE;
+	budget_detail(c->gw, detail, sizeof(detail));
+	budget_refuse(c, "%s", detail);
 }
 
 static int
@@ -93,14 +171,17 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	c->client_eof = c->backend_eof = c->client_shut = c->backend_shut = 0;
 	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
 		c->stream_done = 1;
+	c->brefused = 0;
 	backend_build_head(c, &fh);
-	if (c->body_kind == FB_JSON) {
-		c->json = xmalloc((size_t)c->body_len + 1);
-		c->rs = RS_BODY;
-		body_moved(c);
-		return 0;
+	/* memory first (monitor/budget.c): in line until there is room */
+	if (budget_take(c, forward_need(c)) < 0) {
+		if (forward_need(c) > c->gw->budget.pool)
+			forward_refused(c);	/* it never will fit */
+		else
+			budget_wait(c, forward_need(c));
+		return c->dead ? -1 : 0;
 	}
-	start_phase(c);
+	forward_admitted(c);
 	return c->dead ? -1 : 0;
 }
 
@@ -113,6 +194,9 @@ stream_bytes(struct conn *c, const char *p, size_t len)
 
 	if (c->rs == RS_WAIT_DONE || c->upload_failed || c->bc.fd < 0)
 		return;		/* the exchange is over: discarded */
+	/* the larger bound, when the pool has it (budget.c) */
+	if (!c->stream_big && c->bc.out.len + len >= RELAY_FLOOR / 2)
+		(void)budget_stream(c);
 	if (c->body_kind == FB_LENGTH) {
 		fifo_put(&c->bc.out, p, len);
 	} else if (len > 0) {
@@ -134,9 +218,15 @@ on_body(struct conn *c, const struct ipc_msg *m)
 		if (c->body_got + d->len > c->body_len)
 			return conn_violation(c, "BODY beyond the declared "
 			    "JSON length");
-		memcpy(c->json + c->body_got, d->p, d->len);
+		if (c->json != NULL)
+			memcpy(c->json + c->body_got, d->p, d->len);
 		c->body_got += d->len;
 		body_moved(c);
+		if (c->body_got == c->body_len && c->brefused) {
+			c->body_deadline = 0;
+			forward_refused(c);	/* the body read and dropped */
+			return 0;
+		}
 		if (c->body_got == c->body_len) {
 			c->body_deadline = 0;
 			c->json[c->body_len] = '\0';
@@ -327,7 +417,7 @@ on_bye(struct conn *c, const struct ipc_msg *m)
 
 /* States in which each message may arrive (style.md §1: one const table). */
 #define ST(s)		(1u << (s))
-#define ST_ALL		(ST(RS_IDLE) | ST(RS_FACT) | ST(RS_BODY) | ST(RS_PHASE) | \
+#define ST_ALL		(ST(RS_IDLE) | ST(RS_FACT) | ST(RS_BODY) | ST(RS_PHASE) | ST(RS_BUDGET) | \
     ST(RS_SENDING) | ST(RS_STREAM) | ST(RS_RESPONSE) | ST(RS_SWITCHED) | \
     ST(RS_WAIT_DONE))
 
@@ -462,13 +552,13 @@ reads_child(const struct conn *c)
 	if (c->pid < 0)
 		return 1;
 	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_SENDING ||
-	    !ipc_queue_empty(&c->outq))
+	    c->rs == RS_BUDGET || !ipc_queue_empty(&c->outq))
 		return 0;
 	/* announced body pipe bytes go out before the next message */
 	if (c->rs == RS_STREAM && c->ck.kind != CK_NONE)
 		return check_reads_child(c);
-	return c->rs != RS_STREAM || (c->bc.out.len < RELAY_UP_MAX &&
-	    c->up.len == 0);
+	return c->rs != RS_STREAM || (c->bc.out.len < (c->stream_big ?
+	    RELAY_UP_MAX : RELAY_FLOOR) && c->up.len == 0);
 }
 
 int

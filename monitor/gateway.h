@@ -100,6 +100,27 @@ struct bpool {
 };
 
 struct evloop;
+struct conn;
+
+/*
+ * The monitor's memory budget (monitor/budget.c, issue 24): the limit
+ * split into a fixed part (the program, every connection slot's small
+ * state), the area of the one parse tree at a time, and the pool that
+ * bodies, answers and large relay buffers are taken from.
+ */
+struct budget {
+	uint64_t limit;			/* --memory-budget, bytes */
+	uint64_t fixed;			/* reserved at start-up */
+	uint64_t parse;			/* json_set_tree_limit() */
+	uint64_t pool;			/* the rest: taken and given back */
+	uint64_t used;			/* of pool, now */
+	uint64_t peak;			/* of pool, the most so far */
+	unsigned long refused;		/* requests answered 503 for it */
+	int admitting;			/* budget_admit() runs */
+	int admit_due;			/* room was given back: the loop admits */
+	TAILQ_HEAD(, conn) waiting;	/* FORWARDs waiting for room, oldest
+					   first */
+};
 
 /* What an epoll registration belongs to (monitor/evloop.c). */
 enum ev_kind {
@@ -195,6 +216,7 @@ struct gateway {
 	int pn_wake;			/* it was released: waiters go on */
 	char pn_salt[9];		/* a squatted name's suffix (8 hex) */
 	int pn_warned;			/* its squatting was logged */
+	struct budget budget;		/* memory (monitor/budget.c) */
 };
 
 /*
@@ -211,6 +233,16 @@ struct gateway {
  * copies and system calls than through c->down. Smaller pieces are copied.
  */
 #define RELAY_SPLICE_MIN	(16u << 10)
+/*
+ * Without a stream reserve (budget_stream), a connection's relay
+ * buffers in the monitor's heap stay below this (the relay pipe's bytes
+ * are the kernel's); with one, below RELAY_DOWN_MAX and RELAY_UP_MAX.
+ * STREAM_RESERVE is what the larger bounds may take (membounds
+ * stream_exchange): taken from the budget's pool once, given back at
+ * the end of the request.
+ */
+#define RELAY_FLOOR	(32u << 10)
+#define STREAM_RESERVE	(2u << 20)
 
 /* An internal or forwarded exchange with the backend. */
 struct bcall {
@@ -287,6 +319,8 @@ enum req_state {
 	RS_FACT,		/* an inspect for a FACT_QUERY is running */
 	RS_BODY,		/* receiving the JSON body of a FORWARD */
 	RS_PHASE,		/* monitor-side named-resource phase */
+	RS_BUDGET,		/* a FORWARD waiting for room in the memory
+				   budget (monitor/budget.c) */
 	RS_SENDING,		/* writing the forwarded head (and JSON body) */
 	RS_STREAM,		/* relaying a streamed body; response may start */
 	RS_RESPONSE,		/* writing the response to the client */
@@ -360,6 +394,15 @@ struct conn {
 					   at the limit only (accept.c peer_of):
 					   0 not yet, -1 unknown */
 	struct ipc_queue outq;		/* messages for the child */
+	/* the memory budget (monitor/budget.c) */
+	uint64_t held;			/* taken from the pool */
+	uint64_t bneed;			/* RS_BUDGET: what the FORWARD needs */
+	long long bdeadline;		/* RS_BUDGET: ms, then a 503 */
+	int bwait;			/* in gw->budget.waiting */
+	TAILQ_ENTRY(conn) bentry;
+	int stream_big;			/* holds STREAM_RESERVE */
+	int brefused;			/* the JSON body is read and dropped:
+					   the budget had no room in time */
 
 	/* the current request */
 	uint32_t req;
@@ -739,6 +782,82 @@ int answer_start(struct conn *c);
  * set.
  */
 void answer_done(struct conn *c, int ok, int timeout);
+/*
+ * Answer c's verified FORWARD with a refusal the monitor writes itself
+ * (code from http.md §11.1, hint what to do instead, the detail
+ * printf-formatted): VERDICT forwarding for a synced exchange, the error,
+ * RESPONSE_END close after it (relay_answer). The child's rendering of a
+ * refused VERDICT could only carry the code's generic hint.
+ */
+void answer_refuse(struct conn *c, const char *code, const char *hint,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ---- monitor/budget.c */
+
+/*
+ * Bytes each connection slot is given outside the pool (its record with
+ * CG_FACTS_MAX ownership answers, an IPC queue in use, a response head,
+ * relay buffers up to RELAY_FLOOR, an internal answer's first
+ * allocation): budget.fixed holds --max-connections of them.
+ */
+uint64_t budget_fixed_per_conn(void);
+/*
+ * Split cfg->memory_budget (bytes) for cfg->max_connections into fixed,
+ * parse and pool, and give json_parse() the parse area as its limit.
+ * Returns 0, or -1 with a usage line on stderr when the budget is too
+ * small for the connection limit (at start-up, before serving).
+ */
+int budget_setup(struct gateway *gw);
+/*
+ * Take n bytes of the pool for c (held until budget_give or
+ * budget_release). Returns 0, or -1 (nothing taken) when the pool has
+ * not that much left.
+ */
+int budget_take(struct conn *c, uint64_t n);
+/*
+ * Give back n of what c holds (at most all); the event loop then admits
+ * who waits (budget_admit, at a point where no connection is half-way
+ * through a change).
+ */
+void budget_give(struct conn *c, uint64_t n);
+/* Give back all c holds, leave the waiting line: its request ended. */
+void budget_release(struct conn *c);
+/*
+ * Put c's verified FORWARD, which needs need bytes, in line (c->rs
+ * RS_BUDGET; its child is not read meanwhile): forward_admitted() when
+ * there is room, forward_refused() at --backend-timeout.
+ */
+void budget_wait(struct conn *c, uint64_t need);
+/* Admit waiting FORWARDs, oldest first, while the next one fits. */
+void budget_admit(struct gateway *gw);
+/*
+ * Refuse the waiting FORWARDs whose deadline passed at now (ms). Returns
+ * the next deadline, or -1 when nobody waits.
+ */
+long long budget_expire(struct gateway *gw, long long now);
+/*
+ * 1 when c may use the larger relay bounds (RELAY_DOWN_MAX, RELAY_UP_MAX):
+ * it holds STREAM_RESERVE, taken now if the pool has it; 0: keep below
+ * RELAY_FLOOR.
+ */
+int budget_stream(struct conn *c);
+/* What to do about a budget refusal; the refusal's detail into out. */
+const char *budget_hint(void);
+void budget_detail(const struct gateway *gw, char *out, size_t outsz);
+
+/* ---- monitor/dispatch.c: the budget's continuations */
+
+/*
+ * c's FORWARD got its room: a JSON body is read now (RS_BODY), any other
+ * request goes on to its replay and phase.
+ */
+void forward_admitted(struct conn *c);
+/*
+ * c's FORWARD did not get room within --backend-timeout: 503
+ * too-many-connections with the budget's hint; a JSON body is read and
+ * dropped first (the child sent it right after its FORWARD).
+ */
+void forward_refused(struct conn *c);
 
 /* ---- monitor/facts.c */
 

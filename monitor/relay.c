@@ -29,6 +29,26 @@
 
 #define RHEAD_MAX	(HTTP_HEAD_MAX + IPC_DATA_MAX)	/* bytes read for a head */
 
+/*
+ * How many bytes c's relay buffer f may hold in the monitor's heap: the
+ * larger bound max with a stream reserve (budget_stream), else
+ * RELAY_FLOOR (issue 24: the memory budget). The relay pipes' bytes are
+ * the kernel's and keep their own bounds.
+ */
+static size_t
+heap_limit(const struct conn *c, size_t max)
+{
+	return c->stream_big ? max : RELAY_FLOOR;
+}
+
+/* Ask for the stream reserve once a buffer is half-way to the floor. */
+static void
+want_reserve(struct conn *c, const struct fifo *f)
+{
+	if (!c->stream_big && f->len >= RELAY_FLOOR / 2)
+		(void)budget_stream(c);
+}
+
 /* The client is gone (hang-up, reset, broken pipe): end everything. */
 static void
 client_gone(struct conn *c)
@@ -42,14 +62,20 @@ static void write_error(struct conn *c, enum audit_outcome o,
 
 /*
  * A gateway error instead of the response (no usable head, 502; none in
- * time, 504: http.md §8.1, §10), written by the monitor; then close.
+ * time, 504: http.md §8.1, §10; no room in the memory budget, 503),
+ * written by the monitor, with what to do (hint; NULL: the code's own);
+ * then close.
  */
 static void
-fail(struct conn *c, const char *code, const char *detail)
+fail_hint(struct conn *c, const char *code, const char *hint,
+    const char *detail)
 {
 	struct cg_refusal r;
 
-	cg_refuse(&r, code, "%s", detail);
+	if (hint != NULL)
+		cg_refuse_hint(&r, code, hint, "%s", detail);
+	else
+		cg_refuse(&r, code, "%s", detail);
 	write_error(c, AO_ERROR, &r);
 }
 
@@ -79,6 +105,13 @@ write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
 	fifo_free(&c->down);
 	fifo_put(&c->down, resp, len);
 	free(resp);
+}
+
+/* fail_hint with the code's own hint. */
+static void
+fail(struct conn *c, const char *code, const char *detail)
+{
+	fail_hint(c, code, NULL, detail);
 }
 
 /* The body ends early (http.md §8.5): what was relayed stays, then close. */
@@ -248,6 +281,14 @@ take_body(struct conn *c, size_t n)
 		if (c->lf_len - c->lf_headlen + n > LISTFILTER_RAW_MAX) {
 			fail(c, "backend-unreachable", "the backend's list answer "
 			    "could not be filtered");
+			return;
+		}
+		/* held three times: as received, decoded, rebuilt (budget.c) */
+		if (budget_take(c, 3 * (uint64_t)n) < 0) {
+			char detail[256];
+
+			budget_detail(c->gw, detail, sizeof(detail));
+			fail_hint(c, "too-many-connections", budget_hint(), detail);
 			return;
 		}
 		c->lf_buf = xrealloc(c->lf_buf, c->lf_len + n);
@@ -479,7 +520,8 @@ relay_backend_wants_read(const struct conn *c)
 	/* a full pipe, or copied bytes that must follow the pipe's */
 	if (c->dp.len > 0 && (c->dp.full || c->sp_wait))
 		return 0;
-	return c->down.len + c->dp.len < RELAY_DOWN_MAX;
+	return c->down.len + c->dp.len < RELAY_DOWN_MAX &&
+	    c->down.len < heap_limit(c, RELAY_DOWN_MAX);
 }
 
 int
@@ -514,9 +556,15 @@ relay_from_backend(struct conn *c)
 		c->sp_wait = 1;
 		return 0;
 	}
-	n = fifo_recv(&c->down, c->bc.fd, c->framing == FR_LENGTH &&
-	    c->remaining < RELAY_DOWN_MAX - c->down.len ? (size_t)c->remaining :
-	    RELAY_DOWN_MAX - c->down.len);
+	want_reserve(c, &c->down);
+	{
+		size_t room = (c->down.len < heap_limit(c, RELAY_DOWN_MAX) ?
+		    heap_limit(c, RELAY_DOWN_MAX) - c->down.len : 0);
+
+		if (c->framing == FR_LENGTH && c->remaining < room)
+			room = (size_t)c->remaining;
+		n = fifo_recv(&c->down, c->bc.fd, room);
+	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
 	if (n <= 0) {
@@ -546,6 +594,11 @@ client_to_backend(struct conn *c)
 		if (n > 0 && splice_to_backend(c) == -1)
 			relay_backend_write_failed(c);
 	} else {
+		want_reserve(c, &c->bc.out);
+		if (c->bc.out.len >= heap_limit(c, RELAY_UP_MAX))
+			return;
+		if (room > heap_limit(c, RELAY_UP_MAX) - c->bc.out.len)
+			room = heap_limit(c, RELAY_UP_MAX) - c->bc.out.len;
 		n = fifo_recv(&c->bc.out, c->client, room);
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -640,7 +693,7 @@ relay_client_events(const struct conn *c)
 	 * ends the request at once (issue 11 item 1), not when the backend
 	 * answers (up to --backend-timeout).
 	 */
-	if (c->rs == RS_FACT || c->rs == RS_PHASE)
+	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_BUDGET)
 		return 0;
 	if (c->end_sent || (c->rs != RS_STREAM && c->rs != RS_RESPONSE &&
 	    c->rs != RS_SWITCHED))
@@ -649,6 +702,7 @@ relay_client_events(const struct conn *c)
 		ev |= POLLOUT;
 	if (c->framing == FR_SWITCHED && !c->client_eof && c->early_done &&
 	    c->bc.out.len + c->up.len < RELAY_UP_MAX && !c->up.full &&
+	    c->bc.out.len < heap_limit(c, RELAY_UP_MAX) &&
 	    c->bc.fd >= 0 && !c->backend_shut)
 		ev |= POLLIN;
 	/*
@@ -664,7 +718,7 @@ relay_client_events(const struct conn *c)
 void
 relay_on_client(struct conn *c, short revents)
 {
-	if ((c->rs == RS_FACT || c->rs == RS_PHASE) &&
+	if ((c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_BUDGET) &&
 	    (revents & (POLLHUP | POLLERR))) {
 		/* its child, waiting for the answer, leaves with the connection */
 		conn_abandon(c, "the client left before the response");

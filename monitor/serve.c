@@ -444,7 +444,12 @@ static int
 sweep(struct gateway *gw, long long now, int full)
 {
 	struct conn *c, *next;
-	long long next_deadline = now + 1000, d;
+	long long next_deadline = now + 1000, d, t;
+
+	/* FORWARDs waiting for room in the memory budget (budget.c) */
+	t = budget_expire(gw, now);
+	if (t >= 0 && t < next_deadline)
+		next_deadline = t;
 
 	/* orphaned answers whose time is up (drain.c) */
 	d = drain_tick(gw, now);
@@ -499,7 +504,7 @@ quiet_wait(struct gateway *gw, long long now)
 	int i, k;
 
 	if (gw->nlingers > 0 || gw->nreclaimed > 0 || !TAILQ_EMPTY(&gw->exiting) ||
-	    now < gw->accept_paused_until)
+	    gw->ndrains > 0 || now < gw->accept_paused_until)
 		return -2;
 	TAILQ_FOREACH(c, &gw->conns, entry)
 		if (c->client >= 0 || c->started || c->dead || c->bc.fd >= 0)
@@ -584,6 +589,8 @@ event_loop(struct gateway *gw)
 			gw->pn_wake = 0;
 			phase_wake(gw);
 		}
+		if (gw->budget.admit_due)
+			budget_admit(gw);
 		settle_dirty(gw);
 		if (now != last_sweep) {
 			last_sweep = now;
@@ -600,7 +607,6 @@ event_loop(struct gateway *gw)
 				timeout = q;
 		}
 		/* out of descriptors: stop listening a while (accept_client) */
-
 		for (i = 0; i < CG_SOCKETS; i++)
 			ev_watch(gw, gw->lis[i].fd, EV_LISTENER, i, NULL,
 			    now < gw->accept_paused_until ? 0 : POLLIN);
@@ -696,6 +702,11 @@ serve_main(struct cg_config *cfg)
 	rc = rundir_prepare(&gw);
 	if (rc != 0) {
 		rc = rc == 3 ? 0 : rc;
+		goto out;
+	}
+	/* the memory budget fits the connection limit (budget.c) */
+	if (budget_setup(&gw) < 0) {
+		rc = 2;
 		goto out;
 	}
 	/* step 5: detach (cli.md §10); the original process ends here */
@@ -797,6 +808,7 @@ serve_main(struct cg_config *cfg)
 	}
 	instance_record(&gw);	/* for a second serve's report (issue 10) */
 	fit_max_connections(&gw);
+	(void)budget_setup(&gw);	/* again: the limit may have been lowered */
 	daemon_arm_hup();
 	if (confine_monitor(gw.run_dir, &conf) < 0) {
 		log_msg(LOG_ERROR, "sandbox", "cannot confine the monitor (%s: %s)",

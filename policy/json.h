@@ -34,6 +34,28 @@
 cJSON *json_parse(const char *text, size_t len, char *err, size_t errlen);
 
 /*
+ * At most how many bytes json_parse() allocates for text[0..len) at once:
+ * 112 bytes per value (a cJSON node, a malloc chunk of 80, and its string
+ * or number lexeme, a chunk of 32 for up to 23 bytes), 32 per member key,
+ * and 4 bytes per input byte (longer strings and keys, the parser's
+ * scratch buffer, a serialisation of the tree). Values are counted from
+ * the text without parsing it: at most one per ',', '[' and '{', plus
+ * one (keys: one per ':'); bytes inside strings count too, so the bound
+ * only errs high. The densest text, "0," or "\"\",", costs 56 or 37
+ * bytes per input byte; a JSON create body of everyday size about 5.
+ * (issue 24: the monitor's memory budget parses one tree at a time, in
+ * an area of its own.)
+ */
+size_t json_tree_bound(const char *text, size_t len);
+
+/*
+ * Make json_parse() refuse text whose json_tree_bound() exceeds bytes
+ * ("too dense for ..."), in this process from now on (the monitor's
+ * memory budget, monitor/budget.c; SIZE_MAX: no limit, the default).
+ */
+void json_set_tree_limit(size_t bytes);
+
+/*
  * Serialise node compactly (policy.md §0.6): members in tree order,
  * strings escaped minimally ('"', '\\', bytes < 0x20 as \u00xx lower-case
  * hex, 0x7f and all else raw), numbers as their lexeme. Returns a

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/xmalloc.h"
@@ -471,6 +472,36 @@ jp_value(struct jp *j)
 	return json_checked(cJSON_CreateRaw(j->buf + j->top));
 }
 
+static size_t tree_limit = SIZE_MAX;	/* json_set_tree_limit() */
+
+size_t
+json_tree_bound(const char *text, size_t len)
+{
+	size_t values = 1, keys = 0, i;
+
+	for (i = 0; i < len; i++) {
+		switch (text[i]) {
+		case ',':
+		case '[':
+		case '{':
+			values++;
+			break;
+		case ':':
+			keys++;
+			break;
+		default:
+			break;
+		}
+	}
+	return 112 * values + 32 * keys + 4 * len;
+}
+
+void
+json_set_tree_limit(size_t bytes)
+{
+	tree_limit = bytes;
+}
+
 cJSON *
 json_parse(const char *text, size_t len, char *err, size_t errlen)
 {
@@ -488,6 +519,12 @@ json_parse(const char *text, size_t len, char *err, size_t errlen)
 	}
 	if (text == NULL)
 		text = "";
+	if (tree_limit != SIZE_MAX && json_tree_bound(text, len) > tree_limit) {
+		jp_fail(&j, "too dense: its parse may take %zu MiB, more than "
+		    "the %zu MiB the memory budget leaves for one",
+		    json_tree_bound(text, len) >> 20, tree_limit >> 20);
+		return NULL;
+	}
 	j.start = j.p = (const unsigned char *)text;
 	j.end = j.start + len;
 	jp_ws(&j);

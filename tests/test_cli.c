@@ -84,11 +84,38 @@ test_defaults(void **state)
 	assert_int_equal(c.log_level, LOG_INFO);
 	assert_int_equal(c.log_format, LOG_TEXT);
 	assert_int_equal(c.max_connections, 256);
+	assert_true(c.memory_budget == 512ull << 20);
 	assert_int_equal(c.daemon, 0);
 	assert_non_null(c.project);
 	assert_true(c.project[0] == '/');
 	assert_null(c.run_dir);
 	cli_free(&c);
+}
+
+/* --memory-budget and its variable: sizes with binary suffixes */
+static void
+test_memory_budget(void **state)
+{
+	struct cg_config c = { 0 };
+
+	(void)state;
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "1G"), 0);
+	assert_true(c.memory_budget == 1ull << 30);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "96MiB"), 0);
+	assert_true(c.memory_budget == 96ull << 20);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "33554432"), 0);
+	assert_true(c.memory_budget == 32ull << 20);
+	cli_free(&c);
+	setenv("CONTAINER_GATEWAY_MEMORY_BUDGET", "2GiB", 1);
+	assert_int_equal(PARSE(&c, "serve"), 0);
+	assert_true(c.memory_budget == 2ull << 30);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "64M"), 0);
+	assert_true(c.memory_budget == 64ull << 20);	/* the flag wins */
+	cli_free(&c);
+	unsetenv("CONTAINER_GATEWAY_MEMORY_BUDGET");
 }
 
 static void
@@ -113,6 +140,12 @@ test_usage_errors(void **state)
 	assert_int_equal(PARSE(&c, "serve", "--idle-timeout", "1."), 2);
 	assert_int_equal(PARSE(&c, "serve", "--idle-timeout", "-1"), 2);
 	assert_int_equal(PARSE(&c, "serve", "--backend-timeout", "0"), 2);
+	/* the memory budget: 32 MiB to 1024 GiB, binary suffixes only */
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "31MiB"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "2TiB"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "512MB"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "-1G"), 2);
+	assert_int_equal(PARSE(&c, "serve", "--memory-budget", "1025G"), 2);
 	assert_int_equal(PARSE(&c, "serve", "--backend", "docker",
 	    "--podman-socket", "/x.sock"), 2);
 	assert_int_equal(PARSE(&c, "serve", "--podman-socket", "rel.sock"), 2);
@@ -500,6 +533,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_defaults, clear_env),
 		cmocka_unit_test_setup(test_usage_errors, clear_env),
+		cmocka_unit_test_setup(test_memory_budget, clear_env),
 		cmocka_unit_test_setup(test_flags, clear_env),
 		cmocka_unit_test_setup(test_environment, clear_env),
 		cmocka_unit_test_setup(test_help, clear_env),

@@ -15,6 +15,7 @@
  * networks; tests/BYPASSES.md).
  */
 #include "tests/monitor_fixture.h"
+#include "policy/json.h"
 
 /* Request bodies of the tests, by the framing the FORWARD declares. */
 enum { FWD_NONE, FWD_JSON, FWD_LENGTH, FWD_CHUNKED };
@@ -1892,6 +1893,137 @@ test_startup(void **state)
 	t_close(&t, HANDLED);
 }
 
+/* ---------------------------------------------------------------- budget */
+
+/*
+ * The memory budget (monitor/budget.c): a FORWARD takes its head and
+ * twice its JSON body from the pool before a byte is read; one that does
+ * not fit waits in line (its child not read) and is admitted when room is
+ * given back; one that waited too long, or could never fit, is read to
+ * its end and answered 503 by the monitor; a body whose parse would not
+ * fit the parse area gets a 503 too. Every byte taken is given back.
+ */
+static void
+test_budget(void **state)
+{
+	static const char body[] = VOL_BODY("");	/* no name check */
+	struct t a, b, d;
+	struct ipc_msg m;
+	size_t n = strlen(body), len;
+	uint64_t need;
+	char *got;
+	int eof;
+
+	(void)state;
+	memset(&gw.budget, 0, sizeof(gw.budget));
+	TAILQ_INIT(&gw.budget.waiting);
+	gw.budget.limit = 64u << 20;
+	gw.budget.parse = 64u << 20;
+	gw.budget.pool = 64u << 20;
+
+	/* a is admitted and holds its share while its body is out */
+	t_open(&a, sock_missing);
+	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_JSON, n);
+	assert_int_equal(t_send_run(&a, &m), 0);
+	assert_int_equal(a.c->rs, RS_BODY);
+	need = a.c->held;
+	assert_true(need >= 2 * n + 1);
+	assert_int_equal(gw.budget.used, need);
+
+	/* b does not fit beside it: in line, its child not read */
+	gw.budget.pool = 2 * need - 1;
+	t_open(&b, sock_missing);
+	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_JSON, n);
+	assert_int_equal(t_send_run(&b, &m), 0);
+	assert_int_equal(b.c->rs, RS_BUDGET);
+	assert_int_equal(b.c->held, 0);
+	m = m_data(IPC_BODY, 1, body, n);
+	t_send(&b, &m);			/* stays in its socket */
+	{
+		struct pollfd pfd[CONN_POLLFDS];
+
+		assert_true(conn_pollfds(b.c, pfd) >= 1);
+		assert_int_equal(pfd[0].fd, b.c->ipc);
+		assert_false(pfd[0].events & POLLIN);
+	}
+
+	/* a's exchange ends (backend missing: 502): b is admitted */
+	m = m_data(IPC_BODY, 1, body, n);
+	assert_int_equal(t_send_run(&a, &m), 0);
+	t_expect_msg(&a, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.status, 502);
+	assert_true(drive_until(a.c, RS_WAIT_DONE) || a.c->rs == RS_WAIT_DONE ||
+	    a.c->rs == RS_IDLE);
+	conn_end_request(a.c);
+	assert_int_equal(a.c->held, 0);
+	assert_true(gw.budget.admit_due);
+	budget_admit(&gw);
+	assert_int_equal(b.c->rs, RS_BODY);
+	assert_int_equal(b.c->held, need);
+	assert_int_equal(conn_on_ipc(b.c), 0);	/* its body, read now */
+	t_expect_msg(&b, IPC_VERDICT, &m);
+	t_close(&a, HANDLED);
+
+	/* d waits while b holds its share, past its deadline: 503 */
+	conn_end_request(b.c);
+	assert_true(b.c->held == 0);
+	t_close(&b, HANDLED);
+	gw.budget.pool = need - 1;		/* never fits now */
+	t_open(&d, sock_missing);
+	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_JSON, n);
+	assert_int_equal(t_send_run(&d, &m), 0);
+	assert_int_equal(d.c->rs, RS_BODY);	/* read and dropped */
+	assert_true(d.c->brefused);
+	m = m_data(IPC_BODY, 1, body, n);
+	assert_int_equal(t_send_run(&d, &m), 0);
+	t_expect_msg(&d, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
+	relay_progress(d.c);
+	got = cl_read(&d, &len, &eof);
+	assert_non_null(strstr(got, "HTTP/1.1 503 Service Unavailable"));
+	assert_non_null(strstr(got, "too-many-connections: the gateway's memory "
+	    "budget (64 MiB)"));
+	assert_non_null(strstr(got, "raise --memory-budget"));
+	t_close(&d, HANDLED);
+
+	/* waiting past the deadline */
+	gw.budget.pool = 2 * need - 1;
+	gw.budget.used = 0;
+	t_open(&a, sock_missing);
+	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_JSON, n);
+	assert_int_equal(t_send_run(&a, &m), 0);	/* admitted, holds */
+	t_open(&d, sock_missing);
+	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_JSON, n);
+	assert_int_equal(t_send_run(&d, &m), 0);
+	assert_int_equal(d.c->rs, RS_BUDGET);
+	assert_int_equal(budget_expire(&gw, mono_ms()), d.c->bdeadline);
+	assert_int_equal(budget_expire(&gw, d.c->bdeadline), -1);
+	assert_int_equal(d.c->rs, RS_BODY);
+	assert_true(d.c->brefused);
+	m = m_data(IPC_BODY, 1, body, n);
+	assert_int_equal(t_send_run(&d, &m), 0);
+	t_expect_msg(&d, IPC_VERDICT, &m);
+	t_close(&d, HANDLED);
+	t_close(&a, HANDLED);
+	assert_int_equal(gw.budget.used, 0);
+
+	/* a body whose parse would not fit the parse area */
+	gw.budget.parse = json_tree_bound(body, n) - 1;
+	t_open(&a, sock_missing);
+	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_JSON, n);
+	assert_int_equal(t_send_run(&a, &m), 0);
+	m = m_data(IPC_BODY, 1, body, n);
+	assert_int_equal(t_send_run(&a, &m), 0);
+	t_expect_msg(&a, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
+	relay_progress(a.c);
+	got = cl_read(&a, &len, &eof);
+	assert_non_null(strstr(got, "too dense for the gateway's memory budget"));
+	t_close(&a, HANDLED);
+	assert_int_equal(gw.budget.used, 0);
+	memset(&gw.budget, 0, sizeof(gw.budget));
+}
+
 int
 main(void)
 {
@@ -1914,6 +2046,7 @@ main(void)
 		cmocka_unit_test(test_raw_datagrams),
 		cmocka_unit_test(test_fd_attached),
 		cmocka_unit_test(test_startup),
+		cmocka_unit_test(test_budget),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

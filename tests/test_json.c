@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <time.h>
 
@@ -849,6 +850,49 @@ test_large(void **state)
 	free(s);
 }
 
+/*
+ * The parse-size bound of the monitor's memory budget (json_tree_bound):
+ * it is at least what the parse takes for the densest texts (measured
+ * with mallinfo2 around the parse), and json_parse() refuses a text over
+ * the limit set with json_set_tree_limit().
+ */
+static void
+test_tree_bound(void **state)
+{
+	static const char *const dense[] = { "0,", "\"\",", "[],", "{},",
+	    "{\"a\":0},", "true," };
+	char *text, err[128];
+	size_t i, k, n = 20000, len;
+	struct mallinfo2 a, b;
+	cJSON *t;
+
+	(void)state;
+	for (i = 0; i < sizeof(dense) / sizeof(dense[0]); i++) {
+		len = strlen(dense[i]);
+		text = xmalloc(n * len + 3);
+		text[0] = '[';
+		for (k = 0; k < n; k++)
+			memcpy(text + 1 + k * len, dense[i], len);
+		text[n * len] = ']';	/* over the last comma */
+		text[n * len + 1] = '\0';
+		a = mallinfo2();
+		t = json_parse(text, n * len + 1, err, sizeof(err));
+		b = mallinfo2();
+		assert_non_null(t);
+		/* what the tree holds (arena and mmap'd) stays within the bound */
+		assert_true(b.uordblks + b.hblkhd - a.uordblks - a.hblkhd <=
+		    json_tree_bound(text, n * len + 1));
+		cJSON_Delete(t);
+		/* over the limit: refused, nothing allocated for it */
+		json_set_tree_limit(json_tree_bound(text, n * len + 1) - 1);
+		assert_null(json_parse(text, n * len + 1, err, sizeof(err)));
+		assert_non_null(strstr(err, "too dense"));
+		json_set_tree_limit(SIZE_MAX);
+		free(text);
+	}
+	assert_true(json_tree_bound("0", 1) >= 112);
+}
+
 int
 main(void)
 {
@@ -867,6 +911,7 @@ main(void)
 		cmocka_unit_test(test_truthy),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_tree_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,24 +129,55 @@ main(void)
 	    CG_FACTS_MAX * sizeof(struct fact) + queue + stream);
 	/*
 	 * One parse at a time (the monitor is one thread, and no tree outlives
-	 * its call: phase.c keep_names): a value of the densest text ("",) is
-	 * 3 bytes; its node is a cJSON, its string a malloc chunk of 32, each
-	 * allocation with a 16-byte header.
+	 * its call: phase.c keep_names): a value of the densest text (0,) is
+	 * 2 bytes; its node is a cJSON, its number's lexeme a malloc chunk of
+	 * 32, each allocation with a 16-byte header.
 	 */
 	printf("tree_per_value=%zu\n", sizeof(cJSON) + 16 + 32);
-	tree8 = (size_t)((8u << 20) + HTTP_HEAD_MAX) / 3 * (sizeof(cJSON) + 16 + 32);
+	tree8 = (size_t)((8u << 20) + HTTP_HEAD_MAX) / 2 * (sizeof(cJSON) + 16 + 32);
 	/* a df computes from its answers' trees at once (monitor/usage.c) */
 	printf("transient_df=%zu\n", ANSWER_PARTS * tree8);
 	printf("tree_json=%zu\ntree_list=%zu\n",
-	    (size_t)JSON_MAX_TEXT / 3 * (sizeof(cJSON) + 16 + 32),
-	    (size_t)LISTFILTER_RAW_MAX / 3 * (sizeof(cJSON) + 16 + 32));
+	    (size_t)JSON_MAX_TEXT / 2 * (sizeof(cJSON) + 16 + 32),
+	    (size_t)LISTFILTER_RAW_MAX / 2 * (sizeof(cJSON) + 16 + 32));
 	/* with a list's parse: the wire bytes, decoded, serialised, rebuilt */
 	printf("transient_list=%zu\n", 3 * (size_t)LISTFILTER_RAW_MAX +
-	    (size_t)LISTFILTER_RAW_MAX / 3 * (sizeof(cJSON) + 16 + 32));
+	    (size_t)LISTFILTER_RAW_MAX / 2 * (sizeof(cJSON) + 16 + 32));
 	printf("linger_slots=%d\nlinger_slot=%zu\n", LINGER_SLOTS,
 	    sizeof(struct lingering));
 	printf("pool_max=%d\n", POOL_MAX);
 	printf("gateway_record=%zu\n", sizeof(struct gateway));
 	printf("ipc_recv_buffer=%d\n", IPC_MSG_MAX + 1);
+	/*
+	 * The memory budget (monitor/budget.c) at its default, 512 MiB for
+	 * --max-connections 256, split as serve splits it; the densest
+	 * text's parse per byte of text (json_tree_bound: "0," is 2 bytes
+	 * for a node and a lexeme, 112 bytes).
+	 */
+	{
+		static struct cg_config cfg;
+		static struct gateway gw;
+		static const char dense[] = "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]";
+
+		cfg.memory_budget = 512ull << 20;
+		cfg.max_connections = 256;
+		gw.cfg = &cfg;
+		if (budget_setup(&gw) < 0)
+			return 1;
+		printf("budget_default=%llu\nbudget_conns=%u\n",
+		    cfg.memory_budget, cfg.max_connections);
+		printf("budget_per_conn=%llu\n",
+		    (unsigned long long)budget_fixed_per_conn());
+		printf("budget_fixed=%llu\nbudget_parse=%llu\nbudget_pool=%llu\n",
+		    (unsigned long long)gw.budget.fixed,
+		    (unsigned long long)gw.budget.parse,
+		    (unsigned long long)gw.budget.pool);
+		printf("stream_reserve=%u\nrelay_floor=%u\n", STREAM_RESERVE,
+		    RELAY_FLOOR);
+		printf("tree_per_byte_max=%zu\n", json_tree_bound(dense,
+		    sizeof(dense) - 1) / (sizeof(dense) - 1));
+		printf("tree_bound_json=%zu\n", (size_t)(JSON_MAX_TEXT / 2) *
+		    112 + 4 * (size_t)JSON_MAX_TEXT);
+	}
 	return 0;
 }

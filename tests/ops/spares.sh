@@ -48,6 +48,10 @@ ops_wait_for "[ -S '$R/docker.sock' ]" 10
 if ops_wait_for '[ "$(nparsers)" -eq 1 ]' 10; then pass "idle: exactly one spare request parser"
 else fail "idle: exactly one spare request parser" "$(parsers | tr '\n' ' ')"; fi
 spare=$(parsers | head -n 1)
+# out of memory, the kernel kills request parsers before the monitor
+if [ "$(cat /proc/"$spare"/oom_score_adj)" = 1000 ] && [ "$(cat /proc/"$(zygote)"/oom_score_adj)" = 1000 ] &&
+   [ "$(cat /proc/"$GWPID"/oom_score_adj)" = 0 ]; then pass "oom_score_adj: parsers and zygote 1000, monitor 0"
+else fail "oom_score_adj: parsers and zygote 1000, monitor 0" "$(cat /proc/"$spare"/oom_score_adj) $(cat /proc/"$GWPID"/oom_score_adj)"; fi
 wakeups() { awk '/^voluntary_ctxt_switches/ {print $2}' /proc/"$GWPID"/status; }
 w0=$(wakeups); sleep 3; w1=$(wakeups)
 if [ $((w1 - w0)) -le 1 ]; then pass "idle: the monitor sleeps ($((w1 - w0)) wake-ups in 3 s)"

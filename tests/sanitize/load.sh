@@ -20,7 +20,10 @@
 #       strings, about 2.8 million values; its image is missing, so the backend answers
 #       404 and creates nothing), alone and four at once: the monitor's peak stays
 #       within its bound (tests/helpers/membounds: one parse at a time, plus each
-#       connection's body), and its resident memory is given back afterwards.
+#       connection's body), and its resident memory is given back afterwards;
+#     * the memory budget (--memory-budget): 24 clients with 8 MiB bodies at once to a
+#       gateway with 96 MiB, each answered by podman or with a 503, the monitor's peak
+#       within the budget, the densest bodies refused with a readable 503.
 #   The monitor's peak RSS and PSS (tests/sanitize/memsample.py) during the load and
 #   during each copy are printed, and with LOAD_RECORD=1 recorded in doc/results/load.env
 #   (tests/sanitize/reliability-report.sh shows them next to the monitor's bounds).
@@ -65,6 +68,8 @@ if ! cg_require docker curl python3 timeout sha256sum ss; then fail "prerequisit
 if [ ! -x "$LOADGEN" ]; then fail "loadgen" "no $LOADGEN (make bench/loadgen)"; cg_summary; exit; fi
 if ! cg_backend_up; then fail "podman backend" "start-up failed"; cg_summary; exit; fi
 cg_project load; P1=$P
+# a budget whose parse area takes the densest 8 MiB body (below: one parse at a time)
+CG_GW_EXTRA=(--memory-budget 1GiB)
 if ! cg_gateway_start "$P1" "$R"; then fail "gateway starts" "see above"; cg_summary; exit; fi
 GW=$CG_GW_PID
 dk() { DOCKER_HOST="unix://$R/docker.sock" cg_timeout docker "$@"; }
@@ -187,6 +192,55 @@ else fail "four densest bodies at once within the bound" "statuses $(cat "$CG_TM
 cg_wait_for 5000 given_back
 rm -f "$CG_TMP/dense.json"
 
+# ---- the memory budget: many 8 MiB bodies at once, within --memory-budget -------------
+# A second gateway with a small budget (--memory-budget, doc/reliability.md): BUDGET_CLIENTS
+# clients send an 8 MiB create body (one long Env string; its image is missing, so podman
+# answers 404 and creates nothing) at once, then two of the densest bodies. Asserted: every
+# client gets the backend's answer or the gateway's 503, none is left without one; at
+# least one gets through; the monitor's peak RSS stays within the budget; a dense body's
+# 503 says why (its parse would not fit). make bench runs it with 256 clients and 512 MiB.
+BUDGET_MIB=${LOAD_BUDGET_MIB:-96}
+BUDGET_CLIENTS=${LOAD_BUDGET_CLIENTS:-24}
+python3 -c '
+import sys
+head = "{\"Image\":\"localhost/cg-missing:none\",\"Env\":[\"A="
+sys.stdout.write(head + "x" * ((8 << 20) - 4096 - len(head) - 4) + "\"]}")' >"$CG_TMP/str.json"
+python3 -c '
+import sys
+head = "{\"Image\":\"localhost/cg-missing:none\",\"Cmd\":["
+n = ((8 << 20) - 4096 - len(head)) // 3
+sys.stdout.write(head + ",".join(["\"\""] * n) + "]}")' >"$CG_TMP/dense.json"
+cg_project budget; PB=$P; RB=$CG_TMP/rb
+CG_GW_EXTRA=(--memory-budget "${BUDGET_MIB}MiB" --max-connections 32 --backend-timeout 60)
+if cg_gateway_start "$PB" "$RB"; then
+  GB=$CG_GW_PID
+  echo 5 > "/proc/$GB/clear_refs"
+  timeout -k 5 300 "$LOADGEN" post --sock "$RB/docker.sock" --clients "$BUDGET_CLIENTS" \
+    --body "$CG_TMP/str.json" --path /v1.41/containers/create --timeout-s 240 >"$CG_TMP/budget.json"
+  timeout -k 5 120 "$LOADGEN" post --sock "$RB/docker.sock" --clients 2 \
+    --body "$CG_TMP/dense.json" --path /v1.41/containers/create --timeout-s 100 >"$CG_TMP/dense2.json"
+  BPEAK=$(awk '/^VmHWM/ {print $2}' "/proc/$GB/status")
+  bj() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))
+for k in sys.argv[2:]: v = v.get(k, 0) if isinstance(v, dict) else 0
+print(v)' "$@"; }
+  B404=$(bj "$CG_TMP/budget.json" status 404); B503=$(bj "$CG_TMP/budget.json" status 503)
+  BFAIL=$(bj "$CG_TMP/budget.json" failed)
+  D503=$(bj "$CG_TMP/dense2.json" status 503)
+  cat "$CG_TMP/budget.json" "$CG_TMP/dense2.json"
+  if [ "$BFAIL" = 0 ] && [ $((B404 + B503)) -eq "$BUDGET_CLIENTS" ] && [ "$B404" -ge 1 ]; then
+    pass "memory budget: $BUDGET_CLIENTS clients with 8 MiB bodies at once: $B404 answered by podman, $B503 answered 503, none without an answer"
+  else fail "memory budget: every client answered (podman's 404 or the gateway's 503)" "404: $B404, 503: $B503, without an answer: $BFAIL" quiet; fi
+  if [ "$BPEAK" -le $((BUDGET_MIB * 1024)) ]; then
+    pass "memory budget: the monitor's peak RSS $BPEAK kB stays within its budget ($BUDGET_MIB MiB)"
+  else fail "memory budget: the monitor's peak RSS within its budget" "$BPEAK kB, budget $BUDGET_MIB MiB" quiet; fi
+  if [ "$D503" = 2 ] && grep -q 'code=too-many-connections status=503 .*too dense for the gateway.s memory budget' "$RB.log"; then
+    pass "memory budget: the densest bodies get a 503 that says their parse would not fit"
+  else fail "memory budget: the densest bodies get a readable 503" "$(cat "$CG_TMP/dense2.json")" quiet; fi
+  kill "$GB"; wait "$GB" 2>/dev/null
+else fail "memory budget: the gateway starts with --memory-budget" "see above"; fi
+CG_GW_EXTRA=()
+rm -f "$CG_TMP/str.json" "$CG_TMP/dense.json"
+
 echo "# monitor peak RSS / PSS (kB): load $(mem load rss_kb) / $(mem load pss_kb) (whole gateway PSS $(mem load tree_pss_kb)); cp in $CPIN_HWM / $(mem cpin pss_kb); cp out $CPOUT_HWM / $(mem cpout pss_kb)"
 
 if [ "${LOAD_RECORD:-0}" = 1 ]; then
@@ -199,6 +253,8 @@ if [ "${LOAD_RECORD:-0}" = 1 ]; then
       cp_mb="$CP_MB" cpin_rss_kb="$CPIN_HWM" cpin_pss_kb="$(mem cpin pss_kb)" \
       cpout_rss_kb="$CPOUT_HWM" cpout_pss_kb="$(mem cpout pss_kb)" \
       dense_before_kb="$D0" dense_peak_kb="$D1" dense_after_kb="$DA" dense4_peak_kb="$D4" \
+      budget_mib="$BUDGET_MIB" budget_clients="$BUDGET_CLIENTS" budget_404="${B404:-}" \
+      budget_503="${B503:-}" budget_failed="${BFAIL:-}" budget_peak_kb="${BPEAK:-}" \
       podman="$(podman --version | awk '{print $3}')" docker="$(docker --version | sed 's/^Docker version \([^,]*\).*/\1/')" \
       load_avg="$LOADAVG"
     echo "# recorded doc/results/load.env"

@@ -250,13 +250,13 @@ that made it: \`monitor/phase.c\` keep_names):
 
 | what | bound |
 |---|---:|
-| one JSON parse at a time: $(bound tree_per_value) bytes per value (a \`cJSON\` node, its string, the allocator's headers); the densest text, \`"",\`, is 3 bytes per value | $(mb "$tj") for an 8 MiB body; $(mb "$trl") for a 16 MiB list answer with its decoded, filtered and rebuilt copies ($(mb "$tl") of it the tree); $(mb "$tdf") for a system df, whose $(bound answer_parts) answers are parsed together (\`monitor/usage.c\`) |
+| one JSON parse at a time: $(bound tree_per_value) bytes per value (a \`cJSON\` node, its string, the allocator's headers); the densest text, \`0,\`, is 2 bytes per value (a number's lexeme is kept, policy/json.h) | $(mb "$tj") for an 8 MiB body; $(mb "$trl") for a 16 MiB list answer with its decoded, filtered and rebuilt copies ($(mb "$tl") of it the tree); $(mb "$tdf") for a system df, whose $(bound answer_parts) answers are parsed together (\`monitor/usage.c\`) |
 | ownership verdicts kept (\`OCACHE_MAX\` $oc entries) | $(mb $(( oc * 112 ))) |
 | lingering 503 clients (\`LINGER_SLOTS\` $(bound linger_slots)): a descriptor and counters each | $(mb "$lin") |
 | kept backend connections (\`POOL_MAX\` $(bound pool_max) per backend): descriptors only | – |
 | its own record and IPC receive buffer | $(mb $(( $(bound gateway_record) + $(bound ipc_recv_buffer) ))) |
 
-So at \`--max-connections $c\` (the default) the monitor holds at most about
+Without a budget, at \`--max-connections $c\` (the default) the monitor could hold about
 **$(mb "$total")** besides its program (about 2.5 MB resident at rest): $c × $(mb "$per") and
 the largest transient parse ($(mb "$tmax")), reached only if every client asked for a
 system df of a daemon whose four answers each came near 8 MiB, at the same moment; with
@@ -264,6 +264,20 @@ JSON bodies and lists only, $c × $(mb $(( conn + queue + (json > list ? json : 
 $(mb "$stream"). The request parsers are separate processes, each limited to 512 MiB of
 address space (\`RLIMIT_AS\`, \`unpriv/sandbox.c\`); the kernel's socket buffers are not
 counted here.
+
+**The memory budget** (\`--memory-budget\`, \`CONTAINER_GATEWAY_MEMORY_BUDGET\`, default
+$(mb "$(bound budget_default)"); \`monitor/budget.c\`) bounds the sum. At the default, for
+\`--max-connections $(bound budget_conns)\`, it is split into:
+
+| part | size | what |
+|---|---:|---|
+| fixed | $(mb "$(bound budget_fixed)") | the program (8 MiB) and, per connection slot, $(mb "$(bound budget_per_conn)"): its record with its ownership answers at their most, an IPC queue in use, a response head, relay buffers below \`RELAY_FLOOR\` ($(mb "$(bound relay_floor)")) each, an internal answer's first allocation |
+| parse | $(mb "$(bound budget_parse)") | one JSON parse at a time: \`json_parse()\` refuses a text whose bound (\`json_tree_bound\`, counted from the text before parsing: 112 bytes per value, 32 per key, 4 per byte; up to $(bound tree_per_byte_max) bytes per byte of the densest text) does not fit, and a JSON body over it gets a 503 before its replay |
+| pool | $(mb "$(bound budget_pool)") | taken before it is allocated, given back at the request's end: a forwarded head and twice its JSON body (it waits in line for room, up to \`--backend-timeout\`, then gets a 503; at once when it could never fit), a list answer (three times its wire bytes, 503 when there is no room), an internal answer past its first allocation (three times; the question fails without room), a connection's relay buffers past the floor (\`STREAM_RESERVE\` $(mb "$(bound stream_reserve)") at once; without it the relay keeps to the floor) |
+
+The three parts add up to the budget, so the monitor's resident memory stays within it
+at any load; a budget too small for \`--max-connections\` is refused at start-up with
+what it needs.
 
 EOF
   if ! have load; then missing "make reliability-report"; return; fi
@@ -275,9 +289,10 @@ EOF
 | $(res load clients) keep-alive clients for $(res load seconds) s | $(kbm "$(res load rss_kb)") | $(kbm "$(res load pss_kb)") | $(mb $(( $(res load clients) * (conn + queue + $(bound stream_exchange)) ))) (records, queues, relay buffers) |
 | \`docker cp\` of $(res load cp_mb) MiB into a container | $(kbm "$(res load cpin_rss_kb)") | $(kbm "$(res load cpin_pss_kb)") | $(mb "$stream") + program |
 | \`docker cp\` of $(res load cp_mb) MiB out of a container | $(kbm "$(res load cpout_rss_kb)") | $(kbm "$(res load cpout_pss_kb)") | $(mb "$stream") + program |
-| the densest JSON body (8 MiB of \`""\` in \`Cmd\`: 2.8 million values) | $(kbm "$(res load dense_peak_kb)") | – | $(mb $(( tj + 3 * $(bound json_max) ))) |
+| the densest JSON body (8 MiB of \`""\` in \`Cmd\`: 2.8 million values; \`--memory-budget 1GiB\`, whose parse area takes it: the default's refuses it with a 503) | $(kbm "$(res load dense_peak_kb)") | – | $(mb $(( tj + 3 * $(bound json_max) ))) |
 | … a second later | $(kbm "$(res load dense_after_kb)") (before: $(kbm "$(res load dense_before_kb)")) | – | given back |
 | four densest bodies at once | $(kbm "$(res load dense4_peak_kb)") | – | $(mb $(( tj + 4 * json ))) (one parse at a time) |
+$(if [ -n "$(res load budget_mib)" ]; then echo "| $(res load budget_clients) clients with 8 MiB bodies at once, \`--memory-budget $(res load budget_mib)MiB --max-connections 32\`: $(res load budget_404) answered by podman, $(res load budget_503) with a 503, $(res load budget_failed) without an answer | $(kbm "$(res load budget_peak_kb)") | – | $(res load budget_mib) MiB (the budget) |"; else echo "| clients with 8 MiB bodies at once within \`--memory-budget\` | not measured yet: \`make reliability-report\` | – | the budget |"; fi)
 
 What the measurements found, and what was done:
 
