@@ -58,7 +58,7 @@ budget_fixed_per_conn(void)
 	    (8u << 10) + HTTP_HEAD_MAX + IPC_DATA_MAX +
 	    2 * (RELAY_FLOOR + HTTP_HEAD_MAX) +
 	    2 * (RELAY_FLOOR + IPC_DATA_MAX + 32) +
-	    IPC_DATA_MAX;
+	    IPC_DATA_MAX + IPC_DATA_MAX + 64;
 }
 
 int

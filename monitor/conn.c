@@ -59,6 +59,7 @@ conn_free(struct conn *c)
 	fifo_free(&c->down);
 	rpipe_close(&c->dp);
 	rpipe_close(&c->up);
+	free(c->stash);
 	fifo_free(&c->early);
 	conn_free_phase_tree(c);
 	conn_free_answer(c);
@@ -254,6 +255,7 @@ conn_end_request(struct conn *c)
 	rpipe_close(&c->dp);
 	rpipe_close(&c->up);
 	c->up_given = c->up_crlf = 0;
+	c->up_next = 0;
 	fifo_free(&c->early);
 	free(c->json);
 	free(c->reg_config);

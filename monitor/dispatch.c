@@ -554,11 +554,64 @@ reads_child(const struct conn *c)
 	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_SENDING ||
 	    c->rs == RS_BUDGET || !ipc_queue_empty(&c->outq))
 		return 0;
-	/* announced body pipe bytes go out before the next message */
+	/*
+	 * More announcements may come while announced bytes go out (they
+	 * make the next batch); any other message waits in c->stash for
+	 * them, and reading stops until it is handled.
+	 */
+	if (c->stash != NULL)
+		return 0;
 	if (c->rs == RS_STREAM && c->ck.kind != CK_NONE)
 		return check_reads_child(c);
-	return c->rs != RS_STREAM || (c->bc.out.len < (c->stream_big ?
-	    RELAY_UP_MAX : RELAY_FLOOR) && c->up.len == 0);
+	return c->rs != RS_STREAM || c->bc.out.len < (c->stream_big ?
+	    RELAY_UP_MAX : RELAY_FLOOR);
+}
+
+/*
+ * Announced body pipe bytes of an unchecked upload not yet moved to the
+ * backend (splice.c; a checked upload keeps its order itself: check.c
+ * stops reading its child while bytes wait to be fed).
+ */
+static int
+pipe_pending(const struct conn *c)
+{
+	return c->ck.kind == CK_NONE && c->up_given &&
+	    (c->up.len > 0 || c->up_next > 0);
+}
+
+/* Audit and dispatch m; 0, or -1 when c must be dropped. */
+static int
+handle_msg(struct conn *c, const struct ipc_msg *m)
+{
+	int rc;
+
+	ipc_audit(c, "to-monitor", m);
+	c->rec.msg = m;		/* what a violation tried (audit.c) */
+	rc = dispatch_msg(c, m);
+	c->rec.msg = NULL;
+	return rc;
+}
+
+/*
+ * The message kept while announced bytes were still in the body pipe,
+ * handled once they are out (or the pipe was closed). Returns 0, or -1
+ * when c must be dropped.
+ */
+static int
+run_stash(struct conn *c)
+{
+	struct ipc_msg m;
+	int rc;
+
+	if (c->stash == NULL || pipe_pending(c))
+		return 0;
+	rc = ipc_decode(c->stash, c->stash_len, &m);
+	rc = rc == IPC_OK ? handle_msg(c, &m) : conn_violation(c, "%s",
+	    ipc_strerror(rc));
+	free(c->stash);
+	c->stash = NULL;
+	c->stash_len = 0;
+	return rc;
 }
 
 int
@@ -566,11 +619,12 @@ conn_on_ipc(struct conn *c)
 {
 	static unsigned char *buf;
 	struct ipc_msg m;
+	uint32_t len;
 	int rc, i;
 
 	if (buf == NULL)
 		buf = xmalloc(IPC_MSG_MAX + 1);
-	for (i = 0; i < 16 && !c->dead; i++) {
+	for (i = 0; i < 16 && !c->dead && c->stash == NULL; i++) {
 		rc = ipc_recv(c->ipc, buf, IPC_MSG_MAX + 1, &m, 0, MSG_DONTWAIT);
 		if (rc == IPC_EAGAIN)
 			return 0;
@@ -590,11 +644,20 @@ conn_on_ipc(struct conn *c)
 				return -1;
 			continue;
 		}
-		ipc_audit(c, "to-monitor", &m);
-		c->rec.msg = &m;	/* what a violation tried (audit.c) */
-		rc = dispatch_msg(c, &m);
-		c->rec.msg = NULL;
-		if (rc < 0)
+		/*
+		 * Behind announced pipe bytes: kept (a copy of the datagram,
+		 * at most a BODY's size: no message legal here is larger)
+		 * until they are out.
+		 */
+		memcpy(&len, buf + 12, sizeof(len));
+		if (pipe_pending(c) && m.type != IPC_BODY_SPLICED &&
+		    len <= IPC_DATA_MAX + 64) {
+			c->stash_len = IPC_HDR_LEN + (size_t)len;
+			c->stash = xmalloc(c->stash_len);
+			memcpy(c->stash, buf, c->stash_len);
+			return 0;
+		}
+		if (handle_msg(c, &m) < 0)
 			return -1;
 		if (!reads_child(c))
 			return 0;
@@ -667,8 +730,8 @@ on_backend(struct conn *c, short revents)
 		relay_progress(c);
 	}
 	if ((revents & (POLLOUT | POLLERR | POLLHUP)) && c->bc.fd >= 0 &&
-	    c->bc.out.len == 0 && c->up.len > 0) {
-		rc = splice_to_backend(c);
+	    c->bc.out.len == 0 && (c->up.len > 0 || c->up_next > 0)) {
+		rc = c->up_given ? splice_upload(c) : splice_to_backend(c);
 		if (rc == -2)
 			return;
 		if (rc == -1)
@@ -716,7 +779,7 @@ backend_events(const struct conn *c)
 		return 0;
 	if (c->ck.img_step == IMG_EXPORT)
 		return baseimg_events(c);
-	if (c->bc.out.len > 0 || c->up.len > 0)
+	if (c->bc.out.len > 0 || c->up.len > 0 || c->up_next > 0)
 		ev |= POLLOUT;
 	if (c->bc.internal)
 		return c->bc.out.len == 0 ? POLLIN : ev;
@@ -779,6 +842,9 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 				relay_on_client(c, pfd[i].revents);
 		}
 	}
+	/* a message kept behind announced pipe bytes that are out now */
+	if (!c->dead && c->stash != NULL && run_stash(c) < 0)
+		c->dead = 1;
 	/*
 	 * A request just queued for the backend (a forward, an inspect) is
 	 * written now rather than after another turn of the loop: a unix

@@ -506,9 +506,19 @@ struct conn {
 					   (once per connection) */
 	struct rpipe up;		/* the body pipe offered to the child
 					   (read end; len: bytes announced by
-					   BODY_SPLICED, not yet written); for
-					   a checked upload the hold pipe
-					   (both ends; len: released bytes) */
+					   BODY_SPLICED, framed, not yet
+					   written); for a checked upload the
+					   hold pipe (both ends; len: released
+					   bytes) */
+	uint64_t up_next;		/* announced after them: the next
+					   batch, framed as one chunk when
+					   up.len is out (monitor/splice.c;
+					   unchecked uploads) */
+	unsigned char *stash;		/* a message of the child read while
+					   announced bytes were still in the
+					   pipe: handled once they are out
+					   (order), reading stops till then */
+	size_t stash_len;
 	struct ckstate ck;		/* a checked upload (check.c) */
 	int up_given;			/* BODY_PIPE sent for this request */
 	int up_crlf;			/* a spliced chunk's CRLF is owed */

@@ -765,6 +765,7 @@ relay_backend_write_failed(struct conn *c)
 	/* the upward direction is over; the backend may still answer */
 	fifo_free(&c->bc.out);
 	rpipe_close(&c->up);
+	c->up_next = 0;
 	c->upload_failed = 1;
 	if (c->framing == FR_SWITCHED) {
 		c->client_eof = 1;

@@ -110,14 +110,24 @@ void splice_offer_body_pipe(struct conn *c);
 /*
  * BODY_SPLICED: n more body bytes are in the body pipe. Checked like BODY
  * (a streamed body, not after BODY_END, within the declared length), n in
- * 1..IPC_SPLICED_MAX, and a pipe must have been offered; the monitor
- * frames them (a chunk line of n for a chunked body) and moves exactly n
- * bytes from the pipe to the backend, reading no further message of the
- * child meanwhile. Returns 0, 1 when writing to the backend failed (the
- * caller ends the upload: relay_backend_write_failed), or -1 after a
- * violation.
+ * 1..IPC_SPLICED_MAX, and a pipe must have been offered. The bytes join
+ * the announced ones not framed yet (c->up_next); when the pipe's current
+ * batch is out, the monitor frames them all (one chunk line for a chunked
+ * body) and moves exactly that many bytes from the pipe to the backend.
+ * Any other message of the child that comes meanwhile waits until they
+ * are out (c->stash, monitor/dispatch.c), so BODY and pipe bytes stay in
+ * order. Returns 0, 1 when writing to the backend failed (the caller ends
+ * the upload: relay_backend_write_failed), or -1 after a violation.
  */
 int splice_on_body_spliced(struct conn *c, const struct ipc_msg *m);
+/*
+ * Write c's upload while the backend takes it: the framing in c->bc.out,
+ * the pipe's current batch, the next batch framed and moved in turn.
+ * Returns 1 after progress, 0 when there was none (the backend is full),
+ * -1 when the backend connection failed, -2 after a violation (the pipe
+ * holds fewer bytes than announced; c->dead set).
+ */
+int splice_upload(struct conn *c);
 /*
  * Move announced body bytes from the body pipe to the backend (after
  * c->bc.out is written). Returns 1 after progress, 0 when the backend is

@@ -151,13 +151,13 @@ splice_offer_body_pipe(struct conn *c)
 		return;
 	}
 	c->up_given = 1;
+	c->up_next = 0;
 }
 
 int
 splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 {
 	uint32_t n = m->u.body_spliced.len;
-	char hex[16];
 	int k;
 
 	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
@@ -179,21 +179,64 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 	if (c->rs == RS_WAIT_DONE || c->upload_failed || c->bc.fd < 0 ||
 	    c->up.fd[0] < 0) {
 		rpipe_close(&c->up);	/* the exchange is over: dropped */
+		c->up_next = 0;
 		return 0;
 	}
+	/*
+	 * After the bytes announced before (issue 24): the child's socket
+	 * stays readable while they go out, so announcements that come
+	 * meanwhile make one batch, framed as one chunk.
+	 */
+	c->up_next += n;
+	if (c->up.len > 0)
+		return 0;
+	/* at once when the backend takes it: no wake-up per announcement */
+	k = splice_upload(c);
+	return k == -2 ? -1 : k == -1 ? 1 : 0;
+}
+
+/* Frame the next batch of announced bytes: one chunk line for it. */
+static void
+next_batch(struct conn *c)
+{
+	char hex[32];
+	int k;
+
 	if (c->body_kind == FB_CHUNKED) {
-		k = snprintf(hex, sizeof(hex), "%s%x\r\n", c->up_crlf ? "\r\n" :
-		    "", (unsigned)n);
+		k = snprintf(hex, sizeof(hex), "%s%llx\r\n", c->up_crlf ?
+		    "\r\n" : "", (unsigned long long)c->up_next);
 		fifo_put(&c->bc.out, hex, (size_t)k);
 		c->up_crlf = 0;
 	}
-	c->up.len = n;
-	/* at once when the backend takes it: no wake-up per announcement */
-	if (c->bc.out.len > 0 && backend_write(c) < 0)
-		return 1;
-	if (c->bc.out.len == 0 && (k = splice_to_backend(c)) < 0)
-		return k == -2 ? -1 : 1;
-	return 0;
+	c->up.len = c->up_next;
+	c->up_next = 0;
+}
+
+int
+splice_upload(struct conn *c)
+{
+	int k, moved = 0;
+
+	for (;;) {
+		if (c->bc.out.len > 0) {
+			if (backend_write(c) < 0)
+				return -1;
+			if (c->bc.out.len > 0)
+				return moved;	/* the backend is full */
+		}
+		if (c->up.len == 0) {
+			if (c->up_next == 0)
+				return moved;
+			next_batch(c);
+			continue;
+		}
+		k = splice_to_backend(c);
+		if (k < 0)
+			return k;
+		moved |= k;
+		if (c->up.len > 0)
+			return moved;		/* the backend is full */
+	}
 }
 
 int

@@ -372,6 +372,84 @@ test_body_pipe(void **state)
 }
 
 /*
+ * While announced bytes wait for the backend, the child's socket stays
+ * read (issue 24): further announcements make the next batch, framed as
+ * one chunk once the first is out; any other message (BODY, BODY_END)
+ * waits in the stash until then, so the backend gets every byte in
+ * order.
+ */
+/* Decode the chunked body p[0..n): its data into out, its chunk count. */
+static size_t
+dechunk(const char *p, size_t n, char *out, size_t *outlen)
+{
+	size_t off = 0, chunks = 0, len;
+	char *end;
+
+	*outlen = 0;
+	for (;;) {
+		len = strtoul(p + off, &end, 16);
+		assert_true(end > p + off && end + 2 <= p + n);
+		assert_memory_equal(end, "\r\n", 2);
+		off = (size_t)(end + 2 - p);
+		if (len == 0)
+			break;
+		assert_true(off + len + 2 <= n);
+		memcpy(out + *outlen, p + off, len);
+		*outlen += len;
+		off += len;
+		assert_memory_equal(p + off, "\r\n", 2);
+		off += 2;
+		chunks++;
+	}
+	assert_int_equal(off + 2, n);		/* the last CRLF */
+	return chunks;
+}
+
+static void
+test_body_pipe_batches(void **state)
+{
+	static char got[4 << 20], data[4 << 20];
+	struct ipc_msg m;
+	size_t n = 0, hl, len, sent = 0, announced = 0, chunks;
+	struct t t;
+	char *e;
+
+	(void)state;
+	upload(&t, "Transfer-Encoding", "chunked");
+	/* until the backend socket takes no more while its reader sleeps */
+	while (t.c->up.len == 0 && sent < 2000000) {
+		pipe_body(&t, body + sent, 100000);
+		sent += 100000;
+		announced++;
+	}
+	assert_true(t.c->up.len > 0);
+	pipe_body(&t, body + sent, 30000);	/* read at once: next batch */
+	pipe_body(&t, body + sent + 30000, 20000);
+	assert_int_equal(t.c->up_next, 50000);
+	sent += 50000;
+	announced += 2;
+	m = m_data(IPC_BODY, 1, "tail", 4);
+	assert_int_equal(t_send_run(&t, &m), 0);
+	assert_non_null(t.c->stash);		/* after the pipe's bytes */
+	m = m_simple(IPC_BODY_END, 1);
+	t_send(&t, &m);				/* not read while one waits */
+	while (t.c->stash != NULL)
+		backend_gets(&t, got, sizeof(got), &n);
+	assert_int_equal(conn_on_ipc(t.c), 0);	/* BODY_END now */
+	backend_gets(&t, got, sizeof(got), &n);
+	e = memmem(got, n, "\r\n\r\n", 4);
+	assert_non_null(e);
+	hl = (size_t)(e + 4 - got);
+	chunks = dechunk(got + hl, n - hl, data, &len);
+	assert_int_equal(len, sent + 4);
+	assert_memory_equal(data, body, sent);
+	assert_memory_equal(data + sent, "tail", 4);
+	/* the two announcements that came while bytes waited: one chunk */
+	assert_true(chunks <= announced);
+	t_close(&t, HANDLED);
+}
+
+/*
  * A child that announces bytes it did not put in the pipe, or more than
  * the declared length, or announces without a pipe, is killed: the
  * backend never gets bytes the monitor did not count and frame.
@@ -456,6 +534,7 @@ main(void)
 		cmocka_unit_test(test_length_exact),
 		cmocka_unit_test(test_client_gone_mid_splice),
 		cmocka_unit_test(test_body_pipe),
+		cmocka_unit_test(test_body_pipe_batches),
 		cmocka_unit_test(test_body_pipe_lies),
 		cmocka_unit_test(test_body_pipe_early_answer),
 	};
