@@ -36,7 +36,11 @@
 #include "monitor/log.h"
 #include "policy/json.h"
 
-/* The program itself: text, libraries, static buffers, heap at rest. */
+/*
+ * The program itself: text, libraries, static buffers, heap at rest, the
+ * ownership cache (448 KiB at most), the orphaned answers being drained
+ * (drain.c: 16 of 72 KiB).
+ */
 #define BUDGET_BASE		(8ull << 20)
 /* At least this much pool and parse area, or the budget is too small. */
 #define BUDGET_MIN_AREA		(8ull << 20)
@@ -51,14 +55,17 @@ budget_fixed_per_conn(void)
 	 * RESPONSE_END), a response head (relay.c RHEAD_MAX), the two
 	 * relay buffers below RELAY_FLOOR and one more write (a head
 	 * towards the client, a BODY towards the backend), doubled by
-	 * base/fifo.c, and an internal answer's first allocation
-	 * (backend.c backend_read_internal).
+	 * base/fifo.c, an internal answer's first allocation
+	 * (backend.c backend_read_internal), a message kept behind
+	 * announced body-pipe bytes (dispatch.c c->stash) and a checked
+	 * upload's BODY bytes waiting to be fed (check.c ck.pend, one BODY,
+	 * doubled).
 	 */
 	return sizeof(struct conn) + CG_FACTS_MAX * sizeof(struct fact) +
 	    (8u << 10) + HTTP_HEAD_MAX + IPC_DATA_MAX +
 	    2 * (RELAY_FLOOR + HTTP_HEAD_MAX) +
 	    2 * (RELAY_FLOOR + IPC_DATA_MAX + 32) +
-	    IPC_DATA_MAX + IPC_DATA_MAX + 64;
+	    IPC_DATA_MAX + IPC_DATA_MAX + 64 + 2 * IPC_DATA_MAX;
 }
 
 int
