@@ -309,20 +309,27 @@ conn_end_exchange(struct conn *c)
 		ev_close(c->gw, c->client);
 		c->client = -1;
 	}
+	/*
+	 * A light exchange kept alive is over now, and its child is not told:
+	 * it reads its client's next request already, which stands for DONE
+	 * (privsep.md §8). A DONE for it (the child would write to its client
+	 * or leave) gets the RESPONSE_END keep-alive then (light_req,
+	 * dispatch.c). Any other end is sent.
+	 */
 	if (!c->end_sent) {
 		c->end_sent = 1;
 		m.u.response_end.mode = c->closing ? IPC_END_CLOSE :
 		    IPC_END_KEEP_ALIVE;
-		conn_send(c, &m);
+		if (c->synced || c->closing || c->rs == RS_IDLE)
+			conn_send(c, &m);
 	}
-	/*
-	 * A light exchange kept alive is over now: the child's next request
-	 * says it got RESPONSE_END (no DONE, privsep.md §8; issue 9).
-	 */
-	if (c->rs != RS_IDLE && !c->synced && !c->closing)
+	c->ipc_paused = 0;	/* what the child wrote meanwhile is read now */
+	if (c->rs != RS_IDLE && !c->synced && !c->closing) {
 		conn_end_request(c);
-	else if (c->rs != RS_IDLE)
+		c->light_req = c->req;
+	} else if (c->rs != RS_IDLE) {
 		c->rs = RS_WAIT_DONE;
+	}
 }
 
 void

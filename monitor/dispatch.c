@@ -479,11 +479,42 @@ check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m)
 	    ipc_type_name(m->type), m->req, c->req);
 }
 
+/*
+ * A light exchange kept alive ends without RESPONSE_END: a DONE for it
+ * asks for it (its child would write to the client itself, or leave),
+ * once. Messages of the next request that crossed the end of a
+ * light exchange the monitor closed or refused (the child was reading its
+ * client meanwhile) are dropped until that DONE.
+ */
+static int
+light_end(struct conn *c, const struct ipc_msg *m)
+{
+	struct ipc_msg e = { .type = IPC_RESPONSE_END, .req = m->req };
+
+	if (m->type == IPC_DONE && c->light_req != 0 && m->req == c->light_req) {
+		c->light_req = 0;
+		e.u.response_end.mode = IPC_END_KEEP_ALIVE;
+		conn_send(c, &e);
+		return 1;
+	}
+	if (c->rs == RS_WAIT_DONE && !c->synced && c->closing &&
+	    m->req == c->req + 1 && m->type != IPC_LOG && m->type != IPC_BYE) {
+		log_msg(LOG_DEBUG, "ipc", "connection %llu: %s of request %u "
+		    "after the end of request %u: dropped",
+		    (unsigned long long)c->id, ipc_type_name(m->type), m->req,
+		    c->req);
+		return 1;
+	}
+	return 0;
+}
+
 static int
 dispatch_msg(struct conn *c, const struct ipc_msg *m)
 {
 	size_t i;
 
+	if (light_end(c, m))
+		return 0;
 	for (i = 0; i < sizeof(dispatch) / sizeof(dispatch[0]); i++)
 		if (dispatch[i].type == m->type)
 			break;
@@ -500,7 +531,7 @@ dispatch_msg(struct conn *c, const struct ipc_msg *m)
 /*
  * Messages before CONN_START: SANDBOX_FAILED, or CHILD_READY from the
  * self-test's child only (want_ready: the others are ready when the
- * zygote reports them, issue 24).
+ * zygote reports them).
  */
 static int
 on_startup_msg(struct conn *c, const struct ipc_msg *m)
@@ -536,6 +567,13 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+/* A light exchange's response is going out (no VERDICT, no DONE owed). */
+static int
+light_going(const struct conn *c)
+{
+	return c->rs == RS_RESPONSE && !c->synced;
+}
+
 /*
  * 1 while the monitor reads its child: not while it works for it (one
  * question at a time), not while messages for it wait in its queue (a
@@ -560,6 +598,9 @@ reads_child(const struct conn *c)
 	 * them, and reading stops until it is handled.
 	 */
 	if (c->stash != NULL)
+		return 0;
+	/* a light response going out: the child waits for nothing */
+	if (c->ipc_paused && light_going(c))
 		return 0;
 	if (c->rs == RS_STREAM && c->ck.kind != CK_NONE)
 		return check_reads_child(c);
@@ -659,7 +700,12 @@ conn_on_ipc(struct conn *c)
 		}
 		if (handle_msg(c, &m) < 0)
 			return -1;
-		if (!reads_child(c))
+		/*
+		 * A light exchange's response is going out: what the child
+		 * sends now (its next request, read from a client that did not
+		 * wait) waits until it is over (conn_on_poll).
+		 */
+		if (!reads_child(c) || light_going(c))
 			return 0;
 	}
 	return 0;
@@ -827,6 +873,16 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 		if (pfd[i].fd == c->ipc) {
 			if ((pfd[i].revents & POLLOUT) && conn_flush(c) < 0)
 				c->dead = 1;
+			/*
+			 * The child writes during a light response: read once
+			 * it is over (conn_end_exchange), unless it is gone.
+			 */
+			if ((pfd[i].revents & POLLIN) && !(pfd[i].revents &
+			    (POLLHUP | POLLERR)) && light_going(c) &&
+			    c->started) {
+				c->ipc_paused = 1;
+				continue;
+			}
 			if ((pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
 			    !c->dead && conn_on_ipc(c) < 0)
 				c->dead = 1;

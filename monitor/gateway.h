@@ -103,7 +103,7 @@ struct evloop;
 struct conn;
 
 /*
- * The monitor's memory budget (monitor/budget.c, issue 24): the limit
+ * The monitor's memory budget (monitor/budget.c): the limit
  * split into a fixed part (the program, every connection slot's small
  * state), the area of the one parse tree at a time, and the pool that
  * bodies, answers and large relay buffers are taken from.
@@ -523,7 +523,17 @@ struct conn {
 	int up_given;			/* BODY_PIPE sent for this request */
 	int up_crlf;			/* a spliced chunk's CRLF is owed */
 	int resp_done;			/* everything for the client is in down */
-	int end_sent;			/* RESPONSE_END sent */
+	int end_sent;			/* RESPONSE_END sent, or owed only
+					   when asked (light_req) */
+	/*
+	 * Light exchanges kept alive end without RESPONSE_END:
+	 * the child goes on reading its client meanwhile. light_req is the
+	 * last such request over, whose RESPONSE_END keep-alive a DONE for
+	 * it still asks for (0: none). ipc_paused: the child wrote while a
+	 * light response was still going out; read once it is over.
+	 */
+	uint32_t light_req;
+	int ipc_paused;
 	int client_eof, backend_eof;	/* switched: directions read to EOF */
 	int client_shut, backend_shut;	/* switched: write sides shut down */
 	/* the forwarded path's full id, if its ownership is kept (ocache.c) */

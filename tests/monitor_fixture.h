@@ -514,6 +514,13 @@ t_expect_msg(struct t *t, uint16_t type, struct ipc_msg *m)
 }
 
 /*
+ * The current request's RESPONSE_END (in m): a light exchange kept alive
+ * sends none by itself, so the child's DONE asks for it first,
+ * as a request parser does before it writes to its client or leaves.
+ */
+FX void t_expect_end(struct t *t, struct ipc_msg *m);
+
+/*
  * What the client has received so far (NUL-terminated; *len bytes), read
  * without blocking; *eof set when the monitor closed its side.
  */
@@ -623,6 +630,16 @@ m_simple(uint16_t type, uint32_t req)
 	struct ipc_msg m = { .type = type, .req = req, .fd = -1 };
 
 	return m;
+}
+
+FX void
+t_expect_end(struct t *t, struct ipc_msg *m)
+{
+	struct ipc_msg d = m_simple(IPC_DONE, t->c->req);
+
+	if (t->c->light_req != 0 && t->c->light_req == t->c->req)
+		assert_int_equal(t_send_run(t, &d), 0);
+	t_expect_msg(t, IPC_RESPONSE_END, m);
 }
 
 FX struct ipc_msg

@@ -48,7 +48,7 @@ child_sees_answer(struct t *t)
 		t_expect_msg(t, IPC_VERDICT, &m);
 		assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
 	}
-	t_expect_msg(t, IPC_RESPONSE_END, &m);
+	t_expect_end(t, &m);
 	return m.u.response_end.mode;
 }
 

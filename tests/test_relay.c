@@ -44,7 +44,7 @@ expect_end(struct t *t)
 {
 	struct ipc_msg m;
 
-	t_expect_msg(t, IPC_RESPONSE_END, &m);
+	t_expect_end(t, &m);
 	assert_int_equal(m.req, t->c->req);
 	return m.u.response_end.mode;
 }

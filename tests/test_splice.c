@@ -92,7 +92,7 @@ finish(struct t *t)
 
 	assert_true(drive_until_end(t->c));
 	assert_false(t->c->synced);
-	t_expect_msg(t, IPC_RESPONSE_END, &m);
+	t_expect_end(t, &m);
 	mode = m.u.response_end.mode;
 	assert_int_equal(t->c->dp.fd[0], -1);	/* the pipe is given back */
 	if (mode == IPC_END_KEEP_ALIVE) {
@@ -254,7 +254,7 @@ test_client_gone_mid_splice(void **state)
 	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	(void)send(fb.fds[0], body, 1u << 20, MSG_DONTWAIT | MSG_NOSIGNAL);
 	assert_true(drive_until(t.c, RS_WAIT_DONE));
-	t_expect_msg(&t, IPC_RESPONSE_END, &m);	/* a light GET: no VERDICT */
+	t_expect_end(&t, &m);	/* a light GET: no VERDICT */
 	assert_int_equal(m.u.response_end.mode, IPC_END_CLOSE);
 	assert_int_equal(t.c->client, -1);
 	assert_int_equal(t.c->bc.fd, -1);
@@ -373,7 +373,7 @@ test_body_pipe(void **state)
 
 /*
  * While announced bytes wait for the backend, the child's socket stays
- * read (issue 24): further announcements make the next batch, framed as
+ * read: further announcements make the next batch, framed as
  * one chunk once the first is out; any other message (BODY, BODY_END)
  * waits in the stash until then, so the backend gets every byte in
  * order.

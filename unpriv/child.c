@@ -216,6 +216,66 @@ refuse(struct child *c, const char *method, size_t method_len,
 	linger_exit(c, IPC_BYE_ERROR);
 }
 
+/*
+ * Write the refusal of VERDICT *m (the monitor logged it: privsep.md §8
+ * step 3) to the client.
+ */
+static void
+verdict_refused(struct child *c, const struct ipc_msg *m, int is_head)
+{
+	struct cg_refusal r;
+	char code[33], *resp;
+	size_t len;
+
+	if (m->u.verdict.code.len >= sizeof(code))
+		_exit(1);
+	memcpy(code, m->u.verdict.code.p, m->u.verdict.code.len);
+	code[m->u.verdict.code.len] = '\0';
+	if (cg_code_status(code) < 0)
+		_exit(1);
+	cg_refuse(&r, code, "%.*s", (int)m->u.verdict.detail.len,
+	    m->u.verdict.detail.p);
+	resp = cg_error_response(&r, is_head, &len);
+	(void)child_write_client(c, resp, len);
+	free(resp);
+}
+
+int
+child_light_msg(struct child *c, const struct ipc_msg *m)
+{
+	struct ipc_msg d = { .type = IPC_DONE, .fd = -1, .req = c->light };
+	int done = c->light_done;
+
+	if (c->light == 0 || m->type == IPC_BODY_PIPE)
+		return 0;
+	if (m->req != c->light) {
+		/* an answer for a later request: the light one is over */
+		if (m->req > c->light)
+			c->light = 0;
+		return 0;
+	}
+	c->light = 0;
+	if (m->type == IPC_RESPONSE_END &&
+	    m->u.response_end.mode == IPC_END_KEEP_ALIVE) {
+		if (!done)	/* sent only when asked */
+			_exit(1);
+		return 1;
+	}
+	if (m->type == IPC_RESPONSE_END) {
+		if (!done)
+			child_send(c, &d);
+		linger_exit(c, IPC_BYE_CLIENT_CLOSED);
+	}
+	if (m->type != IPC_VERDICT ||
+	    m->u.verdict.outcome != IPC_OUTCOME_REFUSED)
+		_exit(1);
+	/* nothing of it, nor of any later request, was written yet */
+	verdict_refused(c, m, c->light_head);
+	if (!done)
+		child_send(c, &d);
+	linger_exit(c, IPC_BYE_ERROR);
+}
+
 /* ---------------------------------------------------------------- requests */
 
 /*
@@ -393,32 +453,25 @@ serve_request(struct child *c)
 
 	/*
 	 * A light exchange (no body, no hijack: policy_exchange_synced) hears
-	 * of its VERDICT only when refused; RESPONSE_END may come first.
+	 * of its VERDICT only when refused, and of its end only when the
+	 * monitor closes: the child reads its client's next
+	 * request at once (child_read_client takes the monitor's word
+	 * meanwhile, child_light_msg), and asks for the end with DONE before
+	 * it writes to the client itself or leaves (child_settle).
 	 */
 	synced = policy_exchange_synced(&req, &fh);
+	if (!synced) {
+		policy_request_free(&req);
+		c->light = c->req;
+		c->light_done = 0;
+		c->light_head = is_head;
+		return 1;
+	}
 	child_recv(c, &m);
-	if (!synced && m.type == IPC_RESPONSE_END)
-		mode = child_response_end(c, &m);
-	else if (m.type != IPC_VERDICT || m.req != c->req ||
-	    (!synced && m.u.verdict.outcome != IPC_OUTCOME_REFUSED))
+	if (m.type != IPC_VERDICT || m.req != c->req)
 		_exit(1);
-	if (mode < 0 && m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
-		/* the monitor logged it (privsep.md §8 step 3) */
-		char code[33], *resp;
-		size_t len;
-
-		if (m.u.verdict.code.len >= sizeof(code))
-			_exit(1);
-		memcpy(code, m.u.verdict.code.p, m.u.verdict.code.len);
-		code[m.u.verdict.code.len] = '\0';
-		if (cg_code_status(code) < 0)
-			_exit(1);
-		cg_refuse(&r, code, "%.*s", (int)m.u.verdict.detail.len,
-		    m.u.verdict.detail.p);
-		resp = cg_error_response(&r, is_head, &len);
-		/* the monitor logged it */
-		(void)child_write_client(c, resp, len);
-		free(resp);
+	if (m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
+		verdict_refused(c, &m, is_head);
 		child_send_done(c);
 		linger_exit(c, IPC_BYE_ERROR);
 	}
@@ -442,9 +495,7 @@ serve_request(struct child *c)
 		close(c->up);
 		c->up = -1;
 	}
-	/* a light exchange kept alive: the next request stands for DONE */
-	if (synced || mode != IPC_END_KEEP_ALIVE)
-		child_send_done(c);
+	child_send_done(c);
 	if (mode != IPC_END_KEEP_ALIVE)
 		linger_exit(c, IPC_BYE_CLIENT_CLOSED);
 	return 1;
@@ -458,7 +509,7 @@ child_await_conn(const struct sandbox_result *sr, unsigned char *buf,
 	 * Only when asked (the monitor's start-up self-test): the monitor
 	 * knows this process from the zygote's ZYGOTE_SPAWNED, and its
 	 * CONN_START simply waits in the socket until the sandbox is
-	 * complete (issue 24: a message and a wake-up of the monitor less
+	 * complete (a message and a wake-up of the monitor less
 	 * per connection).
 	 */
 	if (sr->report_ready) {

@@ -38,8 +38,8 @@ child_send(struct child *c, struct ipc_msg *m)
 		_exit(1);
 }
 
-void
-child_recv_any(struct child *c, struct ipc_msg *m)
+static void
+recv_one(struct child *c, struct ipc_msg *m)
 {
 	int rc = ipc_recv(c->ipc, c->msgbuf, IPC_MSG_MAX + 1, m, 1, 0);
 
@@ -51,6 +51,33 @@ child_recv_any(struct child *c, struct ipc_msg *m)
 		c->up = m->fd;
 	else
 		close(m->fd);
+}
+
+void
+child_recv_any(struct child *c, struct ipc_msg *m)
+{
+	do
+		recv_one(c, m);
+	while (child_light_msg(c, m));
+}
+
+void
+child_settle(struct child *c)
+{
+	struct ipc_msg m = { .type = IPC_DONE, .fd = -1 };
+
+	if (c->light == 0)
+		return;
+	if (!c->light_done) {
+		m.req = c->light;
+		child_send(c, &m);
+		c->light_done = 1;
+	}
+	while (c->light != 0) {
+		recv_one(c, &m);
+		if (!child_light_msg(c, &m))
+			_exit(1);
+	}
 }
 
 void
@@ -66,6 +93,7 @@ child_exit(struct child *c, uint8_t reason)
 {
 	struct ipc_msg m = { .type = IPC_BYE, .fd = -1 };
 
+	child_settle(c);	/* not while a light response goes out */
 	m.u.bye.reason = reason;
 	(void)ipc_send(c->ipc, &m, 0);
 	/* the teardown of this process waits for the requests in flight */
@@ -78,6 +106,7 @@ child_abandon(struct child *c, int head, uint8_t reason, const char *why)
 {
 	struct ipc_msg m = { .type = IPC_ACCESS, .fd = -1 };
 
+	child_settle(c);
 	m.req = head ? c->req + 1 : c->req;
 	m.u.access.method = c->rmethod_len ? SN(c->rmethod, c->rmethod_len) :
 	    ipc_cstr("-");
@@ -129,6 +158,7 @@ child_write_client(struct child *c, const char *buf, size_t len)
 	struct pollfd p = { .fd = c->client, .events = POLLOUT };
 	ssize_t n;
 
+	child_settle(c);	/* after the light response going out */
 	while (len > 0) {
 		n = send(c->client, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
@@ -149,8 +179,12 @@ child_write_client(struct child *c, const char *buf, size_t len)
 ssize_t
 child_read_client(struct child *c, int timeout_ms)
 {
-	struct pollfd p = { .fd = c->client, .events = POLLIN };
+	struct pollfd p[2] = {
+		{ .fd = c->client, .events = POLLIN },
+		{ .fd = c->ipc, .events = POLLIN },
+	};
 	long long deadline = now_ms() + timeout_ms, left;
+	struct ipc_msg m;
 	ssize_t n;
 	int rc;
 
@@ -165,10 +199,29 @@ child_read_client(struct child *c, int timeout_ms)
 	 * urgent MSG_OOB byte, which recv() drops: EAGAIN) must not restart
 	 * it, or a client could hold the parser past HEAD_MS/IDLE_MS forever.
 	 */
+	/*
+	 * While a light exchange may be going out the monitor's
+	 * socket is watched too: a close or a refusal of that exchange ends
+	 * the child; the deadline counts from its end (child_settle).
+	 */
 	do {
 		do {
 			left = deadline - now_ms();
-			rc = poll(&p, 1, left > 0 ? (int)left : 0);
+			rc = poll(p, c->light ? 2 : 1, left > 0 ? (int)left : 0);
+			if (rc == 0 && c->light) {
+				child_settle(c);
+				deadline = now_ms() + timeout_ms;
+				rc = -1;
+				errno = EINTR;
+			} else if (rc > 0 && c->light && p[1].revents) {
+				recv_one(c, &m);
+				if (!child_light_msg(c, &m))
+					_exit(1);
+				if (p[0].revents == 0) {
+					rc = -1;
+					errno = EINTR;
+				}
+			}
 		} while (rc < 0 && errno == EINTR);
 		if (rc == 0)
 			return -1;

@@ -43,6 +43,13 @@ struct child {
 	int begun;		/* REQUEST_BEGIN sent for it */
 	int up;			/* the body pipe's write end (BODY_PIPE), -1 */
 	uint32_t up_pending;	/* bytes spliced into it, not yet announced */
+	/*
+	 * A light exchange whose response may still be going out (the
+	 * monitor sends no RESPONSE_END keep-alive for it): its request
+	 * (0: none), whether its DONE was sent, whether it was a HEAD.
+	 */
+	uint32_t light;
+	int light_done, light_head;
 };
 
 /* s[0..n) as an IPC string (n at most UINT32_MAX; no copy). */
@@ -75,6 +82,23 @@ void child_recv_any(struct child *c, struct ipc_msg *m);
 
 /* Receive one message other than BODY_PIPE (child_recv_any). */
 void child_recv(struct child *c, struct ipc_msg *m);
+
+/*
+ * A light exchange may still be going out (c->light): before the child
+ * writes to its client itself or leaves, it asks for its end (DONE) and
+ * waits for it (privsep.md §8). Returns with c->light 0 when
+ * the exchange was kept alive; its end by close or refusal ends the child
+ * (child_light_msg).
+ */
+void child_settle(struct child *c);
+
+/*
+ * m is the monitor's word on the light exchange c->light (RESPONSE_END,
+ * a refusal): acted on (returns 1; a close or a refusal ends the child);
+ * 0 for any other message (one for a later request says the light
+ * exchange was kept alive: c->light cleared). unpriv/child.c.
+ */
+int child_light_msg(struct child *c, const struct ipc_msg *m);
 
 /*
  * BYE with reason (an IPC_BYE_* of ipc/proto.h) to the monitor, then
@@ -128,7 +152,10 @@ int child_write_client(struct child *c, const char *buf, size_t len);
  * Wait up to timeout_ms (>= 0; one deadline, however often the socket
  * wakes with nothing to read) for the client's bytes and append what it
  * sends (at most READ_CHUNK bytes) to c->in. Returns bytes read, 0 at
- * end-of-file (c->client_eof set), -1 on timeout (http.md §1.3).
+ * end-of-file (c->client_eof set), -1 on timeout (http.md §1.3). While a
+ * light exchange may be going out, the monitor's word on it is taken
+ * meanwhile (child_light_msg), and the deadline starts again once it is
+ * over (child_settle).
  */
 ssize_t child_read_client(struct child *c, int timeout_ms);
 

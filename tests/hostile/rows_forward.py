@@ -603,24 +603,45 @@ def _(p, x):
 
 
 @row("done-before-response-end", violation="DONE not allowed now",
-     backend=[r"GET {C}/containers/{container_mine}/archive\?path=%2Fhold"])
+     backend=[r"POST {C}/containers/{container_mine}/attach\?stdin=1&stream=1"])
 def _(p, x):
-    """DONE while the monitor still waits for the response"""
-    cid = owned(p, x)
-    p.send(forward(1, "GET", x.C + "/containers/%s/archive?path=%%2Fhold" % cid))
-    x.log.wait(r"conn=%d dir=monitor type=VERDICT req=1 verdict=forwarded" % p.conn)
+    """DONE while the monitor still waits for the response of a synced exchange (an
+    attach: the fake never switches)"""
+    attach(p, x)
+    p.send(client_data(1, b""))
+    p.expect("VERDICT", outcome="forwarding")
     p.send(done(1))
 
 
 @row("done-after-light-end", violation="DONE not allowed now",
      backend=[r"GET {C}/containers/{container_mine}/json"])
 def _(p, x):
-    """DONE after the keep-alive RESPONSE_END of a light exchange (a GET: no body, no
-    hijack), which ends it by itself (privsep.md §8)"""
+    """a second DONE after a light exchange (a GET: no body, no hijack), whose first DONE
+    asked for its end (privsep.md §8)"""
     cid = owned(p, x)
     p.send(forward(1, "GET", x.C + "/containers/%s/json" % cid))
+    p.send(done(1))
     p.expect("RESPONSE_END", mode="keep-alive")
     p.send(done(1))
+
+
+@row("light-next-before-end",
+     backend=[r"GET {C}/containers/{container_mine}/archive\?path=%2Fhold"])
+def _(p, x):
+    """(can) the next request while a light exchange's response is still owed (a
+    client that did not wait): read once it is over, so nothing of it
+    happens meanwhile: no answer, the backend sees only the first; the client leaving
+    then ends the exchange, and the request that crossed its end is dropped"""
+    cid = owned(p, x)
+    p.send(forward(1, "GET", x.C + "/containers/%s/archive?path=%%2Fhold" % cid))
+    x.log.wait(r"conn=%d dir=monitor type=VERDICT req=1 verdict=forwarded" % p.conn)
+    p.send(forward(2, "GET", x.C + "/_ping"))
+    try:
+        got = p.recv(timeout=0.5)
+    except Gone:
+        raise AssertionError("the connection ended")
+    if got is not None:
+        raise AssertionError("the monitor answered %r" % (got,))
 
 
 @row("synced-skips-done", violation="FORWARD not allowed now",
