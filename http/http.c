@@ -45,8 +45,21 @@ http_next_line(const char *buf, size_t len, size_t pos, size_t *eol,
     struct cg_refusal *err)
 {
 	size_t avail = len < HTTP_HEAD_MAX ? len : HTTP_HEAD_MAX;
+	const char *cr;
 	size_t i;
 
+	/*
+	 * The common line at once (byte by byte, the head of a
+	 * keep-alive answer cost the monitor a tenth of its instructions): a
+	 * CR, its LF, and neither LF nor NUL before it.
+	 */
+	if (pos < avail && (cr = memchr(buf + pos, '\r', avail - pos)) != NULL &&
+	    (size_t)(cr - buf) + 1 < avail && cr[1] == '\n' &&
+	    memchr(buf + pos, '\n', (size_t)(cr - buf) - pos) == NULL &&
+	    memchr(buf + pos, '\0', (size_t)(cr - buf) - pos) == NULL) {
+		*eol = (size_t)(cr - buf);
+		return 1;
+	}
 	for (i = pos; i < avail; i++) {
 		switch (buf[i]) {
 		case '\r':

@@ -346,8 +346,12 @@ build_target(struct conn *c, FILE *f)
 	fputs(" HTTP/1.1\r\nHost: docker\r\n", f);
 }
 
-void
-backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
+/*
+ * A build's head, through stdio: its target rewritten (build_target) and
+ * its X-Registry-Config kept for the monitor's own pulls.
+ */
+static void
+build_head_build(struct conn *c, const struct cg_fwd_headers *fh)
 {
 	char *head = NULL;
 	size_t len = 0, i;
@@ -387,6 +391,66 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 		xoom();
 	c->head = head;
 	c->head_len = len;
+}
+
+void
+backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
+{
+	static const char host[] = " HTTP/1.1\r\nHost: docker\r\n";
+	static const char upgrade[] = "Connection: Upgrade\r\nUpgrade: tcp\r\n";
+	size_t mlen = strlen(c->method), len, i;
+	char *p;
+
+	if (strcmp(c->action, "build") == 0) {
+		build_head_build(c, fh);
+		return;
+	}
+	free(c->reg_config);
+	c->reg_config = NULL;
+	/*
+	 * Measured, then copied: no stdio stream (open_memstream's 8 KiB
+	 * zeroed buffer was a fifth of a keep-alive request's instructions in
+	 * the monitor).
+	 */
+	len = mlen + 1 + c->target_len + sizeof(host) - 1 + 2;
+	for (i = 0; i < fh->n; i++)
+		len += fh->f[i].name_len + 2 + fh->f[i].value_len + 2;
+	if (fh->upgrade)
+		len += sizeof(upgrade) - 1;
+	p = c->head = xmalloc(len + 1);
+	memcpy(p, c->method, mlen);
+	p += mlen;
+	*p++ = ' ';
+	memcpy(p, c->target, c->target_len);
+	p += c->target_len;
+	memcpy(p, host, sizeof(host) - 1);
+	p += sizeof(host) - 1;
+	/* the list is in the order of http.md §7.3; Connection is ours */
+	for (i = 0; i < fh->n; i++) {
+		if (cg_ci_eq(fh->f[i].name, fh->f[i].name_len, "Connection") ||
+		    cg_ci_eq(fh->f[i].name, fh->f[i].name_len, "Upgrade"))
+			continue;
+		memcpy(p, fh->f[i].name, fh->f[i].name_len);
+		p += fh->f[i].name_len;
+		*p++ = ':';
+		*p++ = ' ';
+		memcpy(p, fh->f[i].value, fh->f[i].value_len);
+		p += fh->f[i].value_len;
+		*p++ = '\r';
+		*p++ = '\n';
+	}
+	/*
+	 * Keep-alive otherwise (HTTP/1.1's default; issue 9, beyond http.md
+	 * §7.1): the connection goes back to the pool if the response allows.
+	 */
+	if (fh->upgrade) {
+		memcpy(p, upgrade, sizeof(upgrade) - 1);
+		p += sizeof(upgrade) - 1;
+	}
+	*p++ = '\r';
+	*p++ = '\n';
+	*p = '\0';
+	c->head_len = (size_t)(p - c->head);
 }
 
 void

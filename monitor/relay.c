@@ -32,7 +32,7 @@
 /*
  * How many bytes c's relay buffer f may hold in the monitor's heap: the
  * larger bound max with a stream reserve (budget_stream), else
- * RELAY_FLOOR (issue 24: the memory budget). The relay pipes' bytes are
+ * RELAY_FLOOR (the memory budget). The relay pipes' bytes are
  * the kernel's and keep their own bounds.
  */
 static size_t
@@ -320,8 +320,9 @@ put_head(struct conn *c, const char *p, size_t headlen,
 	const char *eol, *le;
 	size_t i;
 
-	eol = memmem(p, headlen, "\r\n", 2);
-	fifo_put(&c->down, p, (size_t)(eol - p) + 2);
+	/* a parsed head: every line ends in CRLF, and no LF comes alone */
+	eol = memchr(p, '\n', headlen);
+	fifo_put(&c->down, p, (size_t)(eol - p) + 1);
 	for (i = 0; i < resp->nfields; i++) {
 		const struct http_field *f = &resp->fields[i];
 
@@ -335,8 +336,8 @@ put_head(struct conn *c, const char *p, size_t headlen,
 		    "Content-Length") || cg_ci_eq(f->name, f->name_len,
 		    "Transfer-Encoding")))
 			continue;
-		le = memmem(f->name, headlen - (size_t)(f->name - p), "\r\n", 2);
-		fifo_put(&c->down, f->name, (size_t)(le - f->name) + 2);
+		le = memchr(f->name, '\n', headlen - (size_t)(f->name - p));
+		fifo_put(&c->down, f->name, (size_t)(le - f->name) + 1);
 	}
 	if (rechunk)
 		fifo_put(&c->down, "Transfer-Encoding: chunked\r\n", 28);
