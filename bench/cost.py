@@ -17,10 +17,12 @@ front of a private podman:
   * wake-ups (voluntary context switches of the tree's threads) and CPU
     per request, from /proc, in a third run without tracing.
 Scenarios: ka (keep-alive GET /_ping), newconn (a new connection per GET
-/_ping), cpin, cpout (docker cp of --mib MiB into and out of a container).
+/_ping), cpin, cpout (docker cp of --mib MiB into and out of a container:
+a checked upload), load (docker load of --mib MiB of random bytes: an
+unchecked streamed upload, relayed whole before the daemon refuses it).
 
 usage: bench/cost.py [--gateway BIN] [--target gateway|relay]
-                     [--podman-dir DIR] [--only ka,newconn,cpin,cpout]
+                     [--podman-dir DIR] [--only ka,newconn,cpin,cpout,load]
                      [--n N] [--mib M] [--no-callgrind] [--no-strace]
 Needs root, strace and valgrind. Prints a markdown table; every process it
 starts is stopped by pid.
@@ -123,6 +125,10 @@ def scenario(name, t, args, blob):
         if r["errors"]:
             raise RuntimeError(f"{name}: {r['errors']} errors")
         return args.n
+    if name == "load":
+        bench.run(["docker", "load", "-q", "-i", blob], env=t.env, timeout=600,
+                  check=False)
+        return args.mib
     cid = t.container()
     if name == "cpin":
         bench.run(["docker", "cp", blob, f"{cid}:/tmp/blob"], env=t.env, timeout=600)
@@ -139,6 +145,9 @@ def warm(name, t, args, blob):
     """Whatever the scenario needs first, untraced: a connection's parser
     spawned, the container and its file in place."""
     bench.loadgen("lat", t.sock, n=20, warmup=0, path="/_ping")
+    if name == "load":
+        bench.run(["docker", "load", "-q", "-i", blob], env=t.env, timeout=600,
+                  check=False)
     if name in ("cpin", "cpout"):
         cid = t.container()
         bench.run(["docker", "cp", blob, f"{cid}:/tmp/blob"], env=t.env, timeout=600)
@@ -185,6 +194,34 @@ def strace_counts(name, args, tmp, pm_sock, blob):
     return units, per
 
 
+def perf_profile(name, args, tmp, pm_sock, blob):
+    """perf record (cpu-clock samples, which need no hardware counter) of the
+    whole tree during one run, processes forked meanwhile included; the report
+    by process and function goes to PREFIX.<scenario>.txt."""
+    t = Target(args, tmp, pm_sock)
+    data = f"{args.perf}.{name}.data"
+    try:
+        warm(name, t, args, blob)
+        time.sleep(0.3)
+        pids = ",".join(str(p) for p in bench.tree(t.proc.pid))
+        pr = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000",
+                               "-g", "-o", data, "-p", pids],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+        units = scenario(name, t, args, blob)
+        time.sleep(0.3)
+        pr.send_signal(2)
+        pr.wait(timeout=120)
+    finally:
+        t.stop()
+    rep = subprocess.run(["perf", "report", "-i", data, "--no-children", "--stdio",
+                          "-g", "none", "--sort", "comm,dso,sym", "--percent-limit", "0.5"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    with open(f"{args.perf}.{name}.txt", "wb") as f:
+        f.write(rep.stdout)
+    return units
+
+
 def callgrind_ir(name, args, tmp, pm_sock, blob):
     """The monitor's instructions for one run of the scenario (the relay's:
     its own and its connection processes', which valgrind follows across
@@ -212,6 +249,8 @@ def callgrind_ir(name, args, tmp, pm_sock, blob):
     for f in glob.glob(out + ".*"):
         if f == f"{out}.{main_pid}":
             continue    # what came after the dump
+        if args.keep_callgrind:
+            shutil.copy(f, f"{args.keep_callgrind}.{name}")
         for line in open(f, errors="replace"):
             if line.startswith("summary:") or line.startswith("totals:"):
                 total += int(line.split()[1])
@@ -266,6 +305,12 @@ def main():
     ap.add_argument("--target", default="gateway", choices=("gateway", "relay"))
     ap.add_argument("--podman-dir")
     ap.add_argument("--only", default="ka,newconn,cpin,cpout")
+    ap.add_argument("--perf", metavar="PREFIX",
+                    help="also profile the whole tree with perf record (cpu-clock "
+                    "samples): the report goes to PREFIX.<scenario>.txt")
+    ap.add_argument("--keep-callgrind", metavar="PREFIX",
+                    help="keep the monitor's callgrind dump as PREFIX.<scenario> "
+                    "(callgrind_annotate reads it)")
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--mib", type=int, default=64)
     ap.add_argument("--no-callgrind", action="store_true")
@@ -291,7 +336,7 @@ def main():
         print(f"# cost of {args.target} {args.gateway if args.target == 'gateway' else ''}: "
               f"n={args.n}, {args.mib} MiB copies, {time.strftime('%Y-%m-%d %H:%M')}")
         for name in args.only.split(","):
-            unit = "MiB" if name in ("cpin", "cpout") else "request"
+            unit = "MiB" if name in ("cpin", "cpout", "load") else "request"
             row = {}
             if not args.no_strace:
                 units, per = strace_counts(name, args, tmp, pm_sock, blob)
@@ -303,6 +348,9 @@ def main():
                 units, ir = callgrind_ir(name, args, tmp, pm_sock, blob)
                 row["instructions " + ("monitor" if args.target == "gateway" else "relay")] = \
                     f"{ir / units:,.0f}"
+            if args.perf:
+                perf_profile(name, args, tmp, pm_sock, blob)
+                row["profile"] = f"{args.perf}.{name}.txt"
             runs = [proc_counts(name, args, tmp, pm_sock, blob) for _ in range(args.rounds)]
             for k in runs[0][1]:
                 vals = sorted(pc[k] / units for units, pc in runs)

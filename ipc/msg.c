@@ -51,7 +51,7 @@ static int force_denied;
  * 1 (per option: [0] SO_SNDBUF, [1] SO_RCVBUF) once a plain setsockopt
  * was read back at or above SOCKBUF_FLOOR: the limits it is capped by
  * (net.core.wmem_max, rmem_max) are the host's, so later pairs get the
- * same and are not read back (issue 24: four system calls less per new
+ * same and are not read back (four system calls less per new
  * connection). Should root lower them below the floor meanwhile, a
  * maximal datagram fails with EMSGSIZE and that connection ends.
  */

@@ -95,7 +95,7 @@ peer_of_fd(int fd)
 
 /*
  * c's client process (SO_PEERCRED), asked only once the connection limit
- * is reached, the one time it matters, and then kept (issue 24: a system
+ * is reached, the one time it matters, and then kept (a system
  * call less for every other connection). -1 when unknown.
  */
 static pid_t

@@ -1,5 +1,5 @@
 /*
- * The monitor's memory budget (issue 24; doc/reliability.md "Memory
+ * The monitor's memory budget (doc/reliability.md "Memory
  * bounds"; --memory-budget, CONTAINER_GATEWAY_MEMORY_BUDGET). The monitor
  * is the privileged process: an out-of-memory kill of it takes every
  * connection down. Each connection was bounded (about 41 MiB), the sum

@@ -84,7 +84,7 @@ void ev_close(struct gateway *gw, int fd);
  * child's IPC end, a backend connection: the monitor's alone), without
  * EPOLL_CTL_DEL: its last close ends the registration (epoll(7)), and
  * its slot is cleared so that events already fetched for it are dropped
- * (issue 24: an epoll_ctl less per connection). Never for a client
+ * (an epoll_ctl less per connection). Never for a client
  * descriptor (the child holds it too). gw may be NULL; fd < 0 no-op.
  */
 void ev_close_sole(struct gateway *gw, int fd);

@@ -492,7 +492,7 @@ sweep(struct gateway *gw, long long now, int full)
  * spares, no lingering 503, no child on its way out, accepting. Then it
  * sleeps until an event, the next kept backend connection's expiry or
  * the idle timeout, instead of waking every second for the sweep
- * (issue 24: every idle gateway woke once a second; 1,000 idle gateways
+ * (every idle gateway woke once a second; 1,000 idle gateways
  * on one machine, 1,000 wake-ups a second). Returns that wait in ms, -1
  * for none, or -2 when something does need the sweep.
  */

@@ -183,7 +183,7 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 		return 0;
 	}
 	/*
-	 * After the bytes announced before (issue 24): the child's socket
+	 * After the bytes announced before: the child's socket
 	 * stays readable while they go out, so announcements that come
 	 * meanwhile make one batch, framed as one chunk.
 	 */

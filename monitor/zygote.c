@@ -68,7 +68,7 @@ zygote_start(struct gateway *gw)
 		/*
 		 * Should the machine run out of memory, the kernel kills the
 		 * zygote's children first (they inherit this), not the monitor
-		 * (issue 24: 256 parsers each parsing a dense 8 MiB body need
+		 * (256 parsers each parsing a dense 8 MiB body need
 		 * about 300 MiB apiece; the monitor's own memory is bounded by
 		 * --memory-budget). Raising one's own value needs no privilege.
 		 */
@@ -195,7 +195,7 @@ zygote_spawn(struct gateway *gw)
 	}
 	/*
 	 * sv[0] stays blocking: every call on it passes MSG_DONTWAIT
-	 * (issue 24: an fcntl less per connection).
+	 * (an fcntl less per connection).
 	 */
 	c = conn_new(gw, 0, sv[0]);
 	c->want_ready = m.u.zygote_spawn.ready;
@@ -210,7 +210,7 @@ zygote_spawn(struct gateway *gw)
  * ZYGOTE_SPAWNED for c, the oldest spawn: its pid. A child that does not
  * report CHILD_READY (every one but the self-test's) is ready now: its
  * CONN_START waits in its socket until its sandbox is complete, so a
- * client already waiting for it is handed over at once (issue 24: a
+ * client already waiting for it is handed over at once (a
  * message and a wake-up of the monitor less per connection).
  */
 static void
@@ -375,7 +375,7 @@ forget_child(struct gateway *gw, pid_t pid, uint64_t conn, int kill_it)
 	 * when it comes, and one that lingers for a second is killed from
 	 * the event loop. A pid to kill is first checked to be our child
 	 * (the zygote's word); one that leaves by itself is simply
-	 * expected (issue 24: a wait4 less per connection, the SIGCHLD
+	 * expected (a wait4 less per connection, the SIGCHLD
 	 * brings it anyway).
 	 */
 	if (kill_it) {

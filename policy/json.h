@@ -43,7 +43,7 @@ cJSON *json_parse(const char *text, size_t len, char *err, size_t errlen);
  * one (keys: one per ':'); bytes inside strings count too, so the bound
  * only errs high. The densest text, "0," or "\"\",", costs 56 or 37
  * bytes per input byte; a JSON create body of everyday size about 5.
- * (issue 24: the monitor's memory budget parses one tree at a time, in
+ * (the monitor's memory budget parses one tree at a time, in
  * an area of its own.)
  */
 size_t json_tree_bound(const char *text, size_t len);

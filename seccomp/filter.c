@@ -458,7 +458,7 @@ cg_seccomp_export_zygote(FILE *f)
  * everything else is left to the zygote's filter. The two together allow
  * exactly build_child()'s list without tgkill (tests/golden/child.pfc;
  * tests/test_sandbox.c runs every call in a child). A short program: the
- * kernel converts and JITs it in each child's seccomp() (issue 24: the
+ * kernel converts and JITs it in each child's seccomp() (the
  * full allow-list, 65 instructions, was most of that call's cost).
  */
 static int

@@ -76,7 +76,7 @@ become_child(int ipc, const struct sock_fprog *final, pid_t monitor,
 /*
  * dl_iterate_phdr() callback: the segments of libseccomp and libcap get
  * MADV_DONTFORK, so that the children of the zygote do not have them
- * (issue 24). A request parser calls neither library (its final filter
+ *. A request parser calls neither library (its final filter
  * is a program compiled before, loaded with the raw system call), and a
  * fork copies, and an exit tears down, every mapping: 10 of the zygote's
  * 40 go. The zygote is exec'd with LD_BIND_NOW=1
