@@ -204,8 +204,9 @@ def perf_profile(name, args, tmp, pm_sock, blob):
         warm(name, t, args, blob)
         time.sleep(0.3)
         pids = ",".join(str(p) for p in bench.tree(t.proc.pid))
-        pr = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000",
-                               "-g", "-o", data, "-p", pids],
+        ev = ["-e", args.perf_event] + (["-F", "4000"] if args.perf_event == "cpu-clock"
+                                          else ["-c", "1"])
+        pr = subprocess.Popen(["perf", "record", "-q"] + ev + ["-g", "-o", data, "-p", pids],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)
         units = scenario(name, t, args, blob)
@@ -308,6 +309,9 @@ def main():
     ap.add_argument("--perf", metavar="PREFIX",
                     help="also profile the whole tree with perf record (cpu-clock "
                     "samples): the report goes to PREFIX.<scenario>.txt")
+    ap.add_argument("--perf-event", default="cpu-clock",
+                    help="the software event --perf samples: cpu-clock, or page-faults "
+                    "(every one)")
     ap.add_argument("--keep-callgrind", metavar="PREFIX",
                     help="keep the monitor's callgrind dump as PREFIX.<scenario> "
                     "(callgrind_annotate reads it)")
