@@ -1013,6 +1013,27 @@ chk_approved(const struct chk *c)
 	return c->approved_in;
 }
 
+uint64_t
+chk_skippable(const struct chk *c)
+{
+	if (c->refused || c->finished || !c->plain || c->tar_end ||
+	    c->d.kind == DC_UNKNOWN)
+		return 0;
+	return tar_skippable(&c->t);
+}
+
+int
+chk_skip(struct chk *c, uint64_t n)
+{
+	if (n > chk_skippable(c))
+		return -1;
+	tar_skip(&c->t, n);
+	c->in_off += n;
+	c->out_off += n;
+	approve(c);
+	return 0;
+}
+
 void
 chk_flush(struct chk *c)
 {

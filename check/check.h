@@ -66,6 +66,19 @@ int chk_finish(struct chk *c);
  * what they were given, as Go's and xz's decoders do).
  */
 uint64_t chk_approved(const struct chk *c);
+/*
+ * How many of the body's next bytes the checker may take unread
+ * (chk_skip): the rest of an archive entry's data and its padding in a
+ * plain (uncompressed) tar, which the tar reader discards unread anyway
+ * (tar_skippable); 0 for a compressed body, a captured Dockerfile or
+ * ignore file, inside a header or record, after a refusal.
+ */
+uint64_t chk_skippable(const struct chk *c);
+/*
+ * Take the body's next n bytes unread. Returns 0, or -1 when n is more
+ * than chk_skippable() (nothing taken).
+ */
+int chk_skip(struct chk *c, uint64_t n);
 /* The monitor can hold no more unapproved bytes: no hold from now on. */
 void chk_flush(struct chk *c);
 /* The refusal after -1. */

@@ -724,3 +724,23 @@ tar_in_data(const struct tar_reader *t)
 	return !t->in_group && (t->state == ST_SKIP ||
 	    (t->state == ST_HDR && t->blen == 0));
 }
+
+uint64_t
+tar_skippable(const struct tar_reader *t)
+{
+	if (t->in_group || t->state != ST_SKIP || t->sink != NULL)
+		return 0;
+	return t->data_left;	/* the padding is read: Go ends there at EOF */
+}
+
+void
+tar_skip(struct tar_reader *t, uint64_t n)
+{
+	if (n > tar_skippable(t))
+		n = tar_skippable(t);
+	t->data_left -= n < t->data_left ? n : t->data_left;
+	t->skip -= n;
+	t->off += n;
+	if (t->skip == 0)
+		t->state = ST_HDR;
+}

@@ -132,5 +132,16 @@ int tar_in_data(const struct tar_reader *t);
  */
 int tar_pax_next(const struct tar_entry *e, size_t *pos, const char **k,
     size_t *klen, const char **v, size_t *vlen);
+/*
+ * Bytes from t->off on that the reader would take without looking at
+ * them: the rest of a reported entry's data, when no sink takes them
+ * (Go's reader hands data to the extractor, never to its header parser).
+ * Not the padding, which is read: a stream that ends inside it is the
+ * archive's end (tar_finish). 0 elsewhere: inside a header, a PAX or GNU
+ * record or its padding.
+ */
+uint64_t tar_skippable(const struct tar_reader *t);
+/* Take n <= tar_skippable(t) bytes as if fed, without their content. */
+void tar_skip(struct tar_reader *t, uint64_t n);
 
 #endif

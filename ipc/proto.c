@@ -150,6 +150,13 @@ static const struct field f_check_progress[] = {
 	U64("consumed", check_progress.consumed),
 	U64("approved", check_progress.approved),
 };
+static const struct field f_check_skip[] = {
+	U64("consumed", check_skip.consumed),
+	U64("until", check_skip.until),
+};
+static const struct field f_check_skip_at[] = {
+	U64("from", check_skip_at.from),
+};
 static const struct field f_check_verdict[] = {
 	BOOL("ok", check_verdict.ok),
 	STR("code", check_verdict.code, 32),
@@ -196,6 +203,8 @@ static const struct msgdesc msgs[IPC_TYPE_MAX + 1] = {
 	/* the same field: the image whose export the descriptor reads */
 	[IPC_CHECK_CONFIG] = { "CHECK_CONFIG", 1, f_check_image,
 	    NELEM(f_check_image) },
+	MSG(CHECK_SKIP, 1, f_check_skip),
+	MSG(CHECK_SKIP_AT, 1, f_check_skip_at),
 };
 
 int

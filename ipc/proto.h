@@ -73,7 +73,10 @@ enum ipc_type {
 	 */
 	IPC_CHECK_IMAGE,	/* K->M: a base image the Dockerfile names */
 	IPC_CHECK_CONFIG,	/* M->K + fd: the read end of its export */
-	IPC_TYPE_MAX = IPC_CHECK_CONFIG,
+	IPC_CHECK_SKIP,		/* K->M: bytes read, end of entry data the
+				   checker approves unread */
+	IPC_CHECK_SKIP_AT,	/* M->K: where the gap in its pipe starts */
+	IPC_TYPE_MAX = IPC_CHECK_SKIP_AT,
 };
 
 /* Enumerations (u8 on the wire). */
@@ -187,6 +190,8 @@ struct ipc_msg {
 		} check_start;
 		struct { uint64_t consumed, approved; } check_progress;
 		struct { struct ipc_str ref; } check_image;	/* str(1024) */
+		struct { uint64_t consumed, until; } check_skip;
+		struct { uint64_t from; } check_skip_at;
 		struct {
 			uint8_t ok;
 			struct ipc_str code;		/* str(32) */

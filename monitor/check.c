@@ -211,6 +211,15 @@ feed_pend(struct conn *c)
 	ssize_t w;
 
 	while (c->ck.pend_fed < len) {
+		if (c->ck.given < c->ck.skip_to) {
+			/* in the gap: the checker does not get them */
+			k = len - c->ck.pend_fed;
+			if (k > c->ck.skip_to - c->ck.given)
+				k = (size_t)(c->ck.skip_to - c->ck.given);
+			c->ck.pend_fed += k;
+			c->ck.given += k;
+			continue;
+		}
 		w = write(c->ck.feed, d + c->ck.pend_fed, len - c->ck.pend_fed);
 		if (w <= 0)
 			break;
@@ -261,6 +270,29 @@ feed_in(struct conn *c)
 		}
 		if (c->ck.in.len == 0)
 			return 0;
+		if (c->ck.given < c->ck.skip_to) {
+			/* in the gap: straight into the hold pipe */
+			size_t k = c->ck.in.len;
+
+			if (k > c->ck.skip_to - c->ck.given)
+				k = (size_t)(c->ck.skip_to - c->ck.given);
+			n = splice(c->ck.in.fd[0], NULL, c->up.fd[1], NULL, k,
+			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			if (n > 0) {
+				c->ck.in.len -= (size_t)n;
+				c->ck.given += (uint64_t)n;
+				c->ck.fed += (uint64_t)n;
+				continue;
+			}
+			if (n < 0 && errno == EAGAIN && poll(&p, 1, 0) == 1) {
+				stuck(c);	/* the hold pipe is full */
+				return 0;
+			}
+			(void)conn_violation(c, "BODY_SPLICED beyond the bytes "
+			    "in the body pipe");
+			c->dead = 1;
+			return -1;
+		}
 		n = tee(c->ck.in.fd[0], c->ck.feed, c->ck.in.len,
 		    SPLICE_F_NONBLOCK);
 		if (n > 0) {
@@ -372,6 +404,11 @@ check_pump(struct conn *c)
 				return;
 			/* everything fed: the checker reads the end */
 			if (c->ck.end_seen && c->ck.pend.len == 0 &&
+			    c->ck.in.len == 0 && c->ck.given < c->ck.skip_to) {
+				refuse_failed(c, "it ends inside an entry's data");
+				return;
+			}
+			if (c->ck.end_seen && c->ck.pend.len == 0 &&
 			    c->ck.in.len == 0) {
 				close(c->ck.feed);
 				c->ck.feed = -1;
@@ -414,6 +451,47 @@ check_on_body_end(struct conn *c)
 {
 	c->ck.end_seen = 1;
 	check_pump(c);
+}
+
+/*
+ * CHECK_SKIP: the checker approves the body's bytes up to `until` without
+ * reading them (the rest of an entry's data, chk_skippable). The ones not
+ * yet in its pipe stay out of it: the gap starts at the first byte not
+ * given (or where the checker is, when an earlier gap has not all
+ * arrived) and is told with CHECK_SKIP_AT. Like every approval this is
+ * the checker's word; the monitor keeps its counts consistent (a gap
+ * only ahead of what the checker read, one at a time, a verdict only once
+ * every byte up to the gap's end went by). Returns -1 after a refusal.
+ */
+static int
+on_skip(struct conn *c, const struct ipc_msg *m)
+{
+	struct ipc_msg a = { .type = IPC_CHECK_SKIP_AT, .fd = -1 };
+	uint64_t cons = m->u.check_skip.consumed, until = m->u.check_skip.until;
+	uint64_t top = c->ck.given > c->ck.skip_to ? c->ck.given :
+	    c->ck.skip_to;
+
+	if (cons < c->ck.consumed || cons < c->ck.skip_to || cons > top ||
+	    until <= cons) {
+		refuse_failed(c, "its checker broke the protocol");
+		return -1;
+	}
+	if (c->ck.feed < 0 && until > c->ck.given) {
+		/* the whole body is in its pipe already */
+		refuse_failed(c, "it ends inside an entry's data");
+		return -1;
+	}
+	c->ck.consumed = cons;
+	a.u.check_skip_at.from = c->ck.given > cons ? c->ck.given : cons;
+	if (a.u.check_skip_at.from > until)
+		a.u.check_skip_at.from = until;
+	c->ck.skip_to = until;
+	ipc_audit(c, "to-checker", &a);
+	if (ipc_send(c->ck.ipc, &a, MSG_DONTWAIT) != IPC_OK) {
+		refuse_failed(c, "its checker stopped answering");
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -467,8 +545,10 @@ check_on_ipc(struct conn *c)
 		if (m.type == IPC_CHECK_PROGRESS) {
 			cons = m.u.check_progress.consumed;
 			appr = m.u.check_progress.approved;
-			/* a checker can only approve what it read, once */
-			if (cons > c->ck.given || cons < c->ck.consumed ||
+			/* a checker can only approve what it read or skipped,
+			   once */
+			if (cons > (c->ck.given > c->ck.skip_to ? c->ck.given :
+			    c->ck.skip_to) || cons < c->ck.consumed ||
 			    appr > cons || appr < c->ck.approved) {
 				refuse_failed(c, "its checker broke the protocol");
 				return;
@@ -484,6 +564,9 @@ check_on_ipc(struct conn *c)
 				refuse_failed(c, "its checker broke the protocol");
 				return;
 			}
+		} else if (m.type == IPC_CHECK_SKIP) {
+			if (on_skip(c, &m) < 0)
+				return;
 		} else if (m.type == IPC_CHECK_VERDICT && m.u.check_verdict.ok) {
 			if (c->ck.feed >= 0 || c->ck.consumed != c->ck.given ||
 			    c->ck.given != c->ck.fed) {

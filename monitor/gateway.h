@@ -296,6 +296,10 @@ struct ckstate {
 	uint64_t fed;			/* body bytes in the hold pipe */
 	uint64_t given;			/* body bytes in the checker's pipe */
 	uint64_t consumed, approved;	/* the checker's CHECK_PROGRESS */
+	uint64_t skip_to;		/* the end of the last gap the checker
+					   asked for (CHECK_SKIP): the bytes
+					   from given up to it go to the hold
+					   pipe only */
 	uint64_t released;		/* framed for the backend */
 	int flushed;			/* CHECK_FLUSH sent, no approval since */
 	int end_seen;			/* BODY_END */

@@ -958,6 +958,98 @@ test_approvals(void **state)
 	free(t.p);
 }
 
+/*
+ * Entry data taken unread (chk_skip, the checker's CHECK_SKIP): only the
+ * data and padding of an entry in a plain tar that no sink takes; the
+ * headers after it are read and refused as ever.
+ */
+static void
+test_skip(void **state)
+{
+	struct chk_params p = { .kind = CHK_ARCHIVE, .podman = 1, .query = "" };
+	struct cg_refusal r;
+	struct tb t = { 0 }, g = { 0 };
+	struct chk *c;
+	static char big[300000];
+	unsigned char *z;
+	size_t hdr, k, zl;
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	tb_entry(&t, "big", '0', NULL, 0644, big, sizeof(big));
+	hdr = 512;
+	tb_entry(&t, "null", '3', NULL, 0666, NULL, 0);
+	tb_end(&t);
+
+	/* nothing before the detection and inside the header */
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_skippable(c), 0);
+	assert_int_equal(chk_feed(c, t.p, 300), 0);
+	assert_int_equal(chk_skippable(c), 0);
+	assert_int_equal(chk_feed(c, t.p + 300, hdr - 300 + 1000), 0);
+	/* the data's rest (not its padding), then the device node's header */
+	k = chk_skippable(c);
+	assert_int_equal(k, 300000 - 1000);
+	assert_int_equal(chk_skip(c, k + 1), -1);
+	assert_int_equal(chk_skip(c, k), 0);
+	assert_int_equal(chk_skippable(c), 0);	/* the padding is read */
+	assert_true(chk_approved(c) >= hdr + 1000 + k - 512);
+	assert_int_equal(chk_feed(c, t.p + hdr + 1000 + k,
+	    t.len - hdr - 1000 - k), -1);
+	assert_string_equal(chk_refusal(c)->code, "devices");
+	assert_true(chk_approved(c) <= hdr + 300032);
+	chk_free(c);
+
+	/* skipped in two pieces, then a clean end: all approved */
+	memset(&g, 0, sizeof(g));
+	tb_entry(&g, "big", '0', NULL, 0644, big, sizeof(big));
+	tb_file(&g, "small", "y");
+	tb_end(&g);
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_feed(c, g.p, hdr), 0);
+	assert_int_equal(chk_skip(c, 100000), 0);
+	assert_int_equal(chk_feed(c, g.p + hdr + 100000, 50000), 0);
+	k = chk_skippable(c);
+	assert_int_equal(k, 300000 - 150000);
+	assert_int_equal(chk_skip(c, k), 0);
+	assert_int_equal(chk_feed(c, g.p + hdr + 300000,
+	    g.len - hdr - 300000), 0);
+	assert_int_equal(chk_finish(c), 0);
+	assert_int_equal(chk_approved(c), g.len);
+	chk_free(c);
+
+	/* a compressed body: every byte is decoded, none skipped */
+	z = malloc(g.len + 1024);
+	zl = gz(g.p, g.len, z, g.len + 1024);
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_feed(c, z, zl / 2), 0);
+	assert_int_equal(chk_skippable(c), 0);
+	chk_free(c);
+	free(z);
+
+	/* a build's Dockerfile is read (its sink), other data skipped */
+	memset(&g, 0, sizeof(g));
+	tb_entry(&g, "Dockerfile", '0', NULL, 0644, big, sizeof(big));
+	tb_end(&g);
+	p = (struct chk_params){ .kind = CHK_BUILD, .podman = 1,
+		.query = "dockerfile=Dockerfile" };
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_feed(c, g.p, hdr + 10), 0);
+	assert_int_equal(chk_skippable(c), 0);
+	chk_free(c);
+	free(g.p);
+
+	/* a PAX record's padding is not skipped: the group is unfinished */
+	memset(&g, 0, sizeof(g));
+	tb_pax(&g, "path=a\n");
+	c = chk_new(&p, &r);
+	assert_int_equal(chk_feed(c, g.p, 512 + 10), 0);
+	assert_int_equal(chk_skippable(c), 0);
+	chk_free(c);
+	free(g.p);
+	free(t.p);
+}
+
 /* ---------------------------------------------------------------- Dockerfiles */
 
 static const char *
@@ -1213,6 +1305,7 @@ main(void)
 		cmocka_unit_test(test_desyncs_refused),
 		cmocka_unit_test(test_load_rules),
 		cmocka_unit_test(test_approvals),
+		cmocka_unit_test(test_skip),
 		cmocka_unit_test(test_dockerfile),
 		cmocka_unit_test(test_dockerfile_bases),
 		cmocka_unit_test(test_onbuild),

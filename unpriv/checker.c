@@ -129,6 +129,24 @@ verdict(const struct cg_refusal *r, unsigned char *buf, struct chk *c,
 	}
 }
 
+/*
+ * Entry data worth a round trip to the monitor: below it, reading is as
+ * cheap as asking (a 256 MiB docker cp in is one entry; bench/bench.py
+ * "Checked uploads").
+ */
+#define SKIP_MIN	(256u << 10)
+
+/* Ask the monitor to keep n bytes from consumed on out of the pipe. */
+static void
+ask_skip(uint64_t consumed, uint64_t n)
+{
+	struct ipc_msg m = { .type = IPC_CHECK_SKIP, .fd = -1 };
+
+	m.u.check_skip.consumed = consumed;
+	m.u.check_skip.until = consumed + n;
+	send_or_exit(&m);
+}
+
 void
 checker_main(const struct ipc_msg *start, unsigned char *buf)
 {
@@ -138,10 +156,17 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 	struct ipc_msg m;
 	struct chk *c;
 	unsigned char *data = xmalloc(READ_MAX);
-	uint64_t consumed = 0, told = 0, reported = 0;
+	/*
+	 * consumed: the body's offset of the next byte in the pipe. A gap
+	 * (asked with CHECK_SKIP, placed by CHECK_SKIP_AT) makes the pipe
+	 * jump from gap_at to gap_end: the bytes between are approved unread.
+	 */
+	uint64_t consumed = 0, reported = 0, asked = 0;
+	uint64_t gap_at = UINT64_MAX, gap_end = 0;
+	size_t want;
 	char *query;
 	ssize_t n;
-	int in = start->fd, rc;
+	int in = start->fd, rc, asking = 0;
 
 	p.kind = start->u.check_start.kind == IPC_CHECK_BUILD ? CHK_BUILD :
 	    start->u.check_start.kind == IPC_CHECK_LOAD ? CHK_LOAD : CHK_ARCHIVE;
@@ -155,7 +180,22 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 	if (c == NULL)
 		verdict(&r, buf, NULL, data);
 	for (;;) {
-		pfd[0] = (struct pollfd){ .fd = in, .events = POLLIN };
+		if (consumed == gap_at) {
+			/* the pipe's next byte is gap_end's */
+			if (chk_skip(c, gap_end - gap_at) == -1)
+				_exit(1);
+			consumed = reported = gap_end;
+			gap_at = UINT64_MAX;
+			progress(consumed, chk_approved(c));
+		}
+		if (!asking && gap_at == UINT64_MAX &&
+		    chk_skippable(c) >= SKIP_MIN) {
+			asked = chk_skippable(c);
+			ask_skip(consumed, asked);
+			asking = 1;
+		}
+		/* while asking, no read: the gap may start at any byte */
+		pfd[0] = (struct pollfd){ .fd = in, .events = asking ? 0 : POLLIN };
 		pfd[1] = (struct pollfd){ .fd = CHILD_IPC_FD, .events = POLLIN };
 		do
 			rc = poll(pfd, 2, -1);
@@ -164,15 +204,28 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 			_exit(1);
 		if (pfd[1].revents) {
 			if (ipc_recv(CHILD_IPC_FD, buf, IPC_MSG_MAX + 1, &m, 0, 0) !=
-			    IPC_OK || m.type != IPC_CHECK_FLUSH)
-				_exit(m.type == IPC_CHECK_FLUSH ? 1 : 0);
+			    IPC_OK)
+				_exit(0);
+			if (m.type == IPC_CHECK_SKIP_AT && asking &&
+			    m.u.check_skip_at.from >= consumed &&
+			    m.u.check_skip_at.from <= consumed + asked) {
+				asking = 0;
+				gap_at = m.u.check_skip_at.from;
+				gap_end = consumed + asked;
+				continue;
+			}
+			if (m.type != IPC_CHECK_FLUSH)
+				_exit(1);
 			chk_flush(c);
-			progress(consumed, told = chk_approved(c));
+			progress(consumed, chk_approved(c));
 			continue;
 		}
-		if (!pfd[0].revents)
+		if (asking || !pfd[0].revents)
 			continue;
-		n = read(in, data, READ_MAX);
+		want = READ_MAX;
+		if (gap_at != UINT64_MAX && gap_at - consumed < want)
+			want = (size_t)(gap_at - consumed);
+		n = read(in, data, want);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n < 0)
@@ -205,8 +258,7 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 		 */
 		if (consumed - reported < REPORT_EVERY)
 			continue;
-		told = chk_approved(c);
 		reported = consumed;
-		progress(consumed, told);
+		progress(consumed, chk_approved(c));
 	}
 }

@@ -15,7 +15,8 @@ TYPES = ["CHILD_READY", "SANDBOX_FAILED", "CONN_START", "LOG", "BYE", "ACCESS",
          "FACT_QUERY", "FACT_ANSWER", "PATH_QUERY", "PATH_ANSWER", "FORWARD", "BODY",
          "BODY_END", "VERDICT", "RESPONSE_END", "CLIENT_DATA", "DONE", "ZYGOTE_SPAWN",
          "ZYGOTE_SPAWNED", "REQUEST_BEGIN", "BODY_PIPE", "BODY_SPLICED", "CHECK_START",
-         "CHECK_PROGRESS", "CHECK_VERDICT", "CHECK_FLUSH", "CHECK_IMAGE", "CHECK_CONFIG"]
+         "CHECK_PROGRESS", "CHECK_VERDICT", "CHECK_FLUSH", "CHECK_IMAGE", "CHECK_CONFIG",
+         "CHECK_SKIP", "CHECK_SKIP_AT"]
 T = {name: i + 1 for i, name in enumerate(TYPES)}
 KINDS = ["container", "pod", "volume", "network", "image", "exec", "project-network"]
 RESULTS = ["owned", "not-owned", "unreachable", "timeout", "unexpected"]

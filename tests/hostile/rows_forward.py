@@ -781,3 +781,31 @@ def _(p, x):
         raise AssertionError("the backend got %d body bytes of %d" %
                              (len(sent[0].split(b"\r\n\r\n", 1)[1]) if sent else -1,
                               len(data)))
+
+
+@row("check-archive-device-after-skip",
+     backend=[r"PUT {C}/containers/{container_mine}/archive\?path=%2Ftmp"])
+def _(p, x):
+    """send as BODY an archive whose first entry has 600 KiB of data, which the checker
+    takes unread (CHECK_SKIP: the monitor leaves it out of the checker's pipe), and then
+    a device node: the header after the gap is still read, the node's entry (HOSTILE)
+    never reaches the daemon, the client gets 403 devices"""
+    data = _tar(lambda f: (f("big", b"x" * (600 << 10)), f("HOSTILE", kind=tarfile.CHRTYPE)))
+    archive(p, x, len(data))
+    _refused_upload(p, 1, data, "devices")
+
+
+@row("check-archive-ends-in-skip",
+     backend=[r"PUT {C}/containers/{container_mine}/archive\?path=%2Ftmp"])
+def _(p, x):
+    """end an archive in the middle of entry data the checker skipped (its gap reaches
+    past the body's end): the monitor has no verdict to wait for and refuses the body
+    itself (400 malformed); the daemon never gets the whole body"""
+    data = _tar(lambda f: (f("big", b"x" * (2 << 20)),))[:1 << 20]
+    archive(p, x, len(data))
+    _refused_upload(p, 1, data, "malformed")
+    if b"ends inside an entry's data" not in p.http:
+        raise AssertionError("the client got %r" % p.http[:300])
+    sent = [bytes(c.data) for c in x.rec.settle(x.mark) if b"/archive?" in c.data]
+    if sent and len(sent[0].split(b"\r\n\r\n", 1)[-1]) >= len(data):
+        raise AssertionError("the backend got the whole body")

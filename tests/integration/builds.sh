@@ -186,15 +186,38 @@ b_cp() {
   cp_refused "docker cp of a tar holding a file capability (security.capability): 403 privileged" \
     privileged "add('cap', 'x', mode=0o755, pax={'SCHILY.xattr.security.capability': bytes.fromhex('0100000280000000000000000000000000000000').decode('utf-8','surrogateescape')})" 4
   cp_refused "docker cp of a tar holding a fifo: 403 devices" devices "add('f', kind='p')" 5
+  # entry data the checker skips (less than its hold) and then a device node or a setuid
+  # file: the header after a skipped entry is read all the same
+  cp_refused "docker cp of a tar holding a 600 KiB file and then a device node: 403 devices" \
+    devices "add('big', b'x' * (600 << 10)); add('null', kind='c', major=1, minor=3, mode=0o666)" 6
+  cp_refused "docker cp of a tar holding a 400 KiB file and then a setuid-root file: 403 privileged" \
+    privileged "add('big', b'x' * (400 << 10)); add('su', '#!/bin/sh\nid\n', mode=0o4755, uid=0)" 7
   mkdir -p "$CG_TMP/b-cpok/d" && echo ok > "$CG_TMP/b-cpok/d/f" && ln -sfn f "$CG_TMP/b-cpok/d/l"
   expect_ok "docker cp of an ordinary directory into the bound dir" dk cp "$CG_TMP/b-cpok/d" cgt-bcp:/p/
   if [ "$(cat "$P1/data/d/l" 2>/dev/null)" = ok ]; then pass "docker cp: the copied files and the relative symlink arrived"
   else fail "docker cp: the copied files and the relative symlink arrived" "$(ls -lR "$P1/data" | head -n 5)" quiet; fi
   # larger than the checker's hold: the hold pipe fills and drains many times
   head -c $((24 << 20)) /dev/urandom > "$CG_TMP/b-cpbig"
+  local l0 gap
+  l0=$(wc -l < "$R1.log")
   expect_ok "docker cp of 24 MiB into the bound dir" dk cp "$CG_TMP/b-cpbig" cgt-bcp:/p/big
   if cmp -s "$CG_TMP/b-cpbig" "$P1/data/big"; then pass "docker cp: the 24 MiB arrived whole"
   else fail "docker cp: the 24 MiB arrived whole" "$(ls -l "$P1/data/big" 2>&1)" quiet; fi
+  # the file's data reaches the backend without a copy to the checker: the gaps the
+  # monitor left in the checker's pipe (CHECK_SKIP's until less CHECK_SKIP_AT's from)
+  gap=$(tail -n +"$((l0 + 1))" "$R1.log" | python3 -c '
+import re, sys
+until, gap = None, 0
+for line in sys.stdin:
+    m = re.search(r"type=CHECK_SKIP req=\S+ consumed=(\d+) until=(\d+)", line)
+    if m:
+        until = int(m.group(2))
+    m = re.search(r"type=CHECK_SKIP_AT req=\S+ from=(\d+)", line)
+    if m and until is not None:
+        gap += until - int(m.group(1))
+print(gap)')
+  if [ "$gap" -ge $((20 << 20)) ]; then pass "docker cp of 24 MiB: the checker got the headers, not the data ($((gap >> 20)) MiB left out of its pipe)"
+  else fail "docker cp of 24 MiB: the checker got the headers, not the data" "left out of its pipe: $gap bytes" quiet; fi
   rm -f "$CG_TMP/b-cpbig"
   dk rm -f cgt-bcp >/dev/null 2>&1
 }
