@@ -10,7 +10,8 @@
  * Aborts on a refusal outside the vocabulary, an approval that goes back,
  * passes what was fed, or moves after a refusal, a whole body approved
  * short of its length, or a verdict that depends on how the body was cut
- * into pieces.
+ * into pieces or on entry data skipped unread (chk_skip, as the checker
+ * process does after CHECK_SKIP).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,9 +23,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Run the body in pieces of piece bytes (0: whole); the refusal's code. */
+/*
+ * Run the body in pieces of piece bytes (0: whole), with skip set taking
+ * what chk_skippable() allows after each; the refusal's code.
+ */
 static const char *
-run(const struct chk_params *p, const uint8_t *b, size_t n, size_t piece)
+run(const struct chk_params *p, const uint8_t *b, size_t n, size_t piece,
+    int skip)
 {
 	struct cg_refusal r;
 	struct chk *c = chk_new(p, &r);
@@ -45,6 +50,18 @@ run(const struct chk_params *p, const uint8_t *b, size_t n, size_t piece)
 		last = a;
 		b += k;
 		n -= k;
+		if (skip && rc == 0 && n > 0) {
+			k = chk_skippable(c) < n ? (size_t)chk_skippable(c) : n;
+			if (chk_skip(c, k) != 0)
+				abort();
+			fed += k;
+			b += k;
+			n -= k;
+			a = chk_approved(c);
+			if (a < last || a > fed)
+				abort();
+			last = a;
+		}
 	}
 	if (rc == 0 && chk_finish(c) == 0) {
 		if (chk_approved(c) != fed)
@@ -64,7 +81,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct chk_params p = { .query = "dockerfile=Dockerfile" };
-	const char *c1, *c2;
+	const char *c1, *c2, *c3;
 	size_t piece;
 
 	if (size < 2)
@@ -86,10 +103,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (p.libpod)
 		p.query = "";
 	p.hold = (data[0] & 8) ? 1024 : 0;
-	c1 = run(&p, data + 2, size - 2, 0);
-	c2 = run(&p, data + 2, size - 2, piece);
-	/* the verdict does not depend on the pieces */
+	c1 = run(&p, data + 2, size - 2, 0, 0);
+	c2 = run(&p, data + 2, size - 2, piece, 0);
+	c3 = run(&p, data + 2, size - 2, piece, 1);
+	/* the verdict does not depend on the pieces, nor on skipping */
 	if ((c1 == NULL) != (c2 == NULL) || (c1 && strcmp(c1, c2) != 0))
+		abort();
+	if ((c2 == NULL) != (c3 == NULL) || (c2 && strcmp(c2, c3) != 0))
 		abort();
 	return 0;
 }
