@@ -738,6 +738,8 @@ tar_skip(struct tar_reader *t, uint64_t n)
 {
 	if (n > tar_skippable(t))
 		n = tar_skippable(t);
+	if (n == 0)
+		return;		/* maybe not in data at all */
 	t->data_left -= n < t->data_left ? n : t->data_left;
 	t->skip -= n;
 	t->off += n;
