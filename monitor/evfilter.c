@@ -19,6 +19,7 @@ struct evfilter {
 	char *line;		/* a partial line */
 	size_t len;
 	int skipping;		/* dropping an over-long line to its end */
+	size_t line_max;	/* evfilter_limit(); EVFILTER_LINE_MAX */
 };
 
 /* podman's reading of the filter <key>=<value>: 1 when it is a label one */
@@ -52,6 +53,7 @@ evfilter_new(enum cg_kind backend, const char *root, const char *filters)
 
 	f->backend = backend;
 	f->root = xstrdup(root);
+	f->line_max = EVFILTER_LINE_MAX;
 	if (backend == CG_PODMAN && filters != NULL)
 		in = json_parse(filters, strlen(filters), err, sizeof(err));
 	if (cJSON_IsObject(in)) {
@@ -172,7 +174,7 @@ evfilter_feed(struct evfilter *f, const char *in, size_t n, char **out,
 	while (n > 0) {
 		nl = memchr(in, '\n', n);
 		take = nl != NULL ? (size_t)(nl - in) : n;
-		if (!f->skipping && f->len + take > EVFILTER_LINE_MAX) {
+		if (!f->skipping && f->len + take > f->line_max) {
 			f->skipping = 1;
 			f->len = 0;
 		}
@@ -190,6 +192,12 @@ evfilter_feed(struct evfilter *f, const char *in, size_t n, char **out,
 		in = nl + 1;
 		n -= take + 1;
 	}
+}
+
+void
+evfilter_limit(struct evfilter *f, size_t max)
+{
+	f->line_max = max < EVFILTER_LINE_MAX ? max : EVFILTER_LINE_MAX;
 }
 
 void

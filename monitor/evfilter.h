@@ -52,6 +52,13 @@ void evfilter_free(struct evfilter *f);
 void evfilter_feed(struct evfilter *f, const char *in, size_t n, char **out,
     size_t *outlen);
 
+/*
+ * Keep partial lines of at most max bytes from now on (at most
+ * EVFILTER_LINE_MAX, the default): the monitor's memory budget gives a
+ * connection without its stream reserve RELAY_FLOOR (monitor/relay.c).
+ */
+void evfilter_limit(struct evfilter *f, size_t max);
+
 /* The answer ended: a last line without '\n' is judged like the others. */
 void evfilter_end(struct evfilter *f, char **out, size_t *outlen);
 

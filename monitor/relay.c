@@ -175,6 +175,15 @@ events_body(struct conn *c, size_t n)
 	char *data = xmalloc(n + 1), *out = NULL;
 	size_t dlen = 0, used = n, olen = 0, raw = n;
 
+	/*
+	 * A partial line is held, and parsed once whole: up to 1 MiB (about
+	 * as much again for its parse: attributes are strings) within the
+	 * stream reserve of the memory budget, else within RELAY_FLOOR
+	 * (podman's event lines are well under 4 KiB).
+	 */
+	evfilter_limit(c->ef, budget_stream(c) ? EVFILTER_LINE_MAX :
+	    RELAY_FLOOR);
+
 	switch (c->framing) {
 	case FR_LENGTH:
 		if (n > c->remaining) {

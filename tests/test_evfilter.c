@@ -169,6 +169,35 @@ test_long_line(void **state)
 	evfilter_free(f);
 }
 
+/* A lower limit (a connection without its stream reserve) drops sooner. */
+static void
+test_limit(void **state)
+{
+	static const char next[] = EV(OWN) "\n";
+	char big[300], *out = NULL;
+	struct evfilter *f = evfilter_new(CG_PODMAN, ROOT, NULL);
+	size_t outlen = 0;
+
+	(void)state;
+	memset(big, ' ', sizeof(big));
+	memcpy(big, EV(OWN), sizeof(EV(OWN)) - 1);
+	evfilter_limit(f, sizeof(big) + 1);
+	evfilter_feed(f, big, sizeof(big), &out, &outlen);
+	evfilter_feed(f, "\n", 1, &out, &outlen);
+	assert_int_equal(outlen, sizeof(big) + 1);	/* within: kept */
+	free(out);
+	out = NULL;
+	outlen = 0;
+	evfilter_limit(f, sizeof(big) - 1);
+	evfilter_feed(f, big, sizeof(big), &out, &outlen);
+	evfilter_feed(f, "\n", 1, &out, &outlen);
+	assert_int_equal(outlen, 0);
+	evfilter_feed(f, next, sizeof(next) - 1, &out, &outlen);
+	assert_int_equal(outlen, sizeof(next) - 1);
+	free(out);
+	evfilter_free(f);
+}
+
 int
 main(void)
 {
@@ -177,6 +206,7 @@ main(void)
 		cmocka_unit_test(test_podman_labels),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
