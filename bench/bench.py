@@ -47,7 +47,8 @@ NAMES = {"direct": "direct", "gateway": "gateway", "relay": "bare relay",
          "haproxy": "HAProxy", "before": "--gateway-before", "after": "this binary"}
 # the ratios a table shows when it has both sides
 RATIOS = (("gateway", "direct"), ("relay", "direct"), ("haproxy", "direct"),
-          ("gateway", "relay"), ("gateway", "haproxy"), ("after", "before"))
+          ("gateway", "relay"), ("gateway", "haproxy"), ("after", "before"),
+          ("after", "direct"))
 
 procs = []          # (pid, name): stopped at exit
 
@@ -537,6 +538,19 @@ def sha256_file(path):
     return h.hexdigest()
 
 
+def cp_out_rate(cid, env, d, size, want):
+    """docker cp of the container's /tmp/blob (size bytes, sha256 want) into the
+    scratch directory d: MiB/s; RuntimeError when the bytes differ."""
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    t = cli_time(["docker", "cp", f"{cid}:/tmp/blob", d], env, timeout=300)
+    ok = sha256_file(os.path.join(d, "blob")) == want
+    shutil.rmtree(d, ignore_errors=True)
+    if not ok:
+        raise RuntimeError("cp out: bytes differ")
+    return size / MIB / (t / 1000)
+
+
 def section_stream(rep, envs, cid, logcid, tmp, args, pids, pm_pid):
     """Streaming throughput on every side, and the CPU of each process in
     the path during the same runs."""
@@ -552,15 +566,7 @@ def section_stream(rep, envs, cid, logcid, tmp, args, pids, pm_pid):
         return size / MIB / (t / 1000)
 
     def cp_out(side):
-        d = os.path.join(tmp, "cpout")
-        shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
-        t = cli_time(["docker", "cp", f"{cid}:/tmp/blob", d], envs[side], timeout=300)
-        ok = sha256_file(os.path.join(d, "blob")) == want
-        shutil.rmtree(d, ignore_errors=True)
-        if not ok:
-            raise RuntimeError("cp out: bytes differ")
-        return size / MIB / (t / 1000)
+        return cp_out_rate(cid, envs[side], os.path.join(tmp, "cpout"), size, want)
 
     def logs(side):
         t = cli_time(["docker", "logs", logcid], envs[side], timeout=300)
@@ -638,9 +644,10 @@ def section_stream(rep, envs, cid, logcid, tmp, args, pids, pm_pid):
 
 def section_uploads(rep, pm_sock, tmp, args, base):
     """Checked uploads (doc/privsep.md "Builds and archives"): a legacy docker build of
-    a 64 MiB context and a docker cp of 256 MiB in, through this binary ("after") and
-    --gateway-before ("before", e.g. main's binary built in a scratch copy), each with
-    its own project on the same podman, rounds interleaved; ratio = after / before."""
+    a 64 MiB context and a docker cp of 256 MiB in and out, through this binary
+    ("after"), --gateway-before ("before", e.g. main's binary before the checker, built
+    in a scratch copy), each with its own project on the same podman, and directly,
+    rounds interleaved; ratio = after / before; with the gateway tree's CPU per run."""
     sec = "Checked uploads: this binary against --gateway-before"
     if not args.gateway_before:
         rep.notes.append("uploads: skipped (no --gateway-before BINARY to compare with)")
@@ -674,6 +681,12 @@ def section_uploads(rep, pm_sock, tmp, args, base):
         cids[side] = run(["docker", "create", "--network", "none", "localhost/busybox", "sleep",
                           "100000"], env=envs[side]).stdout.decode().strip()
 
+    envs["direct"] = dict(base, DOCKER_HOST="unix://" + pm_sock, DOCKER_BUILDKIT="0")
+    cids["direct"] = run(["docker", "create", "--network", "none", "localhost/busybox", "sleep",
+                          "100000"], env=envs["direct"]).stdout.decode().strip()
+    want = sha256_file(src)
+    hz = os.sysconf("SC_CLK_TCK")
+
     def build(side):
         t = cli_time(["docker", "build", "-q", "-t", f"localhost/cgb-up:{side}", ctx],
                      envs[side], timeout=600)
@@ -683,22 +696,41 @@ def section_uploads(rep, pm_sock, tmp, args, base):
         t = cli_time(["docker", "cp", src, f"{cids[side]}:/tmp/blob"], envs[side], timeout=300)
         return size / MIB / (t / 1000)
 
+    def cp_out(side):
+        return cp_out_rate(cids[side], envs[side], os.path.join(tmp, "up-cpout"), size, want)
+
+    def with_cpu(fn):
+        # the gateway tree's CPU during the run (the checker is the monitor's child)
+        def f(side):
+            mid = gws[side].pid if side in gws else None
+            c0 = cpu_ticks(mid) if mid else 0
+            mibs = fn(side)
+            return mibs, (cpu_ticks(mid) - c0) * 1000 / hz if mid else None
+        return f
+
     rep.intro[sec] = [
         "The build and the copy in go through the checker (a spare request parser reading "
-        "the tee'd body); --gateway-before: " + args.gateway_before + ".", ""]
+        "the tar headers of the tee'd body, the entries' data left out of its pipe); the "
+        "copy out does not; --gateway-before: " + args.gateway_before + ".", ""]
+    sides = ("after", "before", "direct")
     try:
         for name, fn in ((f"docker build (legacy), {csize // MIB} MiB context", build),
-                         (f"docker cp in, {size // MIB} MiB", cp_in)):
+                         (f"docker cp in, {size // MIB} MiB", cp_in),
+                         (f"docker cp out, {size // MIB} MiB", cp_out)):
             failures = {}
-            res = interleave(rounds, fn, ("after", "before"), failures)
+            res = interleave(rounds, with_cpu(fn), sides, failures)
             for side, err in failures.items():
                 rep.notes.append(f"{name} through {side}: {err}")
-            rep.add(sec, name, {s: median_or_none(res[s]) for s in ("before", "after")},
+            rep.add(sec, name, {s: median_or_none([r[0] for r in res[s]]) for s in sides},
                     "MiB/s", [("after", "before", 0.95)], higher_better=True)
+            rep.add(sec, name + ": the gateway tree's CPU",
+                    {s: median_or_none([r[1] for r in res[s]]) for s in ("before", "after")},
+                    "ms")
     finally:
-        for side in gws:
+        for side in envs:
             run(["docker", "rm", "-f", cids[side]], env=envs[side], check=False)
             run(["docker", "rmi", "-f", f"localhost/cgb-up:{side}"], env=envs[side], check=False)
+        for side in gws:
             stop_pid(gws[side].pid, "gateway " + side)
 
 

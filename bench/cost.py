@@ -156,13 +156,22 @@ def warm(name, t, args, blob):
 SYSCALL = re.compile(r"^([a-z_0-9]+)\(")
 
 
-def strace_counts(name, args, tmp, pm_sock, blob):
+def started(name, args, tmp, pm_sock, blob):
+    """A target warmed for the scenario: (target, its root pid, its zygote's pid or None)."""
     t = Target(args, tmp, pm_sock)
     try:
         warm(name, t, args, blob)
-        time.sleep(0.3)
-        root = t.proc.pid
-        zyg = zygote_of(root) if args.target == "gateway" else None
+    except BaseException:
+        t.stop()
+        raise
+    time.sleep(0.3)
+    root = t.proc.pid
+    return t, root, zygote_of(root) if args.target == "gateway" else None
+
+
+def strace_counts(name, args, tmp, pm_sock, blob):
+    t, root, zyg = started(name, args, tmp, pm_sock, blob)
+    try:
         out = os.path.join(tmp, "st")
         shutil.rmtree(out, ignore_errors=True)
         os.makedirs(out)
@@ -260,12 +269,8 @@ def callgrind_ir(name, args, tmp, pm_sock, blob):
 
 
 def proc_counts(name, args, tmp, pm_sock, blob):
-    t = Target(args, tmp, pm_sock)
+    t, root, zyg = started(name, args, tmp, pm_sock, blob)
     try:
-        warm(name, t, args, blob)
-        time.sleep(0.3)
-        root = t.proc.pid
-        zyg = zygote_of(root) if args.target == "gateway" else None
         f0 = faults(root)
         z0 = faults(zyg)[0] if zyg else 0
         c0 = bench.cpu_ticks(root)

@@ -1903,6 +1903,23 @@ test_startup(void **state)
  * its end and answered 503 by the monitor; a body whose parse would not
  * fit the parse area gets a 503 too. Every byte taken is given back.
  */
+/*
+ * x's JSON body of n bytes after its admitted FORWARD: the monitor answers
+ * VERDICT forwarding (a refused body is read and dropped); what the
+ * client then got.
+ */
+static char *
+body_answer(struct t *x, const char *body, size_t n, size_t *len, int *eof)
+{
+	struct ipc_msg m = m_data(IPC_BODY, 1, body, n);
+
+	assert_int_equal(t_send_run(x, &m), 0);
+	t_expect_msg(x, IPC_VERDICT, &m);
+	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
+	relay_progress(x->c);
+	return cl_read(x, len, eof);
+}
+
 static void
 test_budget(void **state)
 {
@@ -1974,12 +1991,7 @@ test_budget(void **state)
 	assert_int_equal(t_send_run(&d, &m), 0);
 	assert_int_equal(d.c->rs, RS_BODY);	/* read and dropped */
 	assert_true(d.c->brefused);
-	m = m_data(IPC_BODY, 1, body, n);
-	assert_int_equal(t_send_run(&d, &m), 0);
-	t_expect_msg(&d, IPC_VERDICT, &m);
-	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
-	relay_progress(d.c);
-	got = cl_read(&d, &len, &eof);
+	got = body_answer(&d, body, n, &len, &eof);
 	assert_non_null(strstr(got, "HTTP/1.1 503 Service Unavailable"));
 	assert_non_null(strstr(got, "too-many-connections: the gateway's memory "
 	    "budget (64 MiB)"));
@@ -2012,12 +2024,7 @@ test_budget(void **state)
 	t_open(&a, sock_missing);
 	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_JSON, n);
 	assert_int_equal(t_send_run(&a, &m), 0);
-	m = m_data(IPC_BODY, 1, body, n);
-	assert_int_equal(t_send_run(&a, &m), 0);
-	t_expect_msg(&a, IPC_VERDICT, &m);
-	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
-	relay_progress(a.c);
-	got = cl_read(&a, &len, &eof);
+	got = body_answer(&a, body, n, &len, &eof);
 	assert_non_null(strstr(got, "too dense for the gateway's memory budget"));
 	t_close(&a, HANDLED);
 	assert_int_equal(gw.budget.used, 0);
