@@ -25,6 +25,15 @@ int body_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON **tree, struct cg_refusal *r);
 
 /*
+ * 1 when the container path t, cleaned as the daemons clean it (Go's
+ * filepath.Clean; a relative path taken from "/"), is /dev, /proc or /sys
+ * or below one of them (spec amendment of 2026-12-07; runc
+ * CVE-2025-31133, CVE-2025-52565); else 0. NUL-terminated t. Used by the
+ * create policy (policy/mounts.c) and the monitor's start check.
+ */
+int mount_target_reserved(const char *t);
+
+/*
  * Named networks and volumes of a container or pod create body, for the
  * monitor-side phase (policy.md §3.3.4, §5; privsep.md §9.1 item 7).
  * tree is a body that body_policy() already accepted (the forwarded one).

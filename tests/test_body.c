@@ -998,6 +998,57 @@ test_compat_mounts(void **state)
 		    "cannot be resolved"),
 		CCO("Tmpfs unchecked", "{'HostConfig':{'Tmpfs':{'/run':"
 		    "'size=1m'}}}", "'/run':'size=1m'"),
+		/* mount targets over /dev, /proc, /sys (amendment 2026-12-07;
+		 * runc CVE-2025-31133, CVE-2025-52565), cleaned as Go does */
+		CCD("Binds volume over /dev", "{'HostConfig':{'Binds':"
+		    "['v1:/dev']}}", "bind-mount", "bind target /dev is at or "
+		    "below /dev, /proc or /sys"),
+		CC("Binds bind over /dev/pts", "{'HostConfig':{'Binds':"
+		    "['" ROOT "/data:/dev/pts:ro']}}", "bind-mount"),
+		CC("Binds //dev", "{'HostConfig':{'Binds':['v1://dev']}}",
+		    "bind-mount"),
+		CC("Binds /dev/.", "{'HostConfig':{'Binds':['v1:/dev/.']}}",
+		    "bind-mount"),
+		CC("Binds /a/../dev/pts", "{'HostConfig':{'Binds':"
+		    "['v1:/a/../dev/pts']}}", "bind-mount"),
+		CC("Binds /proc/sys", "{'HostConfig':{'Binds':['v1:/proc/sys']}}",
+		    "bind-mount"),
+		CC("Binds /sys", "{'HostConfig':{'Binds':['v1:/sys/']}}",
+		    "bind-mount"),
+		CC("Binds relative dev", "{'HostConfig':{'Binds':['v1:dev/x']}}",
+		    "bind-mount"),
+		CCO("Binds /devices passes", "{'HostConfig':{'Binds':"
+		    "['v1:/devices']}}", "'v1:/devices'"),
+		CCO("Binds /x/../../y passes", "{'HostConfig':{'Binds':"
+		    "['v1:/x/../../y']}}", "'v1:/x/../../y'"),
+		CCO("Binds /dev/../data passes", "{'HostConfig':{'Binds':"
+		    "['v1:/dev/../data']}}", "'v1:/dev/../data'"),
+		CCD("Mounts volume over /dev/pts", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'volume','Source':'v1','Target':'/dev/pts'}]}}",
+		    "bind-mount", "mount Target /dev/pts is at or below /dev, "
+		    "/proc or /sys"),
+		CC("Mounts bind over //proc", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'bind','Source':'" ROOT "/data','Target':"
+		    "'//proc'}]}}", "bind-mount"),
+		CC("Mounts VOLUME over /sys/.", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'VOLUME','Target':'/sys/.'}]}}", "bind-mount"),
+		CCO("Mounts tmpfs over /dev/shm passes", "{'HostConfig':"
+		    "{'Mounts':[{'Type':'tmpfs','Target':'/dev/shm'}]}}",
+		    "'/dev/shm'"),
+		CCD("Volumes key /dev", "{'Volumes':{'/dev':{}}}", "bind-mount",
+		    "Volumes key /dev is at or below /dev, /proc or /sys"),
+		CC("Volumes key /dev/./pts", "{'Volumes':{'/dev/./pts':{}}}",
+		    "bind-mount"),
+		/* podman's compat create runs mkdir -p on it (podman#9510) */
+		CCD("Mounts tmpfs with a Source", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'tmpfs','Source':'/etc/nologin','Target':'/t'}]}}",
+		    "bind-mount", "a tmpfs mount takes no Source (/etc/nologin)"),
+		CC("Mounts TMPFS with a Source", "{'HostConfig':{'Mounts':"
+		    "[{'Type':'TMPFS','Source':'x','Target':'/t'}]}}",
+		    "bind-mount"),
+		CCO("Mounts tmpfs with an empty Source", "{'HostConfig':"
+		    "{'Mounts':[{'Type':'tmpfs','Source':'','Target':'/t'}]}}",
+		    "'Target':'/t'"),
 		/* red team s8: podman opens the store at that host path */
 		CCD("Image containers-storage", "{'Image':'containers-storage:"
 		    "[vfs@/srv/s+/run/s]x'}", "host-path", "Image containers-"
@@ -1214,6 +1265,26 @@ test_libpod_rules(void **state)
 		    "Bind is refused"),
 		LCO("mount tmpfs passes", "{'mounts':[{'destination':'/t',"
 		    "'type':'tmpfs'}]}", "'type':'tmpfs'"),
+		LCO("mount tmpfs source tmpfs kept", "{'mounts':[{'destination':"
+		    "'/t','type':'tmpfs','source':'tmpfs'}]}",
+		    "'source':'tmpfs'"),
+		LCO("mount tmpfs host source normalised", "{'mounts':"
+		    "[{'destination':'/t','type':'tmpfs','source':"
+		    "'/etc/nologin'}]}", "'source':'tmpfs'"),
+		LCO("mount tmpfs over /dev/shm passes", "{'mounts':"
+		    "[{'destination':'/dev/shm','type':'tmpfs'}]}",
+		    "'/dev/shm'"),
+		LCD("mount bind over /dev", "{'mounts':[{'destination':'/dev',"
+		    "'type':'bind','source':'" ROOT "/data'}]}", "bind-mount",
+		    "mount destination /dev is at or below /dev, /proc or /sys"),
+		LC("mount bind over /a/../proc", "{'mounts':[{'destination':"
+		    "'/a/../proc','type':'bind','source':'" ROOT "/data'}]}",
+		    "bind-mount"),
+		LCD("volume over /dev/pts", "{'volumes':[{'Name':'v9','Dest':"
+		    "'/dev/pts'}]}", "bind-mount", "volume Dest /dev/pts is at "
+		    "or below /dev, /proc or /sys"),
+		LC("anonymous volume over //sys", "{'volumes':[{'Name':'',"
+		    "'Dest':'//sys'}]}", "bind-mount"),
 		LCD("mount no type", "{'mounts':[{'destination':'/d'}]}",
 		    "mount-type", "every mount needs an explicit type of bind, "
 		    "volume or tmpfs"),
