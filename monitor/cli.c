@@ -64,6 +64,8 @@ static const struct opt {
 	{ CGO_DECISION, "--decision", NULL, AUDIT, 0, 0 },
 	{ CGO_JSON, "--json", NULL, AUDIT, 1, 0 },
 	{ CGO_LOG_FILE, "--log-file", NULL, AUDIT, 0, 0 },
+	{ CGO_REQUIRE_PATCHED, "--require-patched-backend",
+	  "CONTAINER_GATEWAY_REQUIRE_PATCHED_BACKEND", SERVE, 1, 0 },
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -94,6 +96,7 @@ static const char usage_serve[] =
     "                               [--max-connections N] [--memory-budget SIZE] [--daemon]\n"
     "                               [--log-max-size SIZE]\n"
     "                               [--require-full-sandbox] [--session ID [--session-pid PID]]\n"
+    "                               [--require-patched-backend]\n"
     "\n"
     "Serve <run-dir>/podman.sock and docker.sock for the project, in front of\n"
     "the podman or docker daemon (discovered, or given with --podman-socket /\n"
@@ -131,6 +134,8 @@ static const char usage_serve[] =
     "                          --session ID stops the gateway after the last one\n"
     "  --session-pid PID       the session's process: once it is gone, the\n"
     "                          session no longer counts\n"
+    "  --require-patched-backend  refuse to serve (exit 1) while a backend\n"
+    "                          advisory applies (container-gateway status lists them)\n"
     "\n"
     "Every flag has a CONTAINER_GATEWAY_* variable (e.g. CONTAINER_GATEWAY_IDLE_TIMEOUT);\n"
     "the flag wins. A second serve for a running project prints its pid and exits 0.\n";
@@ -667,6 +672,8 @@ apply(struct cg_config *c, const struct opt *o, const char *v,
 			    "(expected a process id)", v, from);
 		c->session_pid = u;
 		return 0;
+	case CGO_REQUIRE_PATCHED:
+		return parse_bool(v, from, &c->require_patched);
 	}
 	return usage_error("internal: unhandled option");
 }

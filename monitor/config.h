@@ -18,6 +18,7 @@ enum cg_opt {
 	CGO_LOG_FORMAT, CGO_MAX_CONNECTIONS, CGO_DAEMON, CGO_REQUIRE_FULL_SANDBOX,
 	CGO_SESSION, CGO_SESSION_PID, CGO_STOP_CONTAINERS, CGO_LOG_MAX_SIZE,
 	CGO_SINCE, CGO_DECISION, CGO_JSON, CGO_LOG_FILE, CGO_MEMORY_BUDGET,
+	CGO_REQUIRE_PATCHED,
 };
 
 /* `audit --decision`: which part of the report. */
@@ -56,6 +57,7 @@ struct cg_config {
 	enum cg_audit_part audit_part;
 	int json;		/* --json */
 	char *log_file;		/* --log-file; NULL: <run-dir>'s log */
+	int require_patched;	/* --require-patched-backend (monitor/advisory.c) */
 	unsigned explicit_mask;	/* bit 1 << enum cg_opt: given by flag or
 				   environment, not defaulted */
 	const char *help_topic;	/* CMD_HELP: "serve", ... or NULL for all */

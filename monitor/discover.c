@@ -289,6 +289,64 @@ commit_needs_body(const char *path)
 	return st[0] >= 500 && st[1] > 0 && st[1] < 500;
 }
 
+int
+rundir_advisories(struct gateway *gw)
+{
+	char what[160], *body, *refused = NULL, *q;
+	const struct advisory *a;
+	struct listener *l;
+	size_t len = 0, rlen = 0, i;
+	FILE *rf = open_memstream(&refused, &rlen);
+	int k, podman, status = 0;
+
+	if (rf == NULL)
+		xoom();
+	for (k = 0; k < CG_SOCKETS; k++) {
+		l = &gw->lis[k];
+		if (l->backend_path[0] == '\0')
+			continue;
+		if (k == 1 && strcmp(l->backend_path, gw->lis[0].backend_path) == 0) {
+			l->ver = gw->lis[0].ver;	/* the same daemon */
+			l->advisories = gw->lis[0].advisories;
+			continue;
+		}
+		body = oneshot(l->backend_path, "GET", "/version", VERSION_MS,
+		    &status, &len);
+		if (body != NULL && status == 200)
+			advisory_parse_version(body, len, &l->ver);
+		free(body);
+		podman = l->backend_ident == BACKEND_LIBPOD;
+		l->advisories = advisory_applies(&l->ver, podman);
+		advisory_describe(&l->ver, podman, what, sizeof(what));
+		q = log_quote(l->backend_path, strlen(l->backend_path));
+		log_msg(LOG_INFO, "backend-version", "%s is %s", q, what);
+		for (i = 0; i < ADV_COUNT; i++) {
+			if (!(l->advisories & (1u << i)))
+				continue;
+			a = advisory_at(i);
+			log_msg(LOG_WARNING, "backend-advisory", "advisory %s "
+			    "applies to %s (%s): %s %s: %s; what the gateway does: %s", a->id,
+			    q, what, a->component, a->affected, a->flaw,
+			    a->gateway);
+			fprintf(rf, "%s%s (%s)", ftell(rf) > 0 ? ", " : "", a->id,
+			    what);
+		}
+		free(q);
+	}
+	fclose(rf);
+	if (gw->cfg->require_patched && rlen > 0) {
+		fprintf(stderr, "container-gateway: refusing to serve: "
+		    "--require-patched-backend, and the backend has flaws the "
+		    "gateway cannot close: %s (container-gateway status and "
+		    "tool.md \"Backend advisories\" list them); upgrade the "
+		    "backend or start without the flag\n", refused);
+		free(refused);
+		return 1;
+	}
+	free(refused);
+	return 0;
+}
+
 /*
  * First candidate of kind that is a socket, not our own and not another
  * gateway (each gateway skipped with a WARNING that says so; a candidate

@@ -17,6 +17,7 @@
 #include "ipc/proto.h"
 #include "ipc/queue.h"
 #include "monitor/audit.h"
+#include "monitor/advisory.h"
 #include "monitor/config.h"
 #include "policy/policy.h"
 
@@ -58,6 +59,10 @@ struct listener {
 		BACKEND_LIBPOD,		/* "Server: Libpod/..." (podman) */
 		BACKEND_DOCKERD,	/* "Server: Docker/..." (dockerd) */
 	} backend_ident;
+	/* its GET /version at start-up, and the advisories that apply
+	   (bits 1 << enum advisory_id; monitor/advisory.c) */
+	struct backend_version ver;
+	unsigned advisories;
 };
 
 /* A client refused with 503, lingering (monitor/linger.c). */

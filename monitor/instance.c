@@ -35,6 +35,7 @@ static const struct {
 	{ CGO_LOG_FORMAT, "--log-format" },
 	{ CGO_MAX_CONNECTIONS, "--max-connections" },
 	{ CGO_LOG_MAX_SIZE, "--log-max-size" },
+	{ CGO_REQUIRE_PATCHED, "--require-patched-backend" },
 };
 #define NCOMPARED	(sizeof(compared) / sizeof(compared[0]))
 
@@ -111,6 +112,9 @@ value_of(const struct gateway *gw, enum cg_opt id, int running, char *out,
 	case CGO_LOG_MAX_SIZE:
 		snprintf(out, outsz, "%llu", (unsigned long long)c->log_max_size);
 		break;
+	case CGO_REQUIRE_PATCHED:
+		snprintf(out, outsz, "%d", c->require_patched);
+		break;
 	default:
 		break;
 	}
@@ -122,9 +126,10 @@ void
 instance_record(const struct gateway *gw)
 {
 	char path[CG_PATH_MAX + 32], value[CG_PATH_MAX + 1], *buf = NULL;
+	const struct listener *l;
 	size_t len = 0, i;
 	FILE *f;
-	int fd;
+	int fd, k;
 
 	record_path(gw, path, sizeof(path));
 	f = open_memstream(&buf, &len);
@@ -142,6 +147,19 @@ instance_record(const struct gateway *gw)
 		    (i == 0 || strcmp(gw->lis[0].backend_path,
 		    gw->lis[i].backend_path) != 0))
 			fprintf(f, "backend=%s\n", gw->lis[i].backend_path);
+	/* for status (instance_status) */
+	for (k = 0; k < CG_SOCKETS; k++) {
+		l = &gw->lis[k];
+		if (l->backend_path[0] == '\0' || (k == 1 &&
+		    strcmp(l->backend_path, gw->lis[0].backend_path) == 0))
+			continue;
+		advisory_describe(&l->ver, l->backend_ident == BACKEND_LIBPOD,
+		    value, sizeof(value));
+		for (i = 0; i < ADV_COUNT; i++)
+			if (l->advisories & (1u << i))
+				fprintf(f, "advisory=%s %s at %s\n",
+				    advisory_at(i)->id, value, l->backend_path);
+	}
 	fclose(f);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
@@ -262,6 +280,18 @@ instance_report(const struct gateway *gw)
 		    "has other flags than these: %s; run container-gateway stop "
 		    "first to start it with yours\n", diff);
 	free(diff);
+}
+
+void
+instance_status(const struct gateway *gw, FILE *f)
+{
+	char path[CG_PATH_MAX + 32], rec[RECORD_MAX];
+
+	record_path(gw, path, sizeof(path));
+	if (read_owned(path, rec, sizeof(rec)) < 0)
+		rec[0] = '\0';
+	fputs(", \"advisories\": ", f);
+	advisory_status_json(rec, f);
 }
 
 long long

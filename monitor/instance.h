@@ -5,6 +5,8 @@
 #ifndef CG_INSTANCE_H
 #define CG_INSTANCE_H
 
+#include <stdio.h>
+
 #include "monitor/gateway.h"
 
 #define INSTANCE_RECORD_MAX	16384	/* bytes; the record is a few hundred */
@@ -34,6 +36,13 @@ int instance_read_record(const struct gateway *gw, char *buf, size_t bufsz);
  */
 int instance_recorded(const char *rec, const char *key, int nth, char *out,
     size_t outsz);
+
+/*
+ * Status members from the running gateway's record (it must be owned by
+ * the effective uid): `, "advisories": [...]` (advisory_status_json), to
+ * f. A missing record gives an empty list.
+ */
+void instance_status(const struct gateway *gw, FILE *f);
 
 /* Remove the record (graceful exit, before the pid file). */
 void instance_forget(const struct gateway *gw);

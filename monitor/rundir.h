@@ -82,6 +82,17 @@ void rundir_release_pid(struct gateway *gw);
 
 
 /*
+ * Ask each backend GET /version (after rundir_discover), keep what it
+ * says and the advisories that apply in gw->lis[].ver/.advisories
+ * (monitor/advisory.c), log its version (INFO) and each applying
+ * advisory once (WARNING). Returns 0; 1 when cfg->require_patched is set
+ * and an advisory applies, after printing "container-gateway: refusing
+ * to serve: --require-patched-backend, ..." with the advisories on
+ * stderr (serve then exits 1).
+ */
+int rundir_advisories(struct gateway *gw);
+
+/*
  * Discover the backends (cli.md §8.1: explicit sockets, else
  * $XDG_RUNTIME_DIR/podman/podman.sock, /run/podman/podman.sock, a unix://
  * DOCKER_HOST, /var/run/docker.sock; never the gateway's own sockets) and

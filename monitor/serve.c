@@ -791,6 +791,12 @@ serve_main(struct cg_config *cfg)
 		rc = rc == 3 ? (cfg->daemon ? 1 : 0) : rc;
 		goto out;
 	}
+	/* backend advisories: WARNINGs, --require-patched-backend */
+	if (rundir_advisories(&gw) != 0) {
+		graceful_exit(&gw);
+		rc = 1;
+		goto out;
+	}
 	for (i = 0; i < CG_SOCKETS; i++)
 		if (gw.lis[i].backend_path[0] != '\0')
 			egress_probe(&gw, &gw.lis[i]);

@@ -328,12 +328,14 @@ status_main(struct cg_config *cfg)
 	}
 	printf("{\"running\": true, \"pid\": %lld, \"sockets\": {\"podman\": "
 	    "%s%s%s, \"docker\": %s%s%s}, \"serving\": [%s%s%s], \"sandbox\": "
-	    "%s%s%s}\n", pid,
+	    "%s%s%s", pid,
 	    esc[0] ? "\"" : "", esc[0] ? esc[0] : "null", esc[0] ? "\"" : "",
 	    esc[1] ? "\"" : "", esc[1] ? esc[1] : "null", esc[1] ? "\"" : "",
 	    esc[0] ? "\"podman\"" : "", esc[0] && esc[1] ? ", " : "",
 	    esc[1] ? "\"docker\"" : "", level ? "\"" : "", level ? level : "null",
 	    level ? "\"" : "");
+	instance_status(gw, stdout);
+	puts("}");
 	free(esc[0]);
 	free(esc[1]);
 	free(gw);

@@ -16,7 +16,7 @@ if command -v man >/dev/null 2>&1; then
   for f in --project --run-dir --pid-file --backend --podman-socket --docker-socket --egress \
            --egress-port --egress-host --extra-bind-root --idle-timeout --backend-timeout \
            --log-level --log-format --max-connections --daemon --require-full-sandbox --session \
-           --session-pid --stop-containers --log-max-size; do
+           --session-pid --stop-containers --log-max-size --require-patched-backend; do
     env_name=CONTAINER_GATEWAY_$(echo "${f#--}" | tr a-z- A-Z_)
     grep -q -- "$f" <<<"$R" && grep -q -- "$env_name" <<<"$R" || { nmiss=1; echo "  man page: missing $f or $env_name"; }
   done
