@@ -103,9 +103,8 @@ ipc_needs_force(void)
 int
 confine_caps(struct confine_result *cr)
 {
-	cap_value_t keep[2], cap, max;
-	cap_t want, cur;
-	int nkeep = 0, same;
+	cap_value_t keep[2];
+	int nkeep = 0;
 
 	memset(cr, 0, sizeof(*cr));
 	if (geteuid() == 0 && have_cap(CAP_KILL, CAP_PERMITTED)) {
@@ -116,6 +115,17 @@ confine_caps(struct confine_result *cr)
 		keep[nkeep++] = CAP_NET_ADMIN;
 		cr->kept_net_admin = 1;
 	}
+	return confine_keep_caps(keep, nkeep, cr);
+}
+
+int
+confine_keep_caps(const cap_value_t *keep, int nkeep,
+    struct confine_result *cr)
+{
+	cap_value_t cap, max;
+	cap_t want, cur;
+	int same;
+
 	/* bounding set and securebits first: they need CAP_SETPCAP */
 	if (have_cap(CAP_SETPCAP, CAP_EFFECTIVE)) {
 		max = cap_max_bits();

@@ -9,6 +9,8 @@
 #ifndef CG_CONFINE_H
 #define CG_CONFINE_H
 
+#include <sys/capability.h>
+
 /* What the confinement did (start-up log line, tests). */
 struct confine_result {
 	int kept_kill;		/* CAP_KILL kept: children run as 65534 */
@@ -38,6 +40,18 @@ struct confine_result {
  * "no_new_privs").
  */
 int confine_caps(struct confine_result *cr);
+
+/*
+ * The second half of confine_caps() for any process: keep exactly the
+ * nkeep capabilities keep[] (effective and permitted; they must be in
+ * the permitted set), empty the bounding set and lock the securebits
+ * when CAP_SETPCAP allows, clear ambient and inheritable, read the
+ * result back, set PR_SET_NO_NEW_PRIVS. Used by the monitor and the
+ * pinner (monitor/pinner.c). Returns 0, or -1 with cr->step/err set;
+ * cr->bounding_dropped tells whether the bounding set went.
+ */
+int confine_keep_caps(const cap_value_t *keep, int nkeep,
+    struct confine_result *cr);
 
 /*
  * Confine the monitor for its event loop; the last step of start-up,

@@ -111,4 +111,34 @@ int cg_seccomp_load_monitor(unsigned flags);
  */
 int cg_seccomp_export_monitor(FILE *f, unsigned flags);
 
+/* ---------------------------------------------------------------- pinner */
+
+/*
+ * The open flags the pinner uses (monitor/pinner.c), each allowed exactly:
+ * a directory on the way and the source itself, without following a
+ * symlink (O_PATH: no read or write access); a file mount point (new,
+ * empty); its key directory for LIST. And open_tree()'s flags: a clone
+ * of the opened source with its submounts (as an rbind).
+ */
+#define CG_PIN_OPEN_WALK	(O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC)
+#define CG_PIN_OPEN_LAST	(O_PATH | O_NOFOLLOW | O_CLOEXEC)
+#define CG_PIN_OPEN_MKFILE	(O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | \
+	O_CLOEXEC)
+#define CG_PIN_OPEN_LIST	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#define CG_PIN_OPEN_TREE	(1u /* OPEN_TREE_CLONE */ | O_CLOEXEC | \
+	0x1000u /* AT_EMPTY_PATH */ | 0x8000u /* AT_RECURSIVE */)
+
+/*
+ * Load the pinner's allow-list (seccomp/pinner.c lists each call and
+ * why): default action and other architectures KILL_PROCESS. Needs
+ * PR_SET_NO_NEW_PRIVS. Irreversible. Returns 0 or a negative errno.
+ */
+int cg_seccomp_load_pinner(void);
+
+/*
+ * Write the pinner's filter as PFC text to f (tests/golden/pinner.pfc).
+ * Same errors as cg_seccomp_export_child().
+ */
+int cg_seccomp_export_pinner(FILE *f);
+
 #endif
