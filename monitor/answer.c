@@ -94,7 +94,11 @@ answer_json(struct conn *c, const char *body, size_t len)
 	relay_answer(c, "allow", NULL, 200, NULL, closing, resp, (size_t)n + len);
 }
 
-/* A refusal the monitor writes itself (gateway.h). */
+/*
+ * A refusal the monitor writes itself, with what to do instead (hint):
+ * the child's rendering of a refused VERDICT carries only the code's
+ * generic hint. The connection ends after it (http.md §5.4).
+ */
 void
 answer_refuse(struct conn *c, const char *code, const char *hint,
     const char *fmt, ...)
@@ -134,7 +138,7 @@ answer_label_query(const struct conn *c, const char *extra)
 	q = query_parse(extra, strlen(extra), &r);
 	if (q == NULL)		/* our own constant: a broken invariant */
 		abort();
-	esc = cg_json_escape(c->gw->root, strlen(c->gw->root));
+	esc = cg_json_escape(root, strlen(root));
 	if (asprintf(&json, "{\"label\":[\"%s=%s\"]}", CG_LABEL_KEY, esc) < 0)
 		xoom();
 	query_append(q, "filters", json);

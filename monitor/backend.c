@@ -5,6 +5,7 @@
  * and the VERDICT that tells the child whether it was forwarded.
  */
 #include "monitor/backend.h"
+#include "monitor/pins.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -198,7 +199,7 @@ backend_retry(struct conn *c)
 {
 	char *req = c->bc.retry;
 	size_t len = c->bc.retry_len;
-	int internal = c->bc.internal;
+	int internal = c->bc.internal, head_only = c->bc.head_only;
 	long long deadline = c->bc.deadline;
 
 	if (!c->bc.reused || req == NULL || c->bc.inlen > 0 ||
@@ -208,6 +209,7 @@ backend_retry(struct conn *c)
 	conn_close_backend(c);		/* frees the queue, not req */
 	(void)connect_new(c);
 	c->bc.internal = internal;
+	c->bc.head_only = head_only;
 	c->bc.deadline = deadline;
 	fifo_put(&c->bc.out, req, len);
 	free(req);
@@ -582,7 +584,7 @@ internal_complete(struct conn *c)
 		b->in_head = n;
 		b->keep = head_keeps(&resp);
 		b->in_clen = resp.content_length;
-		b->in_framing = backend_framing(&resp, 0);
+		b->in_framing = backend_framing(&resp, b->head_only);
 		http_chunked_init(&b->in_chunk, 1);
 		b->in_scan = 0;
 	}
@@ -683,6 +685,7 @@ backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
 	audit_write(c, r.status >= 500 ? AO_ERROR : AO_REFUSED, c->method,
 	    c->log_path, r.code, r.status, conn_duration_ms(c), r.detail);
 	c->closing = 1;		/* the child writes the error and lingers */
+	phase_settle(c, 0);	/* nothing was created: its pins go */
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
 	backend_verdict(c, 1, r.code, r.status, r.detail);

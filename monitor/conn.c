@@ -21,6 +21,7 @@
 #include "base/xmalloc.h"
 #include "monitor/evfilter.h"
 #include "monitor/log.h"
+#include "monitor/pins.h"
 
 /* a parsed JSON body or list answer from this size on is trimmed after */
 #define TRIM_MIN	(1u << 20)
@@ -52,6 +53,8 @@ conn_free(struct conn *c)
 	check_end(c);
 	projnet_unlock(c);	/* others waiting to create it go on */
 	budget_release(c);
+	phase_settle(c, -1);	/* an outcome not seen: the sweep decides */
+	free(c->pin_names);
 	conn_close_backend(c);
 	ev_close_sole(c->gw, c->ipc);
 	ev_close(c->gw, c->client);

@@ -11,6 +11,7 @@
 #include "monitor/gateway.h"
 #include "monitor/backend.h"
 #include "monitor/relay.h"
+#include "monitor/pins.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -150,6 +151,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	struct cg_fwd_headers fh;
 
 	c->fwd_pending = 1;
+	phase_settle(c, -1);	/* the previous request's, if it had no head */
 	if (verify_forward(c, m, &fh) < 0)
 		return -1;
 	free(c->json);

@@ -135,6 +135,7 @@ enum ev_kind {
 	EV_LINGER,		/* a 503 being lingered on */
 	EV_POOL,		/* a kept backend connection; index: gw->pools[] */
 	EV_DRAIN,		/* an orphaned answer; index: gw->drains[] */
+	EV_PINS,		/* the pins' sweep: its list request (pins.c) */
 	EV_CONN_IPC,		/* the three roles of a connection, in order */
 	EV_CONN_BACKEND,
 	EV_CONN_CLIENT,
@@ -222,6 +223,8 @@ struct gateway {
 	char pn_salt[9];		/* a squatted name's suffix (8 hex) */
 	int pn_warned;			/* its squatting was logged */
 	struct budget budget;		/* memory (monitor/budget.c) */
+	struct pins *pins;		/* pinned bind sources (pins.c); NULL
+					   when the gateway is not root */
 };
 
 /*
@@ -257,6 +260,8 @@ struct bcall {
 	size_t inlen, incap;
 	long long deadline;		/* ms, monotonic; 0 = none */
 	int internal;
+	int head_only;			/* an internal HEAD: its answer has
+					   no body whatever its framing says */
 	/* keep-alive (issue 9, monitor/backend.c "pool") */
 	int reused;			/* fd came from the pool */
 	char *retry;			/* the request, for one retry when a
@@ -464,6 +469,12 @@ struct conn {
 	int ph_pn;			/* the project network: 1 missing,
 					   to be created; 0 otherwise */
 	int ph_reloaded;		/* podman re-read its network files */
+	int ph_create;			/* 1 container create, 2 pod create */
+	int ph_pinned;			/* its bind sources are pinned */
+	struct startcheck *sc;		/* a start being checked (startcheck.c) */
+	char (*pin_names)[41];		/* pins made for this create (pins.c;
+					   PIN_NAME_MAX + 1 bytes each) */
+	unsigned npins;
 	char *ph_names_mem;		/* the names above, copied out of the
 					   body's tree (freed at once: a parse
 					   of 8 MiB can take 300 MB, issue 11
@@ -757,6 +768,16 @@ void phase_done(struct conn *c, int ok, int timeout);
 void phase_wake(struct gateway *gw);
 
 /*
+ * c's request reached its end as far as the phase's state goes: the
+ * final head of the forwarded request arrived with status, or the
+ * monitor refused or answered it (its status; 0 for a refused VERDICT),
+ * or the exchange ended unseen (-1: a new FORWARD, the connection's
+ * end). A create's pins are kept or removed (pins_settle), a start's
+ * locks released (startcheck_settle).
+ */
+void phase_settle(struct conn *c, int status);
+
+/*
  * Go on with c's phase after a step that ran outside phase.c (the image
  * step): the next network or volume, or the forward.
  */
@@ -804,6 +825,43 @@ int image_pin_body(struct conn *c);
  * after), 0 when the ordinary phase applies.
  */
 int answer_start(struct conn *c);
+/*
+ * The query "<extra>&filters={"label":["<KEY>=<root>"]}", encoded as
+ * the monitor sends it (malloc'd; the caller frees it). extra is the
+ * monitor's own constant pairs (e.g. "all=1").
+ */
+char *answer_label_query(const char *root, const char *extra);
+/*
+ * Refuse c's request with a response the monitor writes itself (code,
+ * its specific hint, the detail from fmt): VERDICT forwarding to the
+ * child, then the error body; the connection ends after it (http.md
+ * §5.4). For refusals whose hint the code's generic one would not carry.
+ */
+void answer_refuse(struct conn *c, const char *code, const char *hint,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ---- monitor/startcheck.c */
+
+/*
+ * Called by phase_start() for c's verified FORWARD: a container start,
+ * restart or libpod init, or a pod start or restart, is checked before
+ * it is forwarded (startcheck.c: mounts at or below /dev, /proc, /sys;
+ * on a podman with the podman-workdir advisory the working directory
+ * inside the root file system, restart policies, a stop before a
+ * restart). Returns 1 when it took c over (refused or forwarded later),
+ * 0 otherwise.
+ */
+int startcheck_start(struct conn *c);
+/* The internal exchange of c's start check ended (phase_done). */
+void startcheck_done(struct conn *c, int ok, int timeout);
+/*
+ * An archive upload (docker cp into a container) on a podman with the
+ * podman-workdir advisory: refused (1, the refusal written) while a
+ * start of that container is in flight, else held until it ends (0).
+ */
+int startcheck_lock(struct conn *c);
+/* c's request ended (head, refusal, end): its locks and state go. */
+void startcheck_settle(struct conn *c);
 /*
  * The internal exchange of c's answer ended (ok: a complete response;
  * timeout: the deadline passed): the next request, the computed answer,

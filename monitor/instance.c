@@ -6,6 +6,8 @@
  * that differs from the running gateway's.
  */
 #include "monitor/instance.h"
+#include "monitor/pins.h"
+#include "base/gwerror.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -148,6 +150,8 @@ instance_record(const struct gateway *gw)
 		    gw->lis[i].backend_path) != 0))
 			fprintf(f, "backend=%s\n", gw->lis[i].backend_path);
 	/* for status (instance_status) */
+	pins_state(gw, value, sizeof(value));
+	fprintf(f, "pins=%s\n", value);
 	for (k = 0; k < CG_SOCKETS; k++) {
 		l = &gw->lis[k];
 		if (l->backend_path[0] == '\0' || (k == 1 &&
@@ -285,11 +289,21 @@ instance_report(const struct gateway *gw)
 void
 instance_status(const struct gateway *gw, FILE *f)
 {
-	char path[CG_PATH_MAX + 32], rec[RECORD_MAX];
+	char path[CG_PATH_MAX + 32], rec[RECORD_MAX], *esc;
+	const char *pins;
+	size_t n;
 
 	record_path(gw, path, sizeof(path));
 	if (read_owned(path, rec, sizeof(rec)) < 0)
 		rec[0] = '\0';
+	pins = strstr(rec, "\npins=");
+	if (pins != NULL) {
+		pins += 6;
+		n = strcspn(pins, "\n");
+		esc = cg_json_escape(pins, n);
+		fprintf(f, ", \"pins\": \"%s\"", esc);
+		free(esc);
+	}
 	fputs(", \"advisories\": ", f);
 	advisory_status_json(rec, f);
 }

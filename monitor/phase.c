@@ -17,6 +17,7 @@
 
 #include "base/xmalloc.h"
 #include "monitor/log.h"
+#include "monitor/pins.h"
 #include "monitor/publish.h"
 #include "monitor/loop.h"
 #include "policy/body.h"
@@ -370,6 +371,13 @@ phase_next(struct conn *c)
 			return;
 		}
 		if (c->ph_kind == 2) {
+			/* every name passed: pin the bind sources before
+			   anything is created (pins.c) */
+			if (c->ph_create != 0 && !c->ph_pinned) {
+				c->ph_pinned = 1;
+				if (pins_create(c, c->ph_create == 2) < 0)
+					return;
+			}
 			while (c->ph_i < c->ph_n[1] && !c->ph_missing[c->ph_i])
 				c->ph_i++;
 			if (c->ph_i < c->ph_n[1]) {
@@ -460,7 +468,12 @@ phase_start(struct conn *c)
 	/* routes the monitor answers or pre-checks itself (answer.c) */
 	if (answer_start(c))
 		return;
+	/* starts, and copies into a container being started (startcheck.c) */
+	if (startcheck_lock(c) || startcheck_start(c))
+		return;
 	c->ph_n[0] = c->ph_n[1] = 0;
+	c->ph_create = ctr ? 1 : pod ? 2 : 0;
+	c->ph_pinned = 0;
 	memset(c->ph_missing, 0, sizeof(c->ph_missing));
 	c->ph_i = 0;
 	c->ph_kind = 0;
@@ -586,8 +599,17 @@ phase_done(struct conn *c, int ok, int timeout)
 		answer_done(c, ok, timeout);
 	else if (c->im_step != 0)
 		image_step_done(c, ok, timeout);
+	else if (c->sc != NULL)
+		startcheck_done(c, ok, timeout);
 	else if (c->ph_step == 3)
 		volume_name_done(c, ok, timeout);
 	else
 		named_done(c, ok, timeout);
+}
+
+void
+phase_settle(struct conn *c, int status)
+{
+	pins_settle(c, status);
+	startcheck_settle(c);
 }

@@ -19,6 +19,7 @@
 #include "base/xmalloc.h"
 #include "monitor/instance.h"
 #include "monitor/log.h"
+#include "monitor/pin.h"
 #include "monitor/session.h"
 
 #define SOCK_PATH_MAX	103	/* cli.md §5.4 */
@@ -547,8 +548,10 @@ rundir_prepare(struct gateway *gw)
 	rc = check_chain(gw, &l, 1);
 	if (rc != 0)
 		return rc;
-	/* excluded roots (policy.md §4.4) */
+	/* excluded roots (policy.md §4.4); and the pins' staging directory
+	   (another project's pinned sources; monitor/pin.h) */
 	gw->excluded[gw->nexcluded++] = xstrdup(gw->run_dir_resolved);
+	gw->excluded[gw->nexcluded++] = xstrdup(PIN_BASE);
 	if (asprintf(&gw->excluded[gw->nexcluded], "%s/.apache-magpie-local",
 	    gw->root) < 0)
 		xoom();

@@ -33,6 +33,7 @@
 #include "monitor/daemon.h"
 #include "monitor/instance.h"
 #include "monitor/log.h"
+#include "monitor/pins.h"
 #include "monitor/rundir.h"
 #include "unpriv/child.h"
 #include "unpriv/sanitize.h"
@@ -104,6 +105,8 @@ reap(struct gateway *gw)
 	int st;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (pins_reaped(gw, pid, st))
+			continue;	/* the event loop stops the gateway */
 		if (pid == gw->zyg.pid) {
 			/* the zygote never exits on its own: the loop stops */
 			gw->zyg.pid = -1;
@@ -402,6 +405,7 @@ graceful_exit(struct gateway *gw)
 		free(x);
 	}
 	zygote_stop(gw);
+	pins_stop(gw);
 	linger_close_all(gw);
 	drain_close_all(gw);
 	backend_pool_close(gw);
@@ -484,6 +488,10 @@ sweep(struct gateway *gw, long long now, int full)
 			mark_dirty(gw, c);
 	}
 	settle_dirty(gw);
+	/* the pins' sweep: due, late, or its next turn (pins.c) */
+	t = pins_tick(gw, now);
+	if (now + t < next_deadline)
+		next_deadline = now + t;
 	return (int)(next_deadline - now);
 }
 
@@ -579,6 +587,18 @@ event_loop(struct gateway *gw)
 			rc = 1;
 			break;
 		}
+		/* the pinner, likewise: no new one can be started */
+		if (pins_dead(gw, &rc)) {
+			char how[96];
+
+			describe_end(rc, how, sizeof(how));
+			log_msg(LOG_ERROR, "child-exit", "the pinner ended (%s); "
+			    "the confined monitor cannot start another, so the "
+			    "gateway stops (start it again)", how);
+			graceful_exit(gw);
+			rc = 1;
+			break;
+		}
 		check_adopt(gw);	/* a ready spare for a waiting upload */
 		if (gw->spare == NULL) {
 			gw->spare = spawn_child(gw);
@@ -643,6 +663,9 @@ event_loop(struct gateway *gw)
 				break;
 			case EV_DRAIN:
 				drain_on_event(gw, e->index, e->fd);
+				break;
+			case EV_PINS:
+				pins_on_event(gw, e->revents);
 				break;
 			default:
 				c = e->c;
@@ -776,6 +799,8 @@ serve_main(struct cg_config *cfg)
 	/* the last exec is done: keep only what the loop uses (issue 7) */
 	close(gw.exe_fd);
 	gw.exe_fd = -1;
+	/* the pinner needs root's capabilities: forked before they go */
+	(void)pins_init(&gw);
 	if (confine_caps(&conf) < 0) {
 		fprintf(stderr, "container-gateway: cannot drop the monitor's "
 		    "capabilities (%s: %s)\n", conf.step, strerror(conf.err));

@@ -24,6 +24,29 @@
 int body_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON **tree, struct cg_refusal *r);
 
+/* One bind source of a create body (body_bind_sources). */
+struct cg_bind_src {
+	cJSON *node;		/* the string node that holds it */
+	size_t len;		/* its bytes at the start of the string: a
+				   compat Binds entry is "SRC:DST[:OPTS]" */
+	int binds;		/* 1: a compat Binds entry (dockerd and
+				   podman create a missing source); 0: a
+				   Mounts or libpod mounts source */
+};
+
+/*
+ * The host paths a container or pod create body binds (policy.md §4),
+ * for the monitor's pins (monitor/pins.c): compat HostConfig.Binds
+ * entries with an absolute source and HostConfig.Mounts entries of Type
+ * "bind" (any case, as the compat decoders read it); libpod (and pod
+ * create) mounts of type "bind" exactly (podman compares it so). tree is
+ * a body body_policy() accepted, so every source is a resolved path.
+ * Fills out[0..max) in document order and returns how many, or -1 when
+ * there are more than max.
+ */
+int body_bind_sources(enum cg_api api, int pod_create, cJSON *tree,
+    struct cg_bind_src *out, size_t max);
+
 /*
  * 1 when the container path t, cleaned as the daemons clean it (Go's
  * filepath.Clean; a relative path taken from "/"), is /dev, /proc or /sys

@@ -569,3 +569,52 @@ bad:
 	return cg_refuse(r, "bind-mount",
 	    "Volumes key %s must be a container path", q(k, qb));
 }
+
+/* ---- the bind sources the monitor pins ---- */
+
+int
+body_bind_sources(enum cg_api api, int pod_create, cJSON *tree,
+    struct cg_bind_src *out, size_t max)
+{
+	cJSON *list, *e, *src;
+	const char *v;
+	size_t n = 0;
+
+	if (api == CG_API_COMPAT && !pod_create) {
+		list = json_get(json_get(tree, "HostConfig"), "Binds");
+		for (e = cJSON_IsArray(list) ? list->child : NULL; e != NULL;
+		    e = e->next) {
+			if (!cJSON_IsString(e) || e->valuestring[0] != '/')
+				continue;
+			if (n == max)
+				return -1;
+			out[n++] = (struct cg_bind_src){ e,
+			    strcspn(e->valuestring, ":"), 1 };
+		}
+		list = json_get(json_get(tree, "HostConfig"), "Mounts");
+		for (e = cJSON_IsArray(list) ? list->child : NULL; e != NULL;
+		    e = e->next) {
+			src = json_get(e, "Source");
+			if (!ascii_caseeq(jstr0(e, "Type"), "bind") ||
+			    !cJSON_IsString(src))
+				continue;
+			if (n == max)
+				return -1;
+			v = src->valuestring;
+			out[n++] = (struct cg_bind_src){ src, strlen(v), 0 };
+		}
+		return (int)n;
+	}
+	list = json_get(tree, "mounts");
+	for (e = cJSON_IsArray(list) ? list->child : NULL; e != NULL;
+	    e = e->next) {
+		src = json_get(e, "source");
+		if (strcmp(jstr0(e, "type"), "bind") != 0 || !cJSON_IsString(src))
+			continue;
+		if (n == max)
+			return -1;
+		out[n++] = (struct cg_bind_src){ src, strlen(src->valuestring),
+		    0 };
+	}
+	return (int)n;
+}

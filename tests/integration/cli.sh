@@ -268,6 +268,16 @@ s.recv(1)' "$R1/docker.sock" >"$CG_TMP/held.out" 2>&1
     fi
   done
   if [ $ok -gt 0 ] && [ $bad -eq 0 ]; then pass "sandbox: children have Seccomp 2, NoNewPrivs 1, CapEff/CapPrm 0"; fi
+  # the pinner (doc/privsep.md "The pinner"): CAP_DAC_OVERRIDE and CAP_SYS_ADMIN only, an
+  # empty bounding set, no_new_privs, its own seccomp filter
+  local pin
+  pin=$(cg_pinner "$gw")
+  st=$(cat /proc/"$pin"/status 2>/dev/null)
+  if [ -n "$pin" ] && grep -q '^Seccomp:[[:space:]]*2$' <<<"$st" && grep -q '^NoNewPrivs:[[:space:]]*1$' <<<"$st" &&
+     grep -q '^CapEff:[[:space:]]*0000000000200002$' <<<"$st" && grep -q '^CapPrm:[[:space:]]*0000000000200002$' <<<"$st" &&
+     grep -q '^CapBnd:[[:space:]]*0000000000000000$' <<<"$st"; then
+    pass "sandbox: the pinner keeps CAP_DAC_OVERRIDE and CAP_SYS_ADMIN only, Seccomp 2, NoNewPrivs 1"
+  else fail "sandbox: the pinner is confined" "pid ${pin:-none}: $(grep -E '^(Seccomp|NoNewPrivs|CapEff|CapPrm|CapBnd):' <<<"$st" | tr '\n\t' '  ')" quiet; fi
   # a fresh image (the zygote, fexecve'd once) and forks of it, not forks carrying the
   # monitor's heap: its argv, an empty environment; one zygote, the rest request parsers
   local fresh=1 nz=0

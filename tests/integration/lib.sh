@@ -12,7 +12,8 @@
 #   cg_bg CMD...                  run a helper in the background, killed at teardown (CG_BG_PID)
 #   cg_listener WORD              a TCP listener on every host address answering WORD (a
 #                                 stand-in egress proxy); sets CG_LISTENER_PORT, CG_BG_PID
-#   cg_children PID / cg_parsers PID  a monitor's children / its request parsers (not the zygote)
+#   cg_children PID / cg_parsers PID  a monitor's children but its pinner / its request parsers
+#                                 (not the zygote); cg_pinner PID its pinner; cg_nchildren PID OP N
 #   cg_monitor_fds PID            a monitor's open descriptors
 #   cg_monitor_own_fds PID SOCK   the same without its connections to the backend socket SOCK
 #                                 (kept keep-alive connections, issue 9: their number follows
@@ -289,8 +290,21 @@ while True:
 
 # children of a pid (direct only)
 cg_children() {
-  cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9]+$' || true
+  local k
+  for k in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    [ "$(cat /proc/$k/comm 2>/dev/null)" = cg-pinner ] || echo "$k"
+  done
 }
+# cg_pinner PID: the monitor's pinner (comm cg-pinner; doc/privsep.md "The pinner"), if any
+cg_pinner() {
+  local k
+  for k in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    [ "$(cat /proc/$k/comm 2>/dev/null)" = cg-pinner ] && echo "$k"
+  done
+  return 0
+}
+# cg_nchildren PID OP N: the monitor's zygote and request parsers (cg_children) number OP N
+cg_nchildren() { [ "$(cg_children "$1" | wc -w)" "$2" "$3" ]; }
 
 cg_monitor_fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 cg_monitor_own_fds() {

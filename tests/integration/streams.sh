@@ -116,11 +116,11 @@ s_follow_pause() {
   cg_run dk run -d --name sfp --network none $IMG sh -c \
     "while :; do yes $LOGLINE | head -c 1048576; sleep 0.1; done"
   if [ $CG_RC -ne 0 ]; then fail "follow pause: setup" "docker run -d failed"; return; fi
-  cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  cg_wait_for 5000 cg_nchildren "$GW1" -le 2
   base=$(parsers)
   # the reader's pipe fills, then docker stops reading its socket
   cg_bg sh -c "DOCKER_HOST=unix://$R1/docker.sock docker logs -f sfp | { sleep 5; head -c 1 >/dev/null; }"
-  if cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
+  if cg_wait_for 5000 cg_nchildren "$GW1" -gt $((base + 1)); then
     pass "follow pause: the logs -f stream is open"
   else fail "follow pause: the logs -f stream is open" "no request parser for it" quiet; fi
   # /_ping, not /version: podman runs dpkg-query for every /version, which alone took
@@ -144,7 +144,7 @@ s_never_reads() {
   local base hwm
   cg_run dk run -d --name snr --network none $IMG sh -c "yes $LOGLINE"
   if [ $CG_RC -ne 0 ]; then fail "never reads: setup" "docker run -d failed"; return; fi
-  cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  cg_wait_for 5000 cg_nchildren "$GW1" -le 2
   base=$(parsers)
   mon_hwm_reset
   cg_bg python3 -c '
@@ -154,7 +154,7 @@ s.sendall(b"GET /v1.41/containers/snr/logs?follow=1&stdout=1 HTTP/1.1\r\nHost: d
 print("sent", flush=True)
 time.sleep(60)' "$R1/docker.sock" >"$CG_TMP/nr.out" 2>&1
   cg_wait_for 5000 grep -q sent "$CG_TMP/nr.out"
-  if cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -gt $((base + 1)) ]"; then
+  if cg_wait_for 5000 cg_nchildren "$GW1" -gt $((base + 1)); then
     pass "never reads: its connection is served"
   else fail "never reads: its connection is served" "no request parser for it" quiet; fi
   expect_output "never reads: others are served meanwhile" ApiVersion \
@@ -165,7 +165,7 @@ time.sleep(60)' "$R1/docker.sock" >"$CG_TMP/nr.out" 2>&1
   if [ "$hwm" -lt 32768 ]; then pass "never reads: monitor peak RSS $hwm kB (bound 32 MiB)"
   else fail "never reads: monitor peak RSS" "$hwm kB" quiet; fi
   kill -KILL "$CG_BG_PID" 2>/dev/null; wait "$CG_BG_PID" 2>/dev/null
-  if cg_wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((base + 1)) ]"; then
+  if cg_wait_for 1000 cg_nchildren "$GW1" -le $((base + 1)); then
     pass "never reads: its request parser is gone within 1 s of the client"
   else fail "never reads: its request parser is gone within 1 s of the client" "still there" quiet; fi
   bk_rm snr
@@ -195,7 +195,7 @@ s_killed_exec() {
   cg_run dk run -d --name ske --network none $IMG sleep 600
   if [ $CG_RC -ne 0 ]; then fail "killed exec: setup" "docker run -d failed"; return; fi
   # the connections of docker run are gone: only the spare parser is left
-  cg_wait_for 5000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le 2 ]"
+  cg_wait_for 5000 cg_nchildren "$GW1" -le 2
   p0=$(parsers); f0=$(mon_own_fds)
   sh -c "timeout -s KILL 5 env DOCKER_HOST=unix://$R1/docker.sock docker exec -i ske cat \
     < /dev/zero > /dev/null 2>&1" 2>/dev/null

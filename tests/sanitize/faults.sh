@@ -120,7 +120,7 @@ serves() {  # NAME [WANT]: assert the following request got WANT (200)
 # takes a while on a busy machine: not part of the second) are back to P0/F0
 freed_since() {
   local t0=$(cg_ms) dt
-  if cg_wait_for 1000 sh -c "[ \$(cat /proc/$GW1/task/*/children | wc -w) -le $((P0 + 1)) ]"; then
+  if cg_wait_for 1000 cg_nchildren "$GW1" -le $((P0 + 1)); then
     dt=$(( $(cg_ms) - t0 ))
     fds_back() { [ "$(own_fds)" -le "$F0" ]; }
     if cg_wait_for 2000 fds_back; then

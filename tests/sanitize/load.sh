@@ -77,7 +77,7 @@ cg_run dk run -d --name ld1 --network none $IMG sleep 600
 if [ $CG_RC -ne 0 ]; then fail "load: setup" "docker run -d failed"; cg_summary; exit; fi
 
 # ---- the load --------------------------------------------------------------------
-cg_wait_for 10000 sh -c "[ \$(cat /proc/$GW/task/*/children | wc -w) -le 2 ]"
+cg_wait_for 10000 cg_nchildren "$GW" -le 2
 P0=$(parsers); F0=$(own_fds); A0=$(all_fds); N0=$(procs); L0=$(access_lines)
 echo "# start: gateway processes $N0 (parsers $P0), monitor fds $A0 ($F0 without kept backend connections)"
 LOADAVG=$(cut -d' ' -f1-3 /proc/loadavg)
