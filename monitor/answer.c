@@ -119,6 +119,21 @@ answer_refuse(struct conn *c, const char *code, const char *hint,
 	    r.detail, 1, resp, len);
 }
 
+void
+answer_empty_stream(struct conn *c, const char *code, const char *detail)
+{
+	static const char head[] = "HTTP/1.1 101 UPGRADED\r\nContent-Type: "
+	    "application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\n"
+	    "Upgrade: tcp\r\n" CG_HEADER_LINE "\r\n";
+	char *resp = xmalloc(sizeof(head) - 1);
+
+	memcpy(resp, head, sizeof(head) - 1);
+	conn_free_answer(c);
+	answered_verdict(c, code);
+	/* logged as the refusal it stands for */
+	relay_answer(c, "deny", code, 403, detail, 1, resp, sizeof(head) - 1);
+}
+
 /* The backend's answers cannot be used: 502, as for a broken inspect. */
 static void
 answer_unreadable(struct conn *c, const char *what)

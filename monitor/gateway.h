@@ -840,6 +840,15 @@ char *answer_label_query(const char *root, const char *extra);
 void answer_refuse(struct conn *c, const char *code, const char *hint,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * Answer c's attach (a hijack route) with a switched stream that ends at
+ * once, logged as the refusal code/detail: the docker CLI prints no body
+ * of a refused attach ("unable to upgrade to tcp, received 403"), but it
+ * goes on to the start, whose refusal it prints (startcheck.c).
+ */
+void answer_empty_stream(struct conn *c, const char *code,
+    const char *detail);
+
 /* ---- monitor/startcheck.c */
 
 /*

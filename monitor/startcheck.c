@@ -215,6 +215,17 @@ refuse(struct conn *c, const char *code, const char *hint,
 	va_start(ap, fmt);
 	vsnprintf(s->rdetail, sizeof(s->rdetail), fmt, ap);
 	va_end(ap);
+	/*
+	 * docker run and start -a attach before they start, and podman's
+	 * attach inits the container: refused, the attach's own 403 would
+	 * read "unable to upgrade to tcp, received 403" in the CLI. An empty
+	 * stream instead, and the start then says why.
+	 */
+	if (strcmp(c->action, "attach") == 0) {
+		snprintf(s->rcode, sizeof(s->rcode), "%s", code);
+		answer_empty_stream(c, s->rcode, s->rdetail);
+		return;
+	}
 	if (!s->autoremove) {
 		answer_refuse(c, code, hint, "%s", s->rdetail);
 		return;

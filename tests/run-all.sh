@@ -5,7 +5,8 @@
 #      tests/hostile/run.py (a puppet request parser lying to the real monitor);
 #      tests/tarparity/run.py (the checker's tar reader against Go's archive/tar);
 #   2. the real-CLI integration suites (each one suite; exit 77 = skipped):
-#      tests/integration/cli.sh, tools.sh, libs.sh, usability.sh and streams.sh against
+#      tests/integration/cli.sh, tools.sh, libs.sh, usability.sh, streams.sh, isolation.sh and
+#      after_check.sh against
 #      a private podman service, tests/integration/dockerd.sh (cli, tools, libs and
 #      usability again) against a private dockerd, tests/integration/rootless.sh (a
 #      throwaway user's rootless podman); tests/hostile/run.py --real;
@@ -69,6 +70,8 @@ run_suite tests/integration/builds.sh ./tests/integration/builds.sh
 run_suite tests/integration/filters.sh ./tests/integration/filters.sh
 # two projects on one podman: nothing foreign listed or pruned, any filter (issue 7)
 run_suite tests/integration/isolation.sh ./tests/integration/isolation.sh
+# isolation after the check: pinned bind sources, working directories, /dev mounts
+run_suite tests/integration/after_check.sh ./tests/integration/after_check.sh
 # the hostile child's lies against a private podman: its state never changes (issue 7)
 run_suite "tests/hostile/run.py --real" python3 tests/hostile/run.py --real
 # the audit trail: a record per decision kind (schema-checked), a forwarded request never
