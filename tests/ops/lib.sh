@@ -59,6 +59,23 @@ expect() {
   else pass "$n"; fi
 }
 
+# expect_status NAME JSON CMD...: exit 0, and stdout is JSON (cli.md §12's members and
+# "sandbox"; exact, keys in order) followed by the gateway's own members "pins" (a root
+# gateway with its record) and "advisories" (monitor/advisory.c), then "}"
+expect_status() {
+  local n=$1 want=$2; shift 2
+  run "$@"
+  if [ "$RC" != 0 ]; then fail "$n" "exit $RC, expected 0 (stderr: $ERR)"
+  elif [ "${OUT#"${want%\}}"}" = "$OUT" ]; then fail "$n" "stdout '$OUT', expected it to start with '${want%\}}'"
+  elif ! python3 -c 'import json,sys; d=json.loads(sys.argv[1]); k=list(d)
+assert k[:5] == ["running","pid","sockets","serving","sandbox"] and k[-1] == "advisories", k
+assert k[5:-1] in ([], ["pins"]), k
+assert all(set(a) == {"id","backend","affected","flaw","gateway"} for a in d["advisories"])' "$OUT" 2>/dev/null
+  then fail "$n" "stdout '$OUT': not the spec's members, then pins and advisories"
+  elif [ -n "$ERR" ]; then fail "$n" "stderr '$ERR'"
+  else pass "$n"; fi
+}
+
 # stdout goes to /dev/null: a background job must never hold the caller's pipe
 ops_bg() { "$@" >/dev/null & OPS_BG_PID=$!; OPS_PIDS+=("$OPS_BG_PID"); }
 

@@ -26,8 +26,8 @@ wait_exit() {
 ops_git_project st
 start_fg "$OPS_TMP/st.log" --project "$P" "${SERVE[@]}"
 ops_wait_for "[ -S '$R/docker.sock' ]" 10
-expect "status: running, exact JSON" 0 \
-  "{\"running\": true, \"pid\": $GWPID, \"sockets\": {\"podman\": \"$R/podman.sock\", \"docker\": \"$R/docker.sock\"}, \"serving\": [\"podman\", \"docker\"], \"sandbox\": \"full\"}" "" \
+expect_status "status: running, exact JSON" \
+  "{\"running\": true, \"pid\": $GWPID, \"sockets\": {\"podman\": \"$R/podman.sock\", \"docker\": \"$R/docker.sock\"}, \"serving\": [\"podman\", \"docker\"], \"sandbox\": \"full\"}" \
   "$GW" status --project "$P"
 check "pid file holds <pid>\\n" [ "$(od -An -c "$R/container-gateway.pid" | tr -s ' ')" = " $(echo "$GWPID" | sed 's/./& /g')\\n" ]
 check "pid file 0600" [ "$(stat -c %a "$R/container-gateway.pid")" = 600 ]
@@ -96,8 +96,8 @@ expect "stop: unrelated process refused" 1 "" \
   "container-gateway: pid $VICTIM does not look like a container-gateway process; refusing to signal" \
   "$GW" stop --project "$P"
 check "stop: unrelated process still alive" alive "$VICTIM"
-expect "status: locked pid file of another process counts as running" 0 \
-  "{\"running\": true, \"pid\": $VICTIM, \"sockets\": {\"podman\": null, \"docker\": null}, \"serving\": [], \"sandbox\": null}" "" \
+expect_status "status: locked pid file of another process counts as running" \
+  "{\"running\": true, \"pid\": $VICTIM, \"sockets\": {\"podman\": null, \"docker\": null}, \"serving\": [], \"sandbox\": null}" \
   "$GW" status --project "$P"
 echo 1 > "$PF"
 expect "stop: locked, pid 1 is not a valid pid" 1 "" \

@@ -104,7 +104,7 @@ P=$OPS_TMP/adopted; mkdir "$P"; : > "$P/.apache-magpie.lock"
 run "$GW" serve --project "$P" "${SERVE[@]}" --daemon
 AR=$P/.apache-magpie-local/run
 check "adopted: serve --daemon" [ "$RC" = 0 ]
-expect "adopted: status" 0 "{\"running\": true, \"pid\": $(cat "$AR/container-gateway.pid" 2>/dev/null), \"sockets\": {\"podman\": \"$AR/podman.sock\", \"docker\": \"$AR/docker.sock\"}, \"serving\": [\"podman\", \"docker\"], \"sandbox\": \"full\"}" "" \
+expect_status "adopted: status" "{\"running\": true, \"pid\": $(cat "$AR/container-gateway.pid" 2>/dev/null), \"sockets\": {\"podman\": \"$AR/podman.sock\", \"docker\": \"$AR/docker.sock\"}, \"serving\": [\"podman\", \"docker\"], \"sandbox\": \"full\"}" \
   "$GW" status --project "$P"
 check "adopted: run dir 0700" [ "$(stat -c %a "$AR")" = 700 -a "$(stat -c %a "$P/.apache-magpie-local")" = 700 ]
 check "adopted: sockets and pid file 0600" [ "$(stat -c %a "$AR/podman.sock" "$AR/docker.sock" "$AR/container-gateway.pid" | sort -u)" = 600 ]
