@@ -133,6 +133,7 @@ struct probe_facts {
 	enum backend_ident ident;	/* by its Server field */
 	int podman;			/* identify(): a podman marker anywhere */
 	char server[64];		/* its Server field, for the log */
+	char version[48];		/* its version there ("4.3.1"), or "" */
 };
 
 /*
@@ -175,6 +176,7 @@ probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 	pf->podman = 0;
 	pf->ident = BACKEND_UNKNOWN;
 	pf->server[0] = '\0';
+	pf->version[0] = '\0';
 	n = exchange(path, req, buf, sizeof(buf), &resp);
 	if (n < 0)
 		return PROBE_SILENT;
@@ -187,6 +189,11 @@ probe(const char *path, char *version, size_t vsz, struct probe_facts *pf)
 			pf->ident = server_ident(f->value, f->value_len);
 			snprintf(pf->server, sizeof(pf->server), "%.*s",
 			    (int)f->value_len, f->value);
+			/* "Libpod/4.3.1 (linux)": the daemon's version */
+			if (pf->ident != BACKEND_UNKNOWN)
+				snprintf(pf->version, sizeof(pf->version), "%.*s",
+				    (int)strcspn(f->value + 7, " \r\n"),
+				    f->value + 7);
 		}
 	}
 	for (i = 0; n > 0 && i < resp.nfields; i++) {
@@ -310,24 +317,42 @@ rundir_advisories(struct gateway *gw)
 			l->advisories = gw->lis[0].advisories;
 			continue;
 		}
+		q = log_quote(l->backend_path, strlen(l->backend_path));
+		if (l->backend_ident == BACKEND_UNKNOWN) {
+			/* no podman, no dockerd: the table says nothing */
+			log_msg(LOG_INFO, "backend-version", "%s did not identify "
+			    "itself as podman or dockerd: no backend advisory is "
+			    "known for it", q);
+			fprintf(rf, "%s%s is neither podman nor dockerd",
+			    ftell(rf) > 0 ? ", " : "", q);
+			free(q);
+			continue;
+		}
+		/* podman's /version runs its runtimes' --version: ~1 s */
 		body = oneshot(l->backend_path, "GET", "/version", VERSION_MS,
 		    &status, &len);
 		if (body != NULL && status == 200)
 			advisory_parse_version(body, len, &l->ver);
 		free(body);
 		podman = l->backend_ident == BACKEND_LIBPOD;
+		if (!l->ver.known && l->ver_ping[0] != '\0') {
+			/* the version its GET /_ping named (Server field) */
+			l->ver.engine = podman ? ENGINE_PODMAN : ENGINE_DOCKERD;
+			snprintf(l->ver.version, sizeof(l->ver.version), "%s",
+			    l->ver_ping);
+			l->ver.known = 1;
+		}
 		l->advisories = advisory_applies(&l->ver, podman);
 		advisory_describe(&l->ver, podman, what, sizeof(what));
-		q = log_quote(l->backend_path, strlen(l->backend_path));
 		log_msg(LOG_INFO, "backend-version", "%s is %s", q, what);
 		for (i = 0; i < ADV_COUNT; i++) {
 			if (!(l->advisories & (1u << i)))
 				continue;
 			a = advisory_at(i);
 			log_msg(LOG_WARNING, "backend-advisory", "advisory %s "
-			    "applies to %s (%s): %s %s: %s; what the gateway does: %s", a->id,
-			    q, what, a->component, a->affected, a->flaw,
-			    a->gateway);
+			    "applies to %s (%s): %s %s: %s; what the gateway "
+			    "does: %s", a->id, q, what, a->component,
+			    a->affected, a->flaw, a->gateway);
 			fprintf(rf, "%s%s (%s)", ftell(rf) > 0 ? ", " : "", a->id,
 			    what);
 		}
@@ -335,11 +360,10 @@ rundir_advisories(struct gateway *gw)
 	}
 	fclose(rf);
 	if (gw->cfg->require_patched && rlen > 0) {
-		fprintf(stderr, "container-gateway: refusing to serve: "
-		    "--require-patched-backend, and the backend has flaws the "
-		    "gateway cannot close: %s (container-gateway status and "
-		    "tool.md \"Backend advisories\" list them); upgrade the "
-		    "backend or start without the flag\n", refused);
+		fprintf(stderr, "container-gateway: refusing to serve "
+		    "(--require-patched-backend): the backend is not known to "
+		    "be patched: %s (tool.md \"Backend advisories\"); upgrade "
+		    "the backend or start without the flag\n", refused);
 		free(refused);
 		return 1;
 	}
@@ -531,7 +555,7 @@ rundir_discover(struct gateway *gw)
 	char xdg[CG_PATH_MAX + 32] = "", dh[CG_PATH_MAX + 1] = "";
 	const char *env, *podman = NULL, *docker = NULL, *pc[2], *dc[2];
 	const char *pwhy[2] = { NULL, NULL }, *dwhy[2] = { NULL, NULL };
-	struct probe_facts pf = { 0, BACKEND_UNKNOWN, 0, "" }, df = pf;
+	struct probe_facts pf = { 0, BACKEND_UNKNOWN, 0, "", "" }, df = pf;
 	char *tried = NULL;
 	size_t triedlen = 0;
 	FILE *tf;
@@ -609,6 +633,10 @@ rundir_discover(struct gateway *gw)
 	for (i = 0; i < CG_SOCKETS; i++)
 		gw->lis[i].backend_rootless = gw->lis[i].backend_path[0] != '\0' &&
 		    socket_rootless(gw->lis[i].backend_path);
+	snprintf(gw->lis[0].ver_ping, sizeof(gw->lis[0].ver_ping), "%s",
+	    pf.version);
+	snprintf(gw->lis[1].ver_ping, sizeof(gw->lis[1].ver_ping), "%s",
+	    docker != NULL ? df.version : pf.version);
 	/* podman services only: dockerd takes an empty body (measured) */
 	if (podman != NULL && pf.libpod)
 		gw->lis[0].commit_needs_body = commit_needs_body(podman);

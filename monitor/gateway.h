@@ -63,6 +63,7 @@ struct listener {
 	   (bits 1 << enum advisory_id; monitor/advisory.c) */
 	struct backend_version ver;
 	unsigned advisories;
+	char ver_ping[48];	/* the version in its _ping's Server field */
 };
 
 /* A client refused with 503, lingering (monitor/linger.c). */
@@ -135,7 +136,7 @@ enum ev_kind {
 	EV_LINGER,		/* a 503 being lingered on */
 	EV_POOL,		/* a kept backend connection; index: gw->pools[] */
 	EV_DRAIN,		/* an orphaned answer; index: gw->drains[] */
-	EV_PINS,		/* the pins' sweep: its list request (pins.c) */
+	EV_TASK,		/* the monitor's own GETs; index: slot (task.c) */
 	EV_CONN_IPC,		/* the three roles of a connection, in order */
 	EV_CONN_BACKEND,
 	EV_CONN_CLIENT,

@@ -37,6 +37,7 @@
 #include "base/xmalloc.h"
 #include "monitor/log.h"
 #include "monitor/pin.h"
+#include "monitor/task.h"
 #include "policy/body.h"
 #include "policy/json.h"
 
@@ -66,14 +67,9 @@ struct pins {
 	size_t nrec, caprec;
 	long long next_sweep;	/* monotonic ms; 0 none due */
 	/* the sweep in progress: one list request per backend */
-	int sw_fd;		/* -1 when none runs */
+	struct mtask task;
 	int sw_lis;		/* the listener whose backend is asked */
-	int sw_connected;
-	char *sw_req;
-	size_t sw_reqlen, sw_reqoff;
-	char *sw_in;
-	size_t sw_inlen, sw_incap;
-	long long sw_deadline, sw_sent;
+	long long sw_sent;	/* when the first list was asked */
 	char **sw_names;	/* the key directory's pins */
 	unsigned char *sw_used;	/* sw_names[i] is some container's */
 	size_t sw_n;
@@ -111,7 +107,7 @@ pins_init(struct gateway *gw)
 	p = xcalloc(1, sizeof(*p));
 	p->pid = -1;
 	p->fd = -1;
-	p->sw_fd = -1;
+	p->task.fd = -1;
 	snprintf(p->conf.base, sizeof(p->conf.base), "%s", PIN_BASE);
 	snprintf(p->conf.key, sizeof(p->conf.key), "%016llx",
 	    (unsigned long long)fnv1a(gw->run_dir_resolved));
@@ -417,23 +413,9 @@ sweep_free(struct pins *p)
 		free(p->sw_names[i]);
 	free(p->sw_names);
 	free(p->sw_used);
-	free(p->sw_req);
-	free(p->sw_in);
 	p->sw_names = NULL;
 	p->sw_used = NULL;
-	p->sw_req = p->sw_in = NULL;
-	p->sw_n = p->sw_inlen = p->sw_incap = 0;
-}
-
-/* End the running list request (its descriptor closed). */
-static void
-sweep_close(struct gateway *gw)
-{
-	struct pins *p = gw->pins;
-
-	if (p->sw_fd >= 0)
-		ev_close(gw, p->sw_fd);
-	p->sw_fd = -1;
+	p->sw_n = 0;
 }
 
 /* The names under the key directory into p->sw_names; -1 on failure. */
@@ -463,31 +445,29 @@ list_pins(struct pins *p)
 	return 0;
 }
 
-/* Start the list request to listener li's backend; -1 when it cannot. */
+static void sweep_done(struct gateway *gw, struct mtask *t, int ok,
+    int status, const char *body, size_t len);
+
+/* Ask listener li's backend for the project's containers; -1 when it cannot. */
 static int
 sweep_ask(struct gateway *gw, int li)
 {
 	struct pins *p = gw->pins;
-	char *q;
+	char *q, *target;
+	int rc;
 
 	p->sw_lis = li;
-	p->sw_fd = backend_connect(gw->lis[li].backend_path);
-	if (p->sw_fd < 0)
-		return -1;
 	q = answer_label_query(gw->root, "all=1");
-	free(p->sw_req);
-	if (asprintf(&p->sw_req, "GET /containers/json?%s HTTP/1.1\r\nHost: "
-	    "docker\r\nUser-Agent: container-gateway/" CG_VERSION "\r\n"
-	    "Connection: close\r\n\r\n", q) < 0)
+	if (asprintf(&target, "/containers/json?%s", q) < 0)
 		xoom();
 	free(q);
-	p->sw_reqlen = strlen(p->sw_req);
-	p->sw_reqoff = 0;
-	p->sw_inlen = 0;
-	p->sw_connected = 0;
-	p->sw_deadline = now_ms() + gw->backend_timeout_ms;
-	ev_watch(gw, p->sw_fd, EV_PINS, 0, NULL, POLLOUT);
-	return 0;
+	p->task.done = sweep_done;
+	p->task.max = SWEEP_LIST_MAX;
+	p->task.timeout_ms = 0;
+	rc = mtask_get(gw, &p->task, MTASK_SWEEP, gw->lis[li].backend_path,
+	    target);
+	free(target);
+	return rc;
 }
 
 static void
@@ -541,41 +521,26 @@ mark_used(struct pins *p, const char *body, size_t len)
 	return 0;
 }
 
-/* The list answer is in: the next backend, or the unpins. */
+/* A list answer is in: the next backend, or the unpins. */
 static void
-sweep_answer(struct gateway *gw)
+sweep_done(struct gateway *gw, struct mtask *t, int ok, int status,
+    const char *body, size_t len)
 {
 	struct pins *p = gw->pins;
-	struct http_response resp;
 	struct pin_rec *r;
-	char *body = NULL;
-	size_t blen = 0, i, removed = 0;
-	int head, li;
+	size_t i, removed = 0;
+	int li;
 
-	head = http_parse_response(p->sw_in, p->sw_inlen, &resp);
-	if (head > 0 && resp.status == 200) {
-		if (resp.chunked) {
-			if (http_chunked_decode_all(p->sw_in + head, p->sw_inlen -
-			    (size_t)head, &body, &blen) == -1)
-				body = NULL;
-		} else if (!resp.has_content_length || resp.content_length ==
-		    p->sw_inlen - (size_t)head) {
-			blen = p->sw_inlen - (size_t)head;
-			body = xstrndup(p->sw_in + head, blen);
-		}
-	}
-	sweep_close(gw);
-	if (body == NULL || mark_used(p, body, blen) < 0) {
-		free(body);
+	(void)t;
+	if (!ok || status != 200 || mark_used(p, body, len) < 0) {
 		log_msg(LOG_WARNING, "pins", "the %s backend's container list "
-		    "could not be read; no pin is removed this time",
+		    "could not be read (%d); no pin is removed this time",
 		    gw->lis[p->sw_lis].backend_kind == CG_DOCKER ? "docker" :
-		    "podman");
+		    "podman", status);
 		p->next_sweep = now_ms() + SWEEP_PERIOD_MS;
 		sweep_free(p);
 		return;
 	}
-	free(body);
 	li = p->sw_lis + 1;
 	if (li < CG_SOCKETS && gw->lis[li].backend_path[0] != '\0' &&
 	    strcmp(gw->lis[li].backend_path, gw->lis[0].backend_path) != 0) {
@@ -610,89 +575,18 @@ sweep_answer(struct gateway *gw)
 	sweep_free(p);
 }
 
-void
-pins_on_event(struct gateway *gw, short revents)
-{
-	struct pins *p = gw->pins;
-	int err = 0;
-	socklen_t el = sizeof(err);
-	ssize_t n;
-
-	if (p == NULL || p->sw_fd < 0)
-		return;
-	if (!p->sw_connected) {
-		if (getsockopt(p->sw_fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0 ||
-		    err != 0)
-			goto fail;
-		p->sw_connected = 1;
-	}
-	if (p->sw_reqoff < p->sw_reqlen) {
-		n = send(p->sw_fd, p->sw_req + p->sw_reqoff, p->sw_reqlen -
-		    p->sw_reqoff, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n < 0 && errno != EAGAIN && errno != EINTR)
-			goto fail;
-		if (n > 0)
-			p->sw_reqoff += (size_t)n;
-		if (p->sw_reqoff == p->sw_reqlen)
-			ev_watch(gw, p->sw_fd, EV_PINS, 0, NULL, POLLIN);
-		return;
-	}
-	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
-		return;
-	for (;;) {
-		if (p->sw_inlen == p->sw_incap) {
-			if (p->sw_incap >= SWEEP_LIST_MAX + 65536)
-				goto fail;
-			p->sw_incap = p->sw_incap ? p->sw_incap * 2 : 65536;
-			p->sw_in = xrealloc(p->sw_in, p->sw_incap + 1);
-		}
-		n = recv(p->sw_fd, p->sw_in + p->sw_inlen, p->sw_incap -
-		    p->sw_inlen, MSG_DONTWAIT);
-		if (n > 0) {
-			p->sw_inlen += (size_t)n;
-			continue;
-		}
-		if (n == 0) {
-			sweep_answer(gw);
-			return;
-		}
-		if (errno == EAGAIN || errno == EINTR)
-			return;
-		goto fail;
-	}
-fail:
-	sweep_close(gw);
-	p->next_sweep = now_ms() + SWEEP_PERIOD_MS;
-	sweep_free(p);
-}
-
 int
 pins_tick(struct gateway *gw, long long now)
 {
 	struct pins *p = gw->pins;
-	long long next = now + 60000;
 
-	if (p == NULL || p->off[0] != '\0')
+	if (p == NULL || p->off[0] != '\0' || mtask_running(&p->task))
 		return 60000;
-	if (p->sw_fd >= 0) {
-		if (now >= p->sw_deadline) {
-			log_msg(LOG_WARNING, "pins", "the container list for the "
-			    "pins' sweep took longer than --backend-timeout; no "
-			    "pin is removed this time");
-			sweep_close(gw);
-			sweep_free(p);
-			p->next_sweep = now + SWEEP_PERIOD_MS;
-		} else {
-			next = p->sw_deadline;
-		}
-	} else if (p->next_sweep != 0 && now >= p->next_sweep) {
+	if (p->next_sweep != 0 && now >= p->next_sweep)
 		sweep_start(gw, now);
-		if (p->sw_fd >= 0)
-			next = p->sw_deadline;
-	}
-	if (p->sw_fd < 0 && p->next_sweep != 0 && p->next_sweep < next)
-		next = p->next_sweep;
-	return next - now > 0 ? (int)(next - now) : 0;
+	if (mtask_running(&p->task) || p->next_sweep == 0)
+		return 60000;
+	return p->next_sweep - now > 0 ? (int)(p->next_sweep - now) : 0;
 }
 
 /* ---------------------------------------------------------------- life */
@@ -743,7 +637,7 @@ pins_stop(struct gateway *gw)
 
 	if (p == NULL)
 		return;
-	sweep_close(gw);
+	mtask_cancel(gw, &p->task);
 	sweep_free(p);
 	if (p->fd >= 0)
 		close(p->fd);	/* the pinner reads end-of-file and exits */

@@ -46,13 +46,11 @@ void pins_settle(struct conn *c, int status);
  * Sweeps (start-up, every minute while pins exist, soon after a remove):
  * the pins under the key directory that no container of the project
  * uses any more (compat list, all, with the project's label, on every
- * backend) and that no create in flight holds are unmounted and removed.
- * pins_tick starts a due sweep or ends a late one at now (monotonic ms)
- * and returns the ms until it wants to run again; pins_on_event drives
- * the sweep's backend connection (EV_PINS).
+ * backend, a task of monitor/task.c) and that no create in flight holds
+ * are unmounted and removed. pins_tick starts a due sweep at now
+ * (monotonic ms) and returns the ms until it wants to run again.
  */
 int pins_tick(struct gateway *gw, long long now);
-void pins_on_event(struct gateway *gw, short revents);
 
 /*
  * 1 when pid was the pinner (reaped, status st kept), else 0. A dead

@@ -82,13 +82,16 @@ void rundir_release_pid(struct gateway *gw);
 
 
 /*
- * Ask each backend GET /version (after rundir_discover), keep what it
- * says and the advisories that apply in gw->lis[].ver/.advisories
- * (monitor/advisory.c), log its version (INFO) and each applying
- * advisory once (WARNING). Returns 0; 1 when cfg->require_patched is set
- * and an advisory applies, after printing "container-gateway: refusing
- * to serve: --require-patched-backend, ..." with the advisories on
- * stderr (serve then exits 1).
+ * Ask each backend that said it is podman or dockerd (its GET /_ping's
+ * Server field) GET /version (after rundir_discover; up to 5 s, podman
+ * 4.3.1 takes about one), keep what it says (else the _ping's version)
+ * and the advisories that apply in gw->lis[].ver/.advisories
+ * (monitor/advisory.c), log its version (INFO) and each applying advisory
+ * once (WARNING). Another backend gets no advisory (INFO). Returns 0; 1
+ * when cfg->require_patched is set and an advisory applies or a backend
+ * is neither podman nor dockerd, after printing "container-gateway:
+ * refusing to serve (--require-patched-backend): ..." on stderr (serve
+ * then exits 1).
  */
 int rundir_advisories(struct gateway *gw);
 

@@ -34,6 +34,7 @@
 #include "monitor/instance.h"
 #include "monitor/log.h"
 #include "monitor/pins.h"
+#include "monitor/task.h"
 #include "monitor/rundir.h"
 #include "unpriv/child.h"
 #include "unpriv/sanitize.h"
@@ -488,7 +489,10 @@ sweep(struct gateway *gw, long long now, int full)
 			mark_dirty(gw, c);
 	}
 	settle_dirty(gw);
-	/* the pins' sweep: due, late, or its next turn (pins.c) */
+	/* the monitor's own GETs (task.c), the pins' sweep (pins.c) */
+	t = mtask_tick(gw, now);
+	if (now + t < next_deadline)
+		next_deadline = now + t;
 	t = pins_tick(gw, now);
 	if (now + t < next_deadline)
 		next_deadline = now + t;
@@ -664,8 +668,8 @@ event_loop(struct gateway *gw)
 			case EV_DRAIN:
 				drain_on_event(gw, e->index, e->fd);
 				break;
-			case EV_PINS:
-				pins_on_event(gw, e->revents);
+			case EV_TASK:
+				mtask_event(gw, e->index, e->revents);
 				break;
 			default:
 				c = e->c;
