@@ -28,7 +28,11 @@ def _(p, x):
         raise AssertionError("no 200 written to the client: %r" % p.http[:80])
 
 
-@row("control-start", backend=[r"POST {C}/containers/{container_mine}/start"])
+# a start is checked first with the monitor's own inspect (monitor/startcheck.c)
+START_CHECK = r"GET /v4.0.0/libpod/containers/{container_mine}/json"
+
+
+@row("control-start", backend=[START_CHECK, r"POST {C}/containers/{container_mine}/start"])
 def _(p, x):
     """(control) start of a container the monitor answered owned is forwarded"""
     cid = owned(p, x)
@@ -645,7 +649,7 @@ def _(p, x):
 
 
 @row("synced-skips-done", violation="FORWARD not allowed now",
-     backend=[r"POST {C}/containers/{container_mine}/start"])
+     backend=[START_CHECK, r"POST {C}/containers/{container_mine}/start"])
 def _(p, x):
     """the next request without the DONE that a synced exchange (a Content-Length is
     forwarded) owes after its keep-alive RESPONSE_END"""

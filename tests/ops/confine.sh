@@ -126,6 +126,21 @@ check "zygote killed: one ERROR line says how it ended and that the gateway stop
 check "zygote killed: sockets and pid file removed" test ! -e "$R/docker.sock" -a ! -e "$R/podman.sock" -a ! -e "$R/container-gateway.pid"
 check "zygote killed: the held client connection is closed" ops_wait_for "! alive $HELD" 10
 
+# ---- the pinner dies: the gateway stops as well (doc/privsep.md "The pinner") -----------
+if [ "$(id -u)" = 0 ]; then
+  ops_git_project pinr
+  start_fg "$OPS_TMP/pinr.log" --project "$P" "${SERVE[@]}"
+  PIN=$(for k in $(ps -o pid= --ppid "$GWPID"); do [ "$(cat /proc/$k/comm 2>/dev/null)" = cg-pinner ] && echo $k; done)
+  check "pinner: one among the monitor's children" [ -n "$PIN" ]
+  check "pinner: CapEff CAP_DAC_OVERRIDE and CAP_SYS_ADMIN, Seccomp 2, NoNewPrivs 1" \
+    [ "$(field "$PIN" CapEff)" = 0000000000200002 -a "$(field "$PIN" Seccomp)" = 2 -a "$(field "$PIN" NoNewPrivs)" = 1 ]
+  kill -KILL $PIN
+  wait_exit "$GWPID" 20
+  check "pinner killed: the gateway stops with exit 1" [ "$WRC" = 1 ]
+  check "pinner killed: one ERROR line says so" \
+    grep -q 'ERROR the pinner ended (SIGKILL); the confined monitor cannot start another, so the gateway stops' "$OPS_TMP/pinr.log"
+fi
+
 # ---- daemon mode ----------------------------------------------------------------------
 ops_git_project daemon
 expect "--daemon: starts" 0 "" "" "$GW" serve --daemon --project "$P" "${SERVE[@]}"
