@@ -364,3 +364,9 @@ confine_log(const struct confine_result *cr)
 	log_event(LOG_INFO, "sandbox", msg, f, 4);
 	free(msg);
 }
+
+int
+confine_under_valgrind(void)
+{
+	return RUNNING_ON_VALGRIND ? 1 : 0;
+}

@@ -53,6 +53,9 @@ int confine_caps(struct confine_result *cr);
 int confine_keep_caps(const cap_value_t *keep, int nkeep,
     struct confine_result *cr);
 
+/* 1 under valgrind (make check-valgrind): no seccomp filter is loaded. */
+int confine_under_valgrind(void);
+
 /*
  * Confine the monitor for its event loop; the last step of start-up,
  * after the sockets are bound. In order: the sanitizer runtime's lazy

@@ -26,15 +26,6 @@
 #include "monitor/confine.h"
 #include "seccomp/filter.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND	0
-#endif
-
 int
 pin_name_ok(const char *name)
 {
@@ -418,7 +409,7 @@ pinner_main(const struct pinner_conf *conf, int fd, pid_t parent)
 		_exit(1);
 	}
 	/* valgrind's own calls would be refused (as for the monitor) */
-	rc = RUNNING_ON_VALGRIND ? 0 : cg_seccomp_load_pinner();
+	rc = confine_under_valgrind() ? 0 : cg_seccomp_load_pinner();
 	if (rc < 0) {
 		ready(fd, -rc, "seccomp");
 		_exit(1);

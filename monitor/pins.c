@@ -299,9 +299,16 @@ pins_create(struct conn *c, int pod_create)
 		return 0;	/* the phase refused it already */
 	n = body_bind_sources((enum cg_api)c->api, pod_create, tree, src,
 	    PINS_PER_CREATE);
-	if (n == 0 || (p == NULL && n > 0)) {
+	/*
+	 * Nothing to pin; or not root (no pins); or a backend that is
+	 * neither podman nor dockerd (its _ping's Server field): the pins
+	 * were measured on those two (tests/integration/after_check.sh), so
+	 * another gets the checked path, as it did before pins.
+	 */
+	if (n == 0 || (n > 0 && (p == NULL ||
+	    c->gw->lis[c->lis].backend_ident == BACKEND_UNKNOWN))) {
 		cJSON_Delete(tree);
-		return 0;	/* nothing to pin, or not root (no pins) */
+		return 0;
 	}
 	if (n < 0) {
 		cJSON_Delete(tree);
@@ -474,6 +481,7 @@ static void
 sweep_start(struct gateway *gw, long long now)
 {
 	struct pins *p = gw->pins;
+	int li;
 
 	p->next_sweep = 0;
 	sweep_free(p);
@@ -486,7 +494,16 @@ sweep_start(struct gateway *gw, long long now)
 	if (p->sw_n == 0 && p->nrec == 0)
 		return;		/* nothing pinned: no sweep until a pin */
 	p->sw_sent = now;
-	if (sweep_ask(gw, 0) < 0) {
+	/* the first backend that can hold pins (podman or dockerd) */
+	for (li = 0; li < CG_SOCKETS; li++)
+		if (gw->lis[li].backend_path[0] != '\0' &&
+		    gw->lis[li].backend_ident != BACKEND_UNKNOWN)
+			break;
+	if (li == CG_SOCKETS) {
+		sweep_free(p);
+		return;
+	}
+	if (sweep_ask(gw, li) < 0) {
 		p->next_sweep = now + SWEEP_PERIOD_MS;
 		sweep_free(p);
 	}
@@ -543,6 +560,7 @@ sweep_done(struct gateway *gw, struct mtask *t, int ok, int status,
 	}
 	li = p->sw_lis + 1;
 	if (li < CG_SOCKETS && gw->lis[li].backend_path[0] != '\0' &&
+	    gw->lis[li].backend_ident != BACKEND_UNKNOWN &&
 	    strcmp(gw->lis[li].backend_path, gw->lis[0].backend_path) != 0) {
 		if (sweep_ask(gw, li) == 0)
 			return;

@@ -545,7 +545,7 @@ event_loop(struct gateway *gw)
 	struct pollfd pfd;
 	struct conn *c;
 	long long now, last_sweep = -1, last_full = 0;
-	int timeout = 0, rc, n, i, k;
+	int timeout = 0, rc, n, i, k, st;
 
 	for (;;) {
 		if (gw->stop_signal) {
@@ -579,26 +579,18 @@ event_loop(struct gateway *gw)
 		 * start another (no exec, no fork, no capabilities for its
 		 * sandbox; doc/privsep.md). Fail closed: stop the gateway.
 		 */
-		if (gw->zyg.pid < 0) {
+		if (gw->zyg.pid < 0 || pins_dead(gw, &st)) {
+			/* the pinner likewise (monitor/pins.c) */
 			char how[96] = "its control socket failed";
+			int zyg = gw->zyg.pid < 0;
 
-			if (gw->zyg.status != -1)
-				describe_end(gw->zyg.status, how, sizeof(how));
-			log_msg(LOG_ERROR, "child-exit", "the zygote ended (%s); "
+			if (!zyg || gw->zyg.status != -1)
+				describe_end(zyg ? gw->zyg.status : st, how,
+				    sizeof(how));
+			log_msg(LOG_ERROR, "child-exit", "the %s ended (%s); "
 			    "the confined monitor cannot start another, so the "
-			    "gateway stops (start it again)", how);
-			graceful_exit(gw);
-			rc = 1;
-			break;
-		}
-		/* the pinner, likewise: no new one can be started */
-		if (pins_dead(gw, &rc)) {
-			char how[96];
-
-			describe_end(rc, how, sizeof(how));
-			log_msg(LOG_ERROR, "child-exit", "the pinner ended (%s); "
-			    "the confined monitor cannot start another, so the "
-			    "gateway stops (start it again)", how);
+			    "gateway stops (start it again)", zyg ? "zygote" :
+			    "pinner", how);
 			graceful_exit(gw);
 			rc = 1;
 			break;

@@ -153,31 +153,10 @@ target_id(const struct conn *c, const char *family, char out[65])
 static void
 clean_path(const char *path, char *out, size_t outsz)
 {
-	const char *c = path;
-	size_t len = 0, n;
+	char *clean = path_clean(path);
 
-	out[0] = '\0';
-	while (*c != '\0') {
-		n = strcspn(c, "/");
-		if (n == 0 || (n == 1 && c[0] == '.')) {
-			/* nothing */
-		} else if (n == 2 && c[0] == '.' && c[1] == '.') {
-			while (len > 0 && out[len - 1] != '/')
-				len--;
-			if (len > 0)
-				len--;
-		} else if (len + n + 2 < outsz) {
-			out[len++] = '/';
-			memcpy(out + len, c, n);
-			len += n;
-		}
-		c += n;
-		if (*c == '/')
-			c++;
-	}
-	if (len == 0)
-		out[len++] = '/';
-	out[len] = '\0';
+	snprintf(out, outsz, "%s", clean);
+	free(clean);
 }
 
 /* a equal to, below or above b (both clean), as podman's isPathOnMount. */

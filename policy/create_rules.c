@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "base/xmalloc.h"
+#include "policy/body.h"
 #include "policy/body_int.h"
 #include "policy/json.h"
 #include "policy/query.h"
@@ -986,35 +987,12 @@ rule_timezone(const char *tz, struct cg_refusal *r)
 int
 rule_workdir(const char *dir, struct cg_refusal *r)
 {
-	const char *c = dir;
-	char *stack = xmalloc(strlen(dir) + 2);
-	size_t len = 0, n, first_len;
+	char *clean = path_clean(dir);
 	int bad;
 	char qb[260];
 
-	stack[0] = '\0';
-	while (*c != '\0') {
-		n = strcspn(c, "/");
-		if (n == 0 || (n == 1 && c[0] == '.')) {
-			/* skip */
-		} else if (n == 2 && c[0] == '.' && c[1] == '.') {
-			while (len > 0 && stack[len - 1] != '/')
-				len--;
-			if (len > 0)
-				len--;
-		} else {
-			stack[len++] = '/';
-			memcpy(stack + len, c, n);
-			len += n;
-		}
-		c += n;
-		if (*c == '/')
-			c++;
-	}
-	stack[len] = '\0';
-	first_len = len > 0 ? strcspn(stack + 1, "/") : 0;
-	bad = first_len == 4 && memcmp(stack + 1, "proc", 4) == 0;
-	free(stack);
+	bad = strcmp(clean, "/proc") == 0 || strncmp(clean, "/proc/", 6) == 0;
+	free(clean);
 	if (bad)
 		return cg_refuse(r, "host-path", "working directory %s is refused",
 		    q(dir, qb));

@@ -110,35 +110,18 @@ subpath_ok(const char *p)
 int
 mount_target_reserved(const char *t)
 {
-	static const char *const top[] = { "dev", "proc", "sys" };
-	const char *c = t;
-	char first[8] = "";
-	size_t n, depth = 0, i;
+	static const char *const top[] = { "/dev", "/proc", "/sys" };
+	char *clean = path_clean(t);
+	size_t i, n;
+	int bad = 0;
 
-	/* the first component left after cleaning decides */
-	while (*c != '\0') {
-		n = strcspn(c, "/");
-		if (n == 0 || (n == 1 && c[0] == '.')) {
-			/* nothing */
-		} else if (n == 2 && c[0] == '.' && c[1] == '.') {
-			if (depth > 0)
-				depth--;
-			if (depth == 0)
-				first[0] = '\0';
-		} else {
-			if (depth == 0)
-				snprintf(first, sizeof(first), "%.*s",
-				    n < sizeof(first) ? (int)n : 0, c);
-			depth++;
-		}
-		c += n;
-		if (*c == '/')
-			c++;
+	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+		n = strlen(top[i]);
+		bad |= strncmp(clean, top[i], n) == 0 &&
+		    (clean[n] == '\0' || clean[n] == '/');
 	}
-	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
-		if (strcmp(first, top[i]) == 0)
-			return 1;
-	return 0;
+	free(clean);
+	return bad;
 }
 
 /* A bind-mount refusal for a volume or bind target t (what: the field). */

@@ -557,3 +557,12 @@ cg_seccomp_load_prog(const struct sock_fprog *prog)
 		return -errno;
 	return 0;
 }
+
+int
+cg_scmp_load_release(scmp_filter_ctx ctx)
+{
+	int rc = seccomp_load(ctx);
+
+	seccomp_release(ctx);
+	return rc;
+}

@@ -109,11 +109,7 @@ cg_seccomp_load_pinner(void)
 	int rc;
 
 	rc = build_pinner(&ctx);
-	if (rc < 0)
-		return rc;
-	rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return rc;
+	return rc < 0 ? rc : cg_scmp_load_release(ctx);
 }
 
 int
@@ -123,7 +119,5 @@ cg_seccomp_export_pinner(FILE *f)
 	int rc;
 
 	rc = build_pinner(&ctx);
-	if (rc < 0)
-		return rc;
-	return cg_scmp_export_release(f, ctx);
+	return rc < 0 ? rc : cg_scmp_export_release(f, ctx);
 }

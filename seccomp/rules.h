@@ -42,6 +42,12 @@ int cg_scmp_allow(scmp_filter_ctx ctx, const int *nr, size_t n);
 int cg_scmp_add_memory_rules(scmp_filter_ctx ctx);
 
 /*
+ * Load ctx on the calling thread and release it in every case. Returns
+ * 0 or libseccomp's negative errno.
+ */
+int cg_scmp_load_release(scmp_filter_ctx ctx);
+
+/*
  * Write ctx as libseccomp PFC text to f (flushed first; it needs a
  * descriptor) and release ctx in every case. Returns 0, -EINVAL (f
  * NULL), -EBADF (no descriptor, e.g. a memory stream), -errno of the
