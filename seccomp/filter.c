@@ -566,3 +566,36 @@ cg_scmp_load_release(scmp_filter_ctx ctx)
 	seccomp_release(ctx);
 	return rc;
 }
+
+scmp_filter_ctx
+cg_scmp_init(uint32_t def, int log)
+{
+	scmp_filter_ctx ctx = seccomp_init(def);
+
+	if (ctx == NULL)
+		return NULL;
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS) < 0 ||
+	    (log && seccomp_attr_set(ctx, SCMP_FLTATR_CTL_LOG, 1) < 0)) {
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+int
+cg_scmp_finish(scmp_filter_ctx ctx, int rc, scmp_filter_ctx *out)
+{
+	if (rc == 0)
+		rc = cg_scmp_add_memory_rules(ctx);
+#ifdef CG_SANITIZE
+	if (rc == 0)
+		rc = cg_scmp_add_sanitizer_rules(ctx);
+#endif
+	if (rc < 0) {
+		seccomp_release(ctx);
+		return rc;
+	}
+	*out = ctx;
+	return 0;
+}

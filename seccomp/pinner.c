@@ -60,13 +60,10 @@ build_pinner(scmp_filter_ctx *out)
 	size_t i;
 	int rc;
 
-	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	ctx = cg_scmp_init(SCMP_ACT_KILL_PROCESS, 1);
 	if (ctx == NULL)
 		return -ENOMEM;
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
-	    SCMP_ACT_KILL_PROCESS);
-	if (rc == 0)
-		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_LOG, 1);
+	rc = 0;
 	if (rc == 0)
 		rc = cg_scmp_allow(ctx, pin_plain, NELEM(pin_plain));
 	for (i = 0; rc == 0 && i < NELEM(opens); i++)
@@ -88,18 +85,7 @@ build_pinner(scmp_filter_ctx *out)
 	if (rc == 0)
 		rc = rule(ctx, SCMP_SYS(unlinkat), 2, AT_REMOVEDIR);
 	/* mmap/mprotect without PROT_EXEC, fcntl flag reads, madvise */
-	if (rc == 0)
-		rc = cg_scmp_add_memory_rules(ctx);
-#ifdef CG_SANITIZE
-	if (rc == 0)
-		rc = cg_scmp_add_sanitizer_rules(ctx);
-#endif
-	if (rc < 0) {
-		seccomp_release(ctx);
-		return rc;
-	}
-	*out = ctx;
-	return 0;
+	return cg_scmp_finish(ctx, rc, out);
 }
 
 int

@@ -42,6 +42,21 @@ int cg_scmp_allow(scmp_filter_ctx ctx, const int *nr, size_t n);
 int cg_scmp_add_memory_rules(scmp_filter_ctx ctx);
 
 /*
+ * A new filter context: default action def, other architectures killed
+ * (KILL_PROCESS), the kernel's audit log on a refused call when log.
+ * NULL on failure.
+ */
+scmp_filter_ctx cg_scmp_init(uint32_t def, int log);
+
+/*
+ * The end of a filter builder whose rules so far returned rc: the memory
+ * rules (cg_scmp_add_memory_rules) and, in sanitizer builds, the
+ * sanitizer's; then *out = ctx and 0, or ctx released and the negative
+ * errno.
+ */
+int cg_scmp_finish(scmp_filter_ctx ctx, int rc, scmp_filter_ctx *out);
+
+/*
  * Load ctx on the calling thread and release it in every case. Returns
  * 0 or libseccomp's negative errno.
  */
