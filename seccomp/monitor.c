@@ -284,23 +284,12 @@ build_monitor(scmp_filter_ctx *out, pid_t self, unsigned flags)
 		rc = add_pipe_rules(ctx);
 	if (rc == 0)
 		rc = add_signal_rules(ctx, self);
-	/* no PROT_EXEC, malloc's madvise, fcntl flag commands (filter.c) */
-	if (rc == 0)
-		rc = cg_scmp_add_memory_rules(ctx);
 	if (rc == 0)
 		rc = add_at_forms(ctx);
 	if (rc == 0 && (flags & CG_MONITOR_LOG_REOPEN))
 		rc = add_log_reopen(ctx);
-#ifdef CG_SANITIZE
-	if (rc == 0)
-		rc = cg_scmp_add_sanitizer_rules(ctx);
-#endif
-	if (rc < 0) {
-		seccomp_release(ctx);
-		return rc;
-	}
-	*out = ctx;
-	return 0;
+	/* no PROT_EXEC, malloc's madvise, fcntl flag commands (filter.c) */
+	return cg_scmp_finish(ctx, rc, out);
 }
 
 int
