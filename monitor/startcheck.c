@@ -71,6 +71,9 @@ struct startcheck {
 	char restart[32];		/* its restart policy */
 	int wd_safe;			/* "/", or on a mount */
 	int autoremove;			/* a start of a --rm container */
+	/* an update that makes the container restart by itself: its new
+	   setting ("--restart always", ...); no start, no walk */
+	char update[48];
 	/* a refusal that waits for that container's removal */
 	char rcode[32], rhint[160], rdetail[CG_DETAIL_MAX];
 };
@@ -394,6 +397,8 @@ inspected(struct conn *c, const char *body, size_t len)
 	s->restart[0] = '\0';
 	if (pol[0] != '\0' && strcmp(pol, "no") != 0)
 		snprintf(s->restart, sizeof(s->restart), "--restart %.20s", pol);
+	if (s->update[0] != '\0')
+		snprintf(s->restart, sizeof(s->restart), "%s", s->update);
 	/* podman restarts an unhealthy one itself (libpod healthcheck.go) */
 	if (strcmp(str_of(json_get(json_get(tree, "Config"),
 	    "HealthcheckOnFailureAction"), ""), "restart") == 0)
@@ -414,7 +419,7 @@ inspected(struct conn *c, const char *body, size_t len)
 		    "at each restart, unchecked", s->name, s->restart, s->wd);
 		return;
 	}
-	if (s->wd_safe) {
+	if (s->wd_safe || s->update[0] != '\0') {
 		s->i++;
 		next(c);
 		return;
@@ -663,6 +668,26 @@ startcheck_lock(struct conn *c)
 	return 1;
 }
 
+/*
+ * The self-restart an update body[0..len) asks for (compat RestartPolicy,
+ * libpod health_on_failure: podman 5 applies both to a running
+ * container), into out ("" none).
+ */
+static void
+update_restart(const char *body, size_t len, char *out, size_t outsz)
+{
+	cJSON *tree = body != NULL ? json_parse(body, len, NULL, 0) : NULL;
+	const char *pol = str_of(json_get(json_get(tree, "RestartPolicy"),
+	    "Name"), ""), *hc = str_of(json_get(tree, "health_on_failure"), "");
+
+	out[0] = '\0';
+	if (pol[0] != '\0' && strcmp(pol, "no") != 0)
+		snprintf(out, outsz, "--restart %.20s", pol);
+	else if (strcmp(hc, "restart") == 0)
+		snprintf(out, outsz, "health-on-failure restart");
+	cJSON_Delete(tree);
+}
+
 int
 startcheck_start(struct conn *c)
 {
@@ -678,9 +703,15 @@ startcheck_start(struct conn *c)
 	    (l->advisories & (1u << ADV_PODMAN_WORKDIR));
 	struct cg_query *q;
 	struct cg_refusal r;
+	char upd[48] = "";
 
+	/* an update that makes a container restart itself (podman 5) */
+	if (strcmp(c->action, "update") == 0 &&
+	    (l->advisories & (1u << ADV_PODMAN_WORKDIR)))
+		update_restart(c->json, (size_t)c->body_len, upd, sizeof(upd));
 	if (strcmp(c->method, "POST") != 0 || (strcmp(c->action, "start") != 0 &&
-	    !restart && !attach && strcmp(c->action, "init") != 0) ||
+	    !restart && !attach && upd[0] == '\0' &&
+	    strcmp(c->action, "init") != 0) ||
 	    target_id(c, pod ? "/pods/" : "/containers/", id) < 0 ||
 	    (l->backend_kind == CG_PODMAN ? 0 : pod))
 		return 0;
@@ -688,6 +719,7 @@ startcheck_start(struct conn *c)
 	s->pod = pod;
 	s->podman = l->backend_kind == CG_PODMAN;
 	s->workdir = (l->advisories & (1u << ADV_PODMAN_WORKDIR)) != 0;
+	snprintf(s->update, sizeof(s->update), "%s", upd);
 	c->rs = RS_PHASE;
 	if (pod)
 		snprintf(s->ids[0], sizeof(s->ids[0]), "%s", id);
