@@ -228,7 +228,11 @@ advisory_status_json(const char *rec, FILE *f)
 	size_t i;
 
 	fputc('[', f);
-	for (line = rec; line != NULL && *line != '\0';
+	/* the last block appended after start-up wins (instance.c) */
+	for (line = rec; (sp = strstr(line, "advisories=final\n")) != NULL;
+	    line = sp + 17)
+		;
+	for (; line != NULL && *line != '\0';
 	    line = nl != NULL ? nl + 1 : NULL) {
 		nl = strchr(line, '\n');
 		if (strncmp(line, "advisory=", 9) != 0)

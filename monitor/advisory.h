@@ -69,7 +69,8 @@ void advisory_describe(const struct backend_version *v, int podman_server,
 /*
  * Write the status "advisories" member's value (a JSON array of
  * {"id","backend","affected","flaw","gateway"}) for the record lines
- * "advisory=<id> <backend text>" in rec (NUL-terminated), to f.
+ * "advisory=<id> <backend text>" in rec (NUL-terminated), to f; only
+ * those after the last "advisories=final" line when there is one.
  */
 void advisory_status_json(const char *rec, FILE *f);
 

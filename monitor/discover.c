@@ -23,7 +23,9 @@
 #include "base/xmalloc.h"
 #include "http/http.h"
 #include "monitor/backend.h"
+#include "monitor/instance.h"
 #include "monitor/log.h"
+#include "monitor/task.h"
 #include "monitor/oneshot.h"
 #include "policy/json.h"
 
@@ -296,27 +298,64 @@ commit_needs_body(const char *path)
 	return st[0] >= 500 && st[1] > 0 && st[1] < 500;
 }
 
+/* Log the advisories of l in mask (WARNING each), q its quoted path. */
+static void
+log_advisories(const struct listener *l, unsigned mask, const char *q,
+    FILE *rf)
+{
+	const struct advisory *a;
+	char what[160];
+	size_t i;
+
+	advisory_describe(&l->ver, l->backend_ident == BACKEND_LIBPOD, what,
+	    sizeof(what));
+	for (i = 0; i < ADV_COUNT; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		a = advisory_at(i);
+		log_msg(LOG_WARNING, "backend-advisory", "advisory %s applies to "
+		    "%s (%s): %s %s: %s; what the gateway does: %s", a->id, q,
+		    what, a->component, a->affected, a->flaw, a->gateway);
+		if (rf != NULL)
+			fprintf(rf, "%s%s (%s)", ftell(rf) > 0 ? ", " : "", a->id,
+			    what);
+	}
+}
+
+/* l's version from a GET /version body (else its _ping's), its advisories. */
+static void
+apply_version(struct listener *l, const char *body, size_t len)
+{
+	int podman = l->backend_ident == BACKEND_LIBPOD;
+
+	if (body != NULL)
+		advisory_parse_version(body, len, &l->ver);
+	if (!l->ver.known && l->ver_ping[0] != '\0') {
+		/* the version its GET /_ping named (Server field) */
+		l->ver.engine = podman ? ENGINE_PODMAN : ENGINE_DOCKERD;
+		snprintf(l->ver.version, sizeof(l->ver.version), "%s",
+		    l->ver_ping);
+		l->ver.known = 1;
+	}
+	l->advisories = advisory_applies(&l->ver, podman);
+}
+
 int
 rundir_advisories(struct gateway *gw)
 {
 	char what[160], *body, *refused = NULL, *q;
-	const struct advisory *a;
 	struct listener *l;
-	size_t len = 0, rlen = 0, i;
+	size_t len = 0, rlen = 0;
 	FILE *rf = open_memstream(&refused, &rlen);
-	int k, podman, status = 0;
+	int k, status = 0;
 
 	if (rf == NULL)
 		xoom();
 	for (k = 0; k < CG_SOCKETS; k++) {
 		l = &gw->lis[k];
-		if (l->backend_path[0] == '\0')
+		if (l->backend_path[0] == '\0' || (k == 1 &&
+		    strcmp(l->backend_path, gw->lis[0].backend_path) == 0))
 			continue;
-		if (k == 1 && strcmp(l->backend_path, gw->lis[0].backend_path) == 0) {
-			l->ver = gw->lis[0].ver;	/* the same daemon */
-			l->advisories = gw->lis[0].advisories;
-			continue;
-		}
 		q = log_quote(l->backend_path, strlen(l->backend_path));
 		if (l->backend_ident == BACKEND_UNKNOWN) {
 			/* no podman, no dockerd: the table says nothing */
@@ -328,34 +367,28 @@ rundir_advisories(struct gateway *gw)
 			free(q);
 			continue;
 		}
-		/* podman's /version runs its runtimes' --version: ~1 s */
-		body = oneshot(l->backend_path, "GET", "/version", VERSION_MS,
-		    &status, &len);
-		if (body != NULL && status == 200)
-			advisory_parse_version(body, len, &l->ver);
+		/*
+		 * The runtime's version is in GET /version, which podman 4.3.1
+		 * answers in about a second (it runs conmon and runc): asked
+		 * now only when --require-patched-backend needs it; else after
+		 * start-up (rundir_advisories_async), its row counted as
+		 * applying until then.
+		 */
+		body = NULL;
+		if (gw->cfg->require_patched)
+			body = oneshot(l->backend_path, "GET", "/version",
+			    VERSION_MS, &status, &len);
+		apply_version(l, body != NULL && status == 200 ? body : NULL,
+		    len);
 		free(body);
-		podman = l->backend_ident == BACKEND_LIBPOD;
-		if (!l->ver.known && l->ver_ping[0] != '\0') {
-			/* the version its GET /_ping named (Server field) */
-			l->ver.engine = podman ? ENGINE_PODMAN : ENGINE_DOCKERD;
-			snprintf(l->ver.version, sizeof(l->ver.version), "%s",
-			    l->ver_ping);
-			l->ver.known = 1;
-		}
-		l->advisories = advisory_applies(&l->ver, podman);
-		advisory_describe(&l->ver, podman, what, sizeof(what));
-		log_msg(LOG_INFO, "backend-version", "%s is %s", q, what);
-		for (i = 0; i < ADV_COUNT; i++) {
-			if (!(l->advisories & (1u << i)))
-				continue;
-			a = advisory_at(i);
-			log_msg(LOG_WARNING, "backend-advisory", "advisory %s "
-			    "applies to %s (%s): %s %s: %s; what the gateway "
-			    "does: %s", a->id, q, what, a->component,
-			    a->affected, a->flaw, a->gateway);
-			fprintf(rf, "%s%s (%s)", ftell(rf) > 0 ? ", " : "", a->id,
-			    what);
-		}
+		l->ver_pending = !gw->cfg->require_patched;
+		advisory_describe(&l->ver, l->backend_ident == BACKEND_LIBPOD,
+		    what, sizeof(what));
+		log_msg(LOG_INFO, "backend-version", "%s is %s%s", q, what,
+		    l->ver_pending ? " (the runtime's version is asked after "
+		    "start-up)" : "");
+		log_advisories(l, l->advisories & (l->ver_pending ?
+		    ~(1u << ADV_RUNC_DEV) : ~0u), q, rf);
 		free(q);
 	}
 	fclose(rf);
@@ -368,7 +401,61 @@ rundir_advisories(struct gateway *gw)
 		return 1;
 	}
 	free(refused);
+	for (k = 0; k < CG_SOCKETS; k++)
+		if (k == 1 && gw->lis[0].backend_path[0] != '\0' &&
+		    strcmp(gw->lis[1].backend_path, gw->lis[0].backend_path) == 0) {
+			gw->lis[1].ver = gw->lis[0].ver;	/* the same daemon */
+			gw->lis[1].advisories = gw->lis[0].advisories;
+		}
 	return 0;
+}
+
+static struct mtask version_task[CG_SOCKETS];
+
+/* A backend's GET /version answered after start-up (or not). */
+static void
+version_done(struct gateway *gw, struct mtask *t, int ok, int status,
+    const char *body, size_t len)
+{
+	int k = (int)(t - version_task), done = 1;
+	struct listener *l = &gw->lis[k];
+	char *q = log_quote(l->backend_path, strlen(l->backend_path));
+
+	apply_version(l, ok && status == 200 ? body : NULL, len);
+	l->ver_pending = 0;
+	if (l->advisories & (1u << ADV_RUNC_DEV))
+		log_advisories(l, 1u << ADV_RUNC_DEV, q, NULL);
+	else
+		log_msg(LOG_INFO, "backend-version", "%s runs %s %s: no runtime "
+		    "advisory applies", q, l->ver.runtime,
+		    l->ver.runtime_version);
+	free(q);
+	if (k == 0 && strcmp(gw->lis[1].backend_path, l->backend_path) == 0) {
+		gw->lis[1].ver = l->ver;
+		gw->lis[1].advisories = l->advisories;
+	}
+	for (k = 0; k < CG_SOCKETS; k++)
+		done &= !gw->lis[k].ver_pending;
+	if (done)
+		instance_record_advisories(gw);
+}
+
+void
+rundir_advisories_async(struct gateway *gw)
+{
+	int k;
+
+	for (k = 0; k < CG_SOCKETS; k++) {
+		if (!gw->lis[k].ver_pending)
+			continue;
+		version_task[k].fd = -1;
+		version_task[k].done = version_done;
+		version_task[k].max = 1 << 20;
+		version_task[k].timeout_ms = 0;
+		if (mtask_get(gw, &version_task[k], MTASK_VERSION0 + k,
+		    gw->lis[k].backend_path, "/version") < 0)
+			version_done(gw, &version_task[k], 0, 0, NULL, 0);
+	}
 }
 
 /*

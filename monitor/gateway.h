@@ -64,6 +64,7 @@ struct listener {
 	struct backend_version ver;
 	unsigned advisories;
 	char ver_ping[48];	/* the version in its _ping's Server field */
+	int ver_pending;	/* its runtime is asked after start-up */
 };
 
 /* A client refused with 503, lingering (monitor/linger.c). */
@@ -226,6 +227,9 @@ struct gateway {
 	struct budget budget;		/* memory (monitor/budget.c) */
 	struct pins *pins;		/* pinned bind sources (pins.c); NULL
 					   when the gateway is not root */
+	int record_append;		/* the confined monitor may append to
+					   its record (Landlock: the log
+					   reopen's open is allowed) */
 };
 
 /*

@@ -7,6 +7,7 @@
  */
 #include "monitor/instance.h"
 #include "monitor/pins.h"
+#include "seccomp/filter.h"
 #include "base/gwerror.h"
 
 #include <fcntl.h>
@@ -124,14 +125,64 @@ value_of(const struct gateway *gw, enum cg_opt id, int running, char *out,
 	out[strcspn(out, "\n")] = '\0';
 }
 
+/* The "advisory=<id> <backend> at <path>" lines of gw's backends, to f. */
+static void
+write_advisories(const struct gateway *gw, FILE *f)
+{
+	const struct listener *l;
+	char value[256];
+	size_t i;
+	int k;
+
+	for (k = 0; k < CG_SOCKETS; k++) {
+		l = &gw->lis[k];
+		if (l->backend_path[0] == '\0' || strchr(l->backend_path, '\n') ||
+		    (k == 1 && strcmp(l->backend_path, gw->lis[0].backend_path) == 0))
+			continue;
+		advisory_describe(&l->ver, l->backend_ident == BACKEND_LIBPOD,
+		    value, sizeof(value));
+		for (i = 0; i < ADV_COUNT; i++)
+			if (l->advisories & (1u << i))
+				fprintf(f, "advisory=%s %s%s at %s\n",
+				    advisory_at(i)->id, value, l->ver_pending &&
+				    i == ADV_RUNC_DEV ? " (runtime not asked yet)" :
+				    "", l->backend_path);
+	}
+}
+
+void
+instance_record_advisories(const struct gateway *gw)
+{
+	char path[CG_PATH_MAX + 32], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int fd;
+
+	if (!gw->record_append)
+		return;		/* the confined monitor may not open it */
+	f = open_memstream(&buf, &len);
+	if (f == NULL)
+		return;
+	fputs("advisories=final\n", f);
+	write_advisories(gw, f);
+	fclose(f);
+	record_path(gw, path, sizeof(path));
+	/* exactly the log reopen's flags: allowed under Landlock only */
+	fd = open(path, CG_LOG_OPEN_FLAGS, 0600);
+	if (fd >= 0) {
+		(void)!write(fd, buf, len);
+		close(fd);
+	}
+	free(buf);
+}
+
 void
 instance_record(const struct gateway *gw)
 {
 	char path[CG_PATH_MAX + 32], value[CG_PATH_MAX + 1], *buf = NULL;
-	const struct listener *l;
 	size_t len = 0, i;
 	FILE *f;
-	int fd, k;
+	int fd;
 
 	record_path(gw, path, sizeof(path));
 	f = open_memstream(&buf, &len);
@@ -152,18 +203,7 @@ instance_record(const struct gateway *gw)
 	/* for status (instance_status) */
 	pins_state(gw, value, sizeof(value));
 	fprintf(f, "pins=%s\n", value);
-	for (k = 0; k < CG_SOCKETS; k++) {
-		l = &gw->lis[k];
-		if (l->backend_path[0] == '\0' || (k == 1 &&
-		    strcmp(l->backend_path, gw->lis[0].backend_path) == 0))
-			continue;
-		advisory_describe(&l->ver, l->backend_ident == BACKEND_LIBPOD,
-		    value, sizeof(value));
-		for (i = 0; i < ADV_COUNT; i++)
-			if (l->advisories & (1u << i))
-				fprintf(f, "advisory=%s %s at %s\n",
-				    advisory_at(i)->id, value, l->backend_path);
-	}
+	write_advisories(gw, f);
 	fclose(f);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 	    0600);

@@ -44,6 +44,15 @@ int instance_recorded(const char *rec, const char *key, int nth, char *out,
  */
 void instance_status(const struct gateway *gw, FILE *f);
 
+/*
+ * The backends' runtimes were asked after start-up: append
+ * "advisories=final" and the advisory lines as they stand now to the
+ * record (status uses the last such block). Only when gw->record_append
+ * (the confined monitor may open it with the log reopen's flags); else
+ * the record keeps what was known at start-up.
+ */
+void instance_record_advisories(const struct gateway *gw);
+
 /* Remove the record (graceful exit, before the pid file). */
 void instance_forget(const struct gateway *gw);
 

@@ -82,18 +82,28 @@ void rundir_release_pid(struct gateway *gw);
 
 
 /*
- * Ask each backend that said it is podman or dockerd (its GET /_ping's
- * Server field) GET /version (after rundir_discover; up to 5 s, podman
- * 4.3.1 takes about one), keep what it says (else the _ping's version)
- * and the advisories that apply in gw->lis[].ver/.advisories
- * (monitor/advisory.c), log its version (INFO) and each applying advisory
- * once (WARNING). Another backend gets no advisory (INFO). Returns 0; 1
- * when cfg->require_patched is set and an advisory applies or a backend
- * is neither podman nor dockerd, after printing "container-gateway:
- * refusing to serve (--require-patched-backend): ..." on stderr (serve
- * then exits 1).
+ * The backend advisories at start-up (after rundir_discover; monitor/
+ * advisory.c): for each backend that said it is podman or dockerd (its
+ * GET /_ping's Server field), its version from there, the advisories
+ * that apply in gw->lis[].ver/.advisories, an INFO line and a WARNING per
+ * advisory. The runtime's version comes from GET /version, which podman
+ * 4.3.1 answers in about a second: with cfg->require_patched it is asked
+ * now (up to 5 s), else after start-up (rundir_advisories_async) and the
+ * runtime's row counts as applying until then. Another backend gets no
+ * advisory (INFO). Returns 0; 1 when cfg->require_patched is set and an
+ * advisory applies or a backend is neither podman nor dockerd, after
+ * printing "container-gateway: refusing to serve
+ * (--require-patched-backend): ..." on stderr (serve then exits 1).
  */
 int rundir_advisories(struct gateway *gw);
+
+/*
+ * Ask the backends whose runtime is not known yet GET /version in the
+ * event loop (monitor/task.c); when answered (or not, within
+ * --backend-timeout), their runtime's advisory is logged once and the
+ * record appended (instance_record_advisories). Call before the loop.
+ */
+void rundir_advisories_async(struct gateway *gw);
 
 /*
  * Discover the backends (cli.md §8.1: explicit sockets, else

@@ -849,6 +849,9 @@ serve_main(struct cg_config *cfg)
 		log_msg(LOG_WARNING, "log", "the log file is not rotated: the "
 		    "confined monitor may rename it only under Landlock, which "
 		    "this kernel lacks; rotate it with copytruncate");
+	gw.record_append = conf.log_reopen;
+	/* the runtimes' versions, in the loop (discover.c) */
+	rundir_advisories_async(&gw);
 	daemon_ready();		/* step 12: readiness (cli.md §10) */
 	gw.idle_since = now_ms();
 	rc = event_loop(&gw);

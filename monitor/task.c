@@ -1,7 +1,8 @@
 /*
  * The monitor's own backend exchanges, outside any client's connection
  * (monitor/task.h): one GET at a time per task, in the event loop
- * (EV_TASK), never a wait. Used by the pins' sweep (pins.c).
+ * (EV_TASK), never a wait. Used by the pins' sweep (pins.c) and the
+ * backends' GET /version after start-up (discover.c).
  */
 #include "monitor/task.h"
 #include "monitor/backend.h"

@@ -10,8 +10,8 @@
 
 #include "monitor/gateway.h"
 
-/* The task slots (EV_TASK indexes): the pins' sweep. */
-enum { MTASK_SWEEP, MTASK_MAX };
+/* The task slots (EV_TASK indexes): the pins' sweep, a backend's version. */
+enum { MTASK_SWEEP, MTASK_VERSION0, MTASK_VERSION1, MTASK_MAX };
 
 struct mtask {
 	int fd;			/* -1 when not running */

@@ -141,6 +141,16 @@ test_status(void **state)
 	fclose(f);
 	assert_string_equal(buf, "[]");
 	free(buf);
+	/* the block appended after start-up replaces the first */
+	f = open_memstream(&buf, &len);
+	advisory_status_json("advisory=runc-dev-mounts podman (runtime not "
+	    "asked yet) at /p.sock\nadvisory=podman-workdir podman at /p.sock\n"
+	    "advisories=final\nadvisory=podman-workdir podman 4.3.1 at "
+	    "/p.sock\n", f);
+	fclose(f);
+	assert_null(strstr(buf, "runc-dev-mounts"));
+	assert_non_null(strstr(buf, "\"backend\": \"podman 4.3.1 at /p.sock\""));
+	free(buf);
 }
 
 int

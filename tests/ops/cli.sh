@@ -123,7 +123,8 @@ check "text: listen lines" grep -qE "INFO podman clients -> $R/podman.sock \(bac
 check "text: sandbox line" grep -qE "INFO request parser sandbox: seccomp=on no_new_privs=on capabilities=none namespaces=(on|off) chroot=(on|off)$" "$OPS_TMP/text.log"
 check "text: idle exit keeps the value as given" grep -qE "INFO idle for 0\.5s; exiting$" "$OPS_TMP/text.log"
 "$GW" serve --project "$P" "${SERVE[@]}" --idle-timeout 0.5 --log-level warn 2>"$OPS_TMP/warn.log"
-check "--log-level warn drops INFO lines" test ! -s "$OPS_TMP/warn.log"
+# (a backend that says it is podman 4.3.1 gets its advisories' WARNINGs)
+check "--log-level warn drops INFO lines" bash -c "! grep -q ' INFO ' '$OPS_TMP/warn.log'"
 
 "$GW" serve --project "$P" "${SERVE[@]}" --idle-timeout 1 --log-format json 2>"$OPS_TMP/json.log"
 cat > "$OPS_TMP/jcheck.py" <<'PY'
