@@ -45,7 +45,9 @@ static const struct advisory table[ADV_COUNT] = {
 		"podman's builder follows a symlink in the build context as "
 		"the source of RUN --mount=type=bind, reading and writing the "
 		"host path as root (CVE-2024-1753)",
-		"not mitigated: the build context is not inspected",
+		"refuses, in its checker, context symlinks that are absolute "
+		"or resolve outside the context, whatever the Dockerfile says "
+		"(tool.md); a base image's ONBUILD triggers are not seen",
 	},
 };
 

@@ -394,10 +394,16 @@ pins_settle(struct conn *c, int status)
 	if (c->npins > 0 && status != -1 && (status < 200 || status > 299)) {
 		unpin_conn(c);
 	} else {
+		/*
+		 * Unseen (-1): the create may still be under way on the
+		 * backend (an answer whose parser died is drained,
+		 * monitor/drain.c): kept out of sweeps for --backend-timeout.
+		 */
 		for (i = 0; i < c->npins; i++)
 			if ((r = rec_find(p, c->pin_names[i])) != NULL) {
 				r->busy = 0;
-				r->settled_ms = now;
+				r->settled_ms = now + (status == -1 ?
+				    (long long)c->gw->backend_timeout_ms : 0);
 			}
 		c->npins = 0;
 	}
