@@ -37,6 +37,7 @@
 #include "base/xmalloc.h"
 #include "monitor/log.h"
 #include "monitor/pin.h"
+#include "monitor/rundir.h"
 #include "monitor/task.h"
 #include "policy/body.h"
 #include "policy/json.h"
@@ -77,19 +78,6 @@ struct pins {
 
 /* ---------------------------------------------------------------- pinner */
 
-/* 64-bit FNV-1a of s: the run directory's key (no secret, only unique). */
-static uint64_t
-fnv1a(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 int
 pins_init(struct gateway *gw)
 {
@@ -110,7 +98,7 @@ pins_init(struct gateway *gw)
 	p->task.fd = -1;
 	snprintf(p->conf.base, sizeof(p->conf.base), "%s", PIN_BASE);
 	snprintf(p->conf.key, sizeof(p->conf.key), "%016llx",
-	    (unsigned long long)fnv1a(gw->run_dir_resolved));
+	    (unsigned long long)fnv1a64(gw->run_dir_resolved));
 	p->conf.roots = (const char *const *)gw->bind_roots;
 	p->conf.nroots = gw->nbind_roots;
 	p->conf.excluded = (const char *const *)gw->excluded;

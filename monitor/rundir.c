@@ -197,8 +197,7 @@ resolve_against(const char *base, const char *rel, char *out, size_t outsz)
 	return 0;
 }
 
-/* FNV-1a, 64 bits, of s (http://www.isthe.com/chongo/tech/comp/fnv/). */
-static uint64_t
+uint64_t
 fnv1a64(const char *s)
 {
 	uint64_t h = 14695981039346656037ULL;

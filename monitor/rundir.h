@@ -2,6 +2,7 @@
 #ifndef CG_RUNDIR_H
 #define CG_RUNDIR_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "monitor/gateway.h"
@@ -96,6 +97,13 @@ void rundir_release_pid(struct gateway *gw);
  * (--require-patched-backend): ..." on stderr (serve then exits 1).
  */
 int rundir_advisories(struct gateway *gw);
+
+/*
+ * FNV-1a, 64 bits, of the NUL-terminated s
+ * (http://www.isthe.com/chongo/tech/comp/fnv/): a short name derived from
+ * a path (no secret), e.g. the pins' key of a run directory.
+ */
+uint64_t fnv1a64(const char *s);
 
 /*
  * Ask the backends whose runtime is not known yet GET /version in the
