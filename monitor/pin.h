@@ -58,6 +58,7 @@ struct pin_msg {
 struct pinner_conf {
 	char base[CG_PATH_MAX + 1];	/* PIN_BASE, or a test's directory */
 	char key[PIN_NAME_MAX + 1];	/* the run directory's key */
+	char rundir[CG_PATH_MAX + 1];	/* the run directory, resolved */
 	const char *const *roots;	/* the bind roots, resolved */
 	int nroots;
 	const char *const *excluded;	/* never pinned (run directory, ...) */
@@ -95,11 +96,16 @@ pid_t pinner_start(const struct pinner_conf *conf, int *fd);
 /*
  * The pinner's operations, exposed for tests/test_pin.c (they run in the
  * pinner after its set-up; keyfd is the key directory, opened O_PATH):
- *   pinner_setup  create and check conf's directories; keyfd, or -errno
- *                 with why set;
+ *   pinner_setup  create and check conf's directories, record conf's run
+ *                 directory in <key>/.rundir, and remove the pins of
+ *                 every other key whose recorded run directory no longer
+ *                 exists (no gateway can sweep them again: a test's or a
+ *                 removed project's); keyfd, or -errno with why set;
+ *                 *reclaimed (may be NULL) the number of such pins;
  *   pinner_handle answer one request in *req (ANSWER in *ans).
  */
-int pinner_setup(const struct pinner_conf *conf, char *why, size_t whysz);
+int pinner_setup(const struct pinner_conf *conf, char *why, size_t whysz,
+    unsigned *reclaimed);
 void pinner_handle(const struct pinner_conf *conf, int keyfd,
     const struct pin_msg *req, struct pin_msg *ans);
 

@@ -10,6 +10,7 @@
  */
 #include "monitor/pin.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -110,11 +111,65 @@ staging_dir(const char *path, char *why, size_t whysz)
 	return 0;
 }
 
+/*
+ * The pins of key directory dir (below pins/, named name) whose recorded
+ * run directory no longer exists: unmounted and removed with the
+ * directory. Before the pinner's filter (it reads and lists). Returns how
+ * many pins went.
+ */
+static unsigned
+reclaim_dead(int pinsfd, const char *pins, const char *name)
+{
+	char rundir[CG_PATH_MAX + 1], path[2 * CG_PATH_MAX + 2 * PIN_NAME_MAX];
+	struct dirent *d;
+	struct stat st;
+	unsigned n = 0;
+	ssize_t len;
+	int fd, dfd;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/.rundir", name);
+	fd = openat(pinsfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;	/* no record: not ours to judge */
+	len = read(fd, rundir, sizeof(rundir) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	rundir[len] = '\0';
+	if (rundir[0] != '/' || stat(rundir, &st) == 0 || errno != ENOENT)
+		return 0;
+	dfd = openat(pinsfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (dfd < 0 || (dir = fdopendir(dfd)) == NULL) {
+		if (dfd >= 0)
+			close(dfd);
+		return 0;
+	}
+	while ((d = readdir(dir)) != NULL) {
+		if (!pin_name_ok(d->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s", pins, name, d->d_name);
+		(void)umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW);
+		if (unlinkat(dirfd(dir), d->d_name, AT_REMOVEDIR) == 0 ||
+		    unlinkat(dirfd(dir), d->d_name, 0) == 0)
+			n++;
+	}
+	(void)unlinkat(dirfd(dir), ".rundir", 0);
+	closedir(dir);
+	(void)unlinkat(pinsfd, name, AT_REMOVEDIR);
+	return n;
+}
+
 int
-pinner_setup(const struct pinner_conf *conf, char *why, size_t whysz)
+pinner_setup(const struct pinner_conf *conf, char *why, size_t whysz,
+    unsigned *reclaimed)
 {
 	char path[CG_PATH_MAX + PIN_NAME_MAX + 16];
-	int rc, fd;
+	struct dirent *d;
+	unsigned n = 0;
+	int rc, fd, rd, pinsfd;
+	DIR *dir;
 
 	if (!pin_name_ok(conf->key)) {
 		snprintf(why, whysz, "invalid key");
@@ -134,6 +189,28 @@ pinner_setup(const struct pinner_conf *conf, char *why, size_t whysz)
 		snprintf(why, whysz, "open %s", path);
 		return -errno;
 	}
+	/* whose pins these are: the next pinners may reclaim them */
+	snprintf(path, sizeof(path), "%s/pins/%s/.rundir", conf->base,
+	    conf->key);
+	rd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (rd >= 0) {
+		(void)!write(rd, conf->rundir, strlen(conf->rundir));
+		close(rd);
+	}
+	snprintf(path, sizeof(path), "%s/pins", conf->base);
+	pinsfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pinsfd >= 0 && (dir = fdopendir(pinsfd)) != NULL) {
+		while ((d = readdir(dir)) != NULL)
+			if (pin_name_ok(d->d_name) &&
+			    strcmp(d->d_name, conf->key) != 0)
+				n += reclaim_dead(dirfd(dir), path, d->d_name);
+		closedir(dir);
+	} else if (pinsfd >= 0) {
+		close(pinsfd);
+	}
+	if (reclaimed != NULL)
+		*reclaimed = n;
 	return fd;
 }
 
@@ -285,7 +362,7 @@ do_unpin(const struct pinner_conf *conf, int keyfd, const struct pin_msg *req,
 		answer_fail(ans, "remove the mount point", errno);
 }
 
-struct dirent64 {
+struct linux_dirent64 {
 	unsigned long long d_ino;
 	long long d_off;
 	unsigned short d_reclen;
@@ -298,7 +375,7 @@ static void
 do_list(int keyfd, const struct pin_msg *req, struct pin_msg *ans)
 {
 	char buf[4096];
-	struct dirent64 *d;
+	struct linux_dirent64 *d;
 	size_t used = 0, len;
 	uint32_t seen = 0;
 	long n, off;
@@ -311,7 +388,7 @@ do_list(int keyfd, const struct pin_msg *req, struct pin_msg *ans)
 	}
 	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
 		for (off = 0; off < n; off += d->d_reclen) {
-			d = (struct dirent64 *)(void *)(buf + off);
+			d = (struct linux_dirent64 *)(void *)(buf + off);
 			if (!pin_name_ok(d->d_name) || seen++ < req->start)
 				continue;
 			len = strlen(d->d_name);
@@ -361,9 +438,9 @@ pinner_handle(const struct pinner_conf *conf, int keyfd,
 	}
 }
 
-/* Send READY: err 0, or what failed. */
+/* Send READY: err 0 (and the pins reclaimed), or what failed. */
 static void
-ready(int fd, int err, const char *why)
+ready(int fd, int err, const char *why, unsigned reclaimed)
 {
 	struct pin_msg m;
 
@@ -371,6 +448,7 @@ ready(int fd, int err, const char *why)
 	m.magic = PIN_MAGIC;
 	m.op = PIN_OP_READY;
 	m.err = err;
+	m.start = reclaimed;
 	snprintf(m.why, sizeof(m.why), "%s", why);
 	(void)send(fd, &m, sizeof(m), MSG_NOSIGNAL);
 }
@@ -384,6 +462,7 @@ pinner_main(const struct pinner_conf *conf, int fd, pid_t parent)
 	struct confine_result cr;
 	sigset_t all;
 	char why[160] = "";
+	unsigned reclaimed = 0;
 	ssize_t n;
 	int keyfd, rc;
 
@@ -398,23 +477,23 @@ pinner_main(const struct pinner_conf *conf, int fd, pid_t parent)
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	umask(022);
-	keyfd = pinner_setup(conf, why, sizeof(why));
+	keyfd = pinner_setup(conf, why, sizeof(why), &reclaimed);
 	if (keyfd < 0) {
-		ready(fd, -keyfd, why);
+		ready(fd, -keyfd, why, 0);
 		_exit(1);
 	}
 	if (confine_keep_caps(keep, 2, &cr) < 0) {
 		snprintf(why, sizeof(why), "%s", cr.step);
-		ready(fd, cr.err, why);
+		ready(fd, cr.err, why, 0);
 		_exit(1);
 	}
 	/* valgrind's own calls would be refused (as for the monitor) */
 	rc = confine_under_valgrind() ? 0 : cg_seccomp_load_pinner();
 	if (rc < 0) {
-		ready(fd, -rc, "seccomp");
+		ready(fd, -rc, "seccomp", 0);
 		_exit(1);
 	}
-	ready(fd, 0, "");
+	ready(fd, 0, "", reclaimed);
 	for (;;) {
 		n = recv(fd, &req, sizeof(req), 0);
 		if (n < 0 && errno == EINTR)

@@ -103,6 +103,8 @@ pins_init(struct gateway *gw)
 	p->conf.nroots = gw->nbind_roots;
 	p->conf.excluded = (const char *const *)gw->excluded;
 	p->conf.nexcluded = gw->nexcluded;
+	snprintf(p->conf.rundir, sizeof(p->conf.rundir), "%s",
+	    gw->run_dir_resolved);
 	snprintf(p->dir, sizeof(p->dir), "%s/pins/%s", p->conf.base,
 	    p->conf.key);
 	gw->pins = p;
@@ -127,6 +129,9 @@ pins_init(struct gateway *gw)
 		    "every create that binds a host path is refused", p->off);
 		return 0;
 	}
+	if (m.start > 0)
+		log_msg(LOG_INFO, "pins", "removed %u pins of run directories "
+		    "that no longer exist", m.start);
 	p->next_sweep = now_ms();	/* what earlier runs left behind */
 	log_msg(LOG_INFO, "pins", "bind sources are pinned under %s (pinner "
 	    "pid %d)", p->dir, (int)p->pid);

@@ -13,7 +13,8 @@
  *   pinned after the path is swapped for a symlink to another directory;
  *   a symlink on the way, a path outside the roots or below an excluded
  *   one is refused; a missing directory is created only when asked; a
- *   file pins as a file; LIST and UNPIN; the mount(2) fallback for
+ *   file pins as a file; LIST and UNPIN; the pins of a run directory
+ *   that no longer exists go at the next set-up; the mount(2) fallback for
  *   kernels without open_tree(); and the real, confined process: READY,
  *   its capabilities, no_new_privs, its seccomp mode, a pin through its
  *   socket, a forbidden call killing it.
@@ -232,7 +233,7 @@ ops_body(int no_open_tree)
 
 	snprintf(c.base, sizeof(c.base), "%s", base);
 	snprintf(c.key, sizeof(c.key), "k%d", no_open_tree);
-	keyfd = pinner_setup(&c, why, sizeof(why));
+	keyfd = pinner_setup(&c, why, sizeof(why), NULL);
 	CHECK(keyfd >= 0);
 	/* the staging chain: root's, 0700 */
 	snprintf(p, sizeof(p), "%s/pins/%s", base, c.key);
@@ -310,6 +311,48 @@ ops_body(int no_open_tree)
 	CHECK(rmdir(p) == 0);
 }
 
+/* Pins of a run directory that no longer exists go at the next set-up. */
+static void
+reclaim_body(void)
+{
+	static struct pin_msg ans;
+	struct pinner_conf dead = { .roots = roots, .nroots = 1 }, live = dead,
+	    next = dead;
+	char why[160], p[512];
+	unsigned n = 99;
+	struct stat st;
+	int fd;
+
+	snprintf(dead.base, sizeof(dead.base), "%s", base);
+	live = next = dead;
+	snprintf(dead.key, sizeof(dead.key), "dead");
+	snprintf(dead.rundir, sizeof(dead.rundir), "%s/gone-run", tmp);
+	snprintf(live.key, sizeof(live.key), "live");
+	snprintf(live.rundir, sizeof(live.rundir), "%s", proj);
+	snprintf(next.key, sizeof(next.key), "next");
+	snprintf(next.rundir, sizeof(next.rundir), "%s", proj);
+	snprintf(p, sizeof(p), "%s/d", proj);
+	fd = pinner_setup(&dead, why, sizeof(why), NULL);
+	CHECK(fd >= 0);
+	request(&dead, fd, PIN_OP_PIN, "x1", p, 0, &ans);
+	CHECK(ans.err == 0);
+	close(fd);
+	/* the next set-up, of another key, reclaims it */
+	fd = pinner_setup(&live, why, sizeof(why), &n);
+	CHECK(fd >= 0 && n == 1);
+	request(&live, fd, PIN_OP_PIN, "y1", p, 0, &ans);
+	CHECK(ans.err == 0);
+	close(fd);
+	/* a run directory that exists keeps its pins */
+	fd = pinner_setup(&next, why, sizeof(why), &n);
+	CHECK(fd >= 0 && n == 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/pins/dead", base);
+	CHECK(lstat(p, &st) < 0 && errno == ENOENT);
+	snprintf(p, sizeof(p), "%s/pins/live/y1/f", base);
+	CHECK(has(p, "checked\n"));
+}
+
 static void ops_open_tree(void) { ops_body(0); }
 static void ops_fallback(void) { ops_body(1); }
 
@@ -357,6 +400,7 @@ test_ops(void **state)
 	(void)state;
 	in_private_ns(ops_open_tree);
 	in_private_ns(ops_fallback);
+	in_private_ns(reclaim_body);
 }
 
 /* One "Name:\tvalue" line of /proc/<pid>/status. */
