@@ -17,7 +17,8 @@
  * pointer: the four openat flag sets, the two mkdirat modes, open_tree's,
  * move_mount's, mount's and umount2's flags, unlinkat's. Paths are
  * pointers: monitor/pinner.c checks them itself (pin_path_ok,
- * pin_name_ok). The policy is tests/golden/pinner.pfc (tests/test_pin.c).
+ * pin_name_ok). The policy is tests/golden/pinner.pfc (checked by
+ * tests/test_sandbox.c).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,8 @@
 /*
  * The pinner (monitor/pinner.c, seccomp/pinner.c; doc/privsep.md "The
  * pinner"):
- * - pin names and pinnable paths, as the pinner checks them;
- * - the golden filter: cg_seccomp_export_pinner() must match
- *   tests/golden/pinner.pfc (pinner-sanitize.pfc in a CG_SANITIZE build);
- *   after an intended change regenerate it with
- *	./tests/test_pin --export-pfc > tests/golden/pinner.pfc
- *   (the sanitizer golden from a -DCG_SANITIZE build's test_pin) and
- *   review the diff;
+ * - pin names and pinnable paths, as the pinner checks them (its golden
+ *   filter is checked with the others by tests/test_sandbox.c);
  * - as root, in a private mount namespace of a child process (nothing
  *   reaches the host's mounts): a pin keeps showing the directory that was
  *   pinned after the path is swapped for a symlink to another directory;
@@ -40,12 +35,6 @@
 
 #include "monitor/pin.h"
 #include "seccomp/filter.h"
-
-#ifdef CG_SANITIZE
-#define GOLDEN		"tests/golden/pinner-sanitize.pfc"
-#else
-#define GOLDEN		"tests/golden/pinner.pfc"
-#endif
 
 static void
 test_names(void **state)
@@ -98,54 +87,6 @@ test_paths(void **state)
 		assert_false(pin_path_ok(&r, "/run"));
 		assert_false(pin_path_ok(&r, "/"));
 	}
-}
-
-static char *
-slurp_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	char *buf;
-
-	if (f == NULL)
-		return NULL;
-	buf = malloc(1 << 20);
-	assert_non_null(buf);
-	*len = fread(buf, 1, (1 << 20) - 1, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static void
-test_golden(void **state)
-{
-	FILE *f = tmpfile();
-	char *want, *got;
-	size_t wl = 0, gl;
-
-	(void)state;
-	assert_non_null(f);
-	assert_int_equal(cg_seccomp_export_pinner(f), 0);
-	rewind(f);
-	got = malloc(1 << 20);
-	assert_non_null(got);
-	gl = fread(got, 1, (1 << 20) - 1, f);
-	got[gl] = '\0';
-	fclose(f);
-	want = slurp_file(GOLDEN, &wl);
-	if (want == NULL)
-		fail_msg("cannot read %s (regenerate: ./tests/test_pin "
-		    "--export-pfc > %s)", GOLDEN, GOLDEN);
-#ifndef CG_SANITIZE
-	/* the sanitizer runtime's rules never reach the release filter */
-	assert_null(strstr(want, "\"sigaltstack\""));
-#endif
-	if (gl != wl || memcmp(got, want, gl) != 0)
-		fail_msg("the pinner's filter differs from %s; regenerate it "
-		    "with ./tests/test_pin --export-pfc > %s and review the "
-		    "diff", GOLDEN, GOLDEN);
-	free(got);
-	free(want);
 }
 
 /* ---------------------------------------------------------------- live */
@@ -478,12 +419,11 @@ test_process(void **state)
 }
 
 int
-main(int argc, char **argv)
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_paths),
-		cmocka_unit_test(test_golden),
 	};
 	const struct CMUnitTest live[] = {
 		cmocka_unit_test(test_ops),
@@ -491,8 +431,6 @@ main(int argc, char **argv)
 	};
 	int rc;
 
-	if (argc == 2 && strcmp(argv[1], "--export-pfc") == 0)
-		return cg_seccomp_export_pinner(stdout) == 0 ? 0 : 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	if (geteuid() != 0) {
 		printf("SKIP the live pinner tests: not root\n");

@@ -68,12 +68,16 @@
 #define GOLDEN_FINAL	"tests/golden/final.pfc"
 #define SANITIZE_GOLDEN	"tests/golden/child-sanitize.pfc"
 #define SANITIZE_GOLDEN_ZYGOTE "tests/golden/zygote-sanitize.pfc"
+#define RELEASE_GOLDEN_PINNER "tests/golden/pinner.pfc"
+#define SANITIZE_GOLDEN_PINNER "tests/golden/pinner-sanitize.pfc"
 #ifdef CG_SANITIZE
 #define GOLDEN		SANITIZE_GOLDEN
 #define GOLDEN_ZYGOTE	SANITIZE_GOLDEN_ZYGOTE
+#define GOLDEN_PINNER	SANITIZE_GOLDEN_PINNER
 #else
 #define GOLDEN		RELEASE_GOLDEN
 #define GOLDEN_ZYGOTE	RELEASE_GOLDEN_ZYGOTE
+#define GOLDEN_PINNER	RELEASE_GOLDEN_PINNER
 #endif
 
 /* The empty root-owned 0500 directory the monitor would create. */
@@ -947,6 +951,7 @@ test_golden(void **state)
 	check_golden(cg_seccomp_export_child, GOLDEN, "child");
 	check_golden(cg_seccomp_export_zygote, GOLDEN_ZYGOTE, "zygote");
 	check_golden(cg_seccomp_export_final, GOLDEN_FINAL, "final");
+	check_golden(cg_seccomp_export_pinner, GOLDEN_PINNER, "pinner");
 }
 
 /*
@@ -1015,16 +1020,16 @@ static void
 test_release_filter_clean(void **state)
 {
 	static const char *const release[] = {
-		RELEASE_GOLDEN, RELEASE_GOLDEN_ZYGOTE,
+		RELEASE_GOLDEN, RELEASE_GOLDEN_ZYGOTE, RELEASE_GOLDEN_PINNER,
 	};
 	static const char *const sanitize[] = {
-		SANITIZE_GOLDEN, SANITIZE_GOLDEN_ZYGOTE,
+		SANITIZE_GOLDEN, SANITIZE_GOLDEN_ZYGOTE, SANITIZE_GOLDEN_PINNER,
 	};
 	char found[512];
 	size_t i, got;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < sizeof(release) / sizeof(release[0]); i++) {
 		got = find_allowances(release[i], found, sizeof(found));
 		if (got != 0)
 			fail_msg("%s, a release filter, grants what only "

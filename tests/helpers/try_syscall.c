@@ -16,9 +16,9 @@
  *	this process prints "child-pid <pid>" on stderr and exits 0, and
  *	the caller waits for that pid.
  *
- *   try_syscall --export-pfc child|zygote|final
- *	Write the request parser's final filter or the zygote's filter as
- *	PFC text to stdout; this regenerates the golden files, e.g.
+ *   try_syscall --export-pfc child|zygote|final|pinner
+ *	Write the request parser's final filter, the zygote's, the final
+ *	one or the pinner's filter as PFC text to stdout; this regenerates the golden files, e.g.
  *	    ./tests/helpers/try_syscall --export-pfc child > tests/golden/child.pfc
  *
  * Exit status: 0 the call returned (and, for the calls the filter allows,
@@ -699,6 +699,8 @@ export(const char *which)
 		rc = cg_seccomp_export_zygote(stdout);
 	else if (strcmp(which, "final") == 0)
 		rc = cg_seccomp_export_final(stdout);
+	else if (strcmp(which, "pinner") == 0)
+		rc = cg_seccomp_export_pinner(stdout);
 	else
 		return 2;
 	return rc != 0 || fflush(stdout) != 0 ? 5 : 0;
@@ -726,7 +728,7 @@ main(int argc, char **argv)
 	if (argc < 2 || argc > 3) {
 		fprintf(stderr, "usage: try_syscall [--zygote] NAME "
 		    "[CHROOT_DIR|-]\n"
-		    "       try_syscall --export-pfc child|zygote|final\n");
+		    "       try_syscall --export-pfc child|zygote|final|pinner\n");
 		return 2;
 	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
