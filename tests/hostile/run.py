@@ -53,6 +53,10 @@ BACKEND_TIMEOUT = 2
 # --real: podman 4.3.1 on a loaded 2-core machine took more than 2 s to answer a pod's
 # image step (make check: body-pod-volume-foreign got 504 instead of its refusal)
 BACKEND_TIMEOUT_REAL = 20
+# the log line that ends the start-up's backend identification: its runtime's version
+# answered (an advisory or none) or not, or a backend that is neither podman nor dockerd
+RUNTIME_KNOWN = (r"advisory runc-dev-mounts applies|no runtime advisory applies|"
+                 r"did not identify itself")
 
 
 def http(sock_path, method, target, body=None, timeout=15):
@@ -411,6 +415,12 @@ def main():
             print("FAIL gateway start:\n" + x.log.text()[-3000:])
             return 1
         x.honest("at start")
+        # a podman's runtime version is asked after start-up (monitor/discover.c), on
+        # a connection of its own: counted only once it is answered or given up
+        if not x.log.wait(RUNTIME_KNOWN, timeout=BACKEND_TIMEOUT_REAL + 8):
+            print("FAIL gateway start: no backend-version verdict in the log:\n" +
+                  x.log.text()[-3000:])
+            return 1
         deadline = time.monotonic() + 5
         fd_base = -2
         while time.monotonic() < deadline:   # steady: the same count twice, 100 ms apart
