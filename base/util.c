@@ -1,8 +1,12 @@
 /* Small helpers of the ground floor. */
 #include "base/util.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 #include <time.h>
+
+#include "base/xmalloc.h"
 
 int
 cg_hexval(unsigned char c)
@@ -60,4 +64,39 @@ now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+char *
+cg_path_clean(const char *p, int abs)
+{
+	char *out = xmalloc(strlen(p) + 2);
+	size_t len = 0, n;
+
+	while (*p != '\0') {
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (len == 0 && !abs) {
+				free(out);
+				return NULL;
+			}
+			while (len > 0 && out[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--;		/* the slash */
+		} else {
+			if (abs || len > 0)
+				out[len++] = '/';
+			memcpy(out + len, p, n);
+			len += n;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	if (len == 0 && abs)
+		out[len++] = '/';
+	out[len] = '\0';
+	return out;
 }

@@ -25,6 +25,18 @@ int cg_ci_prefix(const char *s, size_t len, const char *lit);
 /* Trim leading and trailing SP and HTAB (HTTP OWS) off *s[0..*len). */
 void cg_trim_ows(const char **s, size_t *len);
 
+/*
+ * The slash-separated path p cleaned as Go's path.Clean: repeated '/',
+ * "." components dropped, ".." popping the last kept component.
+ * abs: cleaned as "/" + p (both daemons clean container paths so; ".."
+ * never goes above "/"), never NULL. Otherwise relative to a directory
+ * dest, as Go's filepath.Join(dest, p) made relative to dest: "" for dest
+ * itself, NULL when a ".." leaves dest (archive entry names and link
+ * targets). Returns a malloc'd string (the caller frees it; xoom() on
+ * allocation failure).
+ */
+char *cg_path_clean(const char *p, int abs);
+
 /* CLOCK_MONOTONIC in milliseconds (deadlines and durations; never fails). */
 long long now_ms(void);
 

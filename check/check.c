@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "check/decomp.h"
 #include "check/dockerfile.h"
@@ -105,46 +106,6 @@ chk_refusal(const struct chk *c)
 }
 
 /* ------------------------------------------------------------- paths */
-
-/*
- * Go's filepath.Join(dest, name) made relative to dest: components
- * cleaned, "." and empty ones dropped, ".." popping. Returns a malloc'd
- * path ("" for dest itself), or NULL when it leaves dest (the daemons
- * refuse such a name, or, for exactly "..", podman writes dest's parent).
- */
-static char *
-clean_rel(const char *name)
-{
-	size_t n = strlen(name), len = 0, k;
-	char *out = xmalloc(n + 1);
-	const char *p = name;
-
-	while (*p != '\0') {
-		k = strcspn(p, "/");
-		if (k == 0 || (k == 1 && p[0] == '.')) {
-			;
-		} else if (k == 2 && p[0] == '.' && p[1] == '.') {
-			if (len == 0) {
-				free(out);
-				return NULL;
-			}
-			while (len > 0 && out[len - 1] != '/')
-				len--;
-			if (len > 0)
-				len--;	/* the slash */
-		} else {
-			if (len > 0)
-				out[len++] = '/';
-			memcpy(out + len, p, k);
-			len += k;
-		}
-		p += k;
-		if (*p == '/')
-			p++;
-	}
-	out[len] = '\0';
-	return out;
-}
 
 static int
 link_cmp(const void *a, const void *b)
@@ -297,7 +258,7 @@ resolve(const struct chk *c, const char *path)
 static void
 watch_add(struct chk *c, const char *name, int dockerfile)
 {
-	char *p = clean_rel(name);
+	char *p = cg_path_clean(name, 0);
 
 	if (p == NULL || c->nw == WATCH_MAX) {
 		free(p);
@@ -499,7 +460,7 @@ tree_check(struct chk *c, const struct tar_entry *e, const char *p, char **lt)
 		    "follows on the host when it reads the extracted archive",
 		    e->name);
 	if (e->type == '1') {
-		*lt = clean_rel(e->link);
+		*lt = cg_path_clean(e->link, 0);
 		if (*lt == NULL || through_link(c, *lt) != NULL) {
 			free(*lt);
 			*lt = NULL;
@@ -643,7 +604,7 @@ entry(struct chk *c, const struct tar_entry *e)
 		    "does not extract", e->name);
 	if (c->p.kind == CHK_ARCHIVE)
 		return archive_entry(c, e);
-	if ((p = clean_rel(e->name)) == NULL)
+	if ((p = cg_path_clean(e->name, 0)) == NULL)
 		return (tree_refuse(c, "host-path", "%s entry %s leaves the "
 		    "directory it is extracted into", e->name), refuse(c));
 	rc = c->p.kind == CHK_LOAD ? load_entry(c, e, p) : build_entry(c, e, p);

@@ -156,7 +156,7 @@ target_id(const struct conn *c, const char *family, char out[65])
 static void
 clean_path(const char *path, char *out, size_t outsz)
 {
-	char *clean = path_clean(path);
+	char *clean = cg_path_clean(path, 1);
 
 	snprintf(out, outsz, "%s", clean);
 	free(clean);

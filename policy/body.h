@@ -47,13 +47,6 @@ struct cg_bind_src {
 int body_bind_sources(enum cg_api api, int pod_create, cJSON *tree,
     struct cg_bind_src *out, size_t max);
 
-/*
- * The container path p cleaned as Go's filepath.Clean cleans "/" + p
- * (both daemons clean container paths so: repeated '/', "." and ".."
- * components, ".." never above "/"). Returns a malloc'd string (the
- * caller frees it), never NULL (xoom() on allocation failure).
- */
-char *path_clean(const char *p);
 
 /*
  * 1 when the container path t, cleaned as the daemons clean it (Go's

@@ -203,34 +203,3 @@ ask_owned(const struct cg_policy_ctx *ctx, const struct cg_request *req,
 		return CG_UNEXPECTED;
 	return res;
 }
-
-char *
-path_clean(const char *p)
-{
-	char *out = xmalloc(strlen(p) + 2);
-	const char *c = p;
-	size_t len = 0, n;
-
-	while (*c != '\0') {
-		n = strcspn(c, "/");
-		if (n == 0 || (n == 1 && c[0] == '.')) {
-			/* nothing */
-		} else if (n == 2 && c[0] == '.' && c[1] == '.') {
-			while (len > 0 && out[len - 1] != '/')
-				len--;
-			if (len > 0)
-				len--;
-		} else {
-			out[len++] = '/';
-			memcpy(out + len, c, n);
-			len += n;
-		}
-		c += n;
-		if (*c == '/')
-			c++;
-	}
-	if (len == 0)
-		out[len++] = '/';
-	out[len] = '\0';
-	return out;
-}

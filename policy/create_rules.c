@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "policy/body.h"
 #include "policy/body_int.h"
@@ -987,7 +988,7 @@ rule_timezone(const char *tz, struct cg_refusal *r)
 int
 rule_workdir(const char *dir, struct cg_refusal *r)
 {
-	char *clean = path_clean(dir);
+	char *clean = cg_path_clean(dir, 1);
 	int bad;
 	char qb[260];
 

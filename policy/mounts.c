@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "policy/body.h"
 #include "policy/body_int.h"
@@ -111,7 +112,7 @@ int
 mount_target_reserved(const char *t)
 {
 	static const char *const top[] = { "/dev", "/proc", "/sys" };
-	char *clean = path_clean(t);
+	char *clean = cg_path_clean(t, 1);
 	size_t i, n;
 	int bad = 0;
 

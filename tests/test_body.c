@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "policy/body.h"
 #include "policy/json.h"
@@ -845,6 +846,45 @@ test_compat_rules(void **state)
 
 	(void)state;
 	TABLE(t);
+}
+
+/*
+ * cg_path_clean as Go's path.Clean("/" + p) (container paths, both
+ * daemons) and filepath.Join(dest, p) relative to dest (archive names).
+ */
+static void
+test_path_clean(void **state)
+{
+	static const struct {
+		const char *in, *abs, *rel;	/* rel NULL: leaves dest */
+	} cases[] = {
+		{ "", "/", "" },
+		{ "/", "/", "" },
+		{ "//dev", "/dev", "dev" },
+		{ "/dev/./pts/", "/dev/pts", "dev/pts" },
+		{ "/a/../dev/pts", "/dev/pts", "dev/pts" },
+		{ "a/b/../../c", "/c", "c" },
+		{ "..", "/", NULL },
+		{ "/../../etc", "/etc", NULL },
+		{ "a/../..", "/", NULL },
+		{ "a/./b//c/..", "/a/b", "a/b" },
+		{ ".../x", "/.../x", ".../x" },
+	};
+	size_t i;
+	char *got;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = cg_path_clean(cases[i].in, 1);
+		assert_string_equal(got, cases[i].abs);
+		free(got);
+		got = cg_path_clean(cases[i].in, 0);
+		if (cases[i].rel == NULL)
+			assert_null(got);
+		else
+			assert_string_equal(got, cases[i].rel);
+		free(got);
+	}
 }
 
 /* §4.1-4.2 compat binds and mounts, §4.4 resolution verdicts (B25, B26). */
@@ -3948,6 +3988,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schema),
 		cmocka_unit_test(test_compat_rules),
+		cmocka_unit_test(test_path_clean),
 		cmocka_unit_test(test_compat_mounts),
 		cmocka_unit_test(test_libpod_rules),
 		cmocka_unit_test(test_libpod_tables),
