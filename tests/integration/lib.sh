@@ -12,6 +12,8 @@
 #   cg_bg CMD...                  run a helper in the background, killed at teardown (CG_BG_PID)
 #   cg_listener WORD              a TCP listener on every host address answering WORD (a
 #                                 stand-in egress proxy); sets CG_LISTENER_PORT, CG_BG_PID
+#   cg_unpin_dead                 unmount the pins of gateways whose run directory is gone
+#                                 (teardown runs it)
 #   cg_children PID / cg_parsers PID  a monitor's children but its pinner / its request parsers
 #                                 (not the zygote); cg_pinner PID its pinner; cg_nchildren PID OP N
 #   cg_monitor_fds PID            a monitor's open descriptors
@@ -343,7 +345,29 @@ cg_teardown() {
     "$CG_REPO/scripts/dockerd-down.sh" "$CG_DD_DIR" || echo "integration: dockerd-down failed" >&2
   fi
   if [ "${CG_KEEP:-0}" = 1 ]; then echo "# kept $CG_TMP" >&2; else rm -rf "$CG_TMP"; fi
+  cg_unpin_dead
   exit "$rc"
+}
+
+# cg_unpin_dead: the pins of gateways whose run directory is gone (this suite's, now that
+# $CG_TMP is removed, and a demo's) are unmounted and removed, as the next gateway's pinner
+# would at its set-up (monitor/pinner.c reclaim_dead): a suite leaves no mount behind
+# (a container removed by the daemon itself, --rm on podman, keeps its pin until a sweep)
+CG_PINS=/run/container-gateway/pins
+cg_unpin_dead() {
+  local k d p
+  for k in "$CG_PINS"/*/; do
+    [ -f "$k.rundir" ] || continue
+    d=$(cat "$k.rundir") || continue
+    [[ $d == /* ]] && [ ! -e "$d" ] || continue
+    for p in "$k"*; do
+      [ -e "$p" ] || continue
+      umount -l "$p" 2>/dev/null
+      rmdir "$p" 2>/dev/null || rm -f "$p"
+    done
+    rm -f "$k.rundir"; rmdir "$k" 2>/dev/null
+  done
+  return 0
 }
 trap cg_teardown EXIT
 trap 'exit 130' INT
