@@ -165,7 +165,9 @@ b_cwd_dockerfile() {
 # docker cp of a crafted tar into a directory of the project bound into a container
 cp_refused() {  # NAME CODE PYTHON
   local t=$CG_TMP/b-cp.tar
-  host_dir "cp$4"; rm -rf "$P1/data"; mkdir -p "$P1/data"
+  # emptied, not made again: the container binds the directory that was checked at create
+  # (its pin), and a directory made again under the same name is another one
+  host_dir "cp$4"; mkdir -p "$P1/data" && find "$P1/data" -mindepth 1 -delete
   tarpy "$t" "$3"
   cg_run dk cp - cgt-bcp:/p < "$t"
   if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: $2: "* ]] && [ -z "$(ls -A "$P1/data")" ]; then pass "$1"
