@@ -112,7 +112,8 @@ void backend_verdict(struct conn *c, int refused, const char *code,
 /*
  * Replace the forwarded JSON body with json[0..len) (malloc'd; c takes it)
  * and its Content-Length in the serialised head (backend_build_head), for
- * the monitor's own rewrite of the named-resource phase (publish.h).
+ * the monitor's own rewrites of the named-resource phase (publish.h, the
+ * pins of pins.h).
  */
 void backend_set_json(struct conn *c, char *json, size_t len);
 void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
