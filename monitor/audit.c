@@ -49,6 +49,7 @@ audit_rec_clear(struct conn *c)
 	free(r->res_id);
 	free(r->answer);
 	cJSON_Delete(r->create);
+	cJSON_Delete(r->pinned);
 	memset(r, 0, sizeof(*r));
 	r->api = -1;
 	r->res_kind = -1;
@@ -270,6 +271,47 @@ libpod_create(const cJSON *body, cJSON *binds, cJSON *vols, cJSON *ports)
 }
 
 void
+audit_pinned(struct conn *c, const char *pin, const char *checked)
+{
+	struct audit_rec *r = &c->rec;
+
+	if (r->pinned == NULL)
+		r->pinned = cJSON_CreateObject();
+	if (r->pinned == NULL || cJSON_GetObjectItemCaseSensitive(r->pinned,
+	    pin) != NULL)
+		return;
+	if (cJSON_AddStringToObject(r->pinned, pin, checked) == NULL)
+		xoom();
+}
+
+/* Each bind "SRC:..." of binds whose SRC is a pin of pinned names its source. */
+static void
+unpin_binds(cJSON *binds, const cJSON *pinned)
+{
+	const cJSON *src;
+	cJSON *b;
+	char *pin, *s, *colon;
+
+	cJSON_ArrayForEach(b, binds) {
+		if (!cJSON_IsString(b))
+			continue;
+		pin = xstrdup(b->valuestring);
+		if ((colon = strchr(pin, ':')) != NULL)
+			*colon = '\0';
+		src = cJSON_GetObjectItemCaseSensitive(pinned, pin);
+		if (cJSON_IsString(src)) {
+			if (asprintf(&s, "%s%s", src->valuestring, colon != NULL ?
+			    b->valuestring + (colon - pin) : "") < 0)
+				xoom();
+			if (cJSON_SetValuestring(b, s) == NULL)
+				xoom();
+			free(s);
+		}
+		free(pin);
+	}
+}
+
+void
 audit_forward_body(struct conn *c, const char *json, size_t len)
 {
 	struct audit_rec *r = &c->rec;
@@ -306,6 +348,8 @@ audit_forward_body(struct conn *c, const char *json, size_t len)
 			libpod_create(body, binds, vols, ports);
 		else
 			compat_create(body, binds, vols, ports);
+		if (r->pinned != NULL)
+			unpin_binds(binds, r->pinned);
 		s = json_str(cJSON_GetObjectItemCaseSensitive(body, r->api ==
 		    CG_API_LIBPOD ? "labels" : "Labels"), CG_LABEL_KEY);
 		if (s != NULL)

@@ -43,6 +43,8 @@ struct audit_rec {
 	char *res_id;		/* the id it resolved to or was created with */
 	struct cJSON *create;	/* a create's image, binds, volumes, ports,
 				   label, as forwarded; NULL */
+	struct cJSON *pinned;	/* a create's pins: pin path -> the source
+				   checked (monitor/pins.c); NULL */
 	char *answer;		/* the beginning of a deferred answer's body */
 	size_t answer_len;
 	int answer_chunked;
@@ -71,12 +73,20 @@ void audit_aimed(struct conn *c, const struct cg_request *req, const char *ref,
 /*
  * The JSON body json[0..len) of c's request as it goes to the backend
  * (after the replay, monitor/backend.c backend_forward): for a container
- * or pod create its image, binds and volumes (sources as resolved),
+ * or pod create its image, binds and volumes (sources as resolved; a
+ * pinned one as checked, audit_pinned),
  * published ports (as rewritten) and project label are kept for the
  * record; for a volume, network or pod create its name. A body that does
  * not parse keeps nothing.
  */
 void audit_forward_body(struct conn *c, const char *json, size_t len);
+/*
+ * c's create forwards the pin pin (a path under the pins' staging
+ * directory, monitor/pins.c) for the bind source checked (both
+ * NUL-terminated): its record names checked, the path the client's bind
+ * means, not the pin.
+ */
+void audit_pinned(struct conn *c, const char *pin, const char *checked);
 /* The whole forwarded head (and JSON body) of c's request was written. */
 void audit_forwarded(struct conn *c);
 /*

@@ -35,6 +35,7 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/audit.h"
 #include "monitor/log.h"
 #include "monitor/pin.h"
 #include "monitor/rundir.h"
@@ -348,6 +349,7 @@ pins_create(struct conn *c, int pod_create)
 		}
 		snprintf(pin, sizeof(pin), "%s/%s", p->dir,
 		    c->pin_names[pin_of[i]]);
+		audit_pinned(c, pin, paths[i]);
 		if (src[i].binds) {
 			if (asprintf(&s, "%s%s", pin, src[i].node->valuestring +
 			    src[i].len) < 0)
