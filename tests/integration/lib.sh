@@ -349,26 +349,9 @@ cg_teardown() {
   exit "$rc"
 }
 
-# cg_unpin_dead: the pins of gateways whose run directory is gone (this suite's, now that
-# $CG_TMP is removed, and a demo's) are unmounted and removed, as the next gateway's pinner
-# would at its set-up (monitor/pinner.c reclaim_dead): a suite leaves no mount behind
-# (a container removed by the daemon itself, --rm on podman, keeps its pin until a sweep)
-CG_PINS=/run/container-gateway/pins
-cg_unpin_dead() {
-  local k d p
-  for k in "$CG_PINS"/*/; do
-    [ -f "$k.rundir" ] || continue
-    d=$(cat "$k.rundir") || continue
-    [[ $d == /* ]] && [ ! -e "$d" ] || continue
-    for p in "$k"*; do
-      [ -e "$p" ] || continue
-      umount -l "$p" 2>/dev/null
-      rmdir "$p" 2>/dev/null || rm -f "$p"
-    done
-    rm -f "$k.rundir"; rmdir "$k" 2>/dev/null
-  done
-  return 0
-}
+# cg_unpin_dead: the pins of gateways whose run directory is gone are unmounted
+# (tests/integration/unpin-dead.sh; teardown runs it)
+cg_unpin_dead() { "$CG_REPO/tests/integration/unpin-dead.sh"; }
 trap cg_teardown EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

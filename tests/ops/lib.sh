@@ -34,6 +34,7 @@ ops_cleanup() {
   for p in "${OPS_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
   if [ "${OPS_KEEP:-0}" = 1 ]; then echo "kept $OPS_TMP" >&2; else
     chmod -R u+w "$OPS_TMP" 2>/dev/null; rm -rf "$OPS_TMP"; fi
+  "$OPS_REPO/tests/integration/unpin-dead.sh"   # its gateways' pins: no mount left
 }
 trap ops_cleanup EXIT
 
