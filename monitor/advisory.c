@@ -46,8 +46,10 @@ static const struct advisory table[ADV_COUNT] = {
 		"the source of RUN --mount=type=bind, reading and writing the "
 		"host path as root (CVE-2024-1753)",
 		"refuses, in its checker, context symlinks that are absolute "
-		"or resolve outside the context, whatever the Dockerfile says "
-		"(tool.md); a base image's ONBUILD triggers are not seen",
+		"or resolve outside the context, whatever the Dockerfile says, "
+		"and checks the ONBUILD triggers of the images a Dockerfile "
+		"starts FROM (tool.md); a base image retagged between that "
+		"check and the builder's own lookup is not seen",
 	},
 };
 
