@@ -144,7 +144,7 @@ answer_unreadable(struct conn *c, const char *what)
 }
 
 char *
-answer_label_query(const struct conn *c, const char *extra)
+answer_label_query(const char *root, const char *extra)
 {
 	struct cg_refusal r;
 	struct cg_query *q;
@@ -233,7 +233,7 @@ net_ask(struct conn *c)
 	int kind = network_route(c, &id, &idlen), n;
 
 	if (c->ans_step == 1) {
-		cq = answer_label_query(c, "all=1");
+		cq = answer_label_query(c->gw->root, "all=1");
 		ask(c, "/containers/json", cq);
 		free(cq);
 		return;
@@ -284,7 +284,7 @@ df_ask(struct conn *c)
 		path = lib ? "/volumes/json" : "/volumes";
 		extra = "";
 	}
-	q = df_parts[i].labelled ? answer_label_query(c, extra) : xstrdup(extra);
+	q = df_parts[i].labelled ? answer_label_query(c->gw->root, extra) : xstrdup(extra);
 	ask(c, path, q);
 	free(q);
 }

@@ -1020,11 +1020,6 @@ int facts_internal_answer(struct conn *c, int ok, int timeout, int *status,
 
 /* ---- monitor/answer.c */
 
-/*
- * The encoded query "filters={"label":["KEY=ROOT"]}" after the pairs of
- * extra (an encoded query of ours, "" for none); malloc'd.
- */
-char *answer_label_query(const struct conn *c, const char *extra);
 
 /* ---- monitor/projnet.c: the project's own network (doc/privsep.md) */
 
