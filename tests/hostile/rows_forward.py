@@ -608,7 +608,7 @@ def _(p, x):
 
 
 @row("done-before-response-end", violation="DONE not allowed now",
-     backend=[r"POST {C}/containers/{container_mine}/attach\?stdin=1&stream=1"])
+     backend=[START_CHECK, r"POST {C}/containers/{container_mine}/attach\?stdin=1&stream=1"])
 def _(p, x):
     """DONE while the monitor still waits for the response of a synced exchange (an
     attach: the fake never switches)"""
