@@ -610,6 +610,18 @@ pins_tick(struct gateway *gw, long long now)
 
 /* ---------------------------------------------------------------- life */
 
+long long
+pins_wake_at(const struct gateway *gw)
+{
+	const struct pins *p = gw->pins;
+
+	if (p == NULL || p->off[0] != '\0')
+		return -1;
+	if (mtask_running(&p->task))
+		return -2;
+	return p->next_sweep != 0 ? p->next_sweep : -1;
+}
+
 int
 pins_reaped(struct gateway *gw, pid_t pid, int st)
 {

@@ -53,6 +53,14 @@ void pins_settle(struct conn *c, int status);
 int pins_tick(struct gateway *gw, long long now);
 
 /*
+ * When the idle event loop must wake for the pins (serve.c quiet_wait):
+ * the next due sweep (monotonic ms), -1 for none, -2 while a sweep runs.
+ * Without it an idle monitor slept through the sweep a remove asked for
+ * (after_check.sh a_pins_lifecycle: "docker rm unpins within 5 s").
+ */
+long long pins_wake_at(const struct gateway *gw);
+
+/*
  * 1 when pid was the pinner (reaped, status st kept), else 0. A dead
  * pinner stops the gateway like a dead zygote (pins_dead).
  */

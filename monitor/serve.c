@@ -527,6 +527,11 @@ quiet_wait(struct gateway *gw, long long now)
 			if (until < 0 || t < until)
 				until = t;
 		}
+	t = pins_wake_at(gw);
+	if (t == -2 || mtask_any())
+		return -2;
+	if (t >= 0 && (until < 0 || t < until))
+		until = t;
 	if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0) {
 		t = gw->idle_since + (long long)(gw->cfg->idle_timeout * 1000);
 		if (until < 0 || t < until)

@@ -157,6 +157,17 @@ mtask_tick(struct gateway *gw, long long now)
 }
 
 int
+mtask_any(void)
+{
+	int i;
+
+	for (i = 0; i < MTASK_MAX; i++)
+		if (tasks[i] != NULL)
+			return 1;
+	return 0;
+}
+
+int
 mtask_running(const struct mtask *t)
 {
 	return t->fd >= 0 && t->index >= 0 && t->index < MTASK_MAX &&

@@ -48,6 +48,9 @@ void mtask_event(struct gateway *gw, int index, short revents);
 int mtask_tick(struct gateway *gw, long long now);
 /* 1 while t runs. */
 int mtask_running(const struct mtask *t);
+/* 1 while any task runs (its deadline needs the loop's sweep: serve.c
+ * quiet_wait), 0 otherwise. */
+int mtask_any(void);
 /* Stop t without calling done (graceful exit). */
 void mtask_cancel(struct gateway *gw, struct mtask *t);
 
