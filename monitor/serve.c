@@ -528,8 +528,11 @@ quiet_wait(struct gateway *gw, long long now)
 				until = t;
 		}
 	t = pins_wake_at(gw);
-	if (t == -2 || mtask_any())
+	if (t == -2)
 		return -2;
+	if (t >= 0 && (until < 0 || t < until))
+		until = t;
+	t = mtask_next_deadline();
 	if (t >= 0 && (until < 0 || t < until))
 		until = t;
 	if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0) {

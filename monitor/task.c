@@ -156,15 +156,16 @@ mtask_tick(struct gateway *gw, long long now)
 	return (int)(next - now);
 }
 
-int
-mtask_any(void)
+long long
+mtask_next_deadline(void)
 {
+	long long next = -1;
 	int i;
 
 	for (i = 0; i < MTASK_MAX; i++)
-		if (tasks[i] != NULL)
-			return 1;
-	return 0;
+		if (tasks[i] != NULL && (next < 0 || tasks[i]->deadline < next))
+			next = tasks[i]->deadline;
+	return next;
 }
 
 int

@@ -48,9 +48,9 @@ void mtask_event(struct gateway *gw, int index, short revents);
 int mtask_tick(struct gateway *gw, long long now);
 /* 1 while t runs. */
 int mtask_running(const struct mtask *t);
-/* 1 while any task runs (its deadline needs the loop's sweep: serve.c
- * quiet_wait), 0 otherwise. */
-int mtask_any(void);
+/* The earliest deadline of the running tasks (monotonic ms; the idle
+ * loop wakes for it: serve.c quiet_wait), -1 when none runs. */
+long long mtask_next_deadline(void);
 /* Stop t without calling done (graceful exit). */
 void mtask_cancel(struct gateway *gw, struct mtask *t);
 
