@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 
@@ -298,7 +300,8 @@ instance_report(const struct gateway *gw)
 	n = read_owned(gw->pid_file, pidtext, sizeof(pidtext));
 	if (n > 0)
 		pid = instance_parse_pid(pidtext, (size_t)n);
-	if (pid > 0)
+	/* the pid only when it is the one serving (a forged file's is not) */
+	if (pid > 0 && instance_served_by(gw, pid, NULL) == PROOF_SERVED)
 		printf("container-gateway: already running (pid %lld)\n", pid);
 	else
 		printf("container-gateway: already running\n");
@@ -364,4 +367,63 @@ instance_parse_pid(const char *buf, size_t len)
 		v = v * 10 + (buf[i] - '0');
 	}
 	return v > 1 ? v : -1;
+}
+
+/*
+ * The pid listening on the socket at path, when it is a socket of the
+ * effective uid (not a symlink): 0 when there is none or it does not
+ * answer (stale, or its backlog is full), -1 when it is not such a socket.
+ */
+static long long
+listener_of(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	struct stat st;
+	long long who = 0;
+	int pfd, fd;
+
+	pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return 0;
+	if (fstat(pfd, &st) < 0 || !S_ISSOCK(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		close(pfd);
+		return -1;
+	}
+	/* connect to the inode checked, not to whatever the path names now */
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", pfd);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 &&
+	    cr.pid > 0)
+		who = cr.pid;
+	if (fd >= 0)
+		close(fd);
+	close(pfd);
+	return who;
+}
+
+enum instance_proof
+instance_served_by(const struct gateway *gw, long long pid, long long *other)
+{
+	enum instance_proof r = PROOF_NONE;
+	long long who;
+	int i;
+
+	for (i = 0; i < CG_SOCKETS; i++) {
+		if (gw->lis[i].path[0] == '\0')
+			continue;
+		who = listener_of(gw->lis[i].path);
+		if (who == 0 || who == -1)
+			continue;
+		if (who != pid) {
+			if (other != NULL)
+				*other = who;
+			return PROOF_OTHER;
+		}
+		r = PROOF_SERVED;
+	}
+	return r;
 }

@@ -73,4 +73,29 @@ void instance_report(const struct gateway *gw);
  */
 long long instance_parse_pid(const char *buf, size_t len);
 
+/* What instance_served_by() found. */
+enum instance_proof {
+	PROOF_NONE,	/* no socket of the run directory could be asked */
+	PROOF_OTHER,	/* a socket of the run directory is another pid's */
+	PROOF_SERVED,	/* pid serves the run directory's sockets */
+};
+
+/*
+ * Is pid the gateway of gw's run directory? A pid file and its lock prove
+ * nothing by themselves: whoever can write the run directory (a container
+ * binding the project, in the default layout) can put any gateway's pid in
+ * a new pid file and hold its lock (red-team rt10 F3). What it cannot forge
+ * is who listens on the run directory's sockets: each of podman.sock and
+ * docker.sock that is a socket of the effective uid (opened O_PATH |
+ * O_NOFOLLOW, so a symlink to another project's socket never counts) is
+ * connected to through that descriptor, and SO_PEERCRED names the process
+ * that called listen() on it; measured: the monitor, the pid it writes in
+ * the pid file, in the foreground and with --daemon. Returns PROOF_SERVED
+ * when at least one socket is pid's and none is another's, PROOF_OTHER with
+ * the other pid in *other (may be NULL), else PROOF_NONE (no socket yet:
+ * a start between taking the lock and binding, cli.md §7 steps 6-11).
+ */
+enum instance_proof instance_served_by(const struct gateway *gw, long long pid,
+    long long *other);
+
 #endif

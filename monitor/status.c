@@ -227,6 +227,45 @@ pid_is_gateway(long long pid)
 	return looks_like_gateway(w, nw);
 }
 
+/*
+ * Is pid, which holds the lock of the pid file open on fd, the gateway of
+ * gw's run directory (instance_served_by)? A start that has the lock but no
+ * socket yet (cli.md §7 steps 6-11) is given 5 s, polled every 0.1 s.
+ * Returns 0 when proven; 1 when the lock was released meanwhile (the pid
+ * file is then left to the next stale check); -1 when not proven, with
+ * the reason and then verdict (e.g. "refusing to signal") on stderr.
+ */
+static int
+prove_pid(const struct gateway *gw, long long pid, int fd, const char *verdict)
+{
+	long long other = -1;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		switch (instance_served_by(gw, pid, &other)) {
+		case PROOF_SERVED:
+			return 0;
+		case PROOF_OTHER:
+			fprintf(stderr, "container-gateway: %s names pid %lld, but "
+			    "the run directory's sockets are served by pid %lld: "
+			    "the pid file was replaced; %s\n", gw->pid_file, pid, other,
+			    verdict);
+			return -1;
+		case PROOF_NONE:
+			break;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			flock(fd, LOCK_UN);
+			return 1;
+		}
+		usleep(100000);
+	}
+	fprintf(stderr, "container-gateway: pid %lld serves no socket of %s "
+	    "(podman.sock, docker.sock): it is not this run directory's "
+	    "gateway; %s\n", pid, gw->run_dir, verdict);
+	return -1;
+}
+
 /* A gateway struct holding only what stop/status need. */
 static void
 init_gw(struct gateway *gw, struct cg_config *cfg)
@@ -311,6 +350,17 @@ status_main(struct cg_config *cfg)
 		return 2;
 	}
 	if (rc != 0 || pid_inspect(gw->pid_file, &pid, &fd) != PID_LOCKED) {
+		puts("{\"running\": false, \"pid\": null, \"sockets\": "
+		    "{\"podman\": null, \"docker\": null}, \"serving\": [], "
+		    "\"sandbox\": null}");
+		free(gw);
+		return 3;
+	}
+	/* a locked pid file that is not this run directory's gateway's
+	 * counts as untrustworthy: not running (cli.md §12) */
+	if (!pid_is_gateway(pid) || prove_pid(gw, pid, fd,
+	    "counting it as not running") != 0) {
+		close(fd);
 		puts("{\"running\": false, \"pid\": null, \"sockets\": "
 		    "{\"podman\": null, \"docker\": null}, \"serving\": [], "
 		    "\"sandbox\": null}");
@@ -454,6 +504,18 @@ stop_main(struct cg_config *cfg)
 	if (!pid_is_gateway(pid)) {
 		fprintf(stderr, "container-gateway: pid %lld does not look like a "
 		    "container-gateway process; refusing to signal\n", pid);
+		close(fd);
+		rc = 1;
+		goto out;
+	}
+	switch (prove_pid(gw, pid, fd, "refusing to signal")) {
+	case 0:
+		break;
+	case 1:		/* it ended while starting: nothing left to stop */
+		close(fd);
+		rc = 0;
+		goto out;
+	default:
 		close(fd);
 		rc = 1;
 		goto out;

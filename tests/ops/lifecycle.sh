@@ -96,8 +96,7 @@ expect "stop: unrelated process refused" 1 "" \
   "container-gateway: pid $VICTIM does not look like a container-gateway process; refusing to signal" \
   "$GW" stop --project "$P"
 check "stop: unrelated process still alive" alive "$VICTIM"
-expect_status "status: locked pid file of another process counts as running" \
-  "{\"running\": true, \"pid\": $VICTIM, \"sockets\": {\"podman\": null, \"docker\": null}, \"serving\": [], \"sandbox\": null}" \
+expect "status: locked pid file of another process = not running" 3 "$NOTRUN" "" \
   "$GW" status --project "$P"
 echo 1 > "$PF"
 expect "stop: locked, pid 1 is not a valid pid" 1 "" \
@@ -139,6 +138,45 @@ check "status: stale pid file removed" test ! -e "$PF"
 expect "stop: stale pid file, nothing printed" 0 "" "" "$GW" stop --project "$P"
 check "stop: stale pid file removed" test ! -e "$PF"
 check "stop: stale pid's process not signalled" alive "$VICTIM"
+
+# ---- stop signals only the gateway serving this run directory (red-team rt10 F3) ----------
+# Whoever can write a run directory (a container binding the project, in the default layout)
+# swaps the pid file for one naming another project's gateway and holds its lock: stop and
+# status must see that the run directory's sockets are served by another pid.
+ops_git_project victimgw; VP=$P; VR=$R
+start_fg "$OPS_TMP/victimgw.log" --project "$VP" "${SERVE[@]}"; BPID=$GWPID
+ops_git_project swapped
+start_fg "$OPS_TMP/swapped.log" --project "$P" "${SERVE[@]}"; APID=$GWPID
+ops_wait_for "[ -S '$R/docker.sock' ] && [ -S '$VR/docker.sock' ]" 10
+PF=$R/container-gateway.pid
+mv "$PF" "$PF.real"; (umask 077; echo "$BPID" > "$PF")
+ops_hold_lock "$PF"; HOLDER=$OPS_BG_PID
+ops_wait_for "! flock -n '$PF' true" 5
+expect "stop: a pid file naming another project's gateway is refused" 1 "" \
+  "container-gateway: $PF names pid $BPID, but the run directory's sockets are served by pid $APID: the pid file was replaced; refusing to signal" \
+  "$GW" stop --project "$P"
+check "stop: the other project's gateway was not signalled" alive "$BPID"
+check "stop: ... and still serves" bash -c "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' '$VR/docker.sock'"
+expect "status: a pid file naming another project's gateway = not running" 3 "$NOTRUN" \
+  "container-gateway: $PF names pid $BPID, but the run directory's sockets are served by pid $APID: the pid file was replaced; counting it as not running" \
+  "$GW" status --project "$P"
+expect "serve: already running, without the forged pid" 0 "container-gateway: already running" "" \
+  "$GW" serve --project "$P" "${SERVE[@]}"
+# the same with the run directory's sockets replaced by symlinks to the other project's
+mv "$R/docker.sock" "$R/docker.sock.real"; mv "$R/podman.sock" "$R/podman.sock.real"
+ln -s "$VR/docker.sock" "$R/docker.sock"; ln -s "$VR/podman.sock" "$R/podman.sock"
+expect "stop: sockets symlinked to the other project's do not count" 1 "" \
+  "container-gateway: pid $BPID serves no socket of $R (podman.sock, docker.sock): it is not this run directory's gateway; refusing to signal" \
+  "$GW" stop --project "$P"
+check "stop: the other project's gateway still alive" alive "$BPID"
+kill "$HOLDER"; ops_wait_for "flock -n '$PF' true" 20
+rm -f "$R/docker.sock" "$R/podman.sock"; mv "$R/docker.sock.real" "$R/docker.sock"
+mv "$R/podman.sock.real" "$R/podman.sock"; mv -f "$PF.real" "$PF"
+expect "stop: the real pid file again: stops its own gateway" 0 "" "" "$GW" stop --project "$P"
+wait_exit "$APID" 20
+check "stop: its own gateway exited 0" [ "$WRC" = 0 ]
+check "stop: the other gateway still alive" alive "$BPID"
+"$GW" stop --project "$VP" >/dev/null; wait_exit "$BPID" 20
 
 # ---- idle timeout (§9.2) -------------------------------------------------------------------
 # Robust by design: nothing races the timer. The first test only measures that an idle
