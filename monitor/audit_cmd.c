@@ -369,6 +369,29 @@ read_log(struct report *rp, const char *path)
 
 /* ---------------------------------------------------------------- text output */
 
+/*
+ * s for a terminal (malloc'd): every byte below 0x20, above 0x7e, and '\\'
+ * as \xhh, the log's own escapes (log_escape), so no value unescaped from a
+ * record (a request parser's ACCESS path, a name, a bind) can start a line
+ * of its own or drive the terminal: tool.md, nothing the request parser
+ * writes can pass for a record (red-team rt10 F4).
+ */
+static char *
+term_safe(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xmalloc(strlen(s) * 4 + 1), *o = out;
+
+	for (; *p != '\0'; p++) {
+		if (*p < 0x20 || *p > 0x7e || *p == '\\')
+			o += sprintf(o, "\\x%02x", *p);
+		else
+			*o++ = (char)*p;
+	}
+	*o = '\0';
+	return out;
+}
+
 #define COLS_MAX	8
 
 struct table {
@@ -386,10 +409,10 @@ row_add(struct table *t, const char *const *v)
 	t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols *
 	    sizeof(char *));
 	for (i = 0; i < t->ncols; i++) {
-		t->cells[t->nrows * t->ncols + i] = xstrdup(v[i] != NULL ? v[i] :
-		    "-");
-		if (strlen(v[i] != NULL ? v[i] : "-") > t->width[i])
-			t->width[i] = strlen(v[i] != NULL ? v[i] : "-");
+		t->cells[t->nrows * t->ncols + i] = term_safe(v[i] != NULL ?
+		    v[i] : "-");
+		if (strlen(t->cells[t->nrows * t->ncols + i]) > t->width[i])
+			t->width[i] = strlen(t->cells[t->nrows * t->ncols + i]);
 	}
 	t->nrows++;
 }
@@ -489,12 +512,21 @@ print_text(const struct report *rp, const char *where, const char *files)
 	size_t i, n;
 	int part = rp->cfg->audit_part;
 
-	printf("Audit of %s\n", where);
-	printf("Log: %s; %llu records", files, rp->records);
+	char *safe[5];
+
+	safe[0] = term_safe(where);
+	safe[1] = term_safe(files);
+	safe[2] = term_safe(rp->first);
+	safe[3] = term_safe(rp->last);
+	safe[4] = term_safe(rp->cfg->since != NULL ? rp->cfg->since : "");
+	printf("Audit of %s\n", safe[0]);
+	printf("Log: %s; %llu records", safe[1], rp->records);
 	if (rp->records > 0)
-		printf(" from %s to %s", rp->first, rp->last);
+		printf(" from %s to %s", safe[2], safe[3]);
 	if (rp->cfg->since != NULL)
-		printf(" (since %s)", rp->cfg->since);
+		printf(" (since %s)", safe[4]);
+	for (i = 0; i < 5; i++)
+		free(safe[i]);
 	printf("\n\nRequests %llu:", rp->records);
 	for (i = 0; i < NOUTCOMES; i++)
 		printf(" %s %llu%s", outcomes[i], rp->by_outcome[i],

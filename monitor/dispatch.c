@@ -349,6 +349,30 @@ on_done(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+/*
+ * Is path[0..n) what an honest request parser reports in an ACCESS: "-"
+ * (no request line to take it from) or the path of a target its HTTP parser
+ * accepted (http/request.c: '/' then bytes 0x21-0x7e but '#' and '\\', cut
+ * at '?')? Anything else is a lie, and could paint rows into a report that
+ * prints it (red-team rt10 F4).
+ */
+static int
+access_path_ok(const char *path, size_t n)
+{
+	size_t i;
+
+	if (n == 1 && path[0] == '-')
+		return 1;
+	if (n == 0 || path[0] != '/')
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((unsigned char)path[i] < 0x21 ||
+		    (unsigned char)path[i] > 0x7e ||
+		    strchr("#\\?", path[i]) != NULL)
+			return 0;
+	return 1;
+}
+
 static int
 on_access(struct conn *c, const struct ipc_msg *m)
 {
@@ -361,6 +385,8 @@ on_access(struct conn *c, const struct ipc_msg *m)
 	if (strcmp(method, "-") != 0 && (method[0] == '\0' ||
 	    strspn(method, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(method)))
 		return conn_violation(c, "ACCESS method is not a method");
+	if (!access_path_ok(m->u.access.path.p, m->u.access.path.len))
+		return conn_violation(c, "ACCESS path is not a request path");
 	memcpy(code, m->u.access.code.p, m->u.access.code.len);
 	code[m->u.access.code.len] = '\0';
 	/*

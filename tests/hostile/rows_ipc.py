@@ -31,6 +31,22 @@ def _(p, x):
     p.send(access(1, "GET /x HTTP/1.1", "/v1.41/_ping", "denied-endpoint", 403, "x"))
 
 
+@row("access-path-newline", violation="ACCESS path is not a request path")
+def _(p, x):
+    """ACCESS refusal whose path carries newlines and a whole fake report section (a
+    "Created" row binding /:/host): no honest parser reports such a path, and
+    `container-gateway audit` would have printed it raw (red-team rt10 F4)"""
+    p.send(access(1, "POST", "/v1.41/containers/create\n\nCreated (forwarded)\n"
+                  "  2026-12-07T12:01:28.471Z container pwn deadbeef0000 localhost/busybox"
+                  " - /:/host\n", "sysctls", 403))
+
+
+@row("access-path-escape", violation="ACCESS path is not a request path")
+def _(p, x):
+    """ACCESS refusal whose path carries a terminal escape sequence (ESC [ 2 J)"""
+    p.send(access(1, "GET", "/v1.41/_ping\x1b[2J", "denied-endpoint", 403))
+
+
 @row("access-after-forward", violation="ACCESS not allowed now")
 def _(p, x):
     """ACCESS in the middle of a JSON body"""

@@ -260,7 +260,9 @@ def session(fmt, tmp, pm_sock, theirs):
     p.send(log('{"ts":"2026-12-01T00:00:00.000Z","level":"info","event":"access",'
                '"path":"/v1.41/containers/FORGED","decision":"allow","source":"monitor"}'))
     try:
-        p.send(access(1, "DELETE", "/v1.41/containers/FORGED decision=allow outcome=allowed",
+        # the path is a request path (one with spaces or newlines is a protocol
+        # violation: tests/hostile access-path-newline); the detail is forged
+        p.send(access(1, "DELETE", "/v1.41/containers/FORGED",
                       "denied-endpoint", 403, "x\n" + fake))
     except ipc.Gone:
         pass
@@ -463,6 +465,42 @@ def check_audit(s):
     return rep
 
 
+# a path a lying request parser (or anyone who can append to the log) would need to
+# paint a row: a newline, a whole "Created" row, a terminal escape (red-team rt10 F4)
+PAINT = ("/v1.41/containers/create\n\nCreated (forwarded)\n  2026-12-07T12:01:28.471Z "
+         "container pwn deadbeef0000 localhost/busybox - /:/host\x1b[2J\x9b1m")
+
+
+def check_audit_display(s, tmp):
+    """`audit` (text) prints every value with control bytes escaped: a refusal record
+    whose path carries newlines and escapes (the monitor itself now refuses such an
+    ACCESS) reads as one row of the report, not as rows of its own."""
+    fmt = s["fmt"]
+    lines = s["text"].splitlines()
+    if fmt == "text":
+        real = [l for l in lines if "access conn=" in l and "code=privileged" in l]
+        q = '"' + "".join("\\x%02x" % ord(ch) if ord(ch) < 0x20 or ord(ch) > 0x7e else ch
+                          for ch in PAINT) + '"'
+        line = re.sub(r"path=\S+", lambda m: "path=" + q, real[0], count=1) if real else ""
+    else:
+        real = [json.loads(l) for l in lines
+                if '"event":"access"' in l and '"code":"privileged"' in l]
+        line = json.dumps(dict(real[0], path=PAINT)) if real else ""
+    path = os.path.join(tmp, "painted-%s.log" % fmt)
+    with open(path, "w") as f:
+        f.write(line + "\n")
+    r = subprocess.run([GW, "audit", "--log-file", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    out = r.stdout.decode("utf-8", "replace")
+    check("%s: audit (text) escapes a record's control bytes: no painted row, no "
+          "escape reaches the terminal" % fmt,
+          bool(line) and r.returncode == 0 and "create\\x0a\\x0aCreated" in out and
+          not any(re.match(r"^ *2026-12-07T12:01:28\.471Z container pwn", l)
+                  for l in out.splitlines()) and
+          not any(b < 0x20 and b != 0x0a or 0x7f <= b for b in r.stdout),
+          out[-1500:])
+
+
 def schema_check(recs):
     try:
         import jsonschema
@@ -533,6 +571,7 @@ def main():
                       all(rep["outcomes"].get(k, 0) == n for k, n in mine.items()) and
                       sum(rep["outcomes"].values()) == len(recs),
                       "%r / %r" % (rep["outcomes"], mine))
+            check_audit_display(s, tmp)
         j, t = reports.get("json"), reports.get("text")
         if j and t:
             # "allowed" is left out: the docker CLI's own requests vary in number under
