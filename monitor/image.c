@@ -237,6 +237,31 @@ check_config(struct conn *c, const char *body, size_t len)
 	phase_continue(c);
 }
 
+/*
+ * The daemon answered the image's inspect with an error (not 404): fail
+ * closed, naming the image and quoting the daemon's own message, which
+ * says what is wrong with it. Measured on podman 4.3.1: an image whose
+ * EXPOSE names sctp answers the compat inspect with 500 "invalid port
+ * proto \"sctp\"", and the daemon refuses to create a container from it
+ * on both APIs anyway ("protocol SCTP is not allowed for exposed ports").
+ */
+static void
+inspect_refused(struct conn *c, int status, const char *body, size_t len)
+{
+	char err[64], qr[260], qm[260];
+	cJSON *tree = json_parse(body, len, err, sizeof(err));
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(tree, "message");
+	const char *m = cJSON_IsString(msg) ? msg->valuestring : "";
+	size_t ml = strlen(m) > 200 ? 200 : strlen(m);
+
+	backend_refuse(c, "backend-unreachable", "the daemon cannot inspect "
+	    "image %s (status %d%s%s): it cannot create a container from it "
+	    "either", c->im_ref != NULL ? cg_quote(c->im_ref,
+	    strlen(c->im_ref), qr) : "-", status, ml > 0 ? ": " : "",
+	    ml > 0 ? cg_quote(m, ml, qm) : "");
+	cJSON_Delete(tree);
+}
+
 void
 image_step_done(struct conn *c, int ok, int timeout)
 {
@@ -273,8 +298,7 @@ image_step_done(struct conn *c, int ok, int timeout)
 		c->im_step = IM_NONE;
 		phase_continue(c);
 	} else if (status < 200 || status > 299) {
-		backend_refuse(c, "backend-unreachable", "unexpected image "
-		    "inspect response");
+		inspect_refused(c, status, body, body_len);
 	} else
 		check_config(c, body, body_len);
 	free(body);

@@ -219,6 +219,21 @@ s_publish_all() {
   bk image rm localhost/cg-pub:1 >/dev/null 2>&1
   rm -rf "$ctx"
 }
+# An image whose EXPOSE names sctp (measured, podman 4.3.1: its compat inspect answers 500
+# "invalid port proto", and the daemon refuses a container from it on both APIs, "protocol
+# SCTP is not allowed for exposed ports"): the refusal names the image and quotes the daemon,
+# instead of "unexpected image inspect response".
+s_expose_sctp() {
+  if [ "$CG_BACKEND" != podman ]; then skip "expose sctp" "podman's inspect only"; return; fi
+  local ctx=$CG_TMP/sctp-ctx
+  mkdir -p "$ctx"; printf 'FROM %s\nEXPOSE 7003/sctp\n' "$IMG" >"$ctx/Dockerfile"
+  expect_ok "build of an image exposing 7003/sctp" env DOCKER_BUILDKIT=0 \
+    DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout 120 docker build -q -t localhost/cg-sctp:1 "$ctx"
+  expect_fail_with "docker create from it: the daemon's own reason" \
+    'cannot inspect image localhost/cg-sctp:1 (status 500: ' dk create localhost/cg-sctp:1 true
+  bk image rm localhost/cg-sctp:1 >/dev/null 2>&1
+  rm -rf "$ctx"
+}
 # cg_wait_http URL: the body, once the URL answers (10 s)
 cg_wait_http() {
   local i
@@ -385,7 +400,7 @@ PY
 }
 
 ALL=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin
-     s_podman_remote s_encoded_image_names s_publish_all s_sandbox s_sandbox_syscalls s_abandoned_streams)
+     s_podman_remote s_encoded_image_names s_publish_all s_expose_sctp s_sandbox s_sandbox_syscalls s_abandoned_streams)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl timeout); else need=(docker podman curl timeout); fi
