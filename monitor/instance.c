@@ -372,7 +372,8 @@ instance_parse_pid(const char *buf, size_t len)
 /*
  * The pid listening on the socket at path, when it is a socket of the
  * effective uid (not a symlink): 0 when there is none or it does not
- * answer (stale, or its backlog is full), -1 when it is not such a socket.
+ * answer (stale, or its backlog is full), -1 when it is not such a socket,
+ * -2 when the listener is outside this pid namespace.
  */
 static long long
 listener_of(const char *path)
@@ -396,9 +397,8 @@ listener_of(const char *path)
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", pfd);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 &&
-	    cr.pid > 0)
-		who = cr.pid;
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0)
+		who = cr.pid > 0 ? cr.pid : -2;
 	if (fd >= 0)
 		close(fd);
 	close(pfd);
@@ -418,6 +418,11 @@ instance_served_by(const struct gateway *gw, long long pid, long long *other)
 		who = listener_of(gw->lis[i].path);
 		if (who == 0 || who == -1)
 			continue;
+		if (who == -2) {
+			if (r == PROOF_NONE)
+				r = PROOF_UNSEEN;
+			continue;
+		}
 		if (who != pid) {
 			if (other != NULL)
 				*other = who;

@@ -77,6 +77,7 @@ long long instance_parse_pid(const char *buf, size_t len);
 enum instance_proof {
 	PROOF_NONE,	/* no socket of the run directory could be asked */
 	PROOF_OTHER,	/* a socket of the run directory is another pid's */
+	PROOF_UNSEEN,	/* served from outside this pid namespace */
 	PROOF_SERVED,	/* pid serves the run directory's sockets */
 };
 
@@ -92,7 +93,9 @@ enum instance_proof {
  * that called listen() on it; measured: the monitor, the pid it writes in
  * the pid file, in the foreground and with --daemon. Returns PROOF_SERVED
  * when at least one socket is pid's and none is another's, PROOF_OTHER with
- * the other pid in *other (may be NULL), else PROOF_NONE (no socket yet:
+ * the other pid in *other (may be NULL), PROOF_UNSEEN when the listener is
+ * outside this process's pid namespace (the kernel reports pid 0: a status
+ * run inside an agent's sandbox, tool.md), else PROOF_NONE (no socket yet:
  * a start between taking the lock and binding, cli.md §7 steps 6-11).
  */
 enum instance_proof instance_served_by(const struct gateway *gw, long long pid,

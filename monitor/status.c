@@ -232,8 +232,10 @@ pid_is_gateway(long long pid)
  * gw's run directory (instance_served_by)? A start that has the lock but no
  * socket yet (cli.md §7 steps 6-11) is given 5 s, polled every 0.1 s.
  * Returns 0 when proven; 1 when the lock was released meanwhile (the pid
- * file is then left to the next stale check); -1 when not proven, with
- * the reason and then verdict (e.g. "refusing to signal") on stderr.
+ * file is then left to the next stale check); 2 when the sockets are
+ * served from outside this pid namespace, where the pid means nothing;
+ * -1 when not proven, with the reason and then verdict (e.g. "refusing to
+ * signal") on stderr.
  */
 static int
 prove_pid(const struct gateway *gw, long long pid, int fd, const char *verdict)
@@ -245,6 +247,8 @@ prove_pid(const struct gateway *gw, long long pid, int fd, const char *verdict)
 		switch (instance_served_by(gw, pid, &other)) {
 		case PROOF_SERVED:
 			return 0;
+		case PROOF_UNSEEN:
+			return 2;
 		case PROOF_OTHER:
 			fprintf(stderr, "container-gateway: %s names pid %lld, but "
 			    "the run directory's sockets are served by pid %lld: "
@@ -356,10 +360,14 @@ status_main(struct cg_config *cfg)
 		free(gw);
 		return 3;
 	}
-	/* a locked pid file that is not this run directory's gateway's
-	 * counts as untrustworthy: not running (cli.md §12) */
-	if (!pid_is_gateway(pid) || prove_pid(gw, pid, fd,
-	    "counting it as not running") != 0) {
+	/*
+	 * A locked pid file that is not this run directory's gateway's counts
+	 * as untrustworthy: not running (cli.md §12). Run inside a sandbox
+	 * with its own pid namespace (tool.md) the listener is out of sight
+	 * and the pid is printed as the file says: nothing there can signal it.
+	 */
+	rc = prove_pid(gw, pid, fd, "counting it as not running");
+	if (rc != 0 && rc != 2) {
 		close(fd);
 		puts("{\"running\": false, \"pid\": null, \"sockets\": "
 		    "{\"podman\": null, \"docker\": null}, \"serving\": [], "
@@ -511,6 +519,12 @@ stop_main(struct cg_config *cfg)
 	switch (prove_pid(gw, pid, fd, "refusing to signal")) {
 	case 0:
 		break;
+	case 2:
+		fprintf(stderr, "container-gateway: the gateway of %s runs in "
+		    "another pid namespace; stop it from there\n", gw->run_dir);
+		close(fd);
+		rc = 1;
+		goto out;
 	case 1:		/* it ended while starting: nothing left to stop */
 		close(fd);
 		rc = 0;

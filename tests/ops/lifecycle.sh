@@ -96,7 +96,8 @@ expect "stop: unrelated process refused" 1 "" \
   "container-gateway: pid $VICTIM does not look like a container-gateway process; refusing to signal" \
   "$GW" stop --project "$P"
 check "stop: unrelated process still alive" alive "$VICTIM"
-expect "status: locked pid file of another process = not running" 3 "$NOTRUN" "" \
+expect "status: locked pid file of another process = not running" 3 "$NOTRUN" \
+  "container-gateway: pid $VICTIM serves no socket of $R (podman.sock, docker.sock): it is not this run directory's gateway; counting it as not running" \
   "$GW" status --project "$P"
 echo 1 > "$PF"
 expect "stop: locked, pid 1 is not a valid pid" 1 "" \
@@ -172,6 +173,13 @@ check "stop: the other project's gateway still alive" alive "$BPID"
 kill "$HOLDER"; ops_wait_for "flock -n '$PF' true" 20
 rm -f "$R/docker.sock" "$R/podman.sock"; mv "$R/docker.sock.real" "$R/docker.sock"
 mv "$R/podman.sock.real" "$R/podman.sock"; mv -f "$PF.real" "$PF"
+# inside an agent's sandbox with its own pid namespace (tool.md) the listener is out of sight:
+# status still says running, with the pid file's pid (nothing there can signal it)
+if unshare --pid --fork --mount-proc true 2>/dev/null; then
+  run unshare --pid --fork --mount-proc "$GW" status --project "$P"
+  check "status in another pid namespace: running, the pid file's pid (exit 0)" \
+    bash -c "[ $RC = 0 ] && grep -qF '\"running\": true, \"pid\": $APID,' '$OPS_TMP/.out'"
+else echo "SKIP status in another pid namespace: unshare --pid not permitted"; fi
 expect "stop: the real pid file again: stops its own gateway" 0 "" "" "$GW" stop --project "$P"
 wait_exit "$APID" 20
 check "stop: its own gateway exited 0" [ "$WRC" = 0 ]
