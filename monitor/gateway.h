@@ -474,6 +474,8 @@ struct conn {
 	int ph_pn;			/* the project network: 1 missing,
 					   to be created; 0 otherwise */
 	int ph_reloaded;		/* podman re-read its network files */
+	int ph_pn_tries;		/* its creates that met podman's
+					   interface race (phase.c) */
 	int ph_create;			/* 1 container create, 2 pod create */
 	int ph_pinned;			/* its bind sources are pinned */
 	struct startcheck *sc;		/* a start being checked (startcheck.c) */

@@ -126,6 +126,22 @@ netcreate_done(struct conn *c, int status, char *body, size_t body_len)
 
 	if (c->ph_step == PH_NET_CREATE) {
 		projnet_unlock(c);
+		/*
+		 * podman 4.3.1 lists the host's interfaces to pick a subnet
+		 * and answers 500 "route ip+net: no such network interface"
+		 * when a bridge goes away meanwhile (another network removed
+		 * at the same moment: libs.sh saw it beside other suites).
+		 * Nothing was created: try again, a few times.
+		 */
+		if (status == 500 && body != NULL && c->ph_pn_tries < 3 &&
+		    memmem(body, body_len, "no such network interface", 25)) {
+			c->ph_pn_tries++;
+			free(body);
+			log_msg(LOG_INFO, "project-network", "creating network "
+			    "%s met podman's interface race; trying again", name);
+			phase_start_netcreate(c);
+			return;
+		}
 		free(body);
 		if (status >= 200 && status <= 299) {
 			log_msg(LOG_INFO, "project-network", "created network %s, "
@@ -479,6 +495,7 @@ phase_start(struct conn *c)
 	c->ph_kind = 0;
 	c->ph_pn = 0;
 	c->ph_reloaded = 0;
+	c->ph_pn_tries = 0;
 	/* a build's RUN steps on the project network (build_project_network):
 	 * inspected, created when missing, like a create's */
 	if (strcmp(c->action, "build") == 0 && projnet_answered(c) != NULL) {
