@@ -56,6 +56,9 @@ static const struct {
 	    "rely on the defaults" },
 	{ "cgroup-parent", 403, "drop it; set limits with --memory, --cpus or "
 	    "--pids-limit" },
+	{ "systemd", 403, "run it without systemd mode: podman --remote run "
+	    "--systemd=false IMAGE (the gateway sends systemd=false on every "
+	    "libpod create), or a command other than an init" },
 	{ "runtime", 403, "use the daemon's default runtime" },
 	{ "isolation", 403, "drop --isolation" },
 	{ "masked-paths", 403, "drop it; the default masked paths stay" },

@@ -191,6 +191,33 @@ default_infra_name(struct conn *c, const char *body, size_t len)
 	return rc;
 }
 
+/*
+ * podman's systemd mode (image_systemd_check) for a compat or pod create
+ * on podman, from c's create body and the image's configuration ic (NULL:
+ * no image). Libpod creates carry systemd=false (policy/create.c), and
+ * dockerd has no systemd mode. 0, or -1 after refusing c.
+ */
+static int
+systemd_step(struct conn *c, const struct image_config *ic)
+{
+	struct cg_refusal r;
+	char err[128];
+	cJSON *tree;
+	int rc;
+
+	if (!podman_backend(c) || (!c->im_pod && c->api != IPC_API_COMPAT))
+		return 0;
+	tree = c->json != NULL ? json_parse(c->json, (size_t)c->body_len,
+	    err, sizeof(err)) : NULL;
+	memset(&r, 0, sizeof(r));
+	rc = tree == NULL ? cg_refuse(&r, "malformed", "the create body is "
+	    "not JSON") : image_systemd_check(ic, tree, c->im_pod, &r);
+	cJSON_Delete(tree);
+	if (rc < 0)
+		backend_refuse(c, r.code, "%s", r.detail);
+	return rc;
+}
+
 /* The image's configuration in body: checked; then the phase goes on. */
 static void
 check_config(struct conn *c, const char *body, size_t len)
@@ -222,6 +249,10 @@ check_config(struct conn *c, const char *body, size_t len)
 	if (image_config_check(&ic, c->im_ref, &r) < 0) {
 		image_config_free(&ic);
 		backend_refuse(c, r.code, "%s", r.detail);
+		return;
+	}
+	if (systemd_step(c, &ic) < 0) {
+		image_config_free(&ic);
 		return;
 	}
 	/* publish.h: the ports a publish-all create binds on 127.0.0.1 */
@@ -295,8 +326,11 @@ image_step_done(struct conn *c, int ok, int timeout)
 		backend_refuse(c, "pod", "infra image %s is not present; pull "
 		    "it first (the daemon would pull it unchecked)", c->im_ref);
 	} else if (status == 404) {
+		/* a default infra image podman builds afresh still runs
+		 * infra_command */
 		c->im_step = IM_NONE;
-		phase_continue(c);
+		if (systemd_step(c, NULL) == 0)
+			phase_continue(c);
 	} else if (status < 200 || status > 299) {
 		inspect_refused(c, status, body, body_len);
 	} else

@@ -12,6 +12,7 @@
  * resolved path is what the daemon sees (B26).
  */
 #include <string.h>
+#include <strings.h>
 
 #include "policy/body_int.h"
 #include "policy/imageref.h"
@@ -223,6 +224,19 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	if (json_truthy(json_get(body, "oci_runtime")))
 		return cg_refuse(r, "runtime", D_RUNTIME);
+	/*
+	 * systemd mode: on cgroup v1 podman 4.3.1 bind-mounts the root of the
+	 * host's name=systemd hierarchy read-write into the container (red
+	 * team rt10 F2: mkdir there, moves into the host's root cgroup). The
+	 * client asking for it with "always" is refused; any other value
+	 * (podman's default "true": systemd mode when the command is an
+	 * init) becomes "false" below, which runs such a command as a plain
+	 * process (measured: tests/integration/isolation.sh t_systemd_mode).
+	 */
+	v = jstr0(body, "systemd");
+	if (strcasecmp(v, "always") == 0)
+		return cg_refuse(r, "systemd", "systemd=%s is refused: systemd "
+		    "mode mounts the host's cgroup tree", q(v, qb));
 	/* 19 */
 	if (not_null(json_get(body, "mask")))
 		return cg_refuse(r, "masked-paths", "mask is refused");
@@ -264,6 +278,7 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (priv == NULL || cJSON_IsNull(priv))
 		set_member(body, "privileged", xj_false());
 	rewrite_host_ips_libpod(body);
+	set_member(body, "systemd", xj_string("false"));
 	if (egress_active(ctx))
 		egress_libpod(ctx, body);
 	return 0;

@@ -42,6 +42,21 @@ member_str(const cJSON *obj, const char *key, const char **out)
 	return 0;
 }
 
+/* obj's member key when it is an array (absent/null: NULL); -1: else. */
+static int
+member_array(const cJSON *obj, const char *key, const cJSON **out)
+{
+	const cJSON *m = obj != NULL ? json_get(obj, key) : NULL;
+
+	*out = NULL;
+	if (m == NULL || cJSON_IsNull(m))
+		return 0;
+	if (!cJSON_IsArray(m))
+		return -1;
+	*out = m;
+	return 0;
+}
+
 int
 image_config_parse(const char *body, size_t len, struct image_config *out)
 {
@@ -68,6 +83,9 @@ image_config_parse(const char *body, size_t len, struct image_config *out)
 	    member_str(cfg, "WorkingDir", &out->working_dir) < 0 ||
 	    member_str(cfg, "User", &out->user) < 0 ||
 	    member_str(out->tree, "User", &top_user) < 0)
+		goto bad;
+	if (member_array(cfg, "Entrypoint", &out->entrypoint) < 0 ||
+	    member_array(cfg, "Cmd", &out->cmd) < 0)
 		goto bad;
 	if (out->user[0] == '\0')
 		out->user = top_user;
@@ -115,4 +133,162 @@ image_config_check(const struct image_config *ic, const char *ref,
 				    qr), cg_quote(a->string, strlen(a->string),
 				    qk));
 	return 0;
+}
+
+/* The first (up to) three words of a command and how many it has. */
+struct words {
+	const char *v[3];
+	size_t n;
+};
+
+static void
+words_push(struct words *w, const char *s)
+{
+	if (w->n < 3)
+		w->v[w->n] = s;
+	w->n++;
+}
+
+/*
+ * Append j, a Docker strslice (a string, an array of strings, absent or
+ * null: nothing) to w. 0, or -1 for another type.
+ */
+static int
+words_add(struct words *w, const cJSON *j)
+{
+	const cJSON *e;
+
+	if (j == NULL || cJSON_IsNull(j))
+		return 0;
+	if (cJSON_IsString(j)) {
+		words_push(w, j->valuestring);
+		return 0;
+	}
+	if (!cJSON_IsArray(j))
+		return -1;
+	for (e = j->child; e != NULL; e = e->next) {
+		if (!cJSON_IsString(e))
+			return -1;
+		words_push(w, e->valuestring);
+	}
+	return 0;
+}
+
+static void
+words_cat(struct words *w, const struct words *tail)
+{
+	size_t i;
+
+	for (i = 0; i < tail->n && i < 3; i++)
+		words_push(w, tail->v[i]);
+	w->n += tail->n - (tail->n < 3 ? tail->n : 3);
+}
+
+/* Go's filepath.Base(p) is "systemd" (trailing slashes ignored). */
+static int
+base_is_systemd(const char *p)
+{
+	size_t n = strlen(p), s;
+
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	s = n;
+	while (s > 0 && p[s - 1] != '/')
+		s--;
+	return n - s == 7 && memcmp(p + s, "systemd", 7) == 0;
+}
+
+/* JSON's insignificant white space (RFC 8259 §2), as Go skips it. */
+static const char *
+json_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+int
+image_systemd_check(const struct image_config *ic, const cJSON *body,
+    int pod, struct cg_refusal *r)
+{
+	static const char *const inits[] = {
+		"/sbin/init", "/usr/sbin/init", "/usr/local/sbin/init",
+	};
+	struct words be = { { 0 }, 0 }, bc = { { 0 }, 0 }, ie = { { 0 }, 0 },
+	    ic_cmd = { { 0 }, 0 }, cmd = { { 0 }, 0 }, *entry;
+	const char *w0, *t;
+	char err[128], q0[260];
+	cJSON *dec = NULL;
+	int ep_nil, rc = 0;
+	size_t i;
+
+	if (words_add(&ie, ic != NULL ? ic->entrypoint : NULL) < 0 ||
+	    words_add(&ic_cmd, ic != NULL ? ic->cmd : NULL) < 0)
+		return cg_refuse(r, "malformed", "the image's Entrypoint or Cmd "
+		    "is not a list of strings");
+	if (pod) {
+		/* pod_create.go: infra_command, when not empty, is the infra
+		 * container's entrypoint; an infra container has no command */
+		if (!cJSON_IsArray(json_get(body, "infra_command")) &&
+		    not_null(json_get(body, "infra_command")))
+			return cg_refuse(r, "malformed", "infra_command is not "
+			    "a list of strings");
+		if (words_add(&be, json_get(body, "infra_command")) < 0)
+			return cg_refuse(r, "malformed", "infra_command is not "
+			    "a list of strings");
+	} else if (words_add(&be, json_get(body, "Entrypoint")) < 0 ||
+	    words_add(&bc, json_get(body, "Cmd")) < 0)
+		return cg_refuse(r, "malformed", "Entrypoint or Cmd is not a "
+		    "string or a list of strings");
+	ep_nil = be.n == 0;
+	if (!pod && be.n == 1) {
+		/* compat: a one-element Entrypoint goes to podman's CLI code,
+		 * which reads it as a JSON array when it parses as one
+		 * (specgenutil.FillOutSpecGen) */
+		t = json_ws(be.v[0]);
+		if (strncmp(t, "null", 4) == 0 && *json_ws(t + 4) == '\0') {
+			be.n = 0;	/* Go: null leaves the slice nil */
+			ep_nil = 1;
+		} else if (*t == '[') {
+			dec = json_parse(be.v[0], strlen(be.v[0]), err,
+			    sizeof(err));
+			memset(&be, 0, sizeof(be));
+			if (!cJSON_IsArray(dec) || words_add(&be, dec) < 0) {
+				cJSON_Delete(dec);
+				return cg_refuse(r, "malformed", "a one-element "
+				    "Entrypoint that starts with [ is not a "
+				    "JSON list of strings");
+			}
+		}
+	}
+	/* makeCommand */
+	entry = ep_nil ? &ie : &be;
+	if (!(entry->n == 1 && entry->v[0][0] == '\0'))
+		words_cat(&cmd, entry);
+	if (bc.n > 0)
+		words_cat(&cmd, &bc);
+	else if (be.n == 0)
+		words_cat(&cmd, &ic_cmd);
+	/* createContainerOptions: no command at all falls back to Cmd */
+	if (cmd.n == 0)
+		words_cat(&cmd, &ic_cmd);
+	if (cmd.n == 0)
+		goto out;
+	w0 = cmd.v[0];
+	if (cmd.n > 2 && strcmp(cmd.v[0], "/bin/sh") == 0 &&
+	    strcmp(cmd.v[1], "-c") == 0)
+		w0 = cmd.v[2];
+	for (i = 0; i < sizeof(inits) / sizeof(inits[0]); i++)
+		if (strcmp(w0, inits[i]) == 0)
+			break;
+	if (i < sizeof(inits) / sizeof(inits[0]) || base_is_systemd(w0))
+		rc = cg_refuse(r, "systemd", "podman would run %s%s in "
+		    "systemd mode, which mounts the host's cgroup tree into "
+		    "the container%s", pod ? "the infra command " : "",
+		    cg_quote(w0, strlen(w0), q0), pod ? " (an infra image "
+		    "and infra_command that are not an init, e.g. the "
+		    "default ones, are fine)" : "");
+out:
+	cJSON_Delete(dec);
+	return rc;
 }

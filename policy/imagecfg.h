@@ -23,6 +23,8 @@ struct image_config {
 	const cJSON *annotations;	/* object, or NULL (compat answers) */
 	const cJSON *exposed_ports;	/* object, or NULL */
 	const cJSON *env;		/* array, or NULL */
+	const cJSON *entrypoint;	/* Config.Entrypoint array, or NULL */
+	const cJSON *cmd;		/* Config.Cmd array, or NULL */
 	const char *working_dir;	/* "" when unset */
 	const char *user;		/* "" when unset */
 };
@@ -51,5 +53,27 @@ void image_config_free(struct image_config *ic);
  */
 int image_config_check(const struct image_config *ic, const char *ref,
     struct cg_refusal *r);
+
+/*
+ * podman 4.3.1's systemd mode (pkg/specgen/generate/container_create.go):
+ * with its default systemd="true", which its compat create always sends
+ * and a pod's infra container gets, podman runs a container in systemd
+ * mode when the command it computes (makeCommand: the body's entrypoint,
+ * else the image's, then the body's command, else the image's Cmd; a
+ * leading "/bin/sh" "-c" skipped) starts with /sbin/init, /usr/sbin/init,
+ * /usr/local/sbin/init or a path whose last element is "systemd". On
+ * cgroup v1 that mounts the root of the host's name=systemd hierarchy
+ * read-write into the container (red team rt10 F2; measured:
+ * tests/integration/isolation.sh t_systemd_mode). body is the create
+ * body: pod 0, a compat create (Entrypoint, Cmd: a string or an array; a
+ * one-element Entrypoint is read as podman does, as a JSON array when it
+ * is one); pod 1, a pod create (infra_command). ic may be NULL (no image:
+ * its Entrypoint and Cmd empty). Returns 0, or -1 with *r set: 403
+ * systemd, or 400 malformed for an Entrypoint/Cmd/infra_command of
+ * another type or a one-element Entrypoint starting with '[' that is no
+ * JSON array of strings.
+ */
+int image_systemd_check(const struct image_config *ic, const cJSON *body,
+    int pod, struct cg_refusal *r);
 
 #endif

@@ -1130,10 +1130,11 @@ test_libpod_rules(void **state)
 {
 	static const struct bcase t[] = {
 		LCX("minimal, rewritten", "{'image':'alpine'}",
-		    "{'image':'alpine'," LNET "," LBL ",'privileged':false}"),
+		    "{'image':'alpine'," LNET "," LBL ",'privileged':false,"
+		    "'systemd':'false'}"),
 		LCX("privileged null forced false (B37)",
 		    "{'privileged':null,'image':'a'}",
-		    "{'privileged':false,'image':'a'," LNET "," LBL "}"),
+		    "{'privileged':false,'image':'a'," LNET "," LBL ",'systemd':'false'}"),
 		LCD("privileged", "{'privileged':true}", "privileged",
 		    "drop --privileged; the gateway never grants it"),
 		LC("oom_score_adj", "{'oom_score_adj':-1}", "privileged"),
@@ -1177,24 +1178,24 @@ test_libpod_rules(void **state)
 		    "host, past the isolation between projects' networks"),
 		LCX("netns private: the project network",
 		    "{'netns':{'nsmode':'private'}}",
-		    "{" LNET "," LBL ",'privileged':false}"),
+		    "{" LNET "," LBL ",'privileged':false,'systemd':'false'}"),
 		LCX("netns bridge, Networks default renamed",
 		    "{'netns':{'nsmode':'bridge'},'Networks':{'default':"
 		    "{'aliases':['a']}}}",
 		    "{'netns':{'nsmode':'bridge'},'Networks':{'" PROJNET "':"
-		    "{'aliases':['a']}}," LBL ",'privileged':false}"),
+		    "{'aliases':['a']}}," LBL ",'privileged':false,'systemd':'false'}"),
 		LCX("netns bridge with an own network: unchanged",
 		    "{'netns':{'nsmode':'bridge'},'Networks':{'ownnet':{}}}",
 		    "{'netns':{'nsmode':'bridge'},'Networks':{'ownnet':{}}," LBL
-		    ",'privileged':false}"),
+		    ",'privileged':false,'systemd':'false'}"),
 		LCX("netns none: unchanged", "{'netns':{'nsmode':'none'}}",
-		    "{'netns':{'nsmode':'none'}," LBL ",'privileged':false}"),
+		    "{'netns':{'nsmode':'none'}," LBL ",'privileged':false,'systemd':'false'}"),
 		LCX("in a pod: the pod's network", "{'pod':'ownpod'}",
 		    "{'pod':'" POD_ID "','netns':{'nsmode':'pod'}," LBL
-		    ",'privileged':false}"),
+		    ",'privileged':false,'systemd':'false'}"),
 		LCX("in a pod without a shared network: the project's",
 		    "{'pod':'bare'}", "{'pod':'" POD2_ID "'," LNET "," LBL
-		    ",'privileged':false}"),
+		    ",'privileged':false,'systemd':'false'}"),
 		/* podman 4.3.1: pasta is no mode (500 invalid network) */
 		LCD("netns pasta", "{'netns':{'nsmode':'pasta'}}", "network",
 		    "netns.nsmode=pasta is refused"),
@@ -1264,6 +1265,14 @@ test_libpod_rules(void **state)
 		LC("sysctl", "{'sysctl':{'kernel.msgmax':'1'}}", "sysctls"),
 		LC("cgroup_parent", "{'cgroup_parent':'/m'}", "cgroup-parent"),
 		LC("oci_runtime", "{'oci_runtime':'/x'}", "runtime"),
+		/* rt10 F2: systemd mode mounts the host's cgroup tree */
+		LCD("systemd always", "{'systemd':'always'}", "systemd",
+		    "systemd=always is refused: systemd mode mounts the host's "
+		    "cgroup tree"),
+		LC("systemd Always", "{'systemd':'Always'}", "systemd"),
+		LCO("systemd absent: false", "{}", "'systemd':'false'"),
+		LCO("systemd true: false", "{'systemd':'true'}",
+		    "'systemd':'false'"),
 		LCD("mask []", "{'mask':[]}", "masked-paths", "mask is refused"),
 		LCD("unmask", "{'unmask':['ALL']}", "security-opt",
 		    "unmask is refused"),
@@ -1504,15 +1513,17 @@ test_egress(void **state)
 		    "'httpproxy':true,'envmerge':['no_proxy=1','D=4']}",
 		    EG_INJECT, NULL,
 		    "{'image':'a','env':{'A':'1'," SIX_MAP "},'httpproxy':false,"
-		    "'envmerge':['D=4']," LNET "," LBL ",'privileged':false}"),
+		    "'envmerge':['D=4']," LNET "," LBL ",'privileged':false,"
+		    "'systemd':'false'}"),
 		EG(CG_API_LIBPOD, "containers", "libpod inject creates env",
 		    "{'image':'a'}", EG_INJECT, NULL,
-		    "{'image':'a'," LNET "," LBL ",'privileged':false,'env':{" SIX_MAP
+		    "{'image':'a'," LNET "," LBL ",'privileged':false,'systemd':'false',"
+		    "'env':{" SIX_MAP
 		    "},'httpproxy':false}"),
 		EG(CG_API_LIBPOD, "containers", "libpod egress off",
 		    "{'env':{'http_proxy':'c'},'httpproxy':true}", EG_OFF, NULL,
 		    "{'env':{'http_proxy':'c'},'httpproxy':true," LNET "," LBL
-		    ",'privileged':false}"),
+		    ",'privileged':false,'systemd':'false'}"),
 		EG(CG_API_LIBPOD, "containers", "libpod require down",
 		    "{'image':'a'}", EG_REQUIRE_DOWN, "egress-required", NULL),
 		EG(CG_API_LIBPOD, "pods", "pod require down",

@@ -1437,7 +1437,7 @@ test_image_step(void **state)
 	    "{\"" KEY "\":\"" ROOT "\"}}";
 	static const char lbody[] = "{\"image\":\"localhost/i\",\"netns\":"
 	    "{\"nsmode\":\"none\"},\"labels\":{\"" KEY "\":\"" ROOT "\"},"
-	    "\"privileged\":false}";
+	    "\"privileged\":false,\"systemd\":\"false\"}";
 	struct ipc_msg m;
 	const char *fwd;
 	struct t t;
@@ -1475,10 +1475,10 @@ test_image_step(void **state)
 	 */
 	fwd = fb_read(1);
 	assert_null(strstr(fwd, lbody));
-	assert_non_null(strstr(fwd, "\r\nContent-Length: 113\r\n"));
+	assert_non_null(strstr(fwd, "\r\nContent-Length: 131\r\n"));
 	assert_non_null(strstr(fwd, "\r\n\r\n{\"image\":\"i1\",\"netns\":"
 	    "{\"nsmode\":\"none\"},\"labels\":{\"" KEY "\":\"" ROOT "\"},"
-	    "\"privileged\":false}"));
+	    "\"privileged\":false,\"systemd\":\"false\"}"));
 	t_close(&t, HANDLED);
 }
 

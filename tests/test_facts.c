@@ -655,6 +655,82 @@ test_image_config(void **state)
 	assert_false(image_ref_path_safe("a\r\nb", 4));
 }
 
+/*
+ * podman 4.3.1's systemd-mode decision as image_systemd_check reads it:
+ * each row measured through the gateway on podman 4.3.1 (inspect
+ * .Config.SystemdMode of the create the old gateway forwarded).
+ */
+static void
+test_image_systemd(void **state)
+{
+	static const char init_ep[] = "{\"Id\":\"a\",\"Config\":{\"Entrypoint\":"
+	    "[\"/sbin/init\"],\"Cmd\":null}}";
+	static const char init_sh[] = "{\"Id\":\"a\",\"Config\":{\"Cmd\":"
+	    "[\"/bin/sh\",\"-c\",\"/sbin/init\"]}}";
+	static const char plain[] = "{\"Id\":\"a\",\"Config\":{\"Cmd\":[\"sh\"]}}";
+	static const struct {
+		const char *image, *body;
+		int pod, refused;
+	} rows[] = {
+		{ init_ep, "{}", 0, 1 },
+		{ init_sh, "{}", 0, 1 },
+		{ init_sh, "{\"Cmd\":[\"sleep\",\"30\"]}", 0, 0 },
+		{ init_ep, "{\"Entrypoint\":[\"sh\"],\"Cmd\":[\"-c\",\"x\"]}", 0, 0 },
+		{ init_ep, "{\"Entrypoint\":[\"\"],\"Cmd\":[\"sleep\"]}", 0, 0 },
+		{ init_ep, "{\"Entrypoint\":\"null\",\"Cmd\":[\"sleep\"]}", 0, 1 },
+		{ init_ep, "{\"Entrypoint\":\"[]\",\"Cmd\":[\"/sbin/init\"]}", 0, 1 },
+		{ plain, "{\"Entrypoint\":[\"[\\\"/usr/sbin/init\\\"]\"]}", 0, 1 },
+		{ plain, "{\"Entrypoint\":\"/lib/systemd/systemd\"}", 0, 1 },
+		{ plain, "{\"Entrypoint\":[\"/bin/sh\",\"-c\",\"systemd\"]}", 0, 1 },
+		{ plain, "{\"Cmd\":[\"/usr/local/sbin/init/\"]}", 0, 0 },
+		{ plain, "{\"Cmd\":[\"/usr/local/sbin/init\"]}", 0, 1 },
+		{ plain, "{\"Cmd\":[\"/x/systemd//\"]}", 0, 1 },
+		{ plain, "{\"Cmd\":[\"ls\",\"/sbin/init\"]}", 0, 0 },
+		{ init_ep, "{}", 1, 1 },
+		{ plain, "{\"infra_command\":[\"/sbin/init\"]}", 1, 1 },
+		{ NULL, "{\"infra_command\":[\"/sbin/init\"]}", 1, 1 },
+		{ NULL, "{\"infra_command\":[\"sleep\",\"30\"]}", 1, 0 },
+		{ init_ep, "{\"infra_command\":[\"sleep\",\"30\"]}", 1, 0 },
+	};
+	struct image_config ic;
+	struct cg_refusal r;
+	cJSON *body;
+	size_t i;
+	char err[128];
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&ic, 0, sizeof(ic));
+		if (rows[i].image != NULL)
+			assert_int_equal(image_config_parse(rows[i].image,
+			    strlen(rows[i].image), &ic), 0);
+		body = json_parse(rows[i].body, strlen(rows[i].body), err,
+		    sizeof(err));
+		assert_non_null(body);
+		memset(&r, 0, sizeof(r));
+		if (image_systemd_check(rows[i].image != NULL ? &ic : NULL,
+		    body, rows[i].pod, &r) != -rows[i].refused)
+			fail_msg("row %zu (%s) refused=%d expected", i,
+			    rows[i].body, rows[i].refused);
+		if (rows[i].refused)
+			assert_string_equal(r.code, "systemd");
+		cJSON_Delete(body);
+		image_config_free(&ic);
+	}
+	/* podman would take neither: 400 malformed */
+	body = json_parse("{\"Entrypoint\":[\"[1]\"]}", 22, err, sizeof(err));
+	assert_int_equal(image_systemd_check(NULL, body, 0, &r), -1);
+	assert_string_equal(r.code, "malformed");
+	cJSON_Delete(body);
+	body = json_parse("{\"Cmd\":{}}", 10, err, sizeof(err));
+	assert_non_null(body);
+	assert_int_equal(image_systemd_check(NULL, body, 0, &r), -1);
+	assert_string_equal(r.code, "malformed");
+	cJSON_Delete(body);
+	assert_int_equal(image_config_parse("{\"Id\":\"a\",\"Config\":"
+	    "{\"Cmd\":\"x\"}}", 31, &ic), -1);
+}
+
 int
 main(void)
 {
@@ -673,6 +749,7 @@ main(void)
 		cmocka_unit_test(test_root_bytes),
 		cmocka_unit_test(test_inspect_request),
 		cmocka_unit_test(test_image_config),
+		cmocka_unit_test(test_image_systemd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

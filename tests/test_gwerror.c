@@ -39,6 +39,7 @@ static const struct {
 	{ "network", 403 }, { "security-opt", 403 },
 	{ "log-configuration", 403 }, { "annotations", 403 },
 	{ "sysctls", 403 }, { "cgroup-parent", 403 }, { "runtime", 403 },
+	{ "systemd", 403 },
 	{ "isolation", 403 }, { "masked-paths", 403 },
 	{ "readonly-paths", 403 }, { "publish-all", 403 }, { "publish", 403 },
 	{ "bind-mount", 403 }, { "mount-type", 403 }, { "volume-driver", 403 },
@@ -443,7 +444,7 @@ test_code_status_table(void **state)
 		assert_string_equal(r.code, spec_codes[i].code);
 		n403 += spec_codes[i].status == 403;
 	}
-	assert_int_equal(n403, 43);
+	assert_int_equal(n403, 44);
 	for (i = 0; i < sizeof(outside) / sizeof(outside[0]); i++)
 		if (cg_code_status(outside[i]) != -1)
 			fail_msg("\"%s\": %d, want -1", outside[i],

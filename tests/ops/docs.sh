@@ -37,7 +37,7 @@ fi
 CODES="malformed too-large header-too-large ambiguous-field unknown-field denied-endpoint
 unknown-endpoint denied-query denied-build-parameter privileged cap-add cap-drop capabilities
 devices namespace network security-opt log-configuration annotations sysctls cgroup-parent
-runtime isolation masked-paths readonly-paths publish-all publish bind-mount mount-type
+runtime systemd isolation masked-paths readonly-paths publish-all publish bind-mount mount-type
 volume-driver volumes-from egress-required rootfs overlay-volumes env-host secrets
 chroot-directories init-path pid-file container-id-file links pod dependency-containers
 host-path remove-image commit-label not-found backend-unreachable too-many-connections backend-timeout"
