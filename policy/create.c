@@ -231,7 +231,7 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	 * client asking for it with "always" is refused; any other value
 	 * (podman's default "true": systemd mode when the command is an
 	 * init) becomes "false" below, which runs such a command as a plain
-	 * process (measured: tests/integration/isolation.sh t_systemd_mode).
+	 * process (measured: tests/integration/isolation.sh i_systemd_mode).
 	 */
 	v = jstr0(body, "systemd");
 	if (strcasecmp(v, "always") == 0)

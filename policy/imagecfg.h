@@ -64,7 +64,7 @@ int image_config_check(const struct image_config *ic, const char *ref,
  * /usr/local/sbin/init or a path whose last element is "systemd". On
  * cgroup v1 that mounts the root of the host's name=systemd hierarchy
  * read-write into the container (red team rt10 F2; measured:
- * tests/integration/isolation.sh t_systemd_mode). body is the create
+ * tests/integration/isolation.sh i_systemd_mode). body is the create
  * body: pod 0, a compat create (Entrypoint, Cmd: a string or an array; a
  * one-element Entrypoint is read as podman does, as a JSON array when it
  * is one); pod 1, a pod create (infra_command). ic may be NULL (no image:

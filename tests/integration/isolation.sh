@@ -21,6 +21,7 @@
 # (i_docker_ps_args). And no existence oracle in bind-source resolution (i_bind_oracle).
 # And no network shared between projects: each project's own, isolated, on both
 # daemons (i_network_projects).
+# And no systemd mode, which mounts the host's cgroup tree writable (i_systemd_mode).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -1034,6 +1035,63 @@ i_egress_alias() {
   kill "$pid"; wait "$pid" 2>/dev/null
 }
 
+# Red team rt10 F2: podman 4.3.1's systemd mode bind-mounts the root of the host's
+# name=systemd cgroup hierarchy read-write (cgroup v1; only release_agent masked), and it
+# turns on by itself for an init command. Measured straight on podman first (a compat
+# create of an image whose ENTRYPOINT is /sbin/init gets it); through the gateway libpod
+# systemd=always is refused, other libpod creates run the init without it (read-only tree),
+# compat and pod creates that would get it are refused. Dockerd has no systemd mode.
+i_systemd_mode() {
+  local d=$CG_TMP/sdctx img=localhost/isosd:init i
+  # wr NAME: rw when the container can make a directory in its /sys/fs/cgroup/systemd
+  wr() { bk exec "$1" sh -c 'mkdir /sys/fs/cgroup/systemd/isosd-probe 2>/dev/null &&
+    rmdir /sys/fs/cgroup/systemd/isosd-probe && echo rw || echo ro' 2>&1; }
+  sdmode() { backend GET "/v4.3.1/libpod/containers/$1/json" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["Config"].get("SystemdMode", False))' 2>&1; }
+  mkdir -p "$d" && printf '#!/bin/sh\necho INIT-RAN\nexec sleep 300\n' >"$d/init" &&
+    printf 'FROM %s\nCOPY init /sbin/init\nRUN chmod 755 /sbin/init\nENTRYPOINT ["/sbin/init"]\n' "$IMG" >"$d/Dockerfile"
+  if ! DOCKER_BUILDKIT=0 bk build -q -t $img "$d" >/dev/null 2>&1; then fail "systemd mode: set-up" "build failed"; return; fi
+  if [ "$CG_BACKEND" = docker ]; then
+    expect_ok "docker run -d of an /sbin/init image (dockerd has no systemd mode)" dk run -d --name isosd4 --network none $img
+    if [ "$(wr isosd4)" = ro ]; then pass "dockerd: the container's cgroup tree is read-only"
+    else fail "dockerd: the container's cgroup tree is read-only" "$(wr isosd4)"; fi
+  else
+    bk create --name isosd1 --network none $img >/dev/null 2>&1 && bk start isosd1 >/dev/null 2>&1
+    if [ "$(sdmode isosd1)" = True ] && [ "$(wr isosd1)" = rw ]; then
+      pass "measured (podman): a compat create of an /sbin/init image gets systemd mode, the host's cgroup tree writable"
+    else fail "measured (podman): a compat create of an /sbin/init image gets systemd mode" "SystemdMode $(sdmode isosd1), $(wr isosd1)"; fi
+    cg_run gwpost podman.sock /v4.3.1/libpod/containers/create "{\"image\":\"$IMG\",\"command\":[\"true\"],\"name\":\"isosd6\",\"systemd\":\"always\"}"
+    if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: systemd: systemd=always is refused"* ]]; then
+      pass "libpod create with systemd always: the gateway's 403"
+    else fail "libpod create with systemd always: the gateway's 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    expect_fail_with "podman --remote create --systemd=always refused" "container-gateway: systemd:" \
+      pm create --name isosd5 --network none --systemd=always $IMG true
+    expect_ok "podman --remote run -d of an /sbin/init image" pm run -d --name isosd2 --network none $img
+    for i in $(seq 100); do [[ $(bk logs isosd2 2>&1) == *INIT-RAN* ]] && break; sleep 0.1; done
+    if [ "$(sdmode isosd2)" = False ] && [ "$(wr isosd2)" = ro ] && [[ $(bk logs isosd2 2>&1) == *INIT-RAN* ]]; then
+      pass "libpod: the init runs without systemd mode (systemd false), the cgroup tree read-only"
+    else fail "libpod: the init runs without systemd mode" "SystemdMode $(sdmode isosd2), $(wr isosd2), log: $(bk logs isosd2 2>&1 | head -c 100)"; fi
+    expect_fail_with "docker create of an /sbin/init image refused" \
+      "container-gateway: systemd: podman would run /sbin/init in systemd mode" dk create --name isosd3 --network none $img
+    expect_fail_with "docker create --entrypoint /lib/systemd/systemd refused" \
+      "container-gateway: systemd: podman would run /lib/systemd/systemd in systemd mode" \
+      dk create --name isosd3 --network none --entrypoint /lib/systemd/systemd $IMG
+    expect_ok "docker create --entrypoint sh of the /sbin/init image passes" dk create --name isosd3 --network none --entrypoint sh $img -c true
+    cg_run gwpost podman.sock /v4.3.1/libpod/pods/create "{\"name\":\"isopsd\",\"infra_image\":\"$img\"}"
+    if [[ $CG_OUT == "HTTP/1.1 403"*"container-gateway: systemd: podman would run the infra command /sbin/init"* ]]; then
+      pass "pod create with an /sbin/init infra image: the gateway's 403"
+    else fail "pod create with an /sbin/init infra image: the gateway's 403" "answered: $(head -n 1 <<<"$CG_OUT")"; fi
+    expect_fail_with "podman --remote pod create --infra-command /sbin/init refused" "container-gateway: systemd:" \
+      pm pod create --name isopsd2 --infra-command /sbin/init
+  fi
+  bk rm -f isosd1 isosd2 isosd3 isosd4 isosd5 isosd6 >/dev/null 2>&1
+  [ "$CG_BACKEND" = podman ] && for i in isopsd isopsd2; do backend DELETE "/v4.3.1/libpod/pods/$i?force=true" >/dev/null; done
+  bk rmi -f $img >/dev/null 2>&1
+  rmdir /sys/fs/cgroup/systemd/isosd-probe 2>/dev/null
+  rm -rf "$d"
+  return 0
+}
+
 cleanup() {
   local v
   for v in isoca isocb isocu isost isoenv isotop isoug isomt1 isomt2 isomt3 isomt4 isoff0 isoff1 isoff2 isoff3 isoff4 \
@@ -1092,7 +1150,7 @@ i_events_labels() {
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
      i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels i_network_projects
-     i_egress_alias)
+     i_egress_alias i_systemd_mode)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
