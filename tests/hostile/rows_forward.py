@@ -406,6 +406,15 @@ def _(p, x):
     create(p, x, doc, target=x.L + "/containers/create")
 
 
+@row("body-libpod-systemd", violation="the policy rewrites the forwarded body")
+def _(p, x):
+    """a libpod create body (the policy's own form otherwise) that keeps podman's
+    default systemd "true", which runs an init command in systemd mode with the host's
+    cgroup tree writable (red team rt10 F2): the replay forwards "false" only"""
+    doc = x.libpod_body("containers", "v").replace(b'"systemd":"false"', b'"systemd":"true"')
+    create(p, x, doc, target=x.L + "/containers/create")
+
+
 @row("body-apparmor-unconfined-name", violation="the policy refuses the forwarded request")
 def _(p, x):
     """a create body whose AppArmor profile is runc (AppArmor 4: flags=(unconfined))"""

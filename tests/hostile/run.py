@@ -150,7 +150,7 @@ class Ctx:
         net = '"netns":{"nsmode":"none"}'	# not the project's network: no question
         if what == "pods":
             return ('{"name":"hostile-pod",%s,%s,%s}' % (net, vol, lab)).encode()
-        return ('{"image":"localhost/busybox",%s,%s,%s,"privileged":false}' %
+        return ('{"image":"localhost/busybox",%s,%s,%s,"privileged":false,"systemd":"false"}' %
                 (net, vol, lab)).encode()
 
     def honest(self, why="after the row"):
