@@ -1189,7 +1189,8 @@ test_libpod_rules(void **state)
 		    "{'netns':{'nsmode':'bridge'},'Networks':{'ownnet':{}}," LBL
 		    ",'privileged':false,'systemd':'false'}"),
 		LCX("netns none: unchanged", "{'netns':{'nsmode':'none'}}",
-		    "{'netns':{'nsmode':'none'}," LBL ",'privileged':false,'systemd':'false'}"),
+		    "{'netns':{'nsmode':'none'}," LBL ",'privileged':false,"
+		    "'systemd':'false'}"),
 		LCX("in a pod: the pod's network", "{'pod':'ownpod'}",
 		    "{'pod':'" POD_ID "','netns':{'nsmode':'pod'}," LBL
 		    ",'privileged':false,'systemd':'false'}"),
