@@ -12,16 +12,19 @@
 #include "policy/body_int.h"
 #include "policy/json.h"
 
-/* obj's member key when it is an object (or absent/null: NULL); -1: else. */
+/*
+ * obj's member key when its cJSON type is type (cJSON_Object, cJSON_Array;
+ * absent or null: NULL); -1: another type.
+ */
 static int
-member_obj(const cJSON *obj, const char *key, const cJSON **out)
+member_typed(const cJSON *obj, const char *key, int type, const cJSON **out)
 {
 	const cJSON *m = obj != NULL ? json_get(obj, key) : NULL;
 
 	*out = NULL;
 	if (m == NULL || cJSON_IsNull(m))
 		return 0;
-	if (!cJSON_IsObject(m))
+	if ((m->type & 0xFF) != type)
 		return -1;
 	*out = m;
 	return 0;
@@ -42,25 +45,10 @@ member_str(const cJSON *obj, const char *key, const char **out)
 	return 0;
 }
 
-/* obj's member key when it is an array (absent/null: NULL); -1: else. */
-static int
-member_array(const cJSON *obj, const char *key, const cJSON **out)
-{
-	const cJSON *m = obj != NULL ? json_get(obj, key) : NULL;
-
-	*out = NULL;
-	if (m == NULL || cJSON_IsNull(m))
-		return 0;
-	if (!cJSON_IsArray(m))
-		return -1;
-	*out = m;
-	return 0;
-}
-
 int
 image_config_parse(const char *body, size_t len, struct image_config *out)
 {
-	const cJSON *cfg, *id, *env;
+	const cJSON *cfg, *id;
 	const char *a, *b, *top_user;
 	char err[128];
 
@@ -71,30 +59,28 @@ image_config_parse(const char *body, size_t len, struct image_config *out)
 		goto bad;
 	id = json_get(out->tree, "Id");
 	if (!cJSON_IsString(id) || id->valuestring[0] == '\0' ||
-	    member_obj(out->tree, "Config", &cfg) < 0 ||
+	    member_typed(out->tree, "Config", cJSON_Object, &cfg) < 0 ||
 	    (cfg != NULL && json_find_collision(cfg, 1, &a, &b)))
 		goto bad;
 	out->id = id->valuestring;
-	if (member_obj(cfg, "Labels", &out->labels) < 0 ||
+	if (member_typed(cfg, "Labels", cJSON_Object, &out->labels) < 0 ||
 	    (out->labels == NULL &&
-	    member_obj(out->tree, "Labels", &out->labels) < 0) ||
-	    member_obj(out->tree, "Annotations", &out->annotations) < 0 ||
-	    member_obj(cfg, "ExposedPorts", &out->exposed_ports) < 0 ||
+	    member_typed(out->tree, "Labels", cJSON_Object,
+	    &out->labels) < 0) ||
+	    member_typed(out->tree, "Annotations", cJSON_Object,
+	    &out->annotations) < 0 ||
+	    member_typed(cfg, "ExposedPorts", cJSON_Object,
+	    &out->exposed_ports) < 0 ||
 	    member_str(cfg, "WorkingDir", &out->working_dir) < 0 ||
 	    member_str(cfg, "User", &out->user) < 0 ||
 	    member_str(out->tree, "User", &top_user) < 0)
 		goto bad;
-	if (member_array(cfg, "Entrypoint", &out->entrypoint) < 0 ||
-	    member_array(cfg, "Cmd", &out->cmd) < 0)
+	if (member_typed(cfg, "Entrypoint", cJSON_Array, &out->entrypoint) < 0 ||
+	    member_typed(cfg, "Cmd", cJSON_Array, &out->cmd) < 0 ||
+	    member_typed(cfg, "Env", cJSON_Array, &out->env) < 0)
 		goto bad;
 	if (out->user[0] == '\0')
 		out->user = top_user;
-	env = cfg != NULL ? json_get(cfg, "Env") : NULL;
-	if (env != NULL && !cJSON_IsNull(env)) {
-		if (!cJSON_IsArray(env))
-			goto bad;
-		out->env = env;
-	}
 	return 0;
 bad:
 	image_config_free(out);
