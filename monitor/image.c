@@ -4,7 +4,10 @@
  * a container is created from included): before a container or pod create
  * is forwarded, the monitor reads the configuration of the image it names
  * (policy/imagecfg.h) and refuses it when the image carries what the
- * create body could not (image_config_check).
+ * create body could not, or another project's label (image_config_check;
+ * red team rt10 F1: a name moved onto another project's image ran that
+ * project's code in this project's containers and pods, podman's default
+ * infra image included).
  *
  * Which image the daemon will use, as it resolves it:
  *   - compat create on podman: the compat inspect of the name (podman
@@ -246,7 +249,7 @@ check_config(struct conn *c, const char *body, size_t len)
 		return;
 	}
 	memset(&r, 0, sizeof(r));
-	if (image_config_check(&ic, c->im_ref, &r) < 0) {
+	if (image_config_check(&ic, c->im_ref, c->gw->root, &r) < 0) {
 		image_config_free(&ic);
 		backend_refuse(c, r.code, "%s", r.detail);
 		return;

@@ -96,10 +96,20 @@ image_config_free(struct image_config *ic)
 
 int
 image_config_check(const struct image_config *ic, const char *ref,
-    struct cg_refusal *r)
+    const char *root, struct cg_refusal *r)
 {
-	const cJSON *a;
+	const cJSON *a, *p;
 	char qr[260], qk[260], detail[CG_DETAIL_MAX];
+
+	p = ic->labels != NULL ? json_get(ic->labels, CG_LABEL_KEY) : NULL;
+	if (p != NULL && (!cJSON_IsString(p) || strcmp(p->valuestring,
+	    root) != 0))
+		return cg_refuse_hint(r, "commit-label", "build or pull the "
+		    "image in this project, under a name of its own",
+		    "image %s belongs to another project (it carries that "
+		    "project's %s label); a container made from it would run "
+		    "that project's code", cg_quote(ref, strlen(ref), qr),
+		    CG_LABEL_KEY);
 
 	if (rule_env_hooks(ic->env, "Env", r) != 0) {
 		snprintf(detail, sizeof(detail), "%s", r->detail);

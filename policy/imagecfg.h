@@ -48,11 +48,19 @@ void image_config_free(struct image_config *ic);
  * The rules a create's image must pass (spec README, amendments of
  * 2026-12-07: annotations on every road): no annotation key the create
  * body could not carry either (rule_annotations' reserved prefixes,
- * policy/create_rules.c). ref is the image as the create named it, for
- * the detail. Returns 0, or -1 with *r set (403 annotations).
+ * policy/create_rules.c, 403 annotations), no hook variable in its Env
+ * (403 devices), and no project label (CG_LABEL_KEY, exact key, as podman
+ * reads labels) other than root, the gateway's project root: another
+ * project's image (red team rt10 F1: a name moved onto it ran that
+ * project's code in this project's containers and pods). 403
+ * commit-label, the code of the road that refuses setting that label on
+ * an image (policy.md §13); the detail never names the other project.
+ * Unlabelled images (pulled, podman's own infra image) pass. ref is the
+ * image as the create named it, for the detail. Returns 0, or -1 with *r
+ * set.
  */
 int image_config_check(const struct image_config *ic, const char *ref,
-    struct cg_refusal *r);
+    const char *root, struct cg_refusal *r);
 
 /*
  * podman 4.3.1's systemd mode (pkg/specgen/generate/container_create.go):

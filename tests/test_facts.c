@@ -617,14 +617,36 @@ test_image_config(void **state)
 	assert_non_null(json_get(ic.labels, "a"));
 	assert_non_null(json_get(ic.exposed_ports, "80/tcp"));
 	assert_int_equal(cJSON_GetArraySize(ic.env), 1);
-	assert_int_equal(image_config_check(&ic, "x", &r), 0);
+	assert_int_equal(image_config_check(&ic, "x", "/p", &r), 0);
 	image_config_free(&ic);
 
 	assert_int_equal(image_config_parse(reserved, strlen(reserved), &ic), 0);
-	assert_int_equal(image_config_check(&ic, "x", &r), -1);
+	assert_int_equal(image_config_check(&ic, "x", "/p", &r), -1);
 	assert_string_equal(r.code, "annotations");
 	assert_non_null(strstr(r.detail, "Run.OCI.keep_original_groups"));
 	image_config_free(&ic);
+
+	/* the project label: this project's passes, another's is refused */
+	{
+		static const char own[] = "{\"Id\":\"a\",\"Config\":{\"Labels\":"
+		    "{\"org.apache.magpie.project\":\"/p\"}}}";
+		static const char other[] = "{\"Id\":\"a\",\"Labels\":"
+		    "{\"org.apache.magpie.project\":\"/q\"}}";
+		static const char odd[] = "{\"Id\":\"a\",\"Labels\":"
+		    "{\"org.apache.magpie.project\":1}}";
+
+		assert_int_equal(image_config_parse(own, strlen(own), &ic), 0);
+		assert_int_equal(image_config_check(&ic, "x", "/p", &r), 0);
+		image_config_free(&ic);
+		assert_int_equal(image_config_parse(other, strlen(other), &ic), 0);
+		assert_int_equal(image_config_check(&ic, "x", "/p", &r), -1);
+		assert_string_equal(r.code, "commit-label");
+		assert_null(strstr(r.detail, "/q"));
+		image_config_free(&ic);
+		assert_int_equal(image_config_parse(odd, strlen(odd), &ic), 0);
+		assert_int_equal(image_config_check(&ic, "x", "/p", &r), -1);
+		image_config_free(&ic);
+	}
 
 	assert_int_equal(image_config_parse(compat, strlen(compat), &ic), 0);
 	assert_null(ic.labels);
