@@ -202,6 +202,8 @@ conn_free_phase_tree(struct conn *c)
 	free(c->im_id);
 	c->im_ref = c->im_id = NULL;
 	c->im_step = 0;
+	image_dests_free(&c->dn);
+	c->dn_step = 0;
 	c->ph_pub_all = 0;
 	cJSON_Delete(c->ph_exposed);
 	c->ph_exposed = NULL;

@@ -19,6 +19,7 @@
 #include "monitor/audit.h"
 #include "monitor/advisory.h"
 #include "monitor/config.h"
+#include "policy/imgdest.h"
 #include "policy/policy.h"
 
 #define CG_SOCKETS	2	/* podman.sock, docker.sock */
@@ -495,6 +496,10 @@ struct conn {
 	int im_step;			/* its internal request, 0: none */
 	int im_pod;			/* a pod create's infra image */
 	int im_default;			/* podman's default infra image */
+	/* the image names the request moves (monitor/imgdest.c) */
+	struct image_dests dn;		/* names, malloc'd (conn_free_phase_tree) */
+	size_t dn_i;			/* the one being inspected */
+	int dn_step;			/* an inspect of dn runs */
 	int replay_unknown_fact;	/* the replay asked an unanswered fact */
 	unsigned replay_paths;		/* bind sources the replay resolved */
 	int fwd_pending;		/* a FORWARD awaits its VERDICT line */
@@ -789,6 +794,12 @@ void phase_settle(struct conn *c, int status);
  * step): the next network or volume, or the forward.
  */
 void phase_continue(struct conn *c);
+/*
+ * The phase of c after its destination image names passed (imgdest.c):
+ * the project network, named networks and volumes, the image step, then
+ * the forward. Called by phase_start() and imgdest_done().
+ */
+void phase_resume(struct conn *c);
 
 /* ---- monitor/image.c */
 
@@ -817,6 +828,20 @@ void image_step_done(struct conn *c, int ok, int timeout);
  * invariant: the phase read the same body).
  */
 int image_pin_body(struct conn *c);
+
+/* ---- monitor/imgdest.c */
+
+/*
+ * Called by phase_start() for c's verified, replayed FORWARD: when its
+ * route moves image names (policy/imgdest.h), inspect each with the
+ * request's API. Returns 1 when it took c over (c->rs RS_PHASE, then
+ * imgdest_done, then the forward or a refusal), -1 when c was refused,
+ * 0 when the request moves no name.
+ */
+int imgdest_start(struct conn *c);
+/* The internal inspect of c's destination name ended (ok, timeout as for
+ * phase_done). */
+void imgdest_done(struct conn *c, int ok, int timeout);
 
 /* ---- monitor/answer.c */
 

@@ -462,6 +462,23 @@ target_prefix(const struct conn *c, char out[33])
 void
 phase_start(struct conn *c)
 {
+	conn_free_phase_tree(c);
+	target_prefix(c, c->q_prefix);
+	/* routes the monitor answers or pre-checks itself (answer.c) */
+	if (answer_start(c))
+		return;
+	/* starts, and copies into a container being started (startcheck.c) */
+	if (startcheck_lock(c) || startcheck_start(c))
+		return;
+	/* a tag, build, commit or import: the names it moves (imgdest.c),
+	 * then phase_resume() */
+	if (imgdest_start(c) == 0)
+		phase_resume(c);
+}
+
+void
+phase_resume(struct conn *c)
+{
 	char err[128], *image = NULL;
 	cJSON *tree = NULL;
 	const cJSON *name;
@@ -479,14 +496,6 @@ phase_start(struct conn *c)
 	    c->gw->lis[c->lis].backend_kind == CG_PODMAN;
 	char *seg, *end;
 
-	conn_free_phase_tree(c);
-	target_prefix(c, c->q_prefix);
-	/* routes the monitor answers or pre-checks itself (answer.c) */
-	if (answer_start(c))
-		return;
-	/* starts, and copies into a container being started (startcheck.c) */
-	if (startcheck_lock(c) || startcheck_start(c))
-		return;
 	c->ph_n[0] = c->ph_n[1] = 0;
 	c->ph_create = ctr ? 1 : pod ? 2 : 0;
 	c->ph_pinned = 0;
@@ -618,6 +627,8 @@ phase_done(struct conn *c, int ok, int timeout)
 		image_step_done(c, ok, timeout);
 	else if (c->sc != NULL)
 		startcheck_done(c, ok, timeout);
+	else if (c->dn_step != 0)
+		imgdest_done(c, ok, timeout);
 	else if (c->ph_step == 3)
 		volume_name_done(c, ok, timeout);
 	else

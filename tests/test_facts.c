@@ -19,6 +19,7 @@
 #include "monitor/gateway.h"
 #include "policy/imagecfg.h"
 #include "policy/imageref.h"
+#include "policy/imgdest.h"
 #include "policy/json.h"
 
 #define ROOT	"/home/u/proj"
@@ -753,6 +754,55 @@ test_image_systemd(void **state)
 	    "{\"Cmd\":\"x\"}}", 31, &ic), -1);
 }
 
+/*
+ * The image names a request moves (policy/imgdest.h; red team rt10 F1):
+ * which keys of which routes, the tag the daemons add, podman's infra
+ * image repository refused outright.
+ */
+static void
+dests(const char *action, const char *q, int rc, size_t n, const char *first)
+{
+	struct image_dests d;
+	struct cg_refusal r;
+
+	assert_int_equal(image_dests_parse(action, q, strlen(q), &d, &r), rc);
+	assert_int_equal(d.n, n);
+	if (first != NULL)
+		assert_string_equal(d.name[0], first);
+	image_dests_free(&d);
+}
+
+static void
+test_image_dests(void **state)
+{
+	struct image_dests d;
+	struct cg_refusal r;
+
+	(void)state;
+	dests("tag", "repo=localhost/busybox", 0, 1, "localhost/busybox:latest");
+	dests("tag", "repo=localhost/x&tag=2", 0, 1, "localhost/x:2");
+	dests("tag", "repo=reg:5000/x", 0, 1, "reg:5000/x:latest");
+	dests("tag", "repo=x:1&tag=2", 0, 1, "x:1");
+	dests("commit", "container=c&repo=localhost%2Fb&tag=1", 0, 1, "localhost/b:1");
+	dests("commit", "container=c", 0, 0, NULL);
+	dests("build", "t=a:1&t=b&manifest=m", 0, 3, "a:1");
+	dests("build", "t=&q=1", 0, 0, NULL);
+	dests("pull", "fromImage=busybox&tag=1", 0, 0, NULL);
+	dests("pull", "fromSrc=-&repo=i", 0, 1, "i:latest");
+	dests("import", "reference=localhost/i:1", 0, 1, "localhost/i:1");
+	dests("load", "", 0, 0, NULL);
+	dests("create", "name=x", 0, 0, NULL);
+	/* podman's default infra image, every spelling of its repository */
+	assert_int_equal(image_dests_parse("build", "t=localhost/podman-pause:4.3.1-0",
+	    32, &d, &r), -1);
+	assert_string_equal(r.code, "denied-build-parameter");
+	assert_int_equal(image_dests_parse("tag", "repo=podman-pause&tag=x", 23,
+	    &d, &r), -1);
+	assert_string_equal(r.code, "denied-query");
+	dests("tag", "repo=localhost/podman-pause2", 0, 1, NULL);
+	dests("tag", "repo=a/../b", -1, 0, NULL);
+}
+
 int
 main(void)
 {
@@ -772,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_inspect_request),
 		cmocka_unit_test(test_image_config),
 		cmocka_unit_test(test_image_systemd),
+		cmocka_unit_test(test_image_dests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

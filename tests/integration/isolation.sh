@@ -22,6 +22,7 @@
 # And no network shared between projects: each project's own, isolated, on both
 # daemons (i_network_projects).
 # And no systemd mode, which mounts the host's cgroup tree writable (i_systemd_mode).
+# And no image name another project runs moved onto project 1's image (i_image_names).
 #
 #   tests/integration/isolation.sh               all scenarios
 #   tests/integration/isolation.sh i_lists ...   only the named scenario functions
@@ -1147,10 +1148,65 @@ i_events_labels() {
   bk rm -f isoe-a isoe-b isoe-f isoe-u >/dev/null 2>&1
 }
 
+# Red team rt10 F1: image names are shared by every project on a daemon, and the tag,
+# build, commit and import routes checked only the source. Project 1 moved
+# localhost/busybox and project 2's own tag onto its image (project 2's next create ran
+# project 1's code), and built podman's default infra image name (project 2's pods ran
+# it). Now a name that exists and is not the project's is refused as a destination, the
+# infra image's repository is refused outright, and a create or pod create whose image
+# carries another project's label is refused (the image step, also for podman's default
+# infra image). A rebuild under the project's own tag keeps working.
+img_id() { bk image inspect -f '{{.Id}}' "$1" 2>/dev/null; }
+dkb() { DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker build -q "$@"; }
+i_image_names() {
+  local bb ib ctx pause porig
+  bk tag "$IMA" localhost/isoin-a:1 && bk tag "$IMB" localhost/isoin-b:1 ||
+    { fail "image names: fixtures" "could not tag the fixtures"; return; }
+  bb=$(img_id $IMG); ib=$(img_id localhost/isoin-b:1)
+  expect_fail_with "tag of project 1's image over the shared $IMG: refused" "denied-query" \
+    dk tag localhost/isoin-a:1 $IMG
+  expect_fail_with "tag of project 1's image over project 2's image: refused" "denied-query" \
+    dk tag localhost/isoin-a:1 localhost/isoin-b:1
+  if [ "$CG_BACKEND" = podman ]; then
+    expect_fail_with "libpod tag over project 2's image: refused" "denied-query" \
+      pm tag localhost/isoin-a:1 localhost/isoin-b:1
+  fi
+  ctx=$CG_TMP/isoin-ctx; mkdir -p "$ctx"
+  printf 'FROM %s\nCMD ["echo","P1-CODE"]\n' $IMG >"$ctx/Dockerfile"
+  expect_fail_with "build -t over project 2's image: refused" "denied-build-parameter" \
+    dkb -t localhost/isoin-b:1 "$ctx"
+  expect_fail_with "commit of project 1's container over project 2's image: refused" "denied-query" \
+    dk commit isoca localhost/isoin-b:1
+  if [ "$(img_id $IMG)" = "$bb" ] && [ "$(img_id localhost/isoin-b:1)" = "$ib" ]; then
+    pass "$IMG and project 2's tag still name their images"
+  else fail "$IMG and project 2's tag still name their images" "moved: $IMG $(img_id $IMG | cut -c1-19), isoin-b $(img_id localhost/isoin-b:1 | cut -c1-19)"; fi
+  # the project's own names: a new one, then a rebuild over it (compose, testcontainers)
+  expect_ok "build -t of a new name" dkb -t localhost/isoin-own:1 "$ctx"
+  printf 'LABEL x=2\n' >>"$ctx/Dockerfile"
+  expect_ok "build -t again, over the project's own image" dkb -t localhost/isoin-own:1 "$ctx"
+  expect_ok "tag of the project's own image over its own tag" dk tag localhost/isoin-own:1 localhost/isoin-own:2
+  expect_fail_with "create of project 2 from project 1's labelled image: refused" "commit-label" \
+    dk2 create localhost/isoin-a:1 true
+  if [ "$CG_BACKEND" = podman ]; then
+    pause=$(backend GET /v4.0.0/libpod/version | python3 -c 'import json,sys,datetime as d;j=json.load(sys.stdin);print("localhost/podman-pause:"+j["Version"]+"-"+str(int(d.datetime.fromisoformat(j["BuildTime"].replace("Z","+00:00")).timestamp())))')
+    expect_fail_with "build -t $pause (podman's default infra image): refused" "denied-build-parameter" \
+      dkb -t "$pause" "$ctx"
+    # however the name came to be project 1's image: project 2's pods do not run it
+    porig=$(img_id "$pause")
+    bk tag localhost/isoin-a:1 "$pause"
+    expect_fail_with "pod create of project 2 while $pause is project 1's image: refused" "commit-label" \
+      pm2 pod create --name isopi
+    if [ -n "$porig" ]; then bk tag "$porig" "$pause"; else bk rmi "$pause" >/dev/null 2>&1; fi
+  fi
+  bk rmi localhost/isoin-a:1 localhost/isoin-b:1 localhost/isoin-own:1 localhost/isoin-own:2 >/dev/null 2>&1
+  [ "$CG_BACKEND" = podman ] && backend DELETE "/v4.3.1/libpod/pods/isopi?force=true" >/dev/null
+  return 0
+}
+
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
      i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels i_network_projects
-     i_egress_alias i_systemd_mode)
+     i_egress_alias i_systemd_mode i_image_names)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
