@@ -10,7 +10,24 @@
 #include <string.h>
 
 #include "policy/body_int.h"
+#include "policy/imgdest.h"
 #include "policy/json.h"
+
+/* v, an image name the archive gives: refused in podman's infra repository. */
+static int
+infra_name(const cJSON *v, const char *name, struct cg_refusal *r)
+{
+	char qn[260], qv[260];
+
+	if (!cJSON_IsString(v) || !image_name_infra(v->valuestring))
+		return 0;
+	return cg_refuse_hint(r, "denied-build-parameter", "load the image "
+	    "under another name; podman builds its infra image itself",
+	    "image archive document %s names the image %s, podman's default "
+	    "infra image, which every project's pods run", cg_quote(name,
+	    strlen(name), qn), cg_quote(v->valuestring,
+	    strlen(v->valuestring), qv));
+}
 
 /* The first refusal found in node and below, or 0. */
 static int
@@ -20,6 +37,26 @@ walk(const cJSON *node, const char *name, struct cg_refusal *r)
 	char qn[260], qk[260];
 
 	for (m = node->child; m != NULL; m = m->next) {
+		/* the names it gives: RepoTags, OCI ref.name, repositories */
+		if (cJSON_IsObject(node) && json_fold_eq(m->string, "RepoTags") &&
+		    cJSON_IsArray(m))
+			for (a = m->child; a != NULL; a = a->next)
+				if (infra_name(a, name, r) != 0)
+					return -1;
+		if (cJSON_IsObject(node) && json_fold_eq(m->string, "annotations") &&
+		    cJSON_IsObject(m))
+			for (a = m->child; a != NULL; a = a->next)
+				if (strcmp(a->string, "org.opencontainers.image."
+				    "ref.name") == 0 && infra_name(a, name, r) != 0)
+					return -1;
+		if (node->string == NULL && cJSON_IsObject(node) &&
+		    image_name_infra(m->string)) {
+			cJSON v = { .type = cJSON_String,
+			    .valuestring = m->string };
+
+			if (infra_name(&v, name, r) != 0)
+				return -1;
+		}
 		if (cJSON_IsObject(node) && json_fold_eq(m->string, "annotations") &&
 		    cJSON_IsObject(m)) {
 			for (a = m->child; a != NULL; a = a->next)

@@ -26,7 +26,13 @@
  *   shared image's, and copies them into every container made from it);
  *   no "OnBuild" other than null or [] (403 denied-build-parameter: a
  *   later build runs a base image's triggers, which its checked
- *   Dockerfile does not show).
+ *   Dockerfile does not show);
+ *   no image name in podman's default infra image repository
+ *   (image_name_infra) in a "RepoTags" array, an
+ *   "org.opencontainers.image.ref.name" annotation or a top-level key of
+ *   a document (docker-archive "repositories"): 403
+ *   denied-build-parameter (red team rt10 F1: every project's pods run
+ *   that image).
  * Returns 0, or -1 with *r set (400 malformed when it does not parse).
  */
 int load_json_check(const char *text, size_t len, const char *name,

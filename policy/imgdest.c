@@ -20,9 +20,8 @@ static const char *const infra_repos[] = {
 	"localhost/podman-pause", "podman-pause", NULL
 };
 
-/* 1 when name's repository (without tag or digest) is podman's infra image's. */
-static int
-infra_repo(const char *name)
+int
+image_name_infra(const char *name)
 {
 	const char *at = strchr(name, '@'), *slash, *colon;
 	size_t len = at != NULL ? (size_t)(at - name) : strlen(name);
@@ -62,7 +61,7 @@ add(struct image_dests *d, const char *key, const char *name,
 	if (!image_ref_path_safe(name, strlen(name)))
 		return cg_refuse(r, d->code, "%s=%s is not an image name", key,
 		    cg_quote(name, strlen(name), q));
-	if (infra_repo(name))
+	if (image_name_infra(name))
 		return cg_refuse_hint(r, d->code, "choose another name; podman "
 		    "builds its infra image itself", "%s=%s names podman's "
 		    "default infra image, which every project's pods run", key,

@@ -42,6 +42,15 @@ struct image_dests {
 int image_dests_parse(const char *action, const char *query, size_t qlen,
     struct image_dests *d, struct cg_refusal *r);
 
+/*
+ * 1 when the repository of image name name (without its tag or digest) is
+ * podman's default infra image's, localhost/podman-pause (or its short
+ * form): every pod create without infra_image runs that image
+ * (pkg/specgen/generate/pause_image.go, podman 4.3.1) and podman builds it
+ * itself, so no project may give that name (red team rt10 F1). Else 0.
+ */
+int image_name_infra(const char *name);
+
 /* Release the names of d; safe on a zeroed struct. */
 void image_dests_free(struct image_dests *d);
 

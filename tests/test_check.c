@@ -876,6 +876,27 @@ test_load_rules(void **state)
 	assert_int_equal(load(&t, 100, &code), -1);
 	assert_string_equal(code, "annotations");
 	free(t.p);
+	/* podman's default infra image is no name an archive may give */
+	{
+		static const char *const infra[][2] = {
+			{ "manifest.json", "[{\"Config\":\"c.json\",\"repotags\":"
+			    "[\"localhost/x:1\",\"localhost/podman-pause:4.3.1-0\"]}]" },
+			{ "index.json", "{\"manifests\":[{\"annotations\":{\""
+			    "org.opencontainers.image.ref.name\":\"localhost/"
+			    "podman-pause:4.3.1-0\"}}]}" },
+			{ "repositories", "{\"localhost/podman-pause\":"
+			    "{\"4.3.1-0\":\"abc\"}}" },
+		};
+
+		for (i = 0; i < 3; i++) {
+			memset(&t, 0, sizeof(t));
+			tb_file(&t, infra[i][0], infra[i][1]);
+			tb_end(&t);
+			assert_int_equal(load(&t, 512, &code), -1);
+			assert_string_equal(code, "denied-build-parameter");
+			free(t.p);
+		}
+	}
 	/* the tree rules: podman extracts the archive on the host */
 	memset(&t, 0, sizeof(t));
 	tb_entry(&t, "h", '2', "/tmp/victim", 0777, NULL, 0);

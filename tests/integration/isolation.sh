@@ -1191,6 +1191,22 @@ i_image_names() {
     pause=$(backend GET /v4.0.0/libpod/version | python3 -c 'import json,sys,datetime as d;j=json.load(sys.stdin);print("localhost/podman-pause:"+j["Version"]+"-"+str(int(d.datetime.fromisoformat(j["BuildTime"].replace("Z","+00:00")).timestamp())))')
     expect_fail_with "build -t $pause (podman's default infra image): refused" "denied-build-parameter" \
       dkb -t "$pause" "$ctx"
+    # nor through an archive that names it (manifest.json RepoTags)
+    dk save -o "$CG_TMP/isoin-a.tar" localhost/isoin-a:1
+    python3 - "$CG_TMP/isoin-a.tar" "$pause" <<'PY'
+import io, json, sys, tarfile
+src = tarfile.open(sys.argv[1]); out = tarfile.open(sys.argv[1] + ".2", "w", format=tarfile.USTAR_FORMAT)
+for m in src.getmembers():
+    data = src.extractfile(m).read() if m.isfile() else None
+    if m.name == "manifest.json":
+        j = json.loads(data); j[0]["RepoTags"] = [sys.argv[2]]; data = json.dumps(j).encode(); m.size = len(data)
+    out.addfile(m, io.BytesIO(data) if data is not None else None)
+out.close()
+PY
+    porig=$(img_id "$pause")
+    expect_fail_with "load of an archive naming $pause: refused" "denied-build-parameter" \
+      dk load -i "$CG_TMP/isoin-a.tar.2"
+    [ "$(img_id "$pause")" = "$porig" ] || { fail "$pause unchanged by the load" "now $(img_id "$pause" | cut -c1-19)"; bk rmi "$pause" >/dev/null 2>&1; }
     # however the name came to be project 1's image: project 2's pods do not run it
     porig=$(img_id "$pause")
     bk tag localhost/isoin-a:1 "$pause"
