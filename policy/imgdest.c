@@ -104,8 +104,7 @@ image_dests_parse(const char *action, const char *query, size_t qlen,
 	memset(d, 0, sizeof(*d));
 	d->code = build ? "denied-build-parameter" : "denied-query";
 	if (!build && strcmp(action, "tag") != 0 &&
-	    strcmp(action, "commit") != 0 && strcmp(action, "pull") != 0 &&
-	    strcmp(action, "import") != 0)
+	    strcmp(action, "commit") != 0 && strcmp(action, "import") != 0)
 		return 0;
 	if ((q = query_parse(query, qlen, r)) == NULL)
 		return -1;
@@ -117,11 +116,13 @@ image_dests_parse(const char *action, const char *query, size_t qlen,
 					rc = add(d, build_keys[k],
 					    q->v[i].value, r);
 	} else if (strcmp(action, "import") == 0) {
+		/* libpod reference; compat images/create?fromSrc=- repo, tag */
 		if (query_get(q, "reference") != NULL &&
 		    query_get(q, "reference")[0] != '\0')
 			rc = add(d, "reference", query_get(q, "reference"), r);
-	} else if (strcmp(action, "pull") != 0 ||
-	    query_get(q, "fromSrc") != NULL)
+		if (rc == 0)
+			rc = add_repo_tag(d, q, "repo", r);
+	} else
 		rc = add_repo_tag(d, q, "repo", r);
 	query_free(q);
 	if (rc != 0)

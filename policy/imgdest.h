@@ -28,7 +28,9 @@ struct image_dests {
 
 /*
  * The destination names of a forwarded request: action as the route table
- * names it ("tag", "build", "commit", "pull", "import"), query the
+ * names it ("tag", "build", "commit", "import": the compat
+ * images/create with fromSrc is classified "import"; a pull moves no name
+ * of the project's making), query the
  * target's query string (after '?', qlen bytes, percent-encoded). A
  * `repo` without `tag` gets `latest` unless it names its own tag, as both
  * daemons do. Fills *d (release with image_dests_free; d->n 0 for other

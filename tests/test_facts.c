@@ -788,7 +788,7 @@ test_image_dests(void **state)
 	dests("build", "t=a:1&t=b&manifest=m", 0, 3, "a:1");
 	dests("build", "t=&q=1", 0, 0, NULL);
 	dests("pull", "fromImage=busybox&tag=1", 0, 0, NULL);
-	dests("pull", "fromSrc=-&repo=i", 0, 1, "i:latest");
+	dests("import", "fromSrc=-&repo=i", 0, 1, "i:latest");
 	dests("import", "reference=localhost/i:1", 0, 1, "localhost/i:1");
 	dests("load", "", 0, 0, NULL);
 	dests("create", "name=x", 0, 0, NULL);

@@ -1177,6 +1177,9 @@ i_image_names() {
     dkb -t localhost/isoin-b:1 "$ctx"
   expect_fail_with "commit of project 1's container over project 2's image: refused" "denied-query" \
     dk commit isoca localhost/isoin-b:1
+  tar -cf "$CG_TMP/isoin-root.tar" -C "$ctx" Dockerfile
+  expect_fail_with "import over project 2's image: refused" "denied-query" \
+    dk import "$CG_TMP/isoin-root.tar" localhost/isoin-b:1
   if [ "$(img_id $IMG)" = "$bb" ] && [ "$(img_id localhost/isoin-b:1)" = "$ib" ]; then
     pass "$IMG and project 2's tag still name their images"
   else fail "$IMG and project 2's tag still name their images" "moved: $IMG $(img_id $IMG | cut -c1-19), isoin-b $(img_id localhost/isoin-b:1 | cut -c1-19)"; fi
