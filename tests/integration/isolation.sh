@@ -820,7 +820,9 @@ i_force_falsy() {
     n=$((n + 1)); tag=f$n
     mk_image "ff$n" "$P1" | xargs -I{} curl -s -m 30 -X POST --unix-socket "$CG_BACKEND_SOCK" \
       "http://d/v1.41/images/{}/tag?repo=localhost/isoff&tag=$tag" >/dev/null
-    dk2 create --name "isoff$n" "localhost/isoff:$tag" true >/dev/null 2>&1
+    # project 2's container (made on the backend: project 2's own creates refuse project
+    # 1's labelled image since red team rt10 F1)
+    bk create --label "$KEY=$P2" --name "isoff$n" "localhost/isoff:$tag" true >/dev/null 2>&1
     cg_run gw DELETE "/v1.41/images/localhost/isoff:$tag?force=$v"
     if [[ $CG_OUT == "HTTP/1.1 403"* && $CG_OUT == *"force removes containers of other projects"* ]]; then
       pass "image remove force=$v: 403 denied-query"
@@ -1160,7 +1162,8 @@ img_id() { bk image inspect -f '{{.Id}}' "$1" 2>/dev/null; }
 dkb() { DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker build -q "$@"; }
 i_image_names() {
   local bb ib ctx pause porig
-  bk tag "$IMA" localhost/isoin-a:1 && bk tag "$IMB" localhost/isoin-b:1 ||
+  # fixtures of their own: i_prunes removes the set-up's unused images
+  bk tag "$(mk_image ina "$P1")" localhost/isoin-a:1 && bk tag "$(mk_image inb "$P2")" localhost/isoin-b:1 ||
     { fail "image names: fixtures" "could not tag the fixtures"; return; }
   bb=$(img_id $IMG); ib=$(img_id localhost/isoin-b:1)
   expect_fail_with "tag of project 1's image over the shared $IMG: refused" "denied-query" \
@@ -1175,8 +1178,10 @@ i_image_names() {
   printf 'FROM %s\nCMD ["echo","P1-CODE"]\n' $IMG >"$ctx/Dockerfile"
   expect_fail_with "build -t over project 2's image: refused" "denied-build-parameter" \
     dkb -t localhost/isoin-b:1 "$ctx"
+  dk create --name isoin-c --network none $IMG true >/dev/null
   expect_fail_with "commit of project 1's container over project 2's image: refused" "denied-query" \
-    dk commit isoca localhost/isoin-b:1
+    dk commit isoin-c localhost/isoin-b:1
+  bk rm -f isoin-c >/dev/null 2>&1
   tar -cf "$CG_TMP/isoin-root.tar" -C "$ctx" Dockerfile
   expect_fail_with "import over project 2's image: refused" "denied-query" \
     dk import "$CG_TMP/isoin-root.tar" localhost/isoin-b:1
