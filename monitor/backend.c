@@ -382,8 +382,8 @@ build_head_build(struct conn *c, const struct cg_fwd_headers *fh)
 			    fh->f[i].name, (int)fh->f[i].value_len,
 			    fh->f[i].value);
 	/*
-	 * Keep-alive otherwise (HTTP/1.1's default; issue 9, beyond http.md
-	 * §7.1): the connection goes back to the pool if the response allows.
+	 * Keep-alive otherwise (HTTP/1.1's default, RFC 9112 §9.3; beyond
+	 * http.md §7.1, doc/privsep.md "Scaling"): the connection goes back to the pool if the response allows.
 	 */
 	if (fh->upgrade)
 		fputs("Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n", f);
@@ -442,8 +442,8 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 		*p++ = '\n';
 	}
 	/*
-	 * Keep-alive otherwise (HTTP/1.1's default; issue 9, beyond http.md
-	 * §7.1): the connection goes back to the pool if the response allows.
+	 * Keep-alive otherwise (HTTP/1.1's default, RFC 9112 §9.3; beyond
+	 * http.md §7.1, doc/privsep.md "Scaling"): the connection goes back to the pool if the response allows.
 	 */
 	if (fh->upgrade) {
 		memcpy(p, upgrade, sizeof(upgrade) - 1);

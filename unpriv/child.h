@@ -15,7 +15,7 @@ struct sandbox_result;
  * sr->report_ready, wait for CONN_START (which brings the client socket)
  * and serve that one connection (privsep.md §8). buf (IPC_MSG_MAX + 1
  * bytes) is the IPC receive buffer it takes over: the zygote's, inherited
- * by the fork (issue 9). Never returns: exits 0 after BYE or when the
+ * by the fork (doc/privsep.md "Where the children come from"). Never returns: exits 0 after BYE or when the
  * monitor closes the socket, 1 on a protocol error.
  */
 void child_run(const struct sandbox_result *sr, unsigned char *buf)
