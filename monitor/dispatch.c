@@ -812,6 +812,8 @@ on_backend(struct conn *c, short revents)
 			relay_backend_write_failed(c);
 		else if (c->ck.kind != CK_NONE)
 			check_pump(c);	/* room in the hold pipe, more approved */
+		else if (c->framing == FR_SWITCHED)
+			relay_progress(c);	/* a client's end waited for this */
 	}
 	if (c->bc.fd < 0 || !(revents & (POLLIN | POLLHUP | POLLERR)))
 		return;

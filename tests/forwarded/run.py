@@ -45,12 +45,43 @@ IID = "sha256:" + "d4" * 32
 EID = "e5" * 32
 
 
+def stream_then_close(sock_path, target, body, size, timeout=20):
+    """POST target asking for a switch; after the 101 head, sends size zero bytes,
+    half-closes and reads to the end. Returns (status, what followed the head);
+    status 0 when no head came."""
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    c.settimeout(timeout)
+    c.connect(sock_path)
+    c.sendall(("POST %s HTTP/1.1\r\nHost: docker\r\nConnection: Upgrade\r\n"
+               "Upgrade: tcp\r\nContent-Type: application/json\r\n"
+               "Content-Length: %d\r\n\r\n" % (target, len(body))).encode() + body)
+    got = read_head(c)
+    if got is None:
+        c.close()
+        return 0, b""
+    head, data = got
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
+    try:
+        c.sendall(bytes(size))
+        c.shutdown(socket.SHUT_WR)
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            data += d
+    except OSError:
+        pass
+    c.close()
+    return status, data
+
+
 class FakeDaemon:
     """A recording HTTP/1.1 daemon on a unix socket, one request per connection."""
 
     def __init__(self, path, root):
         self.path, self.root = path, root
         self.log = []
+        self.count = False	# a switched stream answers its byte count at its end
         self.lock = threading.Lock()
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.bind(path)
@@ -97,7 +128,17 @@ class FakeDaemon:
             if "upgrade" in hdrs:	# attach / exec start: switch, then echo
                 c.sendall(b"HTTP/1.1 101 UPGRADED\r\nContent-Type: application/"
                           b"vnd.docker.raw-stream\r\nConnection: Upgrade\r\n"
-                          b"Upgrade: tcp\r\n\r\n" + rest[n:])
+                          b"Upgrade: tcp\r\n\r\n" + (b"" if self.count else rest[n:]))
+                if self.count:	# like `wc -c`: a slow reader, one answer at the end
+                    time.sleep(0.3)
+                    got = len(rest[n:])
+                    while True:
+                        d = c.recv(65536)
+                        if not d:
+                            break
+                        got += len(d)
+                    c.sendall(b"%d" % got)
+                    return
                 while True:
                     d = c.recv(65536)
                     if not d:
@@ -299,6 +340,20 @@ def main():
             failed += 1
             print("FAIL attach: bytes sent before the upgrade are the stream's first bytes: "
                   "status %d, stream %r, daemon saw %r" % (status, resp, seen))
+        # http.md §9.3: the client's half-close reaches the daemon after its last
+        # byte, also when that byte waited for a slow daemon (it was lost then: an
+        # exec of `wc -c` never ended)
+        fake.count = True
+        status, resp = stream_then_close(socks["docker"], "/exec/%s/start" % EID,
+                                         b'{"Detach":false,"Tty":false}', 8 << 20)
+        fake.count = False
+        if status == 101 and resp == b"%d" % (8 << 20):
+            passed += 1
+            print("PASS exec start: the client's end follows 8 MiB to a slow daemon")
+        else:
+            failed += 1
+            print("FAIL exec start: the client's end follows 8 MiB to a slow daemon: "
+                  "status %d, daemon counted %r" % (status, resp[:100]))
         for (name, sk, method, target, body, want_status, want_target, want_body,
              want_dropped) in CASES:
             root_enc = root.replace("/", "%2F")

@@ -46,6 +46,15 @@ s_exec_echo() {
     if [ "$got" = "$BIG_SHA" ]; then pass "exec -i echo of $MB MiB, run $i ($(( $(cg_ms) - t0 )) ms)"
     else fail "exec -i echo of $MB MiB, run $i" "sha256 $got, want $BIG_SHA" quiet; fi
   done
+  # A command that answers only at its stdin's end: the client's half-close must
+  # reach the daemon after the last byte (it was lost when the backend had been
+  # full: the CLI hung until the timeout; an echo hid it, its answers woke the relay)
+  for i in 1 2; do
+    t0=$(cg_ms)
+    got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker exec -i sx wc -c < "$BIG")
+    if [ "${got// /}" = "$BIG_BYTES" ]; then pass "exec -i wc -c of $MB MiB ends with its stdin, run $i ($(( $(cg_ms) - t0 )) ms)"
+    else fail "exec -i wc -c of $MB MiB, run $i" "got '$got', want $BIG_BYTES" quiet; fi
+  done
   bk_rm sx
 }
 
@@ -59,6 +68,11 @@ s_attach_echo() {
     if [ "$got" = "$BIG_SHA" ]; then pass "run -i (attach) echo of $MB MiB, run $i ($(( $(cg_ms) - t0 )) ms)"
     else fail "run -i (attach) echo of $MB MiB, run $i" "sha256 $got, want $BIG_SHA" quiet; fi
   done
+  t0=$(cg_ms)
+  got=$(DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker run -i --rm --network none \
+    $IMG wc -c < "$BIG")
+  if [ "${got// /}" = "$BIG_BYTES" ]; then pass "run -i (attach) wc -c of $MB MiB ends with its stdin ($(( $(cg_ms) - t0 )) ms)"
+  else fail "run -i (attach) wc -c of $MB MiB" "got '$got', want $BIG_BYTES" quiet; fi
 }
 
 # docker cp in and out; the monitor's memory stays bounded (issue 11 item 2:
@@ -224,6 +238,7 @@ if ! cg_gateway_start "$P1" "$R1"; then fail "gateway starts" "see above"; cg_su
 GW1=$CG_GW_PID
 head -c $((MB << 20)) /dev/urandom > "$BIG"
 BIG_SHA=$(sha < "$BIG")
+BIG_BYTES=$(stat -c %s "$BIG")
 echo "# gateway pid $GW1 ($R1), $MB MiB test file"
 if [ $# -gt 0 ]; then SEL=("$@"); else SEL=("${ALL[@]}"); fi
 for s in "${SEL[@]}"; do
