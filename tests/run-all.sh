@@ -12,7 +12,9 @@
 #      throwaway user's rootless podman); tests/hostile/run.py --real;
 #      tests/integration/audit.py (the audit trail, with the puppet parser); the fault
 #      table and the load test (tests/sanitize/faults.sh, load.sh) against a private podman;
-#   3. the operations suite tests/ops/run.sh (one suite);
+#   3. the operations suite tests/ops/run.sh (one suite); it, the clang build and the
+#      fuzzers need no container engine and run beside the dockerd, rootless and fault
+#      suites (their output is printed when they end);
 #   4. the conformance kit ../shared/conformance/run.py when it is there (one suite);
 #      a plain clone has no ../shared: then it says so and goes on.
 # Last line: "N passed, M failed" (suites); exit status non-zero when any suite failed.
@@ -79,6 +81,51 @@ run_suite "tests/hostile/run.py --real" python3 tests/hostile/run.py --real
 run_suite tests/integration/audit.py python3 tests/integration/audit.py
 # 256 MiB streams both ways, paused and vanishing clients, refusals mid-upload (issues 8, 11)
 run_suite tests/integration/streams.sh ./tests/integration/streams.sh
+# 2a-3. The lane that needs no container engine (the clang build, the fuzzers, the
+#     operations suite: about 6 minutes, mostly fuzzing and waiting for timeouts) runs
+#     beside the dockerd, rootless and fault suites rather than after them, so that make
+#     check stays near 20 minutes on 2 cores; its output is printed whole when it ends,
+#     and its suites count as any other. Every suite waits for conditions, so the shared
+#     CPU makes them slower, not wrong (the guide's loaded 2-core rule).
+lane_dir=$(mktemp -d "${TMPDIR:-/tmp}/cg-lane.XXXXXX")
+engine_free_lane() {
+  # 2a. the same tree built with clang, -Werror (the project is gcc- and clang-clean)
+  if command -v clang >/dev/null; then
+    cb=$(mktemp -d /tmp/cg-clang.XXXXXX)
+    run_suite "clang -Werror build" sh -c "git ls-files -z | xargs -0 cp --parents -t '$cb' && make -s -C '$cb' CC=clang all >/dev/null"
+    rm -rf "$cb"
+  else
+    echo "== clang -Werror build: clang is not installed; not run"
+  fi
+
+  # 2b. a short libFuzzer run of every fuzz target (make fuzz: the HTTP, JSON and IPC
+  #     parsers, the route classifier, the query policy, the build query, the monitor's
+  #     FORWARD verification and replay), when clang
+  #     can build fuzzers here (clang with its sanitizer runtime); longer: make fuzz FUZZ_SECONDS=300
+  # (per-run names: another make check may run beside this one)
+  probe=$(mktemp "${TMPDIR:-/tmp}/cg-fuzz-probe.XXXXXX")
+  if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
+     clang -x c -fsanitize=fuzzer,address - -o "$probe" >/dev/null 2>&1; then
+    rm -f "$probe"
+    # in a scratch directory: build/fuzz keeps what the user's own runs found
+    fw=$(mktemp -d /tmp/cg-fuzz.XXXXXX)
+    run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5 FUZZ_RECORD=0 FUZZ_WORK="$fw"
+    if [ -n "$(find "$fw" -maxdepth 2 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))" ]; then
+      echo "   fuzz findings kept in $fw"
+    else rm -rf "$fw"; fi
+  else
+    rm -f "$probe"
+    echo "== make fuzz: clang cannot build libFuzzer targets here (no clang or no sanitizer runtime); not run"
+  fi
+
+  # 3. operations: run directory, pid lock, stop/status, daemon, logs, hook, man page
+  run_suite tests/ops/run.sh ./tests/ops/run.sh
+  echo "$passed $failed" > "$lane_dir/counts"
+  printf '%s\n' "${failed_names[@]}" > "$lane_dir/failed"
+}
+( passed=0; failed=0; failed_names=(); engine_free_lane ) > "$lane_dir/out" 2>&1 &
+lane_pid=$!
+
 # the same CLI and library suites with Debian's dockerd behind docker.sock
 run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 # a throwaway user's rootless podman: backend identity, builds, the hook's hand-over,
@@ -91,37 +138,17 @@ run_suite tests/sanitize/faults.sh ./tests/sanitize/faults.sh
 # afterwards, one access line per request; the monitor's memory (issue 11)
 run_suite tests/sanitize/load.sh env LOAD_SECONDS=10 LOAD_CP_MB=64 ./tests/sanitize/load.sh
 
-# 2a. the same tree built with clang, -Werror (the project is gcc- and clang-clean)
-if command -v clang >/dev/null; then
-  cb=$(mktemp -d /tmp/cg-clang.XXXXXX)
-  run_suite "clang -Werror build" sh -c "git ls-files -z | xargs -0 cp --parents -t '$cb' && make -s -C '$cb' CC=clang all >/dev/null"
-  rm -rf "$cb"
+# the engine-free lane's output and counts (started before dockerd.sh)
+wait "$lane_pid"
+echo "== the engine-free lane (clang build, fuzzers, operations), run beside the suites above:"
+cat "$lane_dir/out"
+if read -r lp lf < "$lane_dir/counts" 2>/dev/null; then
+  passed=$((passed + lp)); failed=$((failed + lf))
+  while IFS= read -r n; do [ -n "$n" ] && failed_names+=("$n"); done < "$lane_dir/failed"
 else
-  echo "== clang -Werror build: clang is not installed; not run"
+  failed=$((failed + 1)); failed_names+=("engine-free lane (no counts)")
 fi
-
-# 2b. a short libFuzzer run of every fuzz target (make fuzz: the HTTP, JSON and IPC
-#     parsers, the route classifier, the query policy, the build query, the monitor's
-#     FORWARD verification and replay), when clang
-#     can build fuzzers here (clang with its sanitizer runtime); longer: make fuzz FUZZ_SECONDS=300
-# (per-run names: another make check may run beside this one)
-probe=$(mktemp "${TMPDIR:-/tmp}/cg-fuzz-probe.XXXXXX")
-if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
-   clang -x c -fsanitize=fuzzer,address - -o "$probe" >/dev/null 2>&1; then
-  rm -f "$probe"
-  # in a scratch directory: build/fuzz keeps what the user's own runs found
-  fw=$(mktemp -d /tmp/cg-fuzz.XXXXXX)
-  run_suite "make fuzz (5 s each)" make -s fuzz FUZZ_SECONDS=5 FUZZ_RECORD=0 FUZZ_WORK="$fw"
-  if [ -n "$(find "$fw" -maxdepth 2 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))" ]; then
-    echo "   fuzz findings kept in $fw"
-  else rm -rf "$fw"; fi
-else
-  rm -f "$probe"
-  echo "== make fuzz: clang cannot build libFuzzer targets here (no clang or no sanitizer runtime); not run"
-fi
-
-# 3. operations: run directory, pid lock, stop/status, daemon, logs, hook, man page
-run_suite tests/ops/run.sh ./tests/ops/run.sh
+rm -rf "$lane_dir"
 
 # 4. conformance kit (one suite; every public case must pass)
 KIT=../shared/conformance/run.py

@@ -8,7 +8,8 @@
 #
 # Each transfer is checked byte for byte (sha256). Waits poll a condition with a
 # deadline; no bare sleeps decide an outcome. STREAMS_MB (256) sets the size of the
-# big transfers. Exit status 77 = skipped (not root). Last line: "N passed, M failed".
+# big transfers, STREAMS_LOG_MB (64) that of the log read back. Exit status 77 =
+# skipped (not root). Last line: "N passed, M failed".
 set -u
 if [ "$(id -u)" -ne 0 ]; then
   echo "SKIP integration: needs root (rootful podman backend)"
@@ -18,6 +19,10 @@ fi
 
 IMG=localhost/busybox
 MB=${STREAMS_MB:-256}
+# the log test's size: conmon writes a log line by line, about 3 s per 10 MiB here, and
+# 64 MiB is far beyond every buffer on the way (the monitor holds 256 KiB per direction:
+# RELAY_DOWN_MAX, RELAY_UP_MAX)
+LOG_MB=${STREAMS_LOG_MB:-64}
 BIG=$CG_TMP/big.bin
 LOGLINE=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY
 CG_TIMEOUT=${CG_TIMEOUT:-120}
@@ -101,8 +106,8 @@ s_cp() {
 # its log file at some 5 MiB/s, slower on a loaded machine: a longer timeout)
 s_logs() {
   local want got direct t0 rc
-  want=$(yes "$LOGLINE" | head -c $((MB << 20)) | sha)
-  cg_run dk run -d --name slg --network none $IMG sh -c "yes $LOGLINE | head -c $((MB << 20))"
+  want=$(yes "$LOGLINE" | head -c $((LOG_MB << 20)) | sha)
+  cg_run dk run -d --name slg --network none $IMG sh -c "yes $LOGLINE | head -c $((LOG_MB << 20))"
   if [ $CG_RC -ne 0 ]; then fail "logs: setup" "docker run -d failed"; bk_rm slg; return; fi
   # exited, and conmon has written the whole log
   cg_run dk wait slg
@@ -113,10 +118,10 @@ s_logs() {
   DOCKER_HOST="unix://$R1/docker.sock" timeout -k 5 600 docker logs slg > "$CG_TMP/logs.out"
   rc=$?
   got=$(sha < "$CG_TMP/logs.out")
-  if [ "$got" = "$want" ]; then pass "docker logs of $MB MiB byte for byte ($(( $(cg_ms) - t0 )) ms)"
+  if [ "$got" = "$want" ]; then pass "docker logs of $LOG_MB MiB byte for byte ($(( $(cg_ms) - t0 )) ms)"
   else
     direct=$(DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout -k 5 600 docker logs slg | sha)
-    fail "docker logs of $MB MiB byte for byte" "sha256 $got of $(stat -c %s "$CG_TMP/logs.out") bytes, exit $rc, after $(( $(cg_ms) - t0 )) ms; want $want (direct podman: $direct)" quiet
+    fail "docker logs of $LOG_MB MiB byte for byte" "sha256 $got of $(stat -c %s "$CG_TMP/logs.out") bytes, exit $rc, after $(( $(cg_ms) - t0 )) ms; want $want (direct podman: $direct)" quiet
   fi
   rm -f "$CG_TMP/logs.out"
   bk_rm slg
