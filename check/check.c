@@ -79,7 +79,8 @@ struct chk {
 	struct watch w[WATCH_MAX];
 	size_t nw;
 	cJSON *buildargs;
-	struct df_bases bases;		/* the Dockerfile's base images */
+	struct df_bases bases;		/* the Dockerfile's base images; the
+					   names a load gives */
 	char *from;			/* the query's from= (podman), or NULL */
 	char dockerfile_name[TAR_NAME_MAX + 1];	/* as podman looks it up */
 	int defaults;			/* the first candidate present is
@@ -667,7 +668,7 @@ capture_done(struct chk *c)
 			    LOAD_JSON_MAX >> 20);
 		else if (c->jsniff == 2)
 			rc = load_json_check((const char *)c->jbuf, c->t.sink_len,
-			    c->jname, &c->r);
+			    c->jname, &c->bases, &c->r);
 		c->jsniff = 0;
 	}
 	c->t.sink = NULL;
@@ -951,6 +952,11 @@ chk_finish(struct chk *c)
 	}
 	if (c->p.kind == CHK_BUILD && build_final(c) == -1)
 		return refuse(c);
+	/* each name the load gives is checked by the monitor next */
+	if (c->p.kind == CHK_LOAD && c->bases.over)
+		return (cg_refuse_hint(&c->r, "too-large", "load fewer names at "
+		    "once", "the image archive gives more than %d image names",
+		    DF_BASES_MAX), refuse(c));
 	c->finished = 1;
 	c->approved_in = c->in_off;
 	return 0;

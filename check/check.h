@@ -87,7 +87,9 @@ const struct cg_refusal *chk_refusal(const struct chk *c);
  * A build approved by chk_finish: the base images its Dockerfile starts
  * stages FROM (check/dockerfile.h struct df_bases), whose ONBUILD
  * triggers the monitor has checked next (check/onbuild.h), with the
- * build's buildargs (NULL when none).
+ * build's buildargs (NULL when none). An approved load: the image names
+ * it gives (check/load.h), which the monitor checks next as destinations.
+ * An archive: none.
  */
 struct df_bases;
 struct cJSON;

@@ -7,9 +7,15 @@
 #include "check/load.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/xmalloc.h"
+#include "check/dockerfile.h"
+
 #include "policy/body_int.h"
+#include "policy/imageref.h"
 #include "policy/imgdest.h"
 #include "policy/json.h"
 
@@ -29,9 +35,48 @@ infra_name(const cJSON *v, const char *name, struct cg_refusal *r)
 	    strlen(v->valuestring), qv));
 }
 
+/*
+ * v, an image name the archive gives: into names for the monitor's check
+ * of each destination (load_json_check). A name that is no plain image
+ * reference is refused here: the monitor puts each in an inspect's path.
+ */
+static int
+give_name(const cJSON *v, const char *name, struct df_bases *names,
+    struct cg_refusal *r)
+{
+	char qn[260], qv[260];
+	size_t len;
+
+	if (!cJSON_IsString(v))
+		return 0;
+	if (infra_name(v, name, r) != 0)
+		return -1;
+	len = strlen(v->valuestring);
+	if (len == 0 || len > 255 || !image_ref_path_safe(v->valuestring, len) ||
+	    image_ref_transport_n(v->valuestring, len))
+		return cg_refuse_hint(r, "denied-build-parameter", "load the "
+		    "image under a plain name (name:tag)", "image archive "
+		    "document %s names the image %s, which is not an image name "
+		    "the gateway can check", cg_quote(name, strlen(name), qn),
+		    cg_quote(v->valuestring, len, qv));
+	if (names != NULL)
+		df_bases_add(names, v->valuestring);
+	return 0;
+}
+
+/* 1 when entry name is a docker-archive "repositories" file. */
+static int
+is_repositories(const char *name)
+{
+	const char *base = strrchr(name, '/');
+
+	return strcmp(base != NULL ? base + 1 : name, "repositories") == 0;
+}
+
 /* The first refusal found in node and below, or 0. */
 static int
-walk(const cJSON *node, const char *name, struct cg_refusal *r)
+walk(const cJSON *node, const char *name, struct df_bases *names,
+    struct cg_refusal *r)
 {
 	const cJSON *m, *a;
 	char qn[260], qk[260];
@@ -41,13 +86,15 @@ walk(const cJSON *node, const char *name, struct cg_refusal *r)
 		if (cJSON_IsObject(node) && json_fold_eq(m->string, "RepoTags") &&
 		    cJSON_IsArray(m))
 			for (a = m->child; a != NULL; a = a->next)
-				if (infra_name(a, name, r) != 0)
+				if (give_name(a, name, names, r) != 0)
 					return -1;
 		if (cJSON_IsObject(node) && json_fold_eq(m->string, "annotations") &&
 		    cJSON_IsObject(m))
 			for (a = m->child; a != NULL; a = a->next)
-				if (strcmp(a->string, "org.opencontainers.image."
-				    "ref.name") == 0 && infra_name(a, name, r) != 0)
+				if ((strcmp(a->string, "org.opencontainers.image."
+				    "ref.name") == 0 || strcmp(a->string,
+				    "io.containerd.image.name") == 0) &&
+				    give_name(a, name, names, r) != 0)
 					return -1;
 		if (node->string == NULL && cJSON_IsObject(node) &&
 		    image_name_infra(m->string)) {
@@ -57,6 +104,22 @@ walk(const cJSON *node, const char *name, struct cg_refusal *r)
 			if (infra_name(&v, name, r) != 0)
 				return -1;
 		}
+		/* docker-archive "repositories": {"repo": {"tag": "id"}} */
+		if (node->string == NULL && cJSON_IsObject(node) &&
+		    cJSON_IsObject(m) && is_repositories(name))
+			for (a = m->child; a != NULL; a = a->next) {
+				char *rt = NULL;
+				cJSON v = { .type = cJSON_String };
+				int rc;
+
+				if (asprintf(&rt, "%s:%s", m->string, a->string) < 0)
+					xoom();
+				v.valuestring = rt;
+				rc = give_name(&v, name, names, r);
+				free(rt);
+				if (rc != 0)
+					return -1;
+			}
 		if (cJSON_IsObject(node) && json_fold_eq(m->string, "annotations") &&
 		    cJSON_IsObject(m)) {
 			for (a = m->child; a != NULL; a = a->next)
@@ -81,7 +144,8 @@ walk(const cJSON *node, const char *name, struct cg_refusal *r)
 			    "base image, unseen by the gateway's check of that "
 			    "build's Dockerfile", cg_quote(name, strlen(name),
 			    qn));
-		if ((cJSON_IsObject(m) || cJSON_IsArray(m)) && walk(m, name, r) != 0)
+		if ((cJSON_IsObject(m) || cJSON_IsArray(m)) &&
+		    walk(m, name, names, r) != 0)
 			return -1;
 	}
 	return 0;
@@ -89,7 +153,7 @@ walk(const cJSON *node, const char *name, struct cg_refusal *r)
 
 int
 load_json_check(const char *text, size_t len, const char *name,
-    struct cg_refusal *r)
+    struct df_bases *names, struct cg_refusal *r)
 {
 	char err[128], qn[260];
 	cJSON *t;
@@ -101,7 +165,7 @@ load_json_check(const char *text, size_t len, const char *name,
 		    "docker save, podman save or skopeo", "image archive entry "
 		    "%s starts like a JSON document but is not one the gateway "
 		    "reads: %s", cg_quote(name, strlen(name), qn), err);
-	rc = walk(t, name, r);
+	rc = walk(t, name, names, r);
 	cJSON_Delete(t);
 	return rc;
 }

@@ -33,9 +33,19 @@
  *   a document (docker-archive "repositories"): 403
  *   denied-build-parameter (red team rt10 F1: every project's pods run
  *   that image).
+ * Every image name the document gives the loaded image (each "RepoTags"
+ * string, each "org.opencontainers.image.ref.name" and
+ * "io.containerd.image.name" annotation, each "repo:tag" of a file named
+ * "repositories") is added to names (when not NULL; its over flag set
+ * past DF_BASES_MAX), for the monitor to check that the load moves no
+ * name other projects resolve (monitor/baseimg.c, as the destinations of
+ * tag and build: policy/imgdest.h); one that is not a plain image
+ * reference (image_ref_path_safe, no transport, at most 255 bytes) is
+ * refused here, 403 denied-build-parameter.
  * Returns 0, or -1 with *r set (400 malformed when it does not parse).
  */
+struct df_bases;
 int load_json_check(const char *text, size_t len, const char *name,
-    struct cg_refusal *r);
+    struct df_bases *names, struct cg_refusal *r);
 
 #endif

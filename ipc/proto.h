@@ -71,7 +71,8 @@ enum ipc_type {
 	 * ok CHECK_VERDICT; then, per image, the daemon's export of it, which
 	 * the checker answers with a CHECK_VERDICT of its own
 	 */
-	IPC_CHECK_IMAGE,	/* K->M: a base image the Dockerfile names */
+	IPC_CHECK_IMAGE,	/* K->M: a base image the Dockerfile names;
+				   a name a load gives */
 	IPC_CHECK_CONFIG,	/* M->K + fd: the read end of its export */
 	IPC_CHECK_SKIP,		/* K->M: bytes read, end of entry data the
 				   checker approves unread */

@@ -587,8 +587,8 @@ check_on_ipc(struct conn *c)
 			 * until then only what the checker approved (the
 			 * archive before its end marker).
 			 */
-			if (c->ck.nimg > 0 && c->gw->lis[c->lis].backend_ident ==
-			    BACKEND_UNKNOWN) {
+			if (c->ck.nimg > 0 && c->ck.kind == CK_BUILD &&
+			    c->gw->lis[c->lis].backend_ident == BACKEND_UNKNOWN) {
 				/* measured on podman and dockerd only (baseimg.c) */
 				log_msg(LOG_WARNING, "check", "connection %llu: the "
 				    "backend is neither podman nor dockerd (its "

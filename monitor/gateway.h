@@ -293,7 +293,8 @@ enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX,
 /* A checked upload (monitor/check.c; doc/privsep.md "Builds and archives"). */
 enum { CK_NONE = 0, CK_BUILD, CK_ARCHIVE, CK_LOAD };
 enum { CK_OFF = 0, CK_WAITING, CK_RUNNING, CK_OK, CK_REFUSED,
-	CK_IMAGES };		/* approved; its base images are being checked */
+	CK_IMAGES };		/* approved; its base images (a load: its
+				   names) are being checked */
 #define CK_IMAGES_MAX	16	/* base images per build (DF_BASES_MAX) */
 /* the step of a build's base image (monitor/baseimg.c) */
 enum { IMG_NONE = 0, IMG_INSPECT, IMG_PULL, IMG_EXPORT, IMG_VERDICT };
@@ -705,8 +706,9 @@ void check_end(struct conn *c);
 
 /*
  * The checker named base image ref (CHECK_IMAGE) before its verdict on
- * c's build. Returns 0, or -1 when the checker broke the protocol (too
- * many, or a ref the monitor would not put in a request).
+ * c's build, or an image name c's load gives. Returns 0, or -1 when the
+ * checker broke the protocol (another upload, too many, or a ref the
+ * monitor would not put in a request).
  */
 int baseimg_named(struct conn *c, const char *ref, size_t len);
 /*

@@ -818,6 +818,78 @@ tb_docker_archive(struct tb *t, const char *cfg)
 	tb_end(t);
 }
 
+/*
+ * The names a load gives, for the monitor's destination check: every
+ * RepoTags string (any case of the member), OCI ref.name and containerd
+ * name annotations, "repositories" repo:tag pairs, each once; more than
+ * DF_BASES_MAX refused, a name that is no image reference refused.
+ */
+static void
+test_load_names(void **state)
+{
+	struct chk_params p = { .kind = CHK_LOAD, .podman = 1, .query = "" };
+	struct cg_refusal r;
+	struct tb t;
+	struct chk *c;
+	const struct df_bases *b;
+	char man[4096];
+	size_t i, n;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "manifest.json", "[{\"Config\":\"c.json\",\"repotags\":"
+	    "[\"localhost/a:1\",\"docker.io/library/b:2\"]}]");
+	tb_file(&t, "repositories", "{\"localhost/a\":{\"1\":\"x\",\"3\":"
+	    "\"x\"}}");
+	tb_file(&t, "index.json", "{\"manifests\":[{\"annotations\":{"
+	    "\"org.opencontainers.image.ref.name\":\"c:4\","
+	    "\"io.containerd.image.name\":\"d:5\"}}]}");
+	/* a config's members are no names, whatever their shape */
+	tb_file(&t, "c.json", "{\"config\":{\"Labels\":{\"a\":\"b\"}}}");
+	tb_end(&t);
+	c = chk_new(&p, &r);
+	assert_non_null(c);
+	assert_int_equal(chk_feed(c, t.p, t.len), 0);
+	assert_int_equal(chk_finish(c), 0);
+	b = chk_bases(c);
+	assert_int_equal(b->n, 5);
+	assert_string_equal(b->ref[0], "localhost/a:1");
+	assert_string_equal(b->ref[1], "docker.io/library/b:2");
+	assert_string_equal(b->ref[2], "localhost/a:3");
+	assert_string_equal(b->ref[3], "c:4");
+	assert_string_equal(b->ref[4], "d:5");
+	chk_free(c);
+	free(t.p);
+
+	/* seventeen names: too many to check */
+	n = (size_t)snprintf(man, sizeof(man), "[{\"RepoTags\":[");
+	for (i = 0; i <= DF_BASES_MAX; i++)
+		n += (size_t)snprintf(man + n, sizeof(man) - n, "%s\"n:%zu\"",
+		    i > 0 ? "," : "", i);
+	snprintf(man + n, sizeof(man) - n, "]}]");
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "manifest.json", man);
+	tb_end(&t);
+	c = chk_new(&p, &r);
+	assert_non_null(c);
+	assert_int_equal(chk_feed(c, t.p, t.len), 0);
+	assert_int_equal(chk_finish(c), -1);
+	assert_string_equal(chk_refusal(c)->code, "too-large");
+	chk_free(c);
+	free(t.p);
+
+	/* a name the monitor could not put in an inspect's path */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "manifest.json", "[{\"RepoTags\":[\"a/../b:1\"]}]");
+	tb_end(&t);
+	c = chk_new(&p, &r);
+	assert_non_null(c);
+	assert_true(chk_feed(c, t.p, t.len) == -1 || chk_finish(c) == -1);
+	assert_string_equal(chk_refusal(c)->code, "denied-build-parameter");
+	chk_free(c);
+	free(t.p);
+}
+
 static void
 test_load_rules(void **state)
 {
@@ -1325,6 +1397,7 @@ main(void)
 		cmocka_unit_test(test_archive_rules),
 		cmocka_unit_test(test_desyncs_refused),
 		cmocka_unit_test(test_load_rules),
+		cmocka_unit_test(test_load_names),
 		cmocka_unit_test(test_approvals),
 		cmocka_unit_test(test_skip),
 		cmocka_unit_test(test_dockerfile),

@@ -1160,6 +1160,23 @@ i_events_labels() {
 # infra image). A rebuild under the project's own tag keeps working.
 img_id() { bk image inspect -f '{{.Id}}' "$1" 2>/dev/null; }
 dkb() { DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker build -q "$@"; }
+# retag_archive SRC NAME DST: the docker-archive SRC with manifest.json's RepoTags = [NAME]
+# and no "repositories" file, written to DST
+retag_archive() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import io, json, sys, tarfile
+src = tarfile.open(sys.argv[1]); out = tarfile.open(sys.argv[3], "w", format=tarfile.USTAR_FORMAT)
+for m in src.getmembers():
+    if m.name in ("repositories", "./repositories"):
+        continue
+    data = src.extractfile(m).read() if m.isfile() else None
+    if m.name in ("manifest.json", "./manifest.json"):
+        j = json.loads(data); j[0]["RepoTags"] = [sys.argv[2]]; data = json.dumps(j).encode(); m.size = len(data)
+    out.addfile(m, io.BytesIO(data) if data is not None else None)
+out.close()
+PY
+}
+
 i_image_names() {
   local bb ib ctx pause porig
   # fixtures of their own: i_prunes removes the set-up's unused images
@@ -1185,6 +1202,15 @@ i_image_names() {
   tar -cf "$CG_TMP/isoin-root.tar" -C "$ctx" Dockerfile
   expect_fail_with "import over project 2's image: refused" "denied-query" \
     dk import "$CG_TMP/isoin-root.tar" localhost/isoin-b:1
+  # nor through a load whose archive gives those names (manifest.json RepoTags; the
+  # checker reports them, the monitor inspects each as the daemon resolves it)
+  dk save -o "$CG_TMP/isoin-a.tar" localhost/isoin-a:1
+  retag_archive "$CG_TMP/isoin-a.tar" localhost/isoin-b:1 "$CG_TMP/isoin-tob.tar"
+  expect_fail_with "load of an archive naming project 2's image: refused" "denied-build-parameter" \
+    dk load -i "$CG_TMP/isoin-tob.tar"
+  retag_archive "$CG_TMP/isoin-a.tar" $IMG "$CG_TMP/isoin-toi.tar"
+  expect_fail_with "load of an archive naming the shared $IMG: refused" "denied-build-parameter" \
+    dk load -i "$CG_TMP/isoin-toi.tar"
   if [ "$(img_id $IMG)" = "$bb" ] && [ "$(img_id localhost/isoin-b:1)" = "$ib" ]; then
     pass "$IMG and project 2's tag still name their images"
   else fail "$IMG and project 2's tag still name their images" "moved: $IMG $(img_id $IMG | cut -c1-19), isoin-b $(img_id localhost/isoin-b:1 | cut -c1-19)"; fi
@@ -1193,6 +1219,11 @@ i_image_names() {
   printf 'LABEL x=2\n' >>"$ctx/Dockerfile"
   expect_ok "build -t again, over the project's own image" dkb -t localhost/isoin-own:1 "$ctx"
   expect_ok "tag of the project's own image over its own tag" dk tag localhost/isoin-own:1 localhost/isoin-own:2
+  # a load under a new name, and one over the project's own (labelled) image
+  retag_archive "$CG_TMP/isoin-a.tar" localhost/isoin-new:1 "$CG_TMP/isoin-new.tar"
+  expect_ok "load of an archive under a new name" dk load -i "$CG_TMP/isoin-new.tar"
+  retag_archive "$CG_TMP/isoin-a.tar" localhost/isoin-own:2 "$CG_TMP/isoin-own.tar"
+  expect_ok "load of project 1's labelled image over its own tag" dk load -i "$CG_TMP/isoin-own.tar"
   expect_fail_with "create of project 2 from project 1's labelled image: refused" "commit-label" \
     dk2 create localhost/isoin-a:1 true
   if [ "$CG_BACKEND" = podman ]; then
@@ -1200,17 +1231,7 @@ i_image_names() {
     expect_fail_with "build -t $pause (podman's default infra image): refused" "denied-build-parameter" \
       dkb -t "$pause" "$ctx"
     # nor through an archive that names it (manifest.json RepoTags)
-    dk save -o "$CG_TMP/isoin-a.tar" localhost/isoin-a:1
-    python3 - "$CG_TMP/isoin-a.tar" "$pause" <<'PY'
-import io, json, sys, tarfile
-src = tarfile.open(sys.argv[1]); out = tarfile.open(sys.argv[1] + ".2", "w", format=tarfile.USTAR_FORMAT)
-for m in src.getmembers():
-    data = src.extractfile(m).read() if m.isfile() else None
-    if m.name == "manifest.json":
-        j = json.loads(data); j[0]["RepoTags"] = [sys.argv[2]]; data = json.dumps(j).encode(); m.size = len(data)
-    out.addfile(m, io.BytesIO(data) if data is not None else None)
-out.close()
-PY
+    retag_archive "$CG_TMP/isoin-a.tar" "$pause" "$CG_TMP/isoin-a.tar.2"
     porig=$(img_id "$pause")
     expect_fail_with "load of an archive naming $pause: refused" "denied-build-parameter" \
       dk load -i "$CG_TMP/isoin-a.tar.2"
@@ -1222,7 +1243,7 @@ PY
       pm2 pod create --name isopi
     if [ -n "$porig" ]; then bk tag "$porig" "$pause"; else bk rmi "$pause" >/dev/null 2>&1; fi
   fi
-  bk rmi localhost/isoin-a:1 localhost/isoin-b:1 localhost/isoin-own:1 localhost/isoin-own:2 >/dev/null 2>&1
+  bk rmi localhost/isoin-a:1 localhost/isoin-b:1 localhost/isoin-own:1 localhost/isoin-own:2 localhost/isoin-new:1 >/dev/null 2>&1
   [ "$CG_BACKEND" = podman ] && backend DELETE "/v4.3.1/libpod/pods/isopi?force=true" >/dev/null
   return 0
 }
