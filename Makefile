@@ -4,7 +4,7 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-PKGS      = libseccomp libcap libcjson zlib liblzma
+PKGS      = libseccomp libcap libcjson zlib liblzma nettle
 # libbz2: Debian's libbz2-dev ships no bzip2.pc; use one where it exists
 BZ2_CFLAGS := $(shell pkg-config --cflags bzip2 2>/dev/null)
 BZ2_LIBS  := $(shell pkg-config --libs bzip2 2>/dev/null || echo -lbz2)
@@ -140,7 +140,7 @@ FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forwar
 
 .SECONDEXPANSION:
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*) tests/fuzz/fuzz_input.h tests/fuzz/fuzz_monitor.h
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_$*) $(shell pkg-config --libs libcjson zlib liblzma libseccomp libcap) $(BZ2_LIBS)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_$*) $(shell pkg-config --libs libcjson zlib liblzma nettle libseccomp libcap) $(BZ2_LIBS)
 
 fuzzers: $(FUZZERS)
 

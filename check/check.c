@@ -23,6 +23,7 @@
 #include "check/check.h"
 
 #include <cjson/cJSON.h>
+#include <nettle/sha2.h>
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@
 #define LINKS_MAX	(1u << 20)	/* symlinks a context may hold */
 #define FOLLOW_MAX	40		/* symlinks followed per path (ELOOP) */
 #define WATCH_MAX	8		/* files of the build looked up */
+#define DIGESTS_MAX	64		/* a load's JSON documents hashed */
 
 struct link {
 	char *path;
@@ -90,6 +92,11 @@ struct chk {
 	unsigned char *jbuf;		/* LOAD_JSON_MAX: the tar sink */
 	char jname[TAR_NAME_MAX + 1];
 	int jsniff;			/* capturing: 1 not known yet, 2 JSON */
+	/* loads: the SHA-256 of each JSON document, by its cleaned entry
+	   name (an image config's is the image's id: both daemons hash
+	   the bytes they read; a name seen twice with two digests has none) */
+	struct { char *path; char hex[65]; int bad; } dg[DIGESTS_MAX];
+	size_t ndg;
 	struct tar_entry e;
 };
 
@@ -386,6 +393,8 @@ chk_free(struct chk *c)
 	}
 	cJSON_Delete(c->buildargs);
 	df_bases_free(&c->bases);
+	for (i = 0; i < c->ndg; i++)
+		free(c->dg[i].path);
 	free(c->from);
 	free(c->jbuf);
 	decomp_free(&c->d);
@@ -647,6 +656,61 @@ json_sniff(struct chk *c)
 	}
 }
 
+/* A load's JSON document jbuf[0..len), entry name: its digest kept. */
+static void
+digest_doc(struct chk *c, const char *name, const unsigned char *d,
+    size_t len)
+{
+	static const char hexd[] = "0123456789abcdef";
+	unsigned char dg[SHA256_DIGEST_SIZE];
+	struct sha256_ctx h;
+	char hex[65], *p = cg_path_clean(name, 0);
+	size_t i;
+
+	if (p == NULL)
+		return;
+	sha256_init(&h);
+	sha256_update(&h, len, d);
+	sha256_digest(&h, sizeof(dg), dg);
+	for (i = 0; i < sizeof(dg); i++) {
+		hex[2 * i] = hexd[dg[i] >> 4];
+		hex[2 * i + 1] = hexd[dg[i] & 15];
+	}
+	hex[64] = '\0';
+	for (i = 0; i < c->ndg && strcmp(c->dg[i].path, p) != 0; i++)
+		;
+	if (i < c->ndg) {
+		c->dg[i].bad |= strcmp(c->dg[i].hex, hex) != 0;
+		free(p);
+	} else if (c->ndg < DIGESTS_MAX) {
+		c->dg[c->ndg].path = p;
+		memcpy(c->dg[c->ndg].hex, hex, sizeof(hex));
+		c->dg[c->ndg++].bad = 0;
+	} else {
+		free(p);	/* beyond: its images have no id (checked strictly) */
+	}
+}
+
+/* A load's end: each name's image id, where its config is known. */
+static void
+load_ids(struct chk *c)
+{
+	struct df_bases *b = &c->bases;
+	size_t i, k;
+	char *p;
+
+	for (i = 0; i < b->n; i++) {
+		b->id[i][0] = '\0';
+		if (b->cfg_bad[i] || b->cfg[i] == NULL ||
+		    (p = cg_path_clean(b->cfg[i], 0)) == NULL)
+			continue;
+		for (k = 0; k < c->ndg; k++)
+			if (strcmp(c->dg[k].path, p) == 0 && !c->dg[k].bad)
+				memcpy(b->id[i], c->dg[k].hex, 65);
+		free(p);
+	}
+}
+
 /* The data of the entry being captured is complete: 0, or -1 refused. */
 static int
 capture_done(struct chk *c)
@@ -669,6 +733,8 @@ capture_done(struct chk *c)
 		else if (c->jsniff == 2)
 			rc = load_json_check((const char *)c->jbuf, c->t.sink_len,
 			    c->jname, &c->bases, &c->r);
+		if (c->jsniff == 2 && rc == 0)
+			digest_doc(c, c->jname, c->jbuf, c->t.sink_len);
 		c->jsniff = 0;
 	}
 	c->t.sink = NULL;
@@ -957,6 +1023,8 @@ chk_finish(struct chk *c)
 		return (cg_refuse_hint(&c->r, "too-large", "load fewer names at "
 		    "once", "the image archive gives more than %d image names",
 		    DF_BASES_MAX), refuse(c));
+	if (c->p.kind == CHK_LOAD)
+		load_ids(c);
 	c->finished = 1;
 	c->approved_in = c->in_off;
 	return 0;

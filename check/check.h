@@ -88,7 +88,9 @@ const struct cg_refusal *chk_refusal(const struct chk *c);
  * stages FROM (check/dockerfile.h struct df_bases), whose ONBUILD
  * triggers the monitor has checked next (check/onbuild.h), with the
  * build's buildargs (NULL when none). An approved load: the image names
- * it gives (check/load.h), which the monitor checks next as destinations.
+ * it gives (check/load.h), each with the id of the image it is given to
+ * when known (df_bases id: the SHA-256 of its config entry's bytes, as
+ * both daemons compute it), which the monitor checks next as destinations.
  * An archive: none.
  */
 struct df_bases;

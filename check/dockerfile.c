@@ -750,8 +750,14 @@ df_bases_add(struct df_bases *b, const char *ref)
 void
 df_bases_free(struct df_bases *b)
 {
-	while (b->n > 0)
-		free(b->ref[--b->n]);
+	while (b->n > 0) {
+		b->n--;
+		free(b->ref[b->n]);
+		free(b->cfg[b->n]);
+		b->cfg[b->n] = NULL;
+		b->cfg_bad[b->n] = 0;
+		b->id[b->n][0] = '\0';
+	}
 	b->over = 0;
 }
 

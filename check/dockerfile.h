@@ -30,6 +30,15 @@ struct df_bases {
 	size_t n;
 	char *ref[DF_BASES_MAX];	/* malloc'd */
 	int over;			/* more than DF_BASES_MAX were named */
+	/*
+	 * A load's names (check/load.h) only: the archive entry holding the
+	 * configuration of the image ref[i] names (malloc'd; NULL unknown),
+	 * cfg_bad[i] when two disagree, and id[i] its SHA-256 in hex (the
+	 * image's id), "" unknown, filled by chk_finish.
+	 */
+	char *cfg[DF_BASES_MAX];
+	int cfg_bad[DF_BASES_MAX];
+	char id[DF_BASES_MAX][65];
 };
 
 struct df_params {

@@ -42,10 +42,10 @@ infra_name(const cJSON *v, const char *name, struct cg_refusal *r)
  */
 static int
 give_name(const cJSON *v, const char *name, struct df_bases *names,
-    struct cg_refusal *r)
+    const char *cfg, struct cg_refusal *r)
 {
 	char qn[260], qv[260];
-	size_t len;
+	size_t len, i;
 
 	if (!cJSON_IsString(v))
 		return 0;
@@ -59,9 +59,42 @@ give_name(const cJSON *v, const char *name, struct df_bases *names,
 		    "document %s names the image %s, which is not an image name "
 		    "the gateway can check", cg_quote(name, strlen(name), qn),
 		    cg_quote(v->valuestring, len, qv));
-	if (names != NULL)
+	if (names == NULL)
+		return 0;
+	for (i = 0; i < names->n && strcmp(names->ref[i], v->valuestring) != 0;
+	    i++)
+		;
+	if (i == names->n) {
 		df_bases_add(names, v->valuestring);
+		if (i == names->n)
+			return 0;	/* over */
+	}
+	/*
+	 * The image each name goes to: a manifest.json entry's Config (the
+	 * daemons read that file first); "repositories" ("") says nothing
+	 * beside it (both ignore the file when manifest.json is there); an
+	 * OCI name (NULL) may go to another image (podman tries the OCI
+	 * layouts before docker-archive): no id then, as for two Configs.
+	 */
+	if (cfg == NULL)
+		names->cfg_bad[i] = 1;
+	else if (*cfg != '\0' && names->cfg[i] == NULL)
+		names->cfg[i] = xstrdup(cfg);
+	else if (*cfg != '\0' && strcmp(cfg, names->cfg[i]) != 0)
+		names->cfg_bad[i] = 1;
 	return 0;
+}
+
+/* node's member name (Go's case-insensitive match) if a string, or NULL. */
+static const char *
+member_str(const cJSON *node, const char *field)
+{
+	const cJSON *m;
+
+	for (m = node->child; m != NULL; m = m->next)
+		if (json_fold_eq(m->string, field) && cJSON_IsString(m))
+			return m->valuestring;
+	return NULL;
 }
 
 /* 1 when entry name is a docker-archive "repositories" file. */
@@ -83,18 +116,23 @@ walk(const cJSON *node, const char *name, struct df_bases *names,
 
 	for (m = node->child; m != NULL; m = m->next) {
 		/* the names it gives: RepoTags, OCI ref.name, repositories */
+		/* a manifest.json entry: its Config names the image's config */
 		if (cJSON_IsObject(node) && json_fold_eq(m->string, "RepoTags") &&
-		    cJSON_IsArray(m))
+		    cJSON_IsArray(m)) {
+			const char *cfg = member_str(node, "Config");
+
 			for (a = m->child; a != NULL; a = a->next)
-				if (give_name(a, name, names, r) != 0)
+				if (give_name(a, name, names, cfg != NULL &&
+				    *cfg != '\0' ? cfg : NULL, r) != 0)
 					return -1;
+		}
 		if (cJSON_IsObject(node) && json_fold_eq(m->string, "annotations") &&
 		    cJSON_IsObject(m))
 			for (a = m->child; a != NULL; a = a->next)
 				if ((strcmp(a->string, "org.opencontainers.image."
 				    "ref.name") == 0 || strcmp(a->string,
 				    "io.containerd.image.name") == 0) &&
-				    give_name(a, name, names, r) != 0)
+				    give_name(a, name, names, NULL, r) != 0)
 					return -1;
 		if (node->string == NULL && cJSON_IsObject(node) &&
 		    image_name_infra(m->string)) {
@@ -115,7 +153,7 @@ walk(const cJSON *node, const char *name, struct df_bases *names,
 				if (asprintf(&rt, "%s:%s", m->string, a->string) < 0)
 					xoom();
 				v.valuestring = rt;
-				rc = give_name(&v, name, names, r);
+				rc = give_name(&v, name, names, "", r);
 				free(rt);
 				if (rc != 0)
 					return -1;

@@ -39,7 +39,10 @@
  * "repositories") is added to names (when not NULL; its over flag set
  * past DF_BASES_MAX), for the monitor to check that the load moves no
  * name other projects resolve (monitor/baseimg.c, as the destinations of
- * tag and build: policy/imgdest.h); one that is not a plain image
+ * tag and build: policy/imgdest.h), with the archive entry of the config
+ * of the image it is given to (a manifest.json entry's "Config"; names
+ * given otherwise or to two configs have none: struct df_bases); one
+ * that is not a plain image
  * reference (image_ref_path_safe, no transport, at most 255 bytes) is
  * refused here, 403 denied-build-parameter.
  * Returns 0, or -1 with *r set (400 malformed when it does not parse).

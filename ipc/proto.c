@@ -166,6 +166,7 @@ static const struct field f_check_verdict[] = {
 
 static const struct field f_check_image[] = {
 	STR("ref", check_image.ref, 1024),
+	STR("id", check_image.id, 64),
 };
 
 #define MSG(t, conn, f)	[IPC_##t] = { #t, conn, f, NELEM(f) }

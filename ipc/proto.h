@@ -190,7 +190,9 @@ struct ipc_msg {
 			struct ipc_str query;		/* str(196608) */
 		} check_start;
 		struct { uint64_t consumed, approved; } check_progress;
-		struct { struct ipc_str ref; } check_image;	/* str(1024) */
+		/* ref str(1024); id str(64): of a load's name, the id of the
+		   image the archive gives it (hex), "" unknown or not a load */
+		struct { struct ipc_str ref, id; } check_image;
 		struct { uint64_t consumed, until; } check_skip;
 		struct { uint64_t from; } check_skip_at;
 		struct {

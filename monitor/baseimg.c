@@ -90,11 +90,21 @@ ref_plain(const char *s, size_t len)
 }
 
 int
-baseimg_named(struct conn *c, const char *ref, size_t len)
+baseimg_named(struct conn *c, const char *ref, size_t len, const char *id,
+    size_t idlen)
 {
+	size_t i;
+
 	if ((c->ck.kind != CK_BUILD && c->ck.kind != CK_LOAD) ||
-	    c->ck.nimg == CK_IMAGES_MAX || !ref_plain(ref, len))
+	    c->ck.nimg == CK_IMAGES_MAX || !ref_plain(ref, len) ||
+	    (idlen != 0 && (c->ck.kind != CK_LOAD || idlen != 64)))
 		return -1;
+	for (i = 0; i < idlen; i++)
+		if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' &&
+		    id[i] <= 'f')))
+			return -1;
+	memcpy(c->ck.img_want[c->ck.nimg], id, idlen);
+	c->ck.img_want[c->ck.nimg][idlen] = '\0';
 	c->ck.img[c->ck.nimg++] = xstrndup(ref, len);
 	return 0;
 }
@@ -347,8 +357,11 @@ static void
 load_name_inspected(struct conn *c, int status, const char *body, size_t len)
 {
 	const char *ref = c->ck.img[c->ck.img_i];
+	const char *want = c->ck.img_want[c->ck.img_i];
 	char id[CG_ID_MAX + 1];
 	enum cg_fact_result v = CG_NOT_OWNED;
+	struct image_config ic;
+	int same = 0;
 
 	if (status != 404)
 		v = facts_verdict(CG_FACT_IMAGE, podman(c) ? CG_API_LIBPOD :
@@ -359,7 +372,23 @@ load_name_inspected(struct conn *c, int status, const char *body, size_t len)
 		    ref);
 		return;
 	}
-	if (status != 404 && v != CG_OWNED) {
+	/*
+	 * The name already names the image the archive gives it (its id is
+	 * the SHA-256 of the config both daemons read, which the checker
+	 * hashed): the load moves nothing (docker save, then load, of a
+	 * shared image: go-dockerclient, docker-api, the Go SDK).
+	 */
+	if (status >= 200 && status < 300 && v != CG_OWNED && want[0] != '\0' &&
+	    image_config_parse(body, len, &ic) == 0) {
+		same = strcmp(ic.id + (strncmp(ic.id, "sha256:", 7) == 0 ? 7 : 0),
+		    want) == 0;
+		image_config_free(&ic);
+	}
+	if (same)
+		log_msg(LOG_DEBUG, "check", "connection %llu: %s already names "
+		    "the image the load gives it (%.12s)", (unsigned long long)
+		    c->id, ref, want);
+	if (status != 404 && v != CG_OWNED && !same) {
 		refuse(c, "denied-build-parameter", "load the image under a name "
 		    "of this project's own (edit RepoTags in the archive's "
 		    "manifest.json, or docker tag it before docker save)", "the "

@@ -569,7 +569,8 @@ check_on_ipc(struct conn *c)
 		} else if (m.type == IPC_CHECK_IMAGE) {
 			/* a base image of the build, named before its verdict */
 			if (baseimg_named(c, m.u.check_image.ref.p,
-			    m.u.check_image.ref.len) < 0) {
+			    m.u.check_image.ref.len, m.u.check_image.id.p,
+			    m.u.check_image.id.len) < 0) {
 				refuse_failed(c, "its checker broke the protocol");
 				return;
 			}

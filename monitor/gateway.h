@@ -323,6 +323,9 @@ struct ckstate {
 	int final_sent;			/* the body's end is queued */
 	/* an approved build's base images (monitor/baseimg.c) */
 	char *img[CK_IMAGES_MAX];	/* as the checker named them */
+	char img_want[CK_IMAGES_MAX][65];	/* a load's: the id of the
+					   image the archive gives img[i],
+					   "" unknown */
 	size_t nimg, img_i;		/* how many; the one being checked */
 	int img_step;			/* enum in baseimg.c; 0: none runs */
 	int img_pulled;			/* img[img_i] was pulled for the build */
@@ -705,12 +708,15 @@ void check_end(struct conn *c);
 /* ---- monitor/baseimg.c (doc/privsep.md "Builds and archives") */
 
 /*
- * The checker named base image ref (CHECK_IMAGE) before its verdict on
- * c's build, or an image name c's load gives. Returns 0, or -1 when the
- * checker broke the protocol (another upload, too many, or a ref the
- * monitor would not put in a request).
+ * The checker named base image ref[0..len) (CHECK_IMAGE) before its
+ * verdict on c's build, or an image name c's load gives, with id[0..
+ * idlen) the id (64 hex digits) of the image the archive gives it, or
+ * empty. Returns 0, or -1 when the checker broke the protocol (another
+ * upload, too many, a ref the monitor would not put in a request, an id
+ * that is not one, or an id for a build).
  */
-int baseimg_named(struct conn *c, const char *ref, size_t len);
+int baseimg_named(struct conn *c, const char *ref, size_t len,
+    const char *id, size_t idlen);
 /*
  * Every approved byte of c's build but its end is with the backend and
  * the checker named base images: park the build's connection, and for

@@ -4,6 +4,7 @@
 # Installs the Debian packages that the build, the tests and the demo need.
 #   build:        gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
 #                 zlib1g-dev liblzma-dev libbz2-dev (the checker's gzip, xz, bzip2 decoders)
+#                 nettle-dev (the checker's SHA-256 of a loaded image's config: its id)
 #   backend:      podman runc catatonit netavark aardvark-dns iptables busybox-static
 #                 (runc named so that crun, unusable here, stays out; catatonit for pods)
 #   test tools:   python3 curl procps util-linux gdb; clang libclang-rt-14-dev (make fuzz,
@@ -54,7 +55,7 @@ for a in "$@"; do
 done
 
 PKGS=(gcc make pkg-config libseccomp-dev libcap-dev libcjson-dev libcmocka-dev
-      zlib1g-dev liblzma-dev libbz2-dev
+      zlib1g-dev liblzma-dev libbz2-dev nettle-dev
       podman runc catatonit netavark aardvark-dns iptables busybox-static
       git iproute2 python3 curl procps util-linux gdb clang libclang-rt-14-dev valgrind
       python3-jsonschema docker-compose python3-docker docker.io containerd uidmap slirp4netns

@@ -858,6 +858,37 @@ test_load_names(void **state)
 	assert_string_equal(b->ref[2], "localhost/a:3");
 	assert_string_equal(b->ref[3], "c:4");
 	assert_string_equal(b->ref[4], "d:5");
+	/*
+	 * The image each is given: manifest.json's Config, c.json, whose
+	 * SHA-256 (Python's hashlib of the same bytes) is the id; the
+	 * repositories file says nothing beside it; OCI names none.
+	 */
+	assert_string_equal(b->id[0], "05c25f65268bc8c4ca2381e6d0a43d08be33418"
+	    "c0b72cd9218a3a647a943e851");
+	assert_string_equal(b->id[1], b->id[0]);
+	assert_string_equal(b->id[2], "");
+	assert_string_equal(b->id[3], "");
+	assert_string_equal(b->id[4], "");
+	chk_free(c);
+	free(t.p);
+
+	/* one name given to two configs, or also by an OCI index: no id */
+	memset(&t, 0, sizeof(t));
+	tb_file(&t, "c.json", "{\"config\":{\"Labels\":{\"a\":\"b\"}}}");
+	tb_file(&t, "manifest.json", "[{\"Config\":\"c.json\",\"RepoTags\":"
+	    "[\"x:1\",\"y:1\"]},{\"Config\":\"d.json\",\"RepoTags\":"
+	    "[\"x:1\"]}]");
+	tb_file(&t, "index.json", "{\"manifests\":[{\"annotations\":{"
+	    "\"org.opencontainers.image.ref.name\":\"y:1\"}}]}");
+	tb_end(&t);
+	c = chk_new(&p, &r);
+	assert_non_null(c);
+	assert_int_equal(chk_feed(c, t.p, t.len), 0);
+	assert_int_equal(chk_finish(c), 0);
+	b = chk_bases(c);
+	assert_int_equal(b->n, 2);
+	assert_string_equal(b->id[0], "");
+	assert_string_equal(b->id[1], "");
 	chk_free(c);
 	free(t.p);
 

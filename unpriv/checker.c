@@ -114,6 +114,7 @@ verdict(const struct cg_refusal *r, unsigned char *buf, struct chk *c,
 
 	for (i = 0; b != NULL && i < b->n; i++) {
 		m.u.check_image.ref = ipc_cstr(b->ref[i]);
+		m.u.check_image.id = ipc_cstr(b->id[i]);
 		send_or_exit(&m);
 	}
 	send_verdict(r);

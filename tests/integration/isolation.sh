@@ -1211,6 +1211,11 @@ i_image_names() {
   retag_archive "$CG_TMP/isoin-a.tar" $IMG "$CG_TMP/isoin-toi.tar"
   expect_fail_with "load of an archive naming the shared $IMG: refused" "denied-build-parameter" \
     dk load -i "$CG_TMP/isoin-toi.tar"
+  # the same image under its own name again moves nothing (docker save, then load: the
+  # Go SDK, docker-api and go-dockerclient flows); the checker hashes the config
+  dk save -o "$CG_TMP/isoin-bb.tar" $IMG
+  expect_ok "load of the shared $IMG's own archive (the name already names it)" \
+    dk load -i "$CG_TMP/isoin-bb.tar"
   if [ "$(img_id $IMG)" = "$bb" ] && [ "$(img_id localhost/isoin-b:1)" = "$ib" ]; then
     pass "$IMG and project 2's tag still name their images"
   else fail "$IMG and project 2's tag still name their images" "moved: $IMG $(img_id $IMG | cut -c1-19), isoin-b $(img_id localhost/isoin-b:1 | cut -c1-19)"; fi
