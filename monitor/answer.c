@@ -410,12 +410,12 @@ answer_done(struct conn *c, int ok, int timeout)
 	size_t len;
 	int status;
 
-	if (!ok || backend_parse_internal(c, &status, &body, &len) < 0) {
+	/* the connection goes back to the pool, for the next part */
+	if (backend_internal_done(c, ok, &status, &body, &len) < 0) {
 		conn_free_answer(c);
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	backend_release(c);	/* kept for the next part (issue 9 pool) */
 	if (c->ans_kind == ANS_NETWORKS && c->ans_step == 0 && status == 404) {
 		free(body);	/* removed since the ownership check */
 		conn_free_answer(c);

@@ -301,6 +301,17 @@ backend_parse_internal(struct conn *c, int *status, char **body,
 	return 0;
 }
 
+int
+backend_internal_done(struct conn *c, int ok, int *status, char **body,
+    size_t *body_len)
+{
+	*body = NULL;
+	if (!ok || backend_parse_internal(c, status, body, body_len) < 0)
+		return -1;
+	backend_release(c);
+	return 0;
+}
+
 /*
  * A build's request line, its pull options taken out: a daemon that pulls
  * the base images itself (compat pull=1, libpod pullpolicy always or

@@ -74,6 +74,17 @@ void backend_pool_close(struct gateway *gw);
 int backend_parse_internal(struct conn *c, int *status, char **body,
     size_t *body_len);
 /*
+ * The end of c's internal exchange, as the event loop reports it (ok: the
+ * response is complete; else it failed or timed out): the response parsed
+ * as backend_parse_internal() into *status, *body (malloc'd,
+ * NUL-terminated; the caller frees it) and *body_len, and the connection
+ * released (backend_release). Returns 0, or -1 with *body NULL when the
+ * exchange failed or its response is not valid HTTP; c->bc is then left
+ * for the caller's refusal to close (backend_refuse, conn_close_backend).
+ */
+int backend_internal_done(struct conn *c, int ok, int *status, char **body,
+    size_t *body_len);
+/*
  * Serialise the forwarded head of c's verified FORWARD (http.md
  * §7.2-§7.4) into c->head/c->head_len (malloc'd): request line, Host:
  * docker, the list fh (without its Connection and Upgrade), then

@@ -464,10 +464,9 @@ baseimg_done(struct conn *c, int ok, int timeout)
 		    "stalled or failed", c->ck.img[c->ck.img_i]);
 		return;
 	}
-	if (!ok || backend_parse_internal(c, &status, &body, &len) < 0) {
+	if (backend_internal_done(c, ok, &status, &body, &len) < 0) {
 		char fmt[128];
 
-		free(body);
 		conn_close_backend(c);
 		snprintf(fmt, sizeof(fmt), "no answer from the daemon about %s",
 		    noun(c));
@@ -475,7 +474,6 @@ baseimg_done(struct conn *c, int ok, int timeout)
 		    "check the daemon", fmt, c->ck.img[c->ck.img_i]);
 		return;
 	}
-	backend_release(c);
 	if (c->ck.img_step == IMG_PULL)
 		inspect(c);	/* whatever the pull said: is it there now? */
 	else

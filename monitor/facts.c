@@ -365,13 +365,12 @@ int
 facts_internal_answer(struct conn *c, int ok, int timeout, int *status,
     char **body, size_t *body_len)
 {
-	if (!ok || backend_parse_internal(c, status, body, body_len) < 0) {
+	if (backend_internal_done(c, ok, status, body, body_len) < 0) {
 		conn_close_backend(c);
 		facts_answer(c, timeout ? IPC_FACT_TIMEOUT : IPC_FACT_UNREACHABLE,
 		    NULL);
 		return -1;
 	}
-	backend_release(c);
 	return 0;
 }
 

@@ -303,11 +303,10 @@ image_step_done(struct conn *c, int ok, int timeout)
 	size_t body_len;
 	int status;
 
-	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	backend_release(c);
 	if (c->im_step == IM_VERSION) {
 		if (status < 200 || status > 299)
 			backend_refuse(c, "backend-unreachable", "unexpected "

@@ -64,11 +64,10 @@ imgdest_done(struct conn *c, int ok, int timeout)
 	int status;
 	enum cg_fact_result v;
 
-	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	backend_release(c);
 	v = facts_verdict(CG_FACT_IMAGE, (enum cg_api)c->api, status, body,
 	    body_len, c->gw->root, id);
 	free(body);

@@ -220,13 +220,12 @@ named_done(struct conn *c, int ok, int timeout)
 	const char *name = PH_NAME(c);
 	enum cg_fact_result v;
 
-	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
 		if (c->ph_step == PH_NET_CREATE)
 			projnet_unlock(c);
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	backend_release(c);
 	if (c->ph_step == PH_NET_CREATE || c->ph_step == PH_NET_RECHECK) {
 		netcreate_done(c, status, body, body_len);
 		return;
@@ -596,11 +595,10 @@ volume_name_done(struct conn *c, int ok, int timeout)
 	enum cg_fact_result v;
 	const char *name = c->ph_names[1][0];
 
-	if (!ok || backend_parse_internal(c, &status, &body, &body_len) < 0) {
+	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	backend_release(c);
 	v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status, body,
 	    body_len, c->gw->root, id);
 	free(body);

@@ -580,11 +580,10 @@ startcheck_done(struct conn *c, int ok, int timeout)
 		headed(c, status, stat, slen);
 		return;
 	}
-	if (backend_parse_internal(c, &status, &body, &len) < 0) {
+	if (backend_internal_done(c, 1, &status, &body, &len) < 0) {
 		backend_refuse_transport(c, 0);
 		return;
 	}
-	backend_release(c);
 	switch (s->step) {
 	case SC_REMOVE: {
 		/* copies: the refusal ends the check (startcheck_settle) */
