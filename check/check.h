@@ -91,7 +91,7 @@ const struct cg_refusal *chk_refusal(const struct chk *c);
  * it gives (check/load.h), each with the id of the image it is given to
  * when known (df_bases id: the SHA-256 of its config entry's bytes, as
  * both daemons compute it), which the monitor checks next as destinations.
- * An archive: none.
+ * An archive: none. All belong to c (until chk_free).
  */
 struct df_bases;
 struct cJSON;

@@ -32,6 +32,7 @@ struct ob_reader;
  * (object of strings, or NULL; kept by the caller until ob_free).
  */
 struct ob_reader *ob_new(const char *ref, const struct cJSON *buildargs);
+/* Free o and all it holds; NULL is a no-op. */
 void ob_free(struct ob_reader *o);
 /* The answer's next bytes p[0..n). 0, or -1 once refused. */
 int ob_feed(struct ob_reader *o, const unsigned char *p, size_t n);
@@ -43,6 +44,7 @@ int ob_feed(struct ob_reader *o, const unsigned char *p, size_t n);
  * an unexpected shape), the Dockerfile rules' refusal for a trigger.
  */
 int ob_finish(struct ob_reader *o);
+/* The refusal after -1 from ob_feed or ob_finish; o keeps it until ob_free. */
 const struct cg_refusal *ob_refusal(const struct ob_reader *o);
 
 #endif

@@ -247,7 +247,14 @@ extern const char *const build_multi_keys[];
  */
 int build_query_policy(const struct cg_policy_ctx *ctx, enum cg_api api,
     struct cg_query *q, struct cg_refusal *r);
-/* Stage 2 of POST build: RUN steps on the project's network (build.c). */
+/*
+ * Stage 2 of POST build on req (build.c): on a podman backend the
+ * nsoptions network entry gets Path = the project network, asked through
+ * ctx->facts (CG_FACT_PROJNET), so RUN steps join it (spec amendment of
+ * 2026-12-07, "Projects do not share a network"; tests/integration/
+ * isolation.sh i_network_projects). Returns 0, or -1 with *r set (403
+ * network for another Path, or the failed question's 502/504).
+ */
 struct cg_request;
 int build_project_network(const struct cg_policy_ctx *ctx,
     const struct cg_request *req, struct cg_refusal *r);
