@@ -55,8 +55,8 @@ tests/test_%: tests/test_%.o libcg.a
 tests/helpers/%: tests/helpers/%.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< libcg.a $(LIBS)
 
-# the gateway with a puppet for a request parser (tests/hostile/run.py, issue 7):
-# its own main and library, the zygote's child_run() wrapped; never installed
+# the gateway with a puppet for a request parser (tests/hostile/run.py): its
+# own main and library, the zygote's child_run() wrapped; never installed
 tests/helpers/hostile_gateway: monitor/main.o tests/helpers/hostile_gateway.o libcg.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Wl,--wrap=child_run -o $@ monitor/main.o \
 	    tests/helpers/hostile_gateway.o libcg.a $(LIBS)
@@ -83,8 +83,8 @@ check-clients:
 # every test program and helper, without running them (tests/sanitize/*.sh)
 test-programs: $(TESTS) $(HELPERS)
 
-# Sanitizers and valgrind (issue 11 item 6; README "Sanitizers"): each builds its own
-# copy of the tree under build/, never objects of this build.
+# Sanitizers and valgrind (README "Sanitizers"): each builds its own copy of
+# the tree under build/, never objects of this build.
 check-asan:
 	./scripts/install-deps.sh --if-missing
 	./tests/sanitize/check-asan.sh
@@ -93,7 +93,7 @@ check-valgrind: all test-programs
 	./scripts/install-deps.sh --if-missing
 	./tests/sanitize/check-valgrind.sh
 
-# doc/reliability.md from the measurements in doc/results/ (issue 11): make fuzz
+# doc/reliability.md from the measurements in doc/results/: make fuzz
 # FUZZ_SECONDS=300, check-asan and check-valgrind record theirs; this target runs the
 # load test (256 clients for 60 s) and the fault table against a private podman,
 # records them, and writes the page (RELIABILITY_RUN=0: only the page). Needs root.
@@ -104,10 +104,11 @@ reliability-report: all bench/loadgen test-programs
 	  FAULTS_RECORD=1 ./tests/sanitize/faults.sh || rc=1; \
 	fi; ./tests/sanitize/reliability-report.sh && exit $$rc
 
-# libFuzzer entry points (style.md §16; issue 11 item 7), built with clang and
-# ASan/UBSan from the sources themselves. `make fuzz FUZZ_SECONDS=300` runs each one
-# from a scratch copy of its seed corpus tests/fuzz/corpus/<target>/ (tests/fuzz/run.sh;
-# tests/fuzz/make-seeds.py regenerates the seeds from ../shared).
+# libFuzzer entry points (style.md §16; doc/reliability.md "Fuzzing"), built
+# with clang and ASan/UBSan from the sources themselves. `make fuzz
+# FUZZ_SECONDS=300` runs each one from a scratch copy of its seed corpus
+# tests/fuzz/corpus/<target>/ (tests/fuzz/run.sh; tests/fuzz/make-seeds.py
+# regenerates the seeds from ../shared).
 FUZZ_SECONDS ?= 10
 # FUZZ_RECORD=0: do not record doc/results/fuzz-*.env (make check's short run)
 FUZZ_RECORD ?= 1
@@ -130,7 +131,7 @@ FUZZ_build  = $(FUZZ_policy)
 # the checker's readers: tar, decoders, context rules, Dockerfiles, image archives'
 # documents (check/load.c takes the create body's annotation rule from policy/)
 FUZZ_check  = $(wildcard check/*.c) $(FUZZ_policy)
-# the monitor's FORWARD path: decode, verify, head, replay (issue 7)
+# the monitor's FORWARD path: decode, verify, head, replay (privsep.md §1)
 # fuzz_forward links the whole monitor but its entry point (a hand-kept list broke
 # each time a new monitor file joined the phase)
 FUZZ_forward = $(FUZZ_policy) $(FUZZ_CODEC) $(wildcard check/*.c) ipc/buf.c ipc/queue.c \

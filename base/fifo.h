@@ -2,7 +2,7 @@
  * A byte FIFO for relaying between sockets: bytes p[off..off+len) wait to
  * be sent; appending compacts before it grows. The caller bounds it (it
  * reads a socket only while len is below its limit), so the memory of a
- * relay stays bounded whatever the stream's size (issue 11 item 2).
+ * relay stays bounded whatever the stream's size (doc/reliability.md).
  */
 #ifndef CG_FIFO_H
 #define CG_FIFO_H

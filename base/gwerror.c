@@ -10,7 +10,7 @@
 
 /*
  * The closed vocabulary (http.md §11.1) with each code's status and its
- * default hint: what to do instead (issue 10 item 7), the short form of
+ * default hint: what to do instead (test_gwerror.c), the short form of
  * doc/troubleshooting.md. A refusal may carry a more specific hint.
  */
 static const struct {

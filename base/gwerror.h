@@ -14,7 +14,7 @@
  * Every answer the gateway writes carries this field (its own errors, the
  * 503, forwarded response heads; not the verbatim head of a switched
  * stream): other gateways recognise a gateway by it and never use one as
- * their backend (issue 10 item 1).
+ * their backend (usability.sh u_chain).
  */
 #define CG_HEADER_NAME	"Container-Gateway"
 #define CG_HEADER_LINE	CG_HEADER_NAME ": " CG_VERSION "\r\n"
@@ -48,9 +48,9 @@ int cg_code_status(const char *code);
 const char *cg_code_at(size_t i);
 
 /*
- * The default hint of a reason code (issue 10 item 7: every refusal says
- * what to do instead; doc/troubleshooting.md is the long form): a static
- * non-empty string, or NULL for a code outside the vocabulary.
+ * The default hint of a reason code (every refusal says what to do instead;
+ * doc/troubleshooting.md is the long form; test_gwerror.c): a static non-empty
+ * string, or NULL for a code outside the vocabulary.
  */
 const char *cg_code_hint(const char *code);
 

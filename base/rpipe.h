@@ -1,9 +1,9 @@
 /*
  * A relay pipe: bytes moved between two sockets with splice(2) through a
- * pipe, so that the process in the middle never copies them (issue 8
- * "the monitor relays ... splice(2) through a pipe"). The owner bounds the
- * bytes waiting (len) the way it bounds a struct fifo; the pipe's slots
- * bound how many pieces. Descriptors are -1 while closed.
+ * pipe, so that the process in the middle never copies them (doc/privsep.md
+ * "Relaying"). The owner bounds the bytes waiting (len) the way it bounds a
+ * struct fifo; the pipe's slots bound how many pieces. Descriptors are -1
+ * while closed.
  */
 #ifndef CG_RPIPE_H
 #define CG_RPIPE_H

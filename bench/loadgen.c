@@ -1,6 +1,6 @@
 /*
- * loadgen: the HTTP load generator of `make bench` (issue 9). It talks
- * HTTP/1.1 over a unix socket to the gateway or, for the side-by-side
+ * loadgen: the HTTP load generator of `make bench` (doc/performance.md). It
+ * talks HTTP/1.1 over a unix socket to the gateway or, for the side-by-side
  * figure, straight to the daemon, and prints one JSON object per run.
  *
  *   loadgen lat  --sock PATH [--path P] [--method M] [--n N] [--newconn]

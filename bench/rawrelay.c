@@ -1,10 +1,10 @@
 /*
- * rawrelay: the floor of `make bench`'s streaming figures (issue 8). The
- * least any interposed process can cost: it accepts on a unix socket and,
- * in one forked process per connection, splices bytes both ways between
- * the client and the daemon socket through two 1 MiB pipes (the size of
- * the monitor's relay pipe, base/rpipe.h). It parses nothing and checks
- * nothing; half-close is passed on with shutdown(SHUT_WR).
+ * rawrelay: the floor of `make bench`'s streaming figures
+ * (doc/performance.md). The least any interposed process can cost: it accepts
+ * on a unix socket and, in one forked process per connection, splices bytes
+ * both ways between the client and the daemon socket through two 1 MiB pipes
+ * (the size of the monitor's relay pipe, base/rpipe.h). It parses nothing and
+ * checks nothing; half-close is passed on with shutdown(SHUT_WR).
  *
  *   rawrelay LISTEN_PATH DAEMON_PATH
  *

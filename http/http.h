@@ -154,9 +154,9 @@ int http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
 
 /*
  * Inside a chunk's data: count the rest of it as consumed without feeding
- * it (a relay that moves those bytes with splice(2), issue 8) and go on
- * at the CRLF after it. Returns the data bytes skipped; 0 outside a
- * chunk's data (nothing changes then).
+ * it (a relay that moves those bytes with splice(2)) and go on at the CRLF
+ * after it. Returns the data bytes skipped; 0 outside a chunk's data (nothing
+ * changes then).
  */
 uint64_t http_chunked_skip_data(struct http_chunked *c);
 

@@ -43,7 +43,7 @@
  * 1 once SO_*BUFFORCE was refused with EPERM: the process lacks
  * CAP_NET_ADMIN and cannot regain it (the monitor drops it for good at
  * start-up, confine.c), so later pairs go straight to the plain option
- * (issue 9: four refused system calls less per new connection).
+ * (four refused system calls less per new connection).
  */
 static int force_denied;
 
@@ -251,7 +251,8 @@ ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
 		goto fail;
 	}
 	if (n == 0) {
-		/* an empty datagram from a live peer is no end-of-file (issue 7) */
+		/* an empty datagram from a live peer is no end-of-file
+		   (tests/hostile/rows_ipc.py DATAGRAMS "empty") */
 		r = peer_gone(fd) ? IPC_EOF : IPC_ESHORT;
 		goto fail;
 	}

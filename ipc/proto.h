@@ -55,7 +55,7 @@ enum ipc_type {
 	IPC_REQUEST_BEGIN,
 	/* M->C + fd, no fields: the write end of request req's body pipe */
 	IPC_BODY_PIPE,
-	/* C->M: that many more body bytes are in the body pipe (issue 8) */
+	/* C->M: that many more body bytes are in the body pipe */
 	IPC_BODY_SPLICED,
 	/*
 	 * monitor <-> checker (a request parser spare given a body to check
@@ -297,7 +297,8 @@ int ipc_send(int fd, const struct ipc_msg *m, int flags);
  * closed on every error. Returns IPC_OK, IPC_EOF (end-of-file: the peer
  * closed or shut down), IPC_EAGAIN, IPC_ESYS (errno set), IPC_EFD,
  * IPC_ETRUNC, IPC_ESHORT for a zero-length datagram from a peer that is
- * still there (issue 7: it reads like end-of-file), or an ipc_decode code.
+ * still there (it reads like end-of-file; tests/hostile/rows_ipc.py), or an
+ * ipc_decode code.
  */
 int ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
     int accept_fd, int flags);

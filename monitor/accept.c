@@ -1,7 +1,7 @@
 /*
  * Accepting clients (privsep.md §8 step 1; http.md §1.2 --max-connections;
- * issue 11 item 5): a request parser per connection, the 503 at the limit,
- * idle slots given to newcomers.
+ * doc/reliability.md "Fault table", a slowloris of 500): a request parser per
+ * connection, the 503 at the limit, idle slots given to newcomers.
  */
 #include "monitor/gateway.h"
 
@@ -73,7 +73,7 @@ idle_conn(const struct conn *c)
  * least one) gets the 503 rather than another's idle slot: a process that
  * opens hundreds of connections (a slowloris) is refused cheaply, without
  * churning request parsers, and the other half stays for everyone else,
- * the project's owner among them (issue 11 item 5). Below the limit any
+ * the project's owner among them (tests/ops/limits.sh). Below the limit any
  * process may hold any number (a library's connection pool).
  */
 static unsigned
@@ -121,7 +121,7 @@ peer_holds(struct gateway *gw, pid_t pid)
 
 /*
  * At --max-connections, a new client may take the slot of an idle
- * connection (issue 11 item 5): a keep-alive connection between requests,
+ * connection (tests/ops/limits.sh): a keep-alive connection between requests,
  * one whose head is still arriving (a slowloris), which the monitor
  * cannot tell apart, or one still waiting for its request parser; none
  * has a request in flight. The one given up belongs to the client process

@@ -1,7 +1,7 @@
 /*
- * What the monitor answers itself (routes.md §7.2 as amended; issue 10
- * items 2 and 9) and the libpod system prune pre-check (issue 7 residual;
- * doc/answers.md has the measurements behind each).
+ * What the monitor answers itself (routes.md §7.2 as amended) and the libpod
+ * system prune pre-check (routes.md §8.2 as amended; doc/answers.md has the
+ * measurements behind each).
  *
  * The routes are the monitor's own classification of the FORWARD (the
  * RF_ANSWER rows of policy/routes.c, verify.c), never a flag of the

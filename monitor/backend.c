@@ -668,7 +668,8 @@ backend_verdict(struct conn *c, int refused, const char *code, int status,
 {
 	struct ipc_msg m = { .type = IPC_VERDICT, .req = c->req };
 
-	/* a light exchange is told only a refusal (issue 9) */
+	/* a light exchange is told only a refusal (doc/privsep.md,
+	   "The message catalogue") */
 	if (refused || c->synced) {
 		m.u.verdict.outcome = refused ? IPC_OUTCOME_REFUSED :
 		    IPC_OUTCOME_FORWARDING;

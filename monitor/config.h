@@ -76,8 +76,8 @@ struct cg_config {
  */
 int cli_parse(int argc, char **argv, struct cg_config *cfg);
 
-/* Free the strings of a cfg filled by cli_parse() and zero it (issue 11
- * item 6: the leak check of make check-asan). */
+/* Free the strings of a cfg filled by cli_parse() and zero it (the leak
+ * check of make check-asan, doc/reliability.md). */
 void cli_free(struct cg_config *cfg);
 
 /*

@@ -1,7 +1,8 @@
 /*
- * The monitor's own confinement (issue 7; monitor/confine.h): capabilities
- * with libcap, no_new_privs, Landlock for the run directory, the SIGSYS
- * reporter and the seccomp filter of seccomp/monitor.c.
+ * The monitor's own confinement (doc/privsep.md "The monitor's confinement";
+ * monitor/confine.h): capabilities with libcap, no_new_privs, Landlock for the
+ * run directory, the SIGSYS reporter and the seccomp filter of
+ * seccomp/monitor.c.
  *
  * Why so late, and in two steps: the zygote is exec'd by the monitor and
  * needs root's capabilities to chroot and change ids (unpriv/sandbox.c),

@@ -1,10 +1,10 @@
 /*
- * The monitor confines itself once start-up is over (issue 7, "Confine the
- * monitor"; privsep.md §5; style.md §11): it keeps only the capabilities
- * it uses, sets no_new_privs, limits what it may change on the
+ * The monitor confines itself once start-up is over (doc/privsep.md "The
+ * monitor's confinement"; privsep.md §5; style.md §11): it keeps only the
+ * capabilities it uses, sets no_new_privs, limits what it may change on the
  * filesystem to the run directory (Landlock) and loads its own seccomp
- * allow-list (seccomp/monitor.c). doc/privsep.md lists every capability
- * and system call kept, and why.
+ * allow-list (seccomp/monitor.c). doc/privsep.md lists every capability and
+ * system call kept, and why.
  */
 #ifndef CG_CONFINE_H
 #define CG_CONFINE_H

@@ -289,7 +289,7 @@ conn_end_request(struct conn *c)
 	 * The trees of a large body's replay (and of a large list answer)
 	 * are freed, but in small chunks the heap keeps: hand the free pages
 	 * back, or one 8 MiB body leaves the monitor at 230 MB for good
-	 * (issue 11 item 2).
+	 * (doc/reliability.md "Memory bounds").
 	 */
 	if (parsed_big)
 		malloc_trim(0);

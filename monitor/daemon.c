@@ -132,7 +132,7 @@ on_hup(int sig)
  * The original process, after a failed start: copy the reasons the daemon
  * logged since start_off (its ERROR and WARNING lines, and the refusals
  * it printed) to stderr, at most 20 lines, so that `serve --daemon` says
- * why on the terminal (issue 10 item 8). Text lines lose their timestamp:
+ * why on the terminal (usability.sh u_cli). Text lines lose their timestamp:
  * "<ts> container-gateway WARNING x" becomes "container-gateway: x".
  */
 static void

@@ -139,8 +139,8 @@ struct probe_facts {
 };
 
 /*
- * Which daemon a Server field value v[0..len) names (issue 10 items 2, 9):
- * "Libpod/<version> ..." podman, "Docker/<version> ..." dockerd (both
+ * Which daemon a Server field value v[0..len) names (usability.sh u_prune,
+ * u_df): "Libpod/<version> ..." podman, "Docker/<version> ..." dockerd (both
  * send it on every answer), anything else unknown.
  */
 static enum backend_ident
@@ -261,8 +261,8 @@ identify(const char *path, struct probe_facts *pf)
 }
 
 /*
- * Does the backend at path need a body on a compat commit (issue 10 item
- * 3)? Measured, not assumed: a commit of a container that cannot exist,
+ * Does the backend at path need a body on a compat commit (usability.sh
+ * u_commit)? Measured, not assumed: a commit of a container that cannot exist,
  * once without a body and once with "{}". Podman 4.3 answers the first
  * with 500 "Decode(): EOF" (it decodes the body before it looks for the
  * container) and the second with 404; dockerd answers 404 to both. Nothing

@@ -392,7 +392,8 @@ on_access(struct conn *c, const struct ipc_msg *m)
 	/*
 	 * No code and status 0: a request the child began to read and gave
 	 * up (the client left or stalled; unpriv/child.c abandon()), logged
-	 * like the monitor's own abandoned exchanges (issue 11 item 3).
+	 * like the monitor's own abandoned exchanges (cli.md §14.3: one access
+	 * line per request).
 	 */
 	if (!(code[0] == '\0' && st == 0) && cg_code_status(code) != st)
 		return conn_violation(c, "ACCESS code and status disagree");
@@ -407,7 +408,7 @@ on_access(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
-/* The child began a request and awaits the rest of it (issue 11 item 3). */
+/* The child began a request and awaits the rest of it (cli.md §14.3). */
 static int
 on_begin(struct conn *c, const struct ipc_msg *m)
 {
@@ -606,11 +607,10 @@ light_going(const struct conn *c)
  * 1 while the monitor reads its child: not while it works for it (one
  * question at a time), not while messages for it wait in its queue (a
  * child that asks without reading the answers would make the queue grow
- * without bound: issue 7, tests/hostile row unread-answers; an honest
- * child reads every answer before it asks again) and not while a streamed
- * body waits for the backend (backpressure). A child that has exited is
- * read to the end: its last messages (ACCESS) still count (issue 11
- * item 3).
+ * without bound: tests/hostile row unread-answers; an honest child reads every
+ * answer before it asks again) and not while a streamed body waits for the
+ * backend (backpressure). A child that has exited is read to the end: its last
+ * messages (ACCESS) still count (cli.md §14.3).
  */
 static int
 reads_child(const struct conn *c)
@@ -935,8 +935,9 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 	 * A request just queued for the backend (a forward, an inspect) is
 	 * written now rather than after another turn of the loop: a unix
 	 * socket takes it at once, and the backend's descriptor is then
-	 * registered for its answer only (issue 9: fewer epoll_ctl calls and
-	 * wake-ups per request). EAGAIN leaves it queued for POLLOUT.
+	 * registered for its answer only (doc/privsep.md "Scaling": fewer
+	 * epoll_ctl calls and wake-ups per request). EAGAIN leaves it queued
+	 * for POLLOUT.
 	 */
 	if (!c->dead && c->bc.fd >= 0 && (c->bc.out.len > 0 || c->up.len > 0) &&
 	    !(c->bc.fd == c->wfd[EV_CONN_BACKEND - EV_CONN_IPC]))

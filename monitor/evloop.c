@@ -1,9 +1,9 @@
 /*
- * The monitor's epoll set (issue 9: an event loop that scales with the
- * number of connections). The old loop rebuilt and passed every
- * connection's three poll entries to the kernel on each turn, O(n) per
- * event; here each descriptor is registered once and changed only when
- * what the connection waits for changes.
+ * The monitor's epoll set (doc/privsep.md "Scaling": an event loop that scales
+ * with the number of connections). The old loop rebuilt and passed every
+ * connection's three poll entries to the kernel on each turn, O(n) per event;
+ * here each descriptor is registered once and changed only when what the
+ * connection waits for changes.
  *
  * What a connection waits for is still decided in one place,
  * conn_pollfds() (monitor/dispatch.c); ev_sync() turns its answer into
@@ -133,8 +133,8 @@ ev_watch(struct gateway *gw, int fd, int kind, int index, struct conn *c,
 		 * A new owner of a registered descriptor (a kept backend
 		 * connection going to or from the pool) takes the
 		 * registration over: no system call when the events stay
-		 * (issue 9). Events fetched for the old owner are left out
-		 * by ev_current(), which compares the owner too.
+		 * (doc/privsep.md "Scaling"). Events fetched for the old owner
+		 * are left out by ev_current(), which compares the owner too.
 		 */
 		w->kind = kind;
 		w->index = index;
@@ -225,7 +225,7 @@ ev_sync(struct conn *c, const struct pollfd *pfd, int n)
 	 * The client stays registered for hang-ups only between exchanges,
 	 * until one is reported while the monitor is not answering
 	 * (conn_on_poll sets client_unwatch): one registration per
-	 * connection, not two epoll_ctl per request (issue 9).
+	 * connection, not two epoll_ctl per request (privsep.md "Scaling").
 	 */
 	r = EV_CONN_CLIENT - EV_CONN_IPC;
 	if (want[r] < 0 && c->wfd[r] >= 0 && c->wfd[r] == c->client &&

@@ -39,7 +39,7 @@ facts_inspect_request(enum cg_fact_kind kind, enum cg_api api,
 
 	if (asprintf(&path, fmt, ref) < 0)
 		xoom();
-	/* keep-alive: the connection may serve the next inspect (issue 9) */
+	/* kept alive: the connection may serve the next inspect */
 	n = asprintf(&req, "GET %s%s HTTP/1.1\r\nHost: docker\r\n\r\n",
 	    prefix, path);
 	free(path);
@@ -215,7 +215,7 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 	size_t len;
 
 	/*
-	 * Known for good: no inspect (issue 9, routes.md §9.3). An exec's
+	 * Known for good: no inspect (routes.md §9.3, ocache.c). An exec's
 	 * container is looked up every time: the exec inspect is made anyway,
 	 * and the conformance kit (ex-inspect-own) wants the container's.
 	 */

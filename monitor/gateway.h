@@ -40,7 +40,8 @@ struct listener {
 	/*
 	 * The backend fails a compat commit without a body (podman 4.3:
 	 * 500 "Decode(): EOF"), measured at start-up (monitor/discover.c):
-	 * an empty compat commit body is then sent as "{}" (issue 10 item 3).
+	 * an empty compat commit body is then sent as "{}" (usability.sh
+	 * u_commit).
 	 */
 	int commit_needs_body;
 	/*
@@ -92,10 +93,10 @@ struct drain;
 #define RECLAIM_KILL_MS	2000
 
 /*
- * Idle keep-alive connections to one backend socket (issue 9). Bounded;
- * a connection idle longer than POOL_IDLE_MS is closed. They stay in the
- * epoll set (EV_POOL, for input): one the backend closes or sends stray
- * bytes on is dropped when that is reported (backend_pool_event).
+ * Idle keep-alive connections to one backend socket (doc/privsep.md
+ * "Scaling"). Bounded; a connection idle longer than POOL_IDLE_MS is closed.
+ * They stay in the epoll set (EV_POOL, for input): one the backend closes or
+ * sends stray bytes on is dropped when that is reported (backend_pool_event).
  */
 #define POOL_MAX	32
 #define POOL_IDLE_MS	30000
@@ -234,17 +235,18 @@ struct gateway {
 };
 
 /*
- * Bounds of one connection's relay buffers (issue 11 item 2; doc/privsep.md
- * "Memory"): the monitor reads a socket only while the buffer it fills is
- * below its bound.
+ * Bounds of one connection's relay buffers (doc/reliability.md "Memory
+ * bounds"; doc/privsep.md "Memory"): the monitor reads a socket only while the
+ * buffer it fills is below its bound.
  */
 #define RELAY_DOWN_MAX	(256u << 10)	/* backend -> client bytes waiting */
 #define RELAY_UP_MAX	(256u << 10)	/* client/child -> backend bytes waiting */
 /*
  * A response body from this many bytes on (Content-Length), until close,
  * a chunk with this much data, and a switched stream's backend direction
- * go through the relay pipe (splice(2), base/rpipe.h; issue 8): fewer
- * copies and system calls than through c->down. Smaller pieces are copied.
+ * go through the relay pipe (splice(2), base/rpipe.h; doc/privsep.md
+ * "Relaying"): fewer copies and system calls than through c->down. Smaller
+ * pieces are copied.
  */
 #define RELAY_SPLICE_MIN	(16u << 10)
 /*
@@ -268,7 +270,7 @@ struct bcall {
 	int internal;
 	int head_only;			/* an internal HEAD: its answer has
 					   no body whatever its framing says */
-	/* keep-alive (issue 9, monitor/backend.c "pool") */
+	/* keep-alive (monitor/backend.c "pool") */
 	int reused;			/* fd came from the pool */
 	char *retry;			/* the request, for one retry when a
 					   pooled connection turns out closed */
@@ -435,7 +437,8 @@ struct conn {
 	long long req_ms;		/* its first message arrived */
 	int closing;			/* the connection ends after it */
 	/* the request's owned facts: grown on demand up to CG_FACTS_MAX
-	   (facts.c), not 164 KiB in every record (issue 9) */
+	   (facts.c), not 164 KiB in every record (doc/privsep.md
+	   "Memory") */
 	struct fact *facts;
 	unsigned facts_cap;
 	unsigned nfacts, nfact_q, npath_q, nlogs;
@@ -489,8 +492,8 @@ struct conn {
 	unsigned npins;
 	char *ph_names_mem;		/* the names above, copied out of the
 					   body's tree (freed at once: a parse
-					   of 8 MiB can take 300 MB, issue 11
-					   item 2) */
+					   of 8 MiB can take 300 MB:
+					   doc/reliability.md) */
 	/* the image step of the phase (monitor/image.c) */
 	char *im_ref;			/* the image being checked, malloc'd */
 	char *im_id;			/* its id (compat on podman), malloc'd */
@@ -575,7 +578,7 @@ struct conn {
 	/* the forwarded path's full id, if its ownership is kept (ocache.c) */
 	int oc_kind;			/* enum cg_fact_kind, or -1 */
 	char oc_id[65];
-	/* a post-filtered list answer (issue 7, monitor/listfilter.c) */
+	/* a post-filtered list answer (doc/filters.md, listfilter.c) */
 	int lf_kind;			/* enum lf_kind of the verified route */
 	enum cg_api lf_api;		/* its API, from the monitor's routing */
 	int lf_on;			/* collecting this answer */
@@ -859,10 +862,10 @@ void imgdest_done(struct conn *c, int ok, int timeout);
  * system df, build prune; routes.md §7.2 as amended) are never forwarded:
  * the answer is computed from the monitor's own internal requests and
  * written by it (relay_answer). A libpod system prune is forwarded only
- * after a pod list shows no pod that is not the project's (issue 7
- * residual; doc/filters.md). Returns 1 when it took c over (c->rs is then
- * RS_PHASE while an internal request runs, RS_RESPONSE or RS_WAIT_DONE
- * after), 0 when the ordinary phase applies.
+ * after a pod list shows no pod that is not the project's (routes.md §8.2 as
+ * amended; doc/filters.md). Returns 1 when it took c over (c->rs is then
+ * RS_PHASE while an internal request runs, RS_RESPONSE or RS_WAIT_DONE after),
+ * 0 when the ordinary phase applies.
  */
 int answer_start(struct conn *c);
 /*
@@ -1218,7 +1221,7 @@ const char *conn_backend_name(const struct conn *c);
  * (decision error, code -, status 0, detail why; method and path "-" before
  * its FORWARD), then a forwarded exchange is ended (conn_abandon_exchange). No line
  * when no request is open: between requests, or once its line is out
- * (cli.md §14.3: exactly one per request; issue 11 item 3).
+ * (cli.md §14.3: exactly one per request; doc/reliability.md "Fault table").
  */
 void conn_abandon(struct conn *c, const char *why);
 /* Free the names c's named-resource phase keeps, if any. */

@@ -1,5 +1,5 @@
 /*
- * The running instance's settings (issue 10 item 8): the gateway holding
+ * The running instance's settings (usability.sh u_cli): the gateway holding
  * the pid lock records its effective serve flags in
  * <run-dir>/container-gateway.flags; a second `serve` for the project
  * prints "already running (pid N)" and warns about every flag it was given

@@ -1,6 +1,6 @@
 /*
  * The running instance's settings record and the second serve's report
- * (issue 10 item 8).
+ * (usability.sh u_cli).
  */
 #ifndef CG_INSTANCE_H
 #define CG_INSTANCE_H

@@ -2,8 +2,9 @@
  * The 503 at --max-connections (http.md §1.2, §11) and its linger: the
  * monitor writes the refusal, half-closes, and reads and discards what
  * the client still sends, without looking at it, until end-of-file or a
- * bound, so that the client reads the 503 instead of a reset (issue 11
- * item 4). The lingering descriptors are few and bounded in time.
+ * bound, so that the client reads the 503 instead of a reset
+ * (doc/reliability.md "Fault table", the connection limit reached). The
+ * lingering descriptors are few and bounded in time.
  */
 #include "monitor/gateway.h"
 

@@ -100,7 +100,7 @@ egress_probe(struct gateway *gw, struct listener *l)
 	l->proxy[0] = l->noproxy[0] = '\0';
 	if (gw->cfg->egress == CG_EGRESS_OFF)
 		return;
-	/* once per backend, not per socket (issue 10 item 8) */
+	/* once per backend, not per socket (usability.sh u_cli) */
 	if (l == &gw->lis[1] && gw->lis[0].backend_path[0] != '\0' &&
 	    strcmp(gw->lis[0].backend_path, l->backend_path) == 0) {
 		l->proxy_available = gw->lis[0].proxy_available;

@@ -1,9 +1,9 @@
 /*
- * Response post-filtering of list routes (issue 7, doc/filters.md). Where
- * a backend ORs the client's filters with the project label (podman's
- * volume filters), the label filter alone does not confine a list; this
- * keeps only the project's elements of the answer, and does no harm where
- * the backend ANDs (defence in depth).
+ * Response post-filtering of list routes (routes.md §8.2 as amended,
+ * doc/filters.md). Where a backend ORs the client's filters with the project
+ * label (podman's volume filters), the label filter alone does not confine a
+ * list; this keeps only the project's elements of the answer, and does no harm
+ * where the backend ANDs (defence in depth).
  */
 #include "monitor/listfilter.h"
 

@@ -1,9 +1,9 @@
 /*
- * Response post-filtering of list routes (issue 7; doc/filters.md): the
- * monitor keeps only the project's elements of a list the backend
- * answered, whatever filters the client sent. Pure functions: no I/O, no
- * state; the monitor calls them on its own classification of the
- * forwarded target, never on a flag from the child.
+ * Response post-filtering of list routes (routes.md §8.2 as amended;
+ * doc/filters.md): the monitor keeps only the project's elements of a list the
+ * backend answered, whatever filters the client sent. Pure functions: no I/O,
+ * no state; the monitor calls them on its own classification of the forwarded
+ * target, never on a flag from the child.
  */
 #ifndef CG_MONITOR_LISTFILTER_H
 #define CG_MONITOR_LISTFILTER_H

@@ -112,7 +112,7 @@ int ev_wait(struct gateway *gw, struct ev_event *out, int max,
 int ev_current(const struct gateway *gw, const struct ev_event *e);
 
 /* ---- monitor/ocache.c: kept ownership verdicts of full ids (routes.md
- * §9.3 [S]: labels are immutable and random ids never reused; issue 9) */
+ * §9.3 [S]: labels are immutable and random ids never reused) */
 
 /* 1 for the kinds whose full-id verdicts are kept: container, pod (not
  * network: podman's CNI backend derives its id from its name). */
@@ -162,7 +162,7 @@ struct conn *zygote_spawn(struct gateway *gw);
  * pid of the oldest pending spawn, or its fork errno: that record dies).
  * On end-of-file or a malformed message the zygote is stopped
  * (zygote_stop) and the pending records die; the event loop then stops
- * the gateway (the confined monitor cannot start another, issue 7).
+ * the gateway (the confined monitor cannot start another: monitor/confine.h).
  */
 void zygote_on_event(struct gateway *gw);
 /*
@@ -196,8 +196,9 @@ void zygote_stop(struct gateway *gw);
  * Refuse the client fd accepted on listener li with the 503 of http.md
  * §1.2 (written without blocking, its access line), half-close it and
  * keep it lingering: read and discarded, closed at end-of-file, after 2 s
- * without a byte, 10 s in all or 16 MiB (issue 11 item 4); closed at once
- * when LINGER_SLOTS are lingering already. Takes fd.
+ * without a byte, 10 s in all or 16 MiB (doc/reliability.md "Fault table", the
+ * connection limit reached); closed at once when LINGER_SLOTS are lingering
+ * already. Takes fd.
  */
 void linger_refuse(struct gateway *gw, int li, int fd);
 /* Read and drop what lingering client fd sent (revents from ev_wait). */

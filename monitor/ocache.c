@@ -1,15 +1,16 @@
 /*
- * Ownership verdicts of full ids (issue 9; routes.md §9.3 [S]): a
- * container or pod is created with its labels, which never change, and
- * its full 64-hex id is random, never given to another resource, so
- * what the monitor learned about one stays true for the gateway's
- * lifetime. Networks are not kept: podman's CNI backend derives a
- * network's id from its name (sha256 of the name), so a network removed
- * without the gateway seeing it (a prune, another client) and created
- * again under the same name by another project has the same full id. Inspects of the same id are then answered without asking the
- * backend again (docker run addresses its container by the full id the
- * create returned, a dozen times). Names and id prefixes are never kept:
- * they can be given to another resource at any time (B43).
+ * Ownership verdicts of full ids (routes.md §9.3 [S]; doc/privsep.md
+ * "Scaling"): a container or pod is created with its labels, which never
+ * change, and its full 64-hex id is random, never given to another resource,
+ * so what the monitor learned about one stays true for the gateway's lifetime.
+ * Networks are not kept: podman's CNI backend derives a network's id from its
+ * name (sha256 of the name), so a network removed without the gateway seeing
+ * it (a prune, another client) and created again under the same name by
+ * another project has the same full id. Inspects of the same id are then
+ * answered without asking the backend again (docker run addresses its
+ * container by the full id the create returned, a dozen times). Names and id
+ * prefixes are never kept: they can be given to another resource at any time
+ * (B43).
  *
  * An entry is dropped when the backend answers 404 for its id or removes
  * it through this gateway (relay.c). The tree (libc's tsearch) holds at

@@ -417,9 +417,9 @@ phase_continue(struct conn *c)
  * The phase outlives the body's tree (its inspects and pre-creates wait for
  * the backend): the names it checks, c->ph_names (pointing into tree), are
  * copied into one block, c->ph_names_mem, and the caller frees the tree at
- * once, so that no connection keeps a parse tree across the event loop (issue 11 item 2:
- * the tree of an 8 MiB body can take 300 MB; the monitor makes one at a
- * time).
+ * once, so that no connection keeps a parse tree across the event loop
+ * (doc/reliability.md "Memory bounds": the tree of an 8 MiB body can take 300
+ * MB; the monitor makes one at a time).
  */
 static void
 keep_names(struct conn *c)

@@ -235,7 +235,7 @@ events_body(struct conn *c, size_t n)
 /*
  * The last n bytes of c->down are new body bytes: keep those that belong
  * to the response (http.md §8.4) and see whether it is complete. A list
- * answer that is post-filtered (issue 7) collects them instead, bounded.
+ * answer that is post-filtered (doc/filters.md) collects them instead, bounded.
  */
 static void
 take_body(struct conn *c, size_t n)
@@ -321,7 +321,7 @@ take_body(struct conn *c, size_t n)
  * (http.md §8.3): the status line and fields as received, without Connection, Keep-Alive and
  * Proxy-Connection and a backend's Container-Gateway, plus Connection:
  * close when the connection ends after this response (§5.6) and our own
- * Container-Gateway (issue 10 item 1).
+ * Container-Gateway (usability.sh u_chain).
  */
 static void
 put_head(struct conn *c, const char *p, size_t headlen,
@@ -336,7 +336,7 @@ put_head(struct conn *c, const char *p, size_t headlen,
 	for (i = 0; i < resp->nfields; i++) {
 		const struct http_field *f = &resp->fields[i];
 
-		/* ours replaces any the backend sent (exactly one, issue 10) */
+		/* ours replaces any the backend sent (exactly one: u_chain) */
 		if (cg_ci_eq(f->name, f->name_len, "Connection") ||
 		    cg_ci_eq(f->name, f->name_len, "Keep-Alive") ||
 		    cg_ci_eq(f->name, f->name_len, "Proxy-Connection") ||
@@ -358,10 +358,10 @@ put_head(struct conn *c, const char *p, size_t headlen,
 }
 
 /*
- * A post-filtered list answer is complete (issue 7, doc/filters.md): keep
- * the project's elements (monitor/listfilter.c) and write the rebuilt
- * answer with its Content-Length, or a 502 when it cannot be filtered. Its
- * access line is written now, with the status the client gets.
+ * A post-filtered list answer is complete (doc/filters.md): keep the project's
+ * elements (monitor/listfilter.c) and write the rebuilt answer with its
+ * Content-Length, or a 502 when it cannot be filtered. Its access line is
+ * written now, with the status the client gets.
  */
 static void
 emit_filtered(struct conn *c)
@@ -442,7 +442,7 @@ head_bytes(struct conn *c)
 	if (c->oc_kind >= 0 && (resp.status == 404 || (resp.status >= 200 &&
 	    resp.status < 300 && strcmp(c->action, "remove") == 0)))
 		ocache_drop(c->gw, c->oc_kind, c->oc_id);
-	/* a list answer is post-filtered whole, then logged (issue 7) */
+	/* a list answer is post-filtered whole, then logged (filters.md) */
 	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
 	    !(c->hijack && http_response_switches(&resp));
 	/* an events answer is filtered line by line, re-chunked */
@@ -591,8 +591,8 @@ relay_from_backend(struct conn *c)
  * Move client bytes towards the backend in a switched stream (§9.3): the
  * early bytes first, then what the client sends, while the backend's
  * buffer has room: through c->up with splice(2) once the early bytes are
- * out (issue 8; the monitor holds both ends, nothing is interpreted),
- * through c->bc.out when no pipe can be made.
+ * out (doc/privsep.md "Uploads"; the monitor holds both ends, nothing is
+ * interpreted), through c->bc.out when no pipe can be made.
  */
 static void
 client_to_backend(struct conn *c)
@@ -702,8 +702,8 @@ relay_client_events(const struct conn *c)
 	/*
 	 * The monitor asks the backend on the request's behalf (an ownership
 	 * question, the named-resource phase): a client that leaves meanwhile
-	 * ends the request at once (issue 11 item 1), not when the backend
-	 * answers (up to --backend-timeout).
+	 * ends the request at once (doc/reliability.md "Fault table"), not
+	 * when the backend answers (up to --backend-timeout).
 	 */
 	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_BUDGET)
 		return 0;

@@ -1,9 +1,9 @@
 /*
- * The relay (issue 8): the backend's answer to the client, by copy or
- * through the relay pipe with splice(2), a switched stream both ways, and
- * a streamed request body from the child's body pipe to the backend
- * (monitor/relay.c, monitor/splice.c; http.md §8, §9; privsep.md
- * "Relaying"). The client's bytes are moved, never interpreted.
+ * The relay (doc/privsep.md "Relaying"): the backend's answer to the client,
+ * by copy or through the relay pipe with splice(2), a switched stream both
+ * ways, and a streamed request body from the child's body pipe to the backend
+ * (monitor/relay.c, monitor/splice.c; http.md §8, §9; privsep.md "Relaying").
+ * The client's bytes are moved, never interpreted.
  */
 #ifndef CG_MONITOR_RELAY_H
 #define CG_MONITOR_RELAY_H
@@ -75,16 +75,16 @@ enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR,
 
 /*
  * 1 when the response body's next bytes may go through c's relay pipe
- * (issue 8), opening it on first use (a chunked body's at its first chunk
- * of RELAY_SPLICE_MIN data): not a list answer being collected, not a
- * Content-Length body under RELAY_SPLICE_MIN, not when no pipe can be
- * opened (c->sp_off: the exchange copies through c->down, as before).
- * The first opening on a connection raises the client socket's SO_SNDBUF
- * to RELAY_DOWN_MAX (fewer wake-ups). The client socket is non-blocking
- * for good (accepted so; the child, which shares its open file, cannot
- * clear O_NONBLOCK: no F_SETFL or ioctl in its filter), so relay.c
- * splices to it as soon as bytes are in the pipe and waits for POLLOUT
- * only after EAGAIN (doc/privsep.md "Relaying").
+ * (doc/privsep.md "Relaying"), opening it on first use (a chunked body's at
+ * its first chunk of RELAY_SPLICE_MIN data): not a list answer being
+ * collected, not a Content-Length body under RELAY_SPLICE_MIN, not when no
+ * pipe can be opened (c->sp_off: the exchange copies through c->down, as
+ * before). The first opening on a connection raises the client socket's
+ * SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups). The client socket is
+ * non-blocking for good (accepted so; the child, which shares its open file,
+ * cannot clear O_NONBLOCK: no F_SETFL or ioctl in its filter), so relay.c
+ * splices to it as soon as bytes are in the pipe and waits for POLLOUT only
+ * after EAGAIN (doc/privsep.md "Relaying").
  */
 int splice_open(struct conn *c);
 /*
@@ -100,11 +100,11 @@ int splice_open(struct conn *c);
  */
 int splice_from_backend(struct conn *c);
 /*
- * Offer c's child a pipe for the rest of a streamed request body (issue 8,
- * doc/privsep.md "Uploads"): BODY_PIPE with its write end, sent at once
- * after VERDICT when nothing else waits for the child (the order of the
- * messages is kept); none when the pipe cannot be made or sent (the child
- * goes on with BODY).
+ * Offer c's child a pipe for the rest of a streamed request body
+ * (doc/privsep.md "Uploads"): BODY_PIPE with its write end, sent at once after
+ * VERDICT when nothing else waits for the child (the order of the messages is
+ * kept); none when the pipe cannot be made or sent (the child goes on with
+ * BODY).
  */
 void splice_offer_body_pipe(struct conn *c);
 /*

@@ -57,8 +57,8 @@ int rundir_prepare(struct gateway *gw);
 
 /*
  * Free what rundir_prepare allocated (gw->bind_roots, gw->excluded) and
- * zero their counts; safe after a failed or no rundir_prepare (issue 11
- * item 6: the leak check of make check-asan).
+ * zero their counts; safe after a failed or no rundir_prepare (the leak check
+ * of make check-asan, doc/reliability.md).
  */
 void rundir_free(struct gateway *gw);
 

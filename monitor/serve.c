@@ -132,7 +132,7 @@ reap(struct gateway *gw)
 		/*
 		 * Not dropped yet: its socket is read to end-of-file first, so
 		 * that messages it sent before it went (ACCESS) count
-		 * (issue 11 item 3).
+		 * (cli.md §14.3: one access line per request).
 		 */
 		if (c != NULL)
 			c->pid = -1;
@@ -156,9 +156,9 @@ kill_lingering(struct gateway *gw, long long now)
 
 /*
  * How a process of the sandbox self-test ended, for the start-up error
- * (issue 11 item 6: a process that died must not read as a timeout):
- * wait status st as "SIGSYS (a system call its seccomp filter forbids)"
- * or "exit status 1", into buf (sz bytes, NUL-terminated).
+ * (a process that died must not read as a timeout: doc/reliability.md
+ * "AddressSanitizer"): wait status st as "SIGSYS (a system call its seccomp
+ * filter forbids)" or "exit status 1", into buf (sz bytes, NUL-terminated).
  */
 static void
 describe_end(int st, char *buf, size_t sz)
@@ -721,7 +721,8 @@ serve_main(struct cg_config *cfg)
 	 * answers) then costs only the pages it touches, and bodies' 8 MiB
 	 * buffers never stay in the heap. glibc's default raises the
 	 * threshold after the first such free, and 256 connections then
-	 * kept 40 MB resident after they closed (issue 11 item 2).
+	 * kept 40 MB resident after they closed (doc/reliability.md "Memory
+	 * bounds").
 	 */
 	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 
@@ -800,7 +801,7 @@ serve_main(struct cg_config *cfg)
 		rc = 1;
 		goto out;
 	}
-	/* the last exec is done: keep only what the loop uses (issue 7) */
+	/* the last exec is done: keep only what the loop uses (confine.h) */
 	close(gw.exe_fd);
 	gw.exe_fd = -1;
 	/* the pinner needs root's capabilities: forked before they go */
@@ -816,7 +817,7 @@ serve_main(struct cg_config *cfg)
 	rc = rundir_discover(&gw);
 	if (rc != 0) {
 		graceful_exit(&gw);
-		/* nothing to serve: a daemon's start failed (issue 10 item 8) */
+		/* nothing to serve: a daemon's start failed (u_cli) */
 		rc = rc == 3 ? (cfg->daemon ? 1 : 0) : rc;
 		goto out;
 	}
@@ -841,7 +842,7 @@ serve_main(struct cg_config *cfg)
 		    gw.lis[i].path, gw.lis[i].backend_kind == CG_DOCKER ?
 		    "docker" : "podman", gw.lis[i].backend_path);
 	}
-	instance_record(&gw);	/* for a second serve's report (issue 10) */
+	instance_record(&gw);	/* for a second serve's report (u_cli) */
 	fit_max_connections(&gw);
 	(void)budget_setup(&gw);	/* again: the limit may have been lowered */
 	daemon_arm_hup();

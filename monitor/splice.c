@@ -1,14 +1,13 @@
 /*
- * The zero-copy side of the relay (issue 8: "splice(2) through a pipe"):
- * large response bodies and a switched stream's backend direction move
- * from the backend socket into the connection's relay pipe (c->dp) and
- * from there to the client (monitor/relay.c to_client), the monitor
- * following the backend's framing by counting: Content-Length, until
- * close, chunk sizes read with MSG_PEEK. A streamed request body comes
- * the other way through the body pipe (c->up) the child fills from its
- * client and announces with BODY_SPLICED; the monitor frames what was
- * announced and moves exactly that many bytes to the backend. The
- * client's bytes are never looked at here.
+ * The zero-copy side of the relay (doc/privsep.md "Relaying"): large response
+ * bodies and a switched stream's backend direction move from the backend
+ * socket into the connection's relay pipe (c->dp) and from there to the client
+ * (monitor/relay.c to_client), the monitor following the backend's framing by
+ * counting: Content-Length, until close, chunk sizes read with MSG_PEEK. A
+ * streamed request body comes the other way through the body pipe (c->up) the
+ * child fills from its client and announces with BODY_SPLICED; the monitor
+ * frames what was announced and moves exactly that many bytes to the backend.
+ * The client's bytes are never looked at here.
  */
 #include "monitor/relay.h"
 #include "monitor/backend.h"

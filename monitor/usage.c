@@ -1,10 +1,10 @@
 /*
- * The project's disk usage (issue 10 item 9, doc/answers.md). Neither
- * daemon filters its df by label, and podman's compat df even answers
- * empty Labels for every container and volume (measured), so the
- * project's elements are taken from the label-filtered, post-filtered
- * lists and only the sizes the lists lack (volume usage, an image's
- * shared size) from the backend's df.
+ * The project's disk usage (routes.md §7.2 as amended, doc/answers.md
+ * "system/df"). Neither daemon filters its df by label, and podman's compat df
+ * even answers empty Labels for every container and volume (measured), so the
+ * project's elements are taken from the label-filtered, post-filtered lists
+ * and only the sizes the lists lack (volume usage, an image's shared size)
+ * from the backend's df.
  */
 #include "monitor/usage.h"
 

@@ -1,9 +1,9 @@
 /*
- * The project's disk usage (routes.md §7.2 as amended, issue 10 item 9;
- * doc/answers.md): a system df answer computed by the monitor from the
- * backend's own answers, and the pod count behind the libpod system prune
- * pre-check (issue 7 residual). Pure functions: no I/O, no state; the
- * monitor (monitor/answer.c) fetches the inputs itself.
+ * The project's disk usage (routes.md §7.2 as amended; doc/answers.md): a
+ * system df answer computed by the monitor from the backend's own answers, and
+ * the pod count behind the libpod system prune pre-check (routes.md §8.2 as
+ * amended; doc/filters.md). Pure functions: no I/O, no state; the monitor
+ * (monitor/answer.c) fetches the inputs itself.
  */
 #ifndef CG_MONITOR_USAGE_H
 #define CG_MONITOR_USAGE_H

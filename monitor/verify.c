@@ -235,7 +235,7 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 	if (rc == 0)
 		rc = verify_headers(c, m, &req, fh);
 	if (rc == 0) {
-		/* everything else is the monitor's own derivation (issue 7) */
+		/* everything else the monitor derives (privsep.md §1 note) */
 		free(c->target);
 		free(c->log_path);
 		c->target = target;

@@ -1,16 +1,15 @@
 /*
- * The monitor's side of the zygote (issue 9; privsep.md §2 as amended on
- * 2026-12-01: "a child may be forked from a pre-sandboxed template
- * process ... exec'd once, holding no secrets, never reading a client
- * byte"). The zygote is started like the request parsers used to be — a
- * fork that keeps nothing but one socket, then fexecve of this binary
- * with an empty environment — and sandboxes itself once
- * (unpriv/zygote.c). Each new request parser is then one ZYGOTE_SPAWN
- * message carrying the child's end of a fresh socket pair: the zygote
- * forks with CLONE_PARENT, so every child is still the monitor's direct
- * child (reaped and killed by the monitor, seen by `ps --ppid`), and the
- * child finishes its own sandbox with a stricter, precompiled filter
- * before it reads a byte.
+ * The monitor's side of the zygote (doc/privsep.md "Scaling"; privsep.md §2 as
+ * amended on 2026-12-01: "a child may be forked from a pre-sandboxed template
+ * process ... exec'd once, holding no secrets, never reading a client byte").
+ * The zygote is started like the request parsers used to be — a fork that
+ * keeps nothing but one socket, then fexecve of this binary with an empty
+ * environment — and sandboxes itself once (unpriv/zygote.c). Each new request
+ * parser is then one ZYGOTE_SPAWN message carrying the child's end of a fresh
+ * socket pair: the zygote forks with CLONE_PARENT, so every child is still the
+ * monitor's direct child (reaped and killed by the monitor, seen by `ps
+ * --ppid`), and the child finishes its own sandbox with a stricter,
+ * precompiled filter before it reads a byte.
  */
 #include "monitor/gateway.h"
 
@@ -371,7 +370,7 @@ forget_child(struct gateway *gw, pid_t pid, uint64_t conn, int kill_it)
 
 	/*
 	 * Never wait for it here (that cost every new connection a
-	 * millisecond, issue 9): reap() logs its exit with its connection
+	 * millisecond in make bench): reap() logs its exit with its connection
 	 * when it comes, and one that lingers for a second is killed from
 	 * the event loop. A pid to kill is first checked to be our child
 	 * (the zygote's word); one that leaves by itself is simply

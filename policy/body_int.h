@@ -229,7 +229,7 @@ int rule_publish_libpod(const cJSON *body, struct cg_refusal *r);  /* §3.7 */
 int rule_publish_compat(const cJSON *hc, struct cg_refusal *r);	/* §3.7 */
 int rule_idmappings_paths(const cJSON *body, struct cg_refusal *r); /* §3.8 */
 int rule_workdir(const char *dir, struct cg_refusal *r);	/* §3.8 */
-int rule_timezone(const char *tz, struct cg_refusal *r);	/* issue 7 */
+int rule_timezone(const char *tz, struct cg_refusal *r);	/* libpod */
 int rule_egress_required(const struct cg_policy_ctx *ctx,
     struct cg_refusal *r);				/* §3.1 step 25 */
 /*

@@ -410,7 +410,7 @@ classify_segs(enum cg_kind socket_kind, const char *method, const char *path,
 	/*
 	 * §7.2 amended: compat plugin inspect is 404, so that the docker
 	 * CLI's inspect, which tries each object type in turn, ends with its
-	 * usual "No such object" (issue 10 item 4).
+	 * usual "No such object" (usability.sh u_inspect).
 	 */
 	if (m->api == CG_API_COMPAT && strcmp(method, "GET") == 0 &&
 	    n - base == 3 && seg_is(&segs[base], "plugins") &&

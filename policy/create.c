@@ -3,7 +3,7 @@
  * order of §3.1, step by step, for each shape, and the pod and dependency
  * containers of a libpod create (§3.9). The rules of the steps are in
  * create_rules.c (§3), mounts.c (§4) and rewrite.c (§6); the lenient
- * rules of issue 12 (lenient.c) run before a compat create's.
+ * rules (lenient.c, doc/leniency.md) run before a compat create's.
  *
  * Rules run in the order of policy.md §3 and the first failure answers.
  * Every field that can reach the host (namespaces, devices, bind sources,
@@ -38,7 +38,7 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 {
 	cJSON *hc;
 
-	if (lenient_create_compat(req, body, r) != 0)	/* issue 12 */
+	if (lenient_create_compat(req, body, r) != 0)	/* leniency.md */
 		return -1;
 	if (schema_check(&sc_compat_create, body, r) != 0 ||	/* steps 3-6 */
 	    image_field_check("Image", jstr0(body, "Image"), r) != 0)

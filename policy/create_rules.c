@@ -24,7 +24,7 @@
 #define D_LINKS		"--link reaches another project's container and is refused"
 #define D_NS_ALLOWED	"only private, pod, auto, keep-id, nomap and shareable " \
 			"are allowed"
-/* What to do instead (issue 10 item 7), where the code's default is vague. */
+/* What to do instead (test_gwerror.c), where the code's default is vague. */
 #define D_APPARMOR_HINT	"keep the default AppArmor profile (no option, " \
 			"docker-default or containers-default-<version>)"
 #define D_SECCOMP_HINT	"drop the seccomp option: the default profile " \
@@ -955,12 +955,12 @@ rule_idmappings_paths(const cJSON *body, struct cg_refusal *r)
 }
 
 /*
- * Issue 7 item 4: libpod timezone is "", "local" or a zone name, never a
- * path (podman copies /usr/share/zoneinfo/<timezone> from the host into
- * the container; 4.3 refuses a traversal only when the container starts).
- * A zone name: at most 64 bytes of segments of [A-Za-z0-9_+-] joined by
- * single '/', no leading or trailing '/' (so no empty, "." or ".."
- * segment: dots are outside the set). Else 403 host-path.
+ * libpod timezone is "", "local" or a zone name, never a path (podman copies
+ * /usr/share/zoneinfo/<timezone> from the host into the container; 4.3 refuses
+ * a traversal only when the container starts). A zone name: at most 64 bytes
+ * of segments of [A-Za-z0-9_+-] joined by single '/', no leading or trailing
+ * '/' (so no empty, "." or ".." segment: dots are outside the set). Else 403
+ * host-path.
  */
 int
 rule_timezone(const char *tz, struct cg_refusal *r)

@@ -1,6 +1,6 @@
 /*
  * Label filter injection on list, prune and events routes (routes.md §8,
- * as amended on 2026-12-01; issue 7).
+ * as amended on 2026-12-01; doc/filters.md).
  *
  * Appending KEY=ROOT to "label" confines a call to the project only where
  * the backend ANDs it with the client's other filters. doc/filters.md has

@@ -64,7 +64,7 @@ int policy_forward_headers(const struct cg_request *req, uint64_t json_len,
 
 /*
  * 1 when the exchange of the forwarded request req with the list fh is
- * synchronised by VERDICT forwarding and DONE (privsep.md §8, issue 9): a
+ * synchronised by VERDICT forwarding and DONE (privsep.md §8): a
  * Content-Length or Transfer-Encoding field is forwarded (a body follows
  * the FORWARD, or a POST/PUT says it has none), the route streams a body
  * or it hijacks. 0 for a light exchange: no VERDICT unless refused, and

@@ -21,7 +21,7 @@
 			"use a named volume"
 #define D_MOUNT_TYPE	"every mount needs an explicit type of bind, " \
 			"volume or tmpfs"
-/* What to do instead (issue 10 item 7), where the code's default is vague. */
+/* What to do instead (test_gwerror.c), where the code's default is vague. */
 #define REL_HINT	"give an absolute path inside the project, e.g. " \
 			"-v \"$PWD/data:/data\""
 #define RESOLVED_HINT	"bind the target directory by a path without ',' " \

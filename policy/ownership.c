@@ -74,7 +74,7 @@ ask_facts(struct asker *a, int kind, const char *ref, char *id)
 /*
  * An image named for tag, untag or remove that is missing or not the
  * project's (routes.md §9.3, decision 9). Images are shared and listed
- * anyway, so the answer says why and what to do (issue 10 item 6); the
+ * anyway, so the answer says why and what to do (usability.sh u_images); the
  * code stays not-found. Returns -1.
  */
 static int

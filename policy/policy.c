@@ -223,7 +223,7 @@ static int
 empty_body(const struct cg_policy_ctx *ctx, struct cg_request *req,
     struct cg_refusal *r)
 {
-	/* what the backend needs (issue 10 item 3; ctx field's comment) */
+	/* what the backend needs (u_commit; ctx field's comment) */
 	if (ctx->commit_needs_body && req->api == CG_API_COMPAT &&
 	    strcmp(req->action, "commit") == 0) {
 		req->body = xstrdup("{}");
@@ -318,7 +318,7 @@ policy_finish(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		 * project label, proxy variables, defaults), obeys the same
 		 * 8 MiB as the client's (http.md §4.2): else the monitor,
 		 * which takes no larger one, would find the child in breach
-		 * and the client would get no answer (issue 11).
+		 * and the client would get no answer.
 		 */
 		else if (req->body_len > JSON_MAX_TEXT)
 			rc = cg_refuse(r, "too-large", "request body exceeds "

@@ -93,7 +93,8 @@ struct cg_policy_ctx {
 	 * The backend fails a compat commit without a body (podman 4.3:
 	 * 500 "Decode(): EOF"), as the monitor measured at start-up
 	 * (struct listener.commit_needs_body): an empty compat commit body
-	 * is then forwarded as "{}" (issue 10 item 3). 0 keeps http.md §4.1.
+	 * is then forwarded as "{}" (usability.sh u_commit). 0 keeps http.md
+	 * §4.1.
 	 */
 	int commit_needs_body;
 	/*
@@ -201,12 +202,11 @@ void policy_request_free(struct cg_request *req);
 int policy_empty_body_ok(const char *body, size_t len);
 
 /*
- * http.md §4.1 as amended 2026-12-01 (issue 12): 1 when a body sent on
- * req's route of kind none is read (at most 8 MiB) and discarded, never
- * forwarded: every none route except start (B20: its body is refused
- * unless policy_empty_body_ok) and except hijack routes, whose bytes
- * before the upgrade belong to the stream. 0 otherwise (also for routes
- * of another kind).
+ * http.md §4.1 as amended 2026-12-01: 1 when a body sent on req's route of
+ * kind none is read (at most 8 MiB) and discarded, never forwarded: every none
+ * route except start (B20: its body is refused unless policy_empty_body_ok)
+ * and except hijack routes, whose bytes before the upgrade belong to the
+ * stream. 0 otherwise (also for routes of another kind).
  */
 int policy_none_body_discarded(const struct cg_request *req);
 

@@ -1,5 +1,5 @@
 /*
- * Query-key allow-lists (routes.md §4.4 as amended 2026-12-01, issue 12).
+ * Query-key allow-lists (routes.md §4.4 as amended 2026-12-01).
  *
  * Sources, per row: the Docker Engine API v1.41 reference (api/swagger.yaml
  * and the keys dockerd 20.10's routers read with r.Form), later Engine API

@@ -1,11 +1,11 @@
 /*
  * The allow-list of query keys of every route (routes.md §4.4 as amended
- * 2026-12-01, issue 12): the keys the Docker Engine API (v1.41, plus the
- * harmless additions of later versions that newer CLIs send) and the
- * libpod API (4.x) document for the route, and the spellings real clients
- * send. A key outside the list and outside the route's policed keys is not
- * forwarded. Kept apart from the route table of routes.c, keyed by the
- * row's family and action. No I/O.
+ * 2026-12-01): the keys the Docker Engine API (v1.41, plus the harmless
+ * additions of later versions that newer CLIs send) and the libpod API (4.x)
+ * document for the route, and the spellings real clients send. A key outside
+ * the list and outside the route's policed keys is not forwarded. Kept apart
+ * from the route table of routes.c, keyed by the row's family and action. No
+ * I/O.
  */
 #ifndef CG_POLICY_QUERYKEYS_H
 #define CG_POLICY_QUERYKEYS_H

@@ -320,21 +320,20 @@ network_create_libpod(const cJSON *body, struct cg_refusal *r)
 }
 
 /*
- * Hardening beyond policy.md §12 (red-team finding, issue 8): podman 4.3
- * refuses a new network whose name is a prefix of an existing network's id
- * ("network name ... already used"), so a project that creates networks
- * named with short hex prefixes learns other projects' network ids from
- * the refusals, one hex digit per at most 16 tries (measured in
- * tests/integration/isolation.sh i_hex_network_names). Names made only of
- * hex digits are refused below 12 digits, whatever the backend: from 12 on
- * a refusal tells only what the client had guessed whole (48 bits), and
- * testcontainers' new Network() names networks with 12 hex digits (the
- * amendment of 2026-12-07: hex names are not refused merely for being hex;
- * a project's own id prefix wins over such a name, monitor/facts.c).
- * "podman" is refused on a podman backend (redteam5 F2: built in there,
- * measured in isolation.sh i_network_name_case). name is the body's
- * Name/name ("" when absent: the daemon picks one). Returns 0, or -1 with
- * *r set (`network`).
+ * Hardening beyond policy.md §12 (a red-team finding): podman 4.3 refuses a
+ * new network whose name is a prefix of an existing network's id ("network
+ * name ... already used"), so a project that creates networks named with short
+ * hex prefixes learns other projects' network ids from the refusals, one hex
+ * digit per at most 16 tries (measured in tests/integration/isolation.sh
+ * i_hex_network_names). Names made only of hex digits are refused below 12
+ * digits, whatever the backend: from 12 on a refusal tells only what the
+ * client had guessed whole (48 bits), and testcontainers' new Network() names
+ * networks with 12 hex digits (the amendment of 2026-12-07: hex names are not
+ * refused merely for being hex; a project's own id prefix wins over such a
+ * name, monitor/facts.c). "podman" is refused on a podman backend (redteam5
+ * F2: built in there, measured in isolation.sh i_network_name_case). name is
+ * the body's Name/name ("" when absent: the daemon picks one). Returns 0, or
+ * -1 with *r set (`network`).
  */
 static int
 network_name_ok(const char *name, enum cg_kind backend, struct cg_refusal *r)

@@ -16,7 +16,7 @@
 /* Row helpers: R(apis, methods, pattern, family, action, owner, body, flags, qp) */
 #define R(a, m, p, f, act, o, b, fl, qp) \
 	{ (a), (m), (p), (f), (act), (o), (b), (fl), (qp), NULL, NULL }
-/* A denied verb with what to do instead (issue 10 item 7). */
+/* A denied verb with what to do instead (test_gwerror.c). */
 #define DENY(a, m, p, f, verb, hint) \
 	{ (a), (m), (p), (f), (verb), NOREF, CG_BODY_NONE, RF_DENIED, \
 	    QP_NONE, NULL, (hint) }
@@ -51,7 +51,7 @@ static const struct cg_route routes[] = {
 	    CG_BODY_NONE, RF_NHT, QP_SYSTEM_PRUNE),
 	/*
 	 * §7.2 as amended: the monitor answers system df per project
-	 * (monitor/answer.c, issue 10 item 9); other methods stay denied.
+	 * (monitor/answer.c, doc/answers.md); other methods stay denied.
 	 */
 	R(ROUTE_CL, RM_GET, "system/df", "system", "system-df", NOREF,
 	    CG_BODY_NONE, RF_ANSWER, QP_NONE),
@@ -242,7 +242,7 @@ static const struct cg_route routes[] = {
 	    CG_BODY_STREAM, 0, QP_BUILD),
 	/*
 	 * §7.2 as amended: the monitor answers the compat build cache prune
-	 * itself, never forwarding it (issue 10 item 2): the gateway's builds
+	 * itself, never forwarding it (doc/answers.md): the gateway's builds
 	 * are legacy builds, which leave nothing in a backend's build cache
 	 * (measured: doc/answers.md), so nothing the project owns is there.
 	 */

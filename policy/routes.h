@@ -203,7 +203,7 @@ int force_policy(const struct cg_request *req, struct cg_refusal *r);
 /* filters.c ---------------------------------------------------------- */
 
 /*
- * §8.1-8.3 (amended 2026-12-01, issue 7): the label filter of the list,
+ * §8.1-8.3 (amended 2026-12-01; doc/filters.md): the label filter of the list,
  * prune and events route rt. Reads the (single, already policed) filters
  * pair of q, checks it (JSON rules of policy.md §0.1-0.2, object of lists
  * of strings / objects of booleans), converts it to list form, refuses a

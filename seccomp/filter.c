@@ -66,7 +66,7 @@ static const int io_syscalls[] = {
 	SCMP_SYS(sendto),	/* send() with MSG_NOSIGNAL on the client socket */
 	SCMP_SYS(close),	/* drop the client socket at connection end */
 	SCMP_SYS(shutdown),	/* half-close the client connection */
-	SCMP_SYS(splice),	/* client -> body pipe (BODY_PIPE, issue 8) */
+	SCMP_SYS(splice),	/* client -> body pipe (BODY_PIPE) */
 };
 
 /* The single-threaded event loop (the epoll fd is created before). */
@@ -249,8 +249,8 @@ build_child(scmp_filter_ctx *out, pid_t self_pid)
 	/*
 	 * setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE): the child's exit (its
 	 * address space torn down) yields to the requests in flight
-	 * (issue 9). Only towards itself and only down to the lowest
-	 * priority; raising it back needs CAP_SYS_NICE or RLIMIT_NICE,
+	 * (doc/privsep.md "Scaling"). Only towards itself and only down to the
+	 * lowest priority; raising it back needs CAP_SYS_NICE or RLIMIT_NICE,
 	 * which the child has neither of.
 	 */
 	rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(setpriority), 3,

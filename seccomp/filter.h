@@ -14,9 +14,9 @@
 #define CG_CHILD_IPC_FD	3
 
 /*
- * The nice value a request parser gives itself for its exit (issue 9):
- * setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE) is allowed with exactly
- * these arguments (raising one's own nice value needs no privilege).
+ * The nice value a request parser gives itself for its exit (doc/privsep.md
+ * "Scaling"): setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE) is allowed with
+ * exactly these arguments (raising one's own nice value needs no privilege).
  */
 #define CG_EXIT_NICE	19
 
@@ -95,8 +95,8 @@ int cg_seccomp_export_zygote(FILE *f);
 	O_CLOEXEC | O_NONBLOCK)
 
 /*
- * Load the monitor's allow-list on the calling process (issue 7, "Confine
- * the monitor"; seccomp/monitor.c lists each call and why): default
+ * Load the monitor's allow-list on the calling process (doc/privsep.md "The
+ * monitor's confinement"; seccomp/monitor.c lists each call and why): default
  * action SCMP_ACT_TRAP (the caller installs the SIGSYS handler first),
  * other architectures killed; flags 0 or CG_MONITOR_LOG_REOPEN. Needs
  * PR_SET_NO_NEW_PRIVS (or CAP_SYS_ADMIN). Irreversible. Returns 0 or a

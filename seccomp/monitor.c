@@ -1,13 +1,13 @@
 /*
- * The monitor's own seccomp allow-list (issue 7 "Confine the monitor";
- * style.md §10-11: a strict table for the request parser, a looser one
- * for the monitor), loaded by monitor/confine.c once start-up is over:
- * the listening sockets are bound, the zygote runs, the backends are
- * known. From then on the monitor only moves bytes between descriptors
- * it holds or accepts, connects to the backend's unix socket, creates
- * socket pairs for new request parsers, answers path questions with
- * lstat/readlink, signals and reaps its children, writes its log and, at
- * the end, unlinks what it created in the run directory.
+ * The monitor's own seccomp allow-list (doc/privsep.md "The monitor's
+ * confinement"; style.md §10-11: a strict table for the request parser, a
+ * looser one for the monitor), loaded by monitor/confine.c once start-up is
+ * over: the listening sockets are bound, the zygote runs, the backends are
+ * known. From then on the monitor only moves bytes between descriptors it
+ * holds or accepts, connects to the backend's unix socket, creates socket
+ * pairs for new request parsers, answers path questions with lstat/readlink,
+ * signals and reaps its children, writes its log and, at the end, unlinks what
+ * it created in the run directory.
  *
  * Everything else is refused, notably: execve/execveat, clone/fork (a
  * zygote that died is not restarted, doc/privsep.md), ptrace, open of
@@ -64,7 +64,7 @@ static const int mon_io[] = {
 	SCMP_SYS(shutdown),	/* half-close propagation, lingering 503s */
 	SCMP_SYS(accept4),	/* new clients on the two listening sockets */
 	SCMP_SYS(connect),	/* the backend's unix socket, per request */
-	SCMP_SYS(splice),	/* relay pipe: backend/client <-> pipe (issue 8) */
+	SCMP_SYS(splice),	/* relay pipe: backend/client <-> pipe */
 	SCMP_SYS(tee),		/* a checked upload: body pipe -> checker (check.c) */
 };
 
@@ -161,10 +161,10 @@ add_socket_rules(scmp_filter_ctx ctx)
 }
 
 /*
- * The relay pipe (base/rpipe.c, issue 8): pipe2 with exactly its flags,
- * fcntl F_SETPIPE_SZ to grow it; splice itself is in mon_io. And fcntl
- * F_SETFL, O_NONBLOCK on a new IPC pair (zygote.c), which the shared
- * flag rules (filter.c) leave out for the child.
+ * The relay pipe (base/rpipe.c): pipe2 with exactly its flags, fcntl
+ * F_SETPIPE_SZ to grow it; splice itself is in mon_io. And fcntl F_SETFL,
+ * O_NONBLOCK on a new IPC pair (zygote.c), which the shared flag rules
+ * (filter.c) leave out for the child.
  */
 static int
 add_pipe_rules(scmp_filter_ctx ctx)

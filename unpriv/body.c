@@ -1,8 +1,8 @@
 /*
  * Request bodies in the request parser (http.md §4, privsep.md §8): a
  * buffered JSON body read into memory for the policy, a streamed body sent
- * as BODY messages or spliced into the monitor's body pipe (issue 8). See
- * unpriv/body.h.
+ * as BODY messages or spliced into the monitor's body pipe (doc/privsep.md
+ * "Uploads"). See unpriv/body.h.
  */
 #include "unpriv/body.h"
 
@@ -133,15 +133,15 @@ announce(struct child *c)
 }
 
 /*
- * The body's next bytes from the client into the body pipe (issue 8),
- * never through the child's memory: a Content-Length body counted
+ * The body's next bytes from the client into the body pipe (doc/privsep.md
+ * "Uploads"), never through the child's memory: a Content-Length body counted
  * (*left), a chunked one's lines read into c->in for the decoder ch
- * (body_stream feeds it), its data spliced (*data: what is left of the
- * current chunk). The monitor frames what BODY_SPLICED announces.
- * Returns 2 when the body is complete, 1 after progress, 0 when the
- * client has nothing or the pipe no room (EAGAIN), -1 when the monitor
- * closed the pipe (the exchange is over; BODY goes on). Gives up on a
- * client gone or an invalid chunk (as body_stream).
+ * (body_stream feeds it), its data spliced (*data: what is left of the current
+ * chunk). The monitor frames what BODY_SPLICED announces. Returns 2 when the
+ * body is complete, 1 after progress, 0 when the client has nothing or the
+ * pipe no room (EAGAIN), -1 when the monitor closed the pipe (the exchange is
+ * over; BODY goes on). Gives up on a client gone or an invalid chunk (as
+ * body_stream).
  */
 static int
 splice_body(struct child *c, const struct http_request *hr,

@@ -1,7 +1,8 @@
 /*
  * Request bodies in the request parser (unpriv/body.c; http.md §4, §7.4,
  * privsep.md §8): buffered JSON bodies, streamed bodies as BODY messages
- * or through the monitor's body pipe (issue 8). Internal to unpriv/.
+ * or through the monitor's body pipe (doc/privsep.md "Uploads"). Internal to
+ * unpriv/.
  */
 #ifndef CG_UNPRIV_BODY_H
 #define CG_UNPRIV_BODY_H

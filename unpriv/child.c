@@ -33,7 +33,7 @@
 
 #define IDLE_MS			120000	/* http.md §1.3 */
 #define HEAD_MS			30000
-/* linger after the last answer (issue 8): idle, total, bytes */
+/* linger after the last answer (linger() below): idle, total, bytes */
 #define LINGER_IDLE_MS		5000
 #define LINGER_TOTAL_MS		60000
 #define LINGER_BYTES_MAX	(1ull << 30)
@@ -152,9 +152,9 @@ fact_warn(void *arg, const char *msg)
  * End the connection so that the client reads what we wrote (a refusal,
  * or the last response) even while it is still sending: half-close, then
  * read and discard until end-of-file, at most LINGER_IDLE_MS without a
- * byte, LINGER_TOTAL_MS in all and LINGER_BYTES_MAX bytes (issue 8: a
- * close with unread bytes resets the connection, and the client's next
- * write fails with EPIPE before it reads the answer). Then BYE and exit.
+ * byte, LINGER_TOTAL_MS in all and LINGER_BYTES_MAX bytes (a close with unread
+ * bytes resets the connection, and the client's next write fails with EPIPE
+ * before it reads the answer). Then BYE and exit.
  */
 static void __attribute__((noreturn))
 linger_exit(struct child *c, uint8_t reason)

@@ -22,7 +22,7 @@ void child_run(const struct sandbox_result *sr, unsigned char *buf)
     __attribute__((noreturn));
 
 /*
- * child_run() in two steps (the hostile-child harness of issue 7,
+ * child_run() in two steps (the hostile-child harness,
  * tests/helpers/hostile_gateway.c, looks at the client between them):
  * child_await_conn sends CHILD_READY when sr->report_ready (sr: what the
  * sandbox got) and waits for CONN_START (or CHECK_START: the process

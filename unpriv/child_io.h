@@ -102,7 +102,7 @@ int child_light_msg(struct child *c, const struct ipc_msg *m);
 
 /*
  * BYE with reason (an IPC_BYE_* of ipc/proto.h) to the monitor, then
- * exit 0 at CG_EXIT_NICE (issue 9).
+ * exit 0 at CG_EXIT_NICE (seccomp/filter.h).
  */
 void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
 
@@ -110,10 +110,10 @@ void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
  * The client left, or stalled past its deadline, in the middle of a request
  * the child had begun to read (its head, or its body before FORWARD): the
  * request's access line all the same (cli.md §14.3: one per request read
- * whole or in part; issue 11 item 3), as an ACCESS with status 0 and no
- * code, which the monitor logs as "decision=error code=- status=0
- * detail=<why>"; then exit with reason (child_exit). The request is
- * c->req + 1 while its head is incomplete (head 1), c->req after (head 0).
+ * whole or in part), as an ACCESS with status 0 and no code, which the monitor
+ * logs as "decision=error code=- status=0 detail=<why>"; then exit with reason
+ * (child_exit). The request is c->req + 1 while its head is incomplete (head
+ * 1), c->req after (head 0).
  */
 void child_abandon(struct child *c, int head, uint8_t reason, const char *why)
     __attribute__((noreturn));
@@ -122,9 +122,9 @@ void child_abandon(struct child *c, int head, uint8_t reason, const char *why)
  * Announce the current request to the monitor (REQUEST_BEGIN, once) before
  * the child blocks in its middle, waiting for the rest of its head (head 1:
  * it is c->req + 1 then) or body: killed meanwhile, the request still gets
- * its access line, from the monitor (issue 11 item 3). A request that
- * arrives whole goes straight to its first message (a question, FORWARD or
- * ACCESS) and costs no announcement.
+ * its access line, from the monitor (cli.md §14.3). A request that arrives
+ * whole goes straight to its first message (a question, FORWARD or ACCESS) and
+ * costs no announcement.
  */
 void child_begin(struct child *c, int head);
 

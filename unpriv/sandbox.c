@@ -1,7 +1,7 @@
 /*
  * The request parser's sandbox (privsep.md §4 steps 1-6), in two parts
- * since children are forked from a pre-sandboxed zygote (issue 9,
- * privsep.md §2 as amended):
+ * since children are forked from a pre-sandboxed zygote (privsep.md §2 as
+ * amended):
  *
  *   sandbox_enter_zygote(): the whole demotion, once, in the zygote the
  *   monitor exec'd: one function, in one file, in a fixed order, where

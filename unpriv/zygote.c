@@ -1,13 +1,13 @@
 /*
- * The zygote: the template request parsers are forked from (issue 9,
- * privsep.md §2 as amended on 2026-12-01). It is exec'd once by the
+ * The zygote: the template request parsers are forked from (doc/privsep.md
+ * "Scaling"; privsep.md §2 as amended on 2026-12-01). It is exec'd once by the
  * monitor, enters the sandbox once (chroot, uid 65534, no capabilities,
  * no_new_privs, its own seccomp filter), holds no secret and never reads
  * a client byte: it only forks. Each child it forks then installs the
  * final filter, compiled here before the zygote's own filter was loaded,
  * and only then serves a connection. Replaces an exec and a full sandbox
- * set-up per connection (2.4 ms of CPU each, issue 9) by a fork of a
- * small process and one seccomp() call.
+ * set-up per connection (2.4 ms of CPU each, measured with make bench) by a
+ * fork of a small process and one seccomp() call.
  *
  * Why clone(CLONE_PARENT): the child's parent is the monitor, which
  * reaps it, sees how it died (privsep.md §10), kills it on a violation,
@@ -57,7 +57,7 @@ report_failure(const struct sandbox_result *sr)
  * In the new child: the IPC socket onto fd 3, the final sandbox, serve.
  * buf is the zygote's receive buffer (IPC_MSG_MAX + 1 bytes), now the
  * child's own copy: it becomes the child's, so the child maps nothing
- * for it (issue 9: a mapping less to make and to tear down per child).
+ * for it (a mapping less to make and to tear down per child).
  */
 static void __attribute__((noreturn))
 become_child(int ipc, const struct sock_fprog *final, pid_t monitor,
@@ -140,11 +140,11 @@ zygote_main(const char *chroot_dir)
 	/*
 	 * What building the filters and the sandbox freed goes back to the
 	 * kernel before the first fork, and what stays is sorted into
-	 * malloc's bins here, once (issue 9): left in the fast and unsorted
-	 * lists, it was consolidated and sorted by each child's first large
-	 * malloc, which writes into every free chunk: every page of the
-	 * heap became a private copy in every child (19 copy-on-write
-	 * faults and 76 KiB per child, measured).
+	 * malloc's bins here, once: left in the fast and unsorted lists, it
+	 * was consolidated and sorted by each child's first large malloc,
+	 * which writes into every free chunk: every page of the heap became a
+	 * private copy in every child (19 copy-on-write faults and 76 KiB per
+	 * child, measured).
 	 */
 	(void)malloc_trim(0);
 	free(xmalloc(ZYGOTE_SORT_BYTES));
