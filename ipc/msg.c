@@ -252,7 +252,7 @@ ipc_recv(int fd, unsigned char *buf, size_t cap, struct ipc_msg *m,
 	}
 	if (n == 0) {
 		/* an empty datagram from a live peer is no end-of-file
-		   (tests/hostile/rows_ipc.py DATAGRAMS "empty") */
+		   (tests/hostile row datagram-empty) */
 		r = peer_gone(fd) ? IPC_EOF : IPC_ESHORT;
 		goto fail;
 	}

@@ -46,12 +46,12 @@ for t in tests/test_*; do
 done
 
 # 1a. what reaches the daemon: the real gateway before a fake, recording daemon
-#     (query-key allow-lists, bodies on routes that take none; issue 12)
+#     (query-key allow-lists, bodies on routes that take none; doc/leniency.md)
 run_suite tests/forwarded/run.py python3 tests/forwarded/run.py
 
 # 1b. a compromised request parser against the real monitor: every lie of tests/hostile/table.py
 #     refused, nothing but the asked inspects reaching a recording backend, the monitor
-#     serving the next connection (issue 7); --real: a subset against a private podman
+#     serving the next connection; --real: a subset against a private podman
 run_suite tests/hostile/run.py python3 tests/hostile/run.py
 
 # 1c. the checker's tar reader reads ~6,000 odd tars as Go 1.19's archive/tar (the
@@ -60,26 +60,26 @@ run_suite tests/tarparity/run.py python3 tests/tarparity/run.py
 
 # 2. real-CLI integration tests against a private podman service
 run_suite tests/integration/cli.sh ./tests/integration/cli.sh
-# docker-compose, the Python SDK, builds, volume/network/seccomp refusals (issue 3)
+# docker-compose, the Python SDK, builds, volume/network/seccomp refusals
 run_suite tests/integration/tools.sh ./tests/integration/tools.sh
-# dockerode and testcontainers, directly and through the gateway (issue 12)
+# dockerode and testcontainers, directly and through the gateway
 run_suite tests/integration/libs.sh ./tests/integration/libs.sh
-# everyday use without surprises: chains, hints, inspect, images, the CLI, the demo (issue 10)
+# everyday use without surprises: chains, hints, inspect, images, the CLI, the demo
 run_suite tests/integration/usability.sh ./tests/integration/usability.sh
 # build contexts, Dockerfiles and archives read by the checker (doc/privsep.md "Builds and archives")
 run_suite tests/integration/builds.sh ./tests/integration/builds.sh
-# how podman combines list/prune/events filters: every row of doc/filters.md (issue 7)
+# how podman combines list/prune/events filters: every row of doc/filters.md
 run_suite tests/integration/filters.sh ./tests/integration/filters.sh
-# two projects on one podman: nothing foreign listed or pruned, any filter (issue 7)
+# two projects on one podman: nothing foreign listed or pruned, any filter (routes.md §8.2)
 run_suite tests/integration/isolation.sh ./tests/integration/isolation.sh
 # isolation after the check: pinned bind sources, working directories, /dev mounts
 run_suite tests/integration/after_check.sh ./tests/integration/after_check.sh
-# the hostile child's lies against a private podman: its state never changes (issue 7)
+# the hostile child's lies against a private podman: its state never changes
 run_suite "tests/hostile/run.py --real" python3 tests/hostile/run.py --real
 # the audit trail: a record per decision kind (schema-checked), a forwarded request never
 # "abandoned", no forged record, the audit command's summary (doc/audit.md)
 run_suite tests/integration/audit.py python3 tests/integration/audit.py
-# 256 MiB streams both ways, paused and vanishing clients, refusals mid-upload (issues 8, 11)
+# 256 MiB streams both ways, paused and vanishing clients, refusals mid-upload
 run_suite tests/integration/streams.sh ./tests/integration/streams.sh
 # 2a-3. The lane that needs no container engine (the clang build, the fuzzers, the
 #     operations suite: about 6 minutes, mostly fuzzing and waiting for timeouts) runs
@@ -132,10 +132,10 @@ run_suite tests/integration/dockerd.sh ./tests/integration/dockerd.sh
 # sessions, the degraded sandbox, discovery, worktrees; then cli.sh as that user
 run_suite tests/integration/rootless.sh ./tests/integration/rootless.sh
 # the fault table: podman killed and restarted, clients gone half-way, a parser killed,
-# a slowloris of 500, oversized heads and bodies, the 503, a killed exec (issue 11)
+# a slowloris of 500, oversized heads and bodies, the 503, a killed exec (doc/reliability.md)
 run_suite tests/sanitize/faults.sh ./tests/sanitize/faults.sh
 # 256 keep-alive clients (10 s here; 60 s in make reliability-report), everything back
-# afterwards, one access line per request; the monitor's memory (issue 11)
+# afterwards, one access line per request; the monitor's memory (doc/reliability.md)
 run_suite tests/sanitize/load.sh env LOAD_SECONDS=10 LOAD_CP_MB=64 ./tests/sanitize/load.sh
 
 # the engine-free lane's output and counts (started before dockerd.sh)

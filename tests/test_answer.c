@@ -1,11 +1,10 @@
 /*
- * What the monitor answers itself (monitor/answer.c; issue 10 items 2 and
- * 9, issue 7 residual): build prune and system df are never forwarded,
- * their answers come from the monitor's own internal requests and only
- * for the daemons they were measured on; a libpod system prune is
- * forwarded only when no pod that is not the project's exists. The world
- * is tests/monitor_fixture.h: the test plays the child and the client,
- * the fake backend answers in order.
+ * What the monitor answers itself (monitor/answer.c; doc/answers.md): build
+ * prune and system df are never forwarded, their answers come from the
+ * monitor's own internal requests and only for the daemons they were measured
+ * on; a libpod system prune is forwarded only when no pod that is not the
+ * project's exists. The world is tests/monitor_fixture.h: the test plays the
+ * child and the client, the fake backend answers in order.
  */
 #include "tests/monitor_fixture.h"
 

@@ -1432,7 +1432,7 @@ test_libpod_tables(void **state)
 		LC("gpus", "{'gpus':['all']}", "devices"),
 		LCD("base_hosts_file", "{'base_hosts_file':'/etc/shadow'}",
 		    "host-path", "base_hosts_file is refused"),
-		/* issue 7 item 4: host facts through libpod fields */
+		/* host facts through libpod fields (i_host_facts) */
 		LCD("hostusers", "{'hostusers':['root']}", "host-path",
 		    "hostusers copies host accounts into the container and is refused"),
 		LCO("hostusers empty", "{'hostusers':[]}", "\"hostusers\":[]"),
@@ -1718,7 +1718,7 @@ test_exec(void **state)
 		/* doc/leniency.md: fields neither daemon reads are dropped */
 		RTX(CG_API_COMPAT, "exec", "exec-start", "exec start unknown",
 		    "{'Detach':false,'Privileged':true}", "{\"Detach\":false}"),
-		/* issue 12: both daemons read "detach" as Detach: renamed */
+		/* both daemons read "detach" as Detach: renamed (leniency) */
 		RTX(CG_API_COMPAT, "exec", "exec-start", "exec start spelling",
 		    "{'detach':true}", "{\"Detach\":true}"),
 		EXS(CG_API_COMPAT, "exec start two spellings",
@@ -3909,15 +3909,14 @@ test_hardening(void **state)
 }
 
 /*
- * Red-team finding (issue 8): podman refuses a network name that is a
- * prefix of an existing network's id, so short all-hex names would let a
- * project read other projects' network ids from the refusals, one digit per
- * at most 16 tries (measured live in tests/integration/isolation.sh
- * i_hex_network_names). Names of fewer than 12 hex digits are refused on
- * both APIs, whatever the case and before the other network rules; from 12
- * on (testcontainers' new Network(): 12 hex digits) they pass: a refusal
- * then tells only what the client guessed whole (amendments of
- * 2026-12-07: hex names are not refused for being hex).
+ * Red-team finding: podman refuses a network name that is a prefix of an
+ * existing network's id, so short all-hex names would let a project read other
+ * projects' network ids from the refusals, one digit per at most 16 tries
+ * (measured live in tests/integration/isolation.sh i_hex_network_names). Names
+ * of fewer than 12 hex digits are refused on both APIs, whatever the case and
+ * before the other network rules; from 12 on (testcontainers' new Network():
+ * 12 hex digits) they pass: a refusal then tells only what the client guessed
+ * whole (amendments of 2026-12-07: hex names are not refused for being hex).
  */
 #define D_HEXNAME(n)	"network name " n " is refused: short names made " \
 			"only of hex digits can match other networks' ids"

@@ -190,7 +190,7 @@ test_flags(void **state)
 	cli_free(&c);
 }
 
-/* serve --help, help serve (issue 10 item 8): usage, never a usage error. */
+/* serve --help, help serve (cli.md): usage, never a usage error. */
 static void
 test_help(void **state)
 {

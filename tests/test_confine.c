@@ -1,6 +1,6 @@
 /*
- * The monitor's confinement (issue 7, "Confine the monitor";
- * monitor/confine.c, seccomp/monitor.c):
+ * The monitor's confinement (doc/privsep.md; monitor/confine.c,
+ * seccomp/monitor.c):
  * - the golden filter: cg_seccomp_export_monitor() with the log-reopen
  *   rule must match tests/golden/monitor.pfc (monitor-sanitize.pfc in a
  *   CG_SANITIZE build); after an intended policy change regenerate it with

@@ -855,9 +855,9 @@ test_forward_target(void **state)
 }
 
 /*
- * The header list is the policy's (privsep.md §9.2 amendment, issue 7
- * items 2-3): the monitor runs the same rules on it (policy/headers.c)
- * and the list must come back unchanged. Anything else is a violation.
+ * The header list is the policy's (privsep.md §9.2 amendment): the monitor
+ * runs the same rules on it (policy/headers.c) and the list must come back
+ * unchanged. Anything else is a violation.
  */
 #define NOT_THE_LIST	"FORWARD headers are not the list the policy forwards"
 
@@ -1182,8 +1182,8 @@ test_replay(void **state)
 }
 
 /*
- * The replay runs with the child's context (issue 10 item 3): on a backend
- * measured to need a commit body, the policy's empty body is {}; the
+ * The replay runs with the child's context (usability.sh u_commit): on a
+ * backend measured to need a commit body, the policy's empty body is {}; the
  * monitor, knowing it too, reproduces {} and refuses an empty one.
  */
 static void
@@ -1762,9 +1762,8 @@ test_raw_datagrams(void **state)
 
 	/*
 	 * An empty datagram reads like end-of-file on a SOCK_SEQPACKET
-	 * socket, but the child is still there: a violation (issue 7,
-	 * tests/hostile row datagram-empty; it used to drop the connection
-	 * without a word).
+	 * socket, but the child is still there: a violation (tests/hostile row
+	 * datagram-empty; it used to drop the connection without a word).
 	 */
 	raw_case(b, 0, __LINE__);
 }

@@ -553,7 +553,7 @@ check_request(enum cg_fact_kind kind, enum cg_api api, const char *prefix,
 	size_t len = 12345;
 	char *req;
 
-	/* keep-alive: no Connection field (issue 9) */
+	/* keep-alive: no Connection field (backend.c pool) */
 	snprintf(want, sizeof(want), "GET %s HTTP/1.1\r\nHost: docker\r\n"
 	    "\r\n", want_path);
 	req = facts_inspect_request(kind, api, prefix, ref, &len);

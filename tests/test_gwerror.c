@@ -202,7 +202,7 @@ test_response_every_status(void **state)
 		assert_memory_equal(resp.fields[2].name, "Connection", 10);
 		assert_int_equal(resp.fields[2].value_len, 5);
 		assert_memory_equal(resp.fields[2].value, "close", 5);
-		/* every gateway answer says it is one (issue 10 item 1) */
+		/* every gateway answer says it is one (usability.sh u_chain) */
 		assert_int_equal(resp.fields[3].name_len, 17);
 		assert_memory_equal(resp.fields[3].name, "Container-Gateway", 17);
 		assert_int_equal(resp.fields[3].value_len, strlen(CG_VERSION));

@@ -1405,8 +1405,7 @@ t_sp_eagain_eof(void **state)
 	    MSG_DONTWAIT), IPC_EAGAIN);
 	/*
 	 * A zero-length datagram is no end-of-file while the peer is there
-	 * (issue 7, tests/hostile row datagram-empty): recvmsg() returns 0 for
-	 * both.
+	 * (tests/hostile row datagram-empty): recvmsg() returns 0 for both.
 	 */
 	assert_int_equal(send(sv[0], "", 0, 0), 0);
 	assert_int_equal(ipc_recv(sv[1], rbuf, sizeof(rbuf), &d, 0, 0),

@@ -1,13 +1,13 @@
 /*
  * Unit tests of what the gateway accepts because both daemons do and it
- * carries no policy (issue 12; policy/lenient.c, http.md §4.1 as amended):
- * which none routes read and discard a body, exec start's legacy and
- * lower-case fields, a name repeated in the create query and body, the
- * legacy empty create fields, commit options repeated in the body. Each
- * accepted request is replayed on its own output (the monitor's fixpoint,
- * privsep.md §9.2); each field that could change a decision has its
- * refusal here. The daemons' own behaviour is measured in
- * tests/integration/libs.sh (scenario measure).
+ * carries no policy (doc/leniency.md; policy/lenient.c, http.md §4.1 as
+ * amended): which none routes read and discard a body, exec start's legacy and
+ * lower-case fields, a name repeated in the create query and body, the legacy
+ * empty create fields, commit options repeated in the body. Each accepted
+ * request is replayed on its own output (the monitor's fixpoint, privsep.md
+ * §9.2); each field that could change a decision has its refusal here. The
+ * daemons' own behaviour is measured in tests/integration/libs.sh (scenario
+ * measure).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 /*
- * Unit tests of monitor/listfilter.c (issue 7, doc/filters.md): which
- * routes are post-filtered, and that a list answer keeps exactly the
- * project's elements in every shape the backends answer, refusing the
- * shapes it cannot read unambiguously.
+ * Unit tests of monitor/listfilter.c (doc/filters.md): which routes are
+ * post-filtered, and that a list answer keeps exactly the project's elements
+ * in every shape the backends answer, refusing the shapes it cannot read
+ * unambiguously.
  */
 #include <setjmp.h>
 #include <stdarg.h>

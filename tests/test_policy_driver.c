@@ -163,7 +163,7 @@ pass(enum cg_kind sock, const char *method, const char *target,
 	policy_request_free(&req);
 }
 
-/* The why of an image tag/remove refusal (issue 10 item 6). */
+/* The why of an image tag/remove refusal (usability.sh u_images). */
 #define NOT_OURS	" in this project: only images built or committed " \
 	"through this gateway can be tagged or removed (images are shared " \
 	"between projects)"
@@ -393,7 +393,7 @@ test_query_refs(void **state)
  * A create body just under 8 MiB that the policy's additions (the project
  * label) take over 8 MiB is refused 413, never forwarded (the monitor takes
  * no JSON body over 8 MiB: it found the child in breach, killed it, and the
- * client got no answer; found by tests/sanitize/load.sh, issue 11).
+ * client got no answer; found by tests/sanitize/load.sh).
  */
 static void
 test_body_grown_over_limit(void **state)
@@ -575,8 +575,8 @@ test_image_force(void **state)
  * conformance case img-commit-own require an empty json-optional body to
  * be forwarded empty, so the policy substitutes {} only for a backend the
  * monitor measured to need one (podman 4.3 answers an empty compat commit
- * with 500 "Decode(): EOF"; issue 10 item 3, ctx.commit_needs_body).
- * A client's {} is forwarded unchanged (fixpoint).
+ * with 500 "Decode(): EOF"; ctx.commit_needs_body). A client's {} is forwarded
+ * unchanged (fixpoint).
  */
 static void
 test_commit_body(void **state)

@@ -1,11 +1,11 @@
 /*
  * Unit tests of the query-key allow-lists (routes.md §4.4 as amended
- * 2026-12-01, issue 12; policy/querykeys.c): one table per route family
- * of what is forwarded and what is dropped, the left-out keys that reach
- * beyond the owned resource, ASCII case folding (and no Unicode folding),
- * policed keys keeping their own rules, the dropped-keys text, coverage of
- * every route row, and the fixpoint the monitor's replay relies on
- * (privsep.md §9.1 item 2). Everything here runs policy_route() only.
+ * 2026-12-01; policy/querykeys.c): one table per route family of what is
+ * forwarded and what is dropped, the left-out keys that reach beyond the owned
+ * resource, ASCII case folding (and no Unicode folding), policed keys keeping
+ * their own rules, the dropped-keys text, coverage of every route row, and the
+ * fixpoint the monitor's replay relies on (privsep.md §9.1 item 2). Everything
+ * here runs policy_route() only.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,11 +1,11 @@
 /*
  * The monitor writes forwarded responses and relays switched streams
- * itself (privsep.md §1 amendment, issue 8; monitor/relay.c): framing
- * followed to the byte, heads rewritten, gateway errors after forwarding,
- * both directions of a switched stream with their own backpressure, early
- * stream bytes, hang-ups, a child that gives up, and one access line per
- * request whatever happens (issue 11 item 3). The world is
- * tests/monitor_fixture.h: the test plays the child and the client.
+ * itself (privsep.md §1 amendment; monitor/relay.c): framing followed to the
+ * byte, heads rewritten, gateway errors after forwarding, both directions of a
+ * switched stream with their own backpressure, early stream bytes, hang-ups, a
+ * child that gives up, and one access line per request whatever happens
+ * (cli.md §14.3). The world is tests/monitor_fixture.h: the test plays the
+ * child and the client.
  */
 #include "tests/monitor_fixture.h"
 
@@ -120,7 +120,7 @@ test_framing(void **state)
 	(void)state;
 	/*
 	 * Content-Length: exactly that many bytes; hop fields dropped, the
-	 * backend's Container-Gateway replaced by ours (one, issue 10)
+	 * backend's Container-Gateway replaced by ours (one: u_chain)
 	 */
 	t_open(&t, sock_up);
 	got = get(&t, "GET", "/v1.41/info", "HTTP/1.1 200 OK\r\nContent-Type: "
@@ -325,10 +325,10 @@ test_gateway_errors(void **state)
 }
 
 /*
- * Issue 7 (doc/filters.md): a list answer reaches the client post-filtered
- * to the project's elements, its framing decoded and a new Content-Length
- * written, on the monitor's own routing of the target; an answer it cannot
- * filter is a 502 before any byte of it reaches the client.
+ * doc/filters.md: a list answer reaches the client post-filtered to the
+ * project's elements, its framing decoded and a new Content-Length written, on
+ * the monitor's own routing of the target; an answer it cannot filter is a 502
+ * before any byte of it reaches the client.
  */
 static void
 test_list_postfilter(void **state)
@@ -471,7 +471,7 @@ test_bypass_relay(void **state)
 }
 
 /*
- * The stdin stall of issue 8, as a test: both directions of a switched
+ * The stdin stall (doc/privsep.md), as a test: both directions of a switched
  * stream at once, 8 MiB each way, through a backend that reads only while
  * it can write (like podman behind `cat`). The monitor must keep each
  * direction moving on its own; a relay that stops reading the backend
@@ -902,8 +902,9 @@ test_early_answer(void **state)
 }
 
 /*
- * Issue 11 item 2: an upload the backend does not take stays bounded in
- * the monitor: the child's socket is not read while RELAY_UP_MAX waits.
+ * doc/reliability.md "Memory bounds": an upload the backend does not take
+ * stays bounded in the monitor: the child's socket is not read while
+ * RELAY_UP_MAX waits.
  */
 static void
 test_upload_bounded(void **state)

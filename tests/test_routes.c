@@ -857,8 +857,9 @@ test_refused(void **state)
 			    c->method, c->target, r.status, r.code, r.detail,
 			    c->code, c->detail ? c->detail : "*");
 		/*
-		 * a denied family or verb says what to do instead (issue 10
-		 * item 7): a hint of its own, not the code's generic one
+		 * a denied family or verb says what to do instead
+		 * (doc/troubleshooting.md): a hint of its own, not the code's
+		 * generic one
 		 */
 		if (strcmp(r.code, "denied-endpoint") == 0 && r.hint[0] == '\0')
 			fail_msg("%s %s: denied without a hint of its own",
@@ -1142,10 +1143,10 @@ test_filters(void **state)
 }
 
 /*
- * Issue 7, doc/filters.md: a client filter member the backend would OR
- * with the project label is refused (403 denied-query, a reason that says
- * why and what to do); the same request is forwarded with the label
- * appended where the backend ANDs it.
+ * doc/filters.md: a client filter member the backend would OR with the project
+ * label is refused (403 denied-query, a reason that says why and what to do);
+ * the same request is forwarded with the label appended where the backend ANDs
+ * it.
  */
 struct widen_case {
 	enum cg_kind sock;

@@ -2,7 +2,7 @@
  * The request parser's sandbox (privsep.md §4, §12; style.md §16), as
  * shipped: a zygote sandboxed once (sandbox_enter_zygote) and each
  * request parser cloned from it with CLONE_PARENT, then finished with the
- * final filter (sandbox_finish_child; issue 9).
+ * final filter (sandbox_finish_child; doc/privsep.md "Scaling").
  *
  * - syscall tests: tests/helpers/try_syscall enters the real sandbox and
  *   makes one call (bubblewrap's try-syscall), in a child cloned from the
@@ -26,7 +26,7 @@
  *   tests/golden/child-sanitize.pfc and zygote-sanitize.pfc instead, made
  *   the same way in build/asan/src;
  * - a release build grants none of the sanitizer build's allowances,
- *   neither in its filters nor in its binary (issue 11 item 6);
+ *   neither in its filters nor in its binary (doc/reliability.md);
  *
  * Run from the repository root (paths are relative to it), e.g.
  *	make tests/helpers/try_syscall tests/test_sandbox && ./tests/test_sandbox
@@ -184,7 +184,7 @@ static const struct syscall_case allowed[] = {
 	{ "qsort_large", EXITS_0 },	/* regression: qsort probed sysinfo */
 	{ "getpid", EXITS_0 },
 	{ "gettid", EXITS_0 },
-	{ "setpriority_exit", EXITS_0 },	/* its exit, issue 9 */
+	{ "setpriority_exit", EXITS_0 },	/* its exit (filter.h) */
 	{ "write", EXITS_0 },
 	{ "read", EXITS_0 },
 	{ "readv_writev", EXITS_0 },
@@ -955,7 +955,7 @@ test_golden(void **state)
 }
 
 /*
- * ---- no sanitizer allowance in a release build (issue 11 item 6) ----
+ * ---- no sanitizer allowance in a release build ----
  *
  * What seccomp/filter.c allows in CG_SANITIZE builds only, written down
  * here independently of it: a syscall, and the argument test of its rule

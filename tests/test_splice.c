@@ -1,12 +1,11 @@
 /*
  * Large response bodies and switched streams go through the monitor's
- * relay pipe (splice(2), issue 8; monitor/splice.c, relay.c to_client): the bytes
- * the client gets are exactly the backend's, the framing is followed by
- * counting (chunk lines split across the backend's writes, a body that
- * ends exactly where the pipe's bound does, bytes past the end), and a
- * client that leaves mid-splice ends the exchange once. The world is
- * tests/monitor_fixture.h: the test plays the child, the client and, with
- * writes of its own, the backend.
+ * relay pipe (splice(2); monitor/splice.c, relay.c to_client): the bytes the
+ * client gets are exactly the backend's, the framing is followed by counting
+ * (chunk lines split across the backend's writes, a body that ends exactly
+ * where the pipe's bound does, bytes past the end), and a client that leaves
+ * mid-splice ends the exchange once. The world is tests/monitor_fixture.h: the
+ * test plays the child, the client and, with writes of its own, the backend.
  */
 #include "tests/monitor_fixture.h"
 

@@ -1,9 +1,8 @@
 /*
- * Unit tests of monitor/usage.c (issue 10 item 9, issue 7 residual;
- * doc/answers.md): the per-project df computed from the backends' own
- * answers, in the shapes measured on podman 4.3.1 and dockerd 20.10
- * (tests/integration/usability.sh u_measure keeps those shapes as a live
- * test), and the pod count of the system prune pre-check.
+ * Unit tests of monitor/usage.c (doc/answers.md): the per-project df computed
+ * from the backends' own answers, in the shapes measured on podman 4.3.1 and
+ * dockerd 20.10 (tests/integration/usability.sh u_measure keeps those shapes
+ * as a live test), and the pod count of the system prune pre-check.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/forwarded/run.py - what reaches the daemon (issue 12), conformance style.
+"""tests/forwarded/run.py - what reaches the daemon (doc/leniency.md), conformance style.
 
 Starts the real gateway in front of a fake, recording daemon on a unix socket and
 checks, per request, the exact target (and body) the daemon receives:
@@ -10,7 +10,7 @@ checks, per request, the exact target (and body) the daemon receives:
   * a JSON body on a `none` route other than start is read and never forwarded
     (http.md §4.1 as amended); on start it is still refused (B20); on attach it is
     the first bytes of the stream after the upgrade;
-  * the repeated and legacy body fields of issue 12 are forwarded normalised.
+  * the repeated and legacy body fields of doc/leniency.md are forwarded normalised.
 
 The fake daemon answers the gateway's ownership inspects with objects labelled for
 the project (fixed ids below), lists with empty lists in their real shapes (the

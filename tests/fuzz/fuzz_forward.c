@@ -1,10 +1,10 @@
 /*
- * libFuzzer entry point: the monitor's FORWARD path (issue 7, privsep.md
- * §9): the datagram decoded (ipc/codec.c), verified (verify_forward:
- * method, canonical target, owned refs, the header list as a fixpoint),
- * the forwarded head serialised (backend_build_head) and the policy
- * replayed on target and JSON body (verify_replay), as monitor/dispatch.c
- * does it, against the fixed fact table of fuzz_monitor.h.
+ * libFuzzer entry point: the monitor's FORWARD path (privsep.md §9): the
+ * datagram decoded (ipc/codec.c), verified (verify_forward: method, canonical
+ * target, owned refs, the header list as a fixpoint), the forwarded head
+ * serialised (backend_build_head) and the policy replayed on target and JSON
+ * body (verify_replay), as monitor/dispatch.c does it, against the fixed fact
+ * table of fuzz_monitor.h.
  *
  * Input: byte 0 flags (FF_DOCKER: the request came on docker.sock;
  * FF_KEEP_LENGTH: leave the FORWARD's Content-Length as it is, else its

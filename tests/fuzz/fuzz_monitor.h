@@ -5,7 +5,7 @@
  * a podman backend, egress off, that root the only bind root) and one
  * fixed table of what the monitor answered owned in the request. The seed
  * maker answers the child's questions from the same table, so its seeds
- * are FORWARDs the monitor accepts (issue 7).
+ * are FORWARDs the monitor accepts.
  */
 #ifndef CG_FUZZ_MONITOR_H
 #define CG_FUZZ_MONITOR_H

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/fuzz/make-seeds.py — regenerate the committed seed corpora of the fuzz
-targets (issue 11 item 7) from real CLI traffic and the conformance cases:
+targets (doc/reliability.md "Fuzzing") from real CLI traffic and the conformance cases:
 
     tests/fuzz/make-seeds.py [--shared DIR] [--target T]...
                                 (default: ../shared of the repository, every target)

@@ -1,7 +1,8 @@
 #!/bin/bash
-# tests/fuzz/run.sh SECONDS FUZZER... — what `make fuzz FUZZ_SECONDS=N` runs (issue 11
-# item 7): every libFuzzer target for SECONDS seconds, one after the other, each from a
-# scratch copy of its committed corpus tests/fuzz/corpus/<target>/ (the repository is
+# tests/fuzz/run.sh SECONDS FUZZER... — what `make fuzz FUZZ_SECONDS=N` runs
+# (doc/reliability.md "Fuzzing"): every libFuzzer target for SECONDS seconds, one after
+# the other, each from a scratch copy of its committed corpus
+# tests/fuzz/corpus/<target>/ (the repository is
 # never modified; what the run adds stays in $FUZZ_WORK/<target>/corpus, default
 # build/fuzz). A crash, leak, timeout or out-of-memory input is kept in
 # $FUZZ_WORK/<target>/ (crash-<sha1>, ...);

@@ -5,7 +5,7 @@
  * policy_forward_headers, the questions answered from the fact table of
  * fuzz_monitor.h and the monitor's own bind-source resolution), then kept
  * only when the monitor's verify_forward and verify_replay accept it, as
- * they must (issue 7).
+ * they must.
  *
  *   seed_forward < records > seeds
  *

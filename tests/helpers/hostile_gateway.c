@@ -1,7 +1,7 @@
 /*
- * The hostile request parser of tests/hostile/run.py (issue 7): a test
- * binary, never installed. tests/helpers/hostile_gateway is the gateway
- * itself (monitor/main.o and libcg.a, unchanged) linked with this file and
+ * The hostile request parser of tests/hostile/run.py: a test binary, never
+ * installed. tests/helpers/hostile_gateway is the gateway itself
+ * (monitor/main.o and libcg.a, unchanged) linked with this file and
  * -Wl,--wrap=child_run, so the zygote's call of child_run() lands in
  * __wrap_child_run below. Nothing in the release binary knows about it:
  * no hook, switch or environment variable.

@@ -1,8 +1,8 @@
 /*
  * membounds: the monitor's memory bounds computed from the code's own
- * constants and types (issue 11 item 2; doc/reliability.md "Memory"), one
- * KEY=VALUE line each, in bytes; tests/sanitize/reliability-report.sh
- * renders them next to the measured peaks, so the page follows the code.
+ * constants and types (doc/reliability.md "Memory bounds"), one KEY=VALUE line
+ * each, in bytes; tests/sanitize/reliability-report.sh renders them next to
+ * the measured peaks, so the page follows the code.
  *
  * Per connection (struct conn and what it points to), each buffer at its
  * largest, counting fifo growth (base/fifo.c doubles a buffer: at most

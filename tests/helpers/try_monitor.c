@@ -99,7 +99,7 @@ static int t_tgkill_other(struct prep *p) { syscall(SYS_tgkill, p->kid, p->kid, 
 static int t_mmap_exec(struct prep *p) { (void)p; syscall(SYS_mmap, NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); return 0; }
 static int t_mprotect_exec(struct prep *p) { syscall(SYS_mprotect, p->rw, PAGE, PROT_READ | PROT_EXEC); return 0; }
 static int t_getsockopt_other(struct prep *p) { int v; socklen_t l = sizeof(v); syscall(SYS_getsockopt, p->sv[0], SOL_SOCKET, SO_TYPE, &v, &l); return 0; }
-/* no send timeout any more: the client socket is non-blocking (issue 8) */
+/* no send timeout any more: the client socket is non-blocking (relay) */
 static int t_setsockopt_sndtimeo(struct prep *p) { struct timeval t = { 0, 1 }; syscall(SYS_setsockopt, p->sv[0], SOL_SOCKET, SO_SNDTIMEO, &t, sizeof(t)); return 0; }
 static int t_setsockopt_other(struct prep *p) { int v = 1; syscall(SYS_setsockopt, p->sv[0], SOL_SOCKET, SO_REUSEADDR, &v, sizeof(v)); return 0; }
 static int t_fcntl_dupfd(struct prep *p) { (void)p; syscall(SYS_fcntl, 2, F_DUPFD_CLOEXEC, 0); return 0; }

@@ -133,7 +133,7 @@ static int t_setresuid(struct prep *p) { (void)p; syscall(SYS_setresuid, 0, 0, 0
 static int t_setgid(struct prep *p) { (void)p; syscall(SYS_setgid, 0); return 0; }
 static int t_setgroups(struct prep *p) { (void)p; syscall(SYS_setgroups, 0, NULL); return 0; }
 static int t_getuid(struct prep *p) { (void)p; syscall(SYS_getuid); return 0; }
-/* only setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE) is allowed (issue 9) */
+/* only setpriority(PRIO_PROCESS, 0, CG_EXIT_NICE) is allowed (filter.h) */
 static int t_setpriority_other(struct prep *p) { (void)p; syscall(SYS_setpriority, PRIO_PROCESS, 0, 0); return 0; }
 static int t_setpriority_pgrp(struct prep *p) { (void)p; syscall(SYS_setpriority, PRIO_PGRP, 0, CG_EXIT_NICE); return 0; }
 static int t_setpriority_exit(struct prep *p) { (void)p; return want_ok(syscall(SYS_setpriority, PRIO_PROCESS, 0, CG_EXIT_NICE)); }
@@ -308,7 +308,7 @@ static int t_fcntl_flags(struct prep *p)
 		return want_ok(-1);
 	return want_ok(syscall(SYS_fcntl, p->sv[0], F_SETFD, fd | FD_CLOEXEC));
 }
-/* the client socket's O_NONBLOCK is the monitor's to rely on (issue 8) */
+/* the client socket's O_NONBLOCK is the monitor's to rely on (relay) */
 static int t_fcntl_setfl(struct prep *p) { return want_ok(syscall(SYS_fcntl, p->sv[0], F_SETFL, 0)); }
 static int t_brk(struct prep *p) { (void)p; return syscall(SYS_brk, 0) != 0 ? 0 : 4; }
 static int t_mmap_rw(struct prep *p)

@@ -361,7 +361,7 @@ def _(p, x):
 def _(p, x):
     """a libpod create body (the policy's own form) with another project's named volume:
     refused by the monitor's phase, which reads the body in the shape of the route it
-    classified itself (issue 7 item 2: the child's "api" is gone)"""
+    classified itself (privsep.md §1 as amended: the child's "api" is gone)"""
     doc = x.libpod_body("containers", x.name("volume", "theirs"))
     create(p, x, doc, target=x.L + "/containers/create")
     p.expect("VERDICT", outcome="refused", code="bind-mount")
@@ -561,8 +561,8 @@ def _(p, x):
 
 # ------------------------------------------------------------ CLIENT_DATA
 
-# A GET is a light exchange (issue 9): the monitor may have ended it (the
-# backend answered, RESPONSE_END sent) before it reads the CLIENT_DATA, which
+# A GET is a light exchange (doc/privsep.md, the message catalogue): the
+# monitor may have ended it (the backend answered, RESPONSE_END sent) before it reads the CLIENT_DATA, which
 # then arrives between requests. Either way it is a violation and the child dies.
 @row("client-data-not-hijack",
      violation=r"CLIENT_DATA (on a route that does not hijack|not allowed now)",

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""tests/hostile/run.py - a compromised request parser against the real monitor (issue 7).
+"""tests/hostile/run.py - a compromised request parser against the real monitor (doc/privsep.md
+"A compromised child cannot ...").
 
 Starts tests/helpers/hostile_gateway (the gateway itself, whose request parsers turn
 into puppets for a client that says "LIE <row>") in front of a backend that records

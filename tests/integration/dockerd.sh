@@ -15,7 +15,7 @@
 #     checks are skipped;
 #   * libs.sh (dockerode and testcontainers, directly and through the gateway);
 #   * filters.sh: the dockerd rows of doc/filters.md, re-measured on this dockerd;
-#   * isolation.sh: nothing of another project listed or pruned, any filter (issue 7).
+#   * isolation.sh: nothing of another project listed or pruned, any filter (routes.md §8.2).
 # Then stops the dockerd (scripts/dockerd-down.sh).
 #
 #   tests/integration/dockerd.sh

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/integration/filters.sh — re-measures, straight on the backend socket, how the
 # backend combines list, prune and events filters, and fails when a row of the table in
-# doc/filters.md no longer holds (issue 7: the gateway's filter rules rest on it).
+# doc/filters.md no longer holds (the gateway's filter rules rest on it).
 #
 #   tests/integration/filters.sh                      private podman (scripts/podman-up.sh)
 #   CG_BACKEND=docker tests/integration/filters.sh    private dockerd (run by dockerd.sh)

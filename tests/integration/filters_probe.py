@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/integration/filters_probe.py — measure how a real backend combines list,
-prune and events filters (issue 7; doc/filters.md holds the table).
+prune and events filters (doc/filters.md holds the table).
 
     filters_probe.py --socket SOCK --backend podman|docker [--api compat|libpod]...
                      [--only KIND] [--report] [--via GATEWAY_SOCK]

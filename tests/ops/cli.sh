@@ -57,7 +57,7 @@ for h in help --help -h; do
   run "$GW" $h
   check "$h: usage on stdout, exit 0" [ "$RC" = 0 -a -n "$OUT" -a -z "$ERR" ]
 done
-# each subcommand's own usage (issue 10 item 8): never "unknown flag --help"
+# each subcommand's own usage (cli.md): never "unknown flag --help"
 for h in "serve --help" "help serve" "serve -h" "serve --project /x --help"; do
   run "$GW" $h
   check "$h: serve's usage on stdout, exit 0" [ "$RC" = 0 -a -z "$ERR" ]

@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/ops/confine.sh — the monitor confines itself once it serves (issue 7, "Confine
-# the monitor"; doc/privsep.md): /proc shows its seccomp filter, no_new_privs and the
+# tests/ops/confine.sh — the monitor confines itself once it serves (doc/privsep.md
+# "The monitor's confinement"): /proc shows its seccomp filter, no_new_privs and the
 # capabilities it keeps; a forbidden system call made inside the live monitor (injected
 # with gdb, as an exploit would make it) is refused, logged as an ERROR and ends the
 # gateway with SIGSYS; Landlock keeps file removal inside the run directory; the death of

@@ -1,4 +1,4 @@
-"""tests/ops/framing.py - the monitor's response framing relay (issue 8: the splice
+"""tests/ops/framing.py - the monitor's response framing relay (the splice
 relay and the batched backend reads of monitor/dispatch.c on_backend, monitor/splice.c).
 
 A fake backend answers GET /version with seeded random framings: chunked (random chunk

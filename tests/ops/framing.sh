@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/ops/framing.sh — the response framing relay (issue 8: splice relay, batched
+# tests/ops/framing.sh — the response framing relay (splice relay, batched
 # backend reads): tests/ops/framing.py puts a fake backend with seeded random framings
 # (chunked, Content-Length, until close; split writes; junk past the end) behind the
 # real gateway and checks every answer through one kept client connection.

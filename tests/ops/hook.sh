@@ -165,7 +165,7 @@ hook "{\"cwd\":\"$P\"}" stop --backend docker
 check "stop: serve-only flags are not passed to stop" grep -q "ignoring flag --backend (not allowed for stop)" "$OPS_TMP/.herr"
 check "stop: still stopped" bash -c "! '$GW' status --project '$P' >/dev/null"
 
-# ---- a harness that exports DOCKER_HOST at another gateway (issue 10 item 1) -------------------
+# ---- a harness that exports DOCKER_HOST at another gateway (u_chain) ---------------------------
 FAKEGW=$OPS_TMP/fakegw.sock
 ops_fake_backend "$FAKEGW" gateway
 ops_git_project chain

@@ -283,7 +283,7 @@ if [ -e /run/podman/podman.sock ]; then echo "SKIP no backend: /run/podman/podma
   env -u XDG_RUNTIME_DIR "$GW" serve --project "$P" --backend podman --egress off 2>"$OPS_TMP/.err" >/dev/null
   check "no backend, XDG_RUNTIME_DIR unset: said so" grep -qF "WARNING tried \"- (from XDG_RUNTIME_DIR): XDG_RUNTIME_DIR is not set (a login session sets it to /run/user/<uid>); /run/podman/podman.sock (the rootful podman socket): no such file\"" "$OPS_TMP/.err"
   check "no backend: no socket, no pid file" test ! -e "$R/podman.sock" -a ! -e "$R/docker.sock" -a ! -e "$R/container-gateway.pid"
-  # with --daemon the start failed: the reason on stderr, exit non-zero (issue 10 item 8)
+  # with --daemon the start failed: the reason on stderr, exit non-zero
   expect_line "--daemon, no backend: exit 1, the reason on stderr" 1 \
     "container-gateway: no podman or docker backend found; nothing to serve" \
     "$GW" serve --daemon --project "$P" --backend podman --egress off
@@ -300,7 +300,7 @@ run env DOCKER_HOST="unix://$OPS_TMP/nob/.git/apache-magpie/run/main/docker.sock
 check "second serve of the same project with DOCKER_HOST at itself: no-op" [ "$RC" = 0 ]
 "$GW" stop --project "$OPS_TMP/nob" >/dev/null
 
-# ---- never another gateway as the backend (issue 10 item 1) ------------------------------------
+# ---- never another gateway as the backend (tool.md) -------------------------------------------
 # (a fake whose _ping answer carries Container-Gateway; the real chain through two real
 # gateways is tests/integration/usability.sh)
 FAKEGW=$OPS_TMP/fakegw.sock

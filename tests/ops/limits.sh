@@ -75,7 +75,7 @@ else fail "max-connections: one access line for the refused connection" "$(grep 
 check "max-connections: the gateway keeps running" alive "$GWPID"
 stop_gw
 
-# ---- idle connections give their slot to new clients (issue 11 item 5) ---------------
+# ---- idle connections give their slot to new clients ---------------------------------
 ops_git_project mi
 start "$OPS_TMP/mi.log" --backend podman --podman-socket "$FAKE" --egress off --max-connections 2
 run python3 - "$R/docker.sock" <<'PY'
@@ -109,7 +109,7 @@ if grep -q "gives its slot to a new client (--max-connections 2)" "$OPS_TMP/mi.l
 else fail "idle slots: the reclaim is logged" "$(tail -n 3 "$OPS_TMP/mi.log")"; fi
 stop_gw
 
-# ---- a slowloris of 500 connections: the owner still gets through (issue 11 item 5) --
+# ---- a slowloris of 500 connections: the owner still gets through ---------------------
 ops_git_project sl
 start "$OPS_TMP/sl.log" --backend podman --podman-socket "$FAKE" --egress off
 run python3 - "$R/docker.sock" <<'PY'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/ops/spares.sh — the spare request parser (issue 9, doc/privsep.md "What a new
+# tests/ops/spares.sh — the spare request parser (doc/privsep.md "What a new
 # connection costs"): an idle gateway holds exactly one spare besides the zygote and its
 # monitor sleeps (no wake-up in 3 idle seconds: it woke every second before); every
 # connection is served by a fresh process of its own, never the zygote, never one that

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/sanitize/check-asan.sh — `make check-asan` (issue 11 item 6): the unit tests and
+# tests/sanitize/check-asan.sh — `make check-asan` (doc/reliability.md): the unit tests and
 # the integration suites with AddressSanitizer + UndefinedBehaviorSanitizer.
 #
 #   1. a copy of the tree in $CG_ASAN_DIR (default build/asan/src) built with clang,
@@ -75,7 +75,7 @@ fi
 
 # 3a. the issue's reproduction: a sanitizer build WITHOUT -DCG_SANITIZE cannot sandbox
 #     its request parsers (RLIMIT_AS stops the runtime); serve must say how the zygote
-#     ended, not that it timed out (issue 11 item 6)
+#     ended, not that it timed out
 selftest_names_the_end() {
   local d=$B/no-cg-sanitize out
   san_copy_tree "$d/src"

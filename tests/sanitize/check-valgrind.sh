@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/sanitize/check-valgrind.sh — `make check-valgrind` (issue 11 item 6): valgrind
+# tests/sanitize/check-valgrind.sh — `make check-valgrind` (doc/reliability.md): valgrind
 # memcheck of the release build (the binary `make all` ships, -O2 -g):
 #
 #   1. the monitor of a gateway under valgrind (--trace-children=no) through a scripted

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""faultclient.py MODE SOCK ...: the clients of tests/sanitize/faults.sh (issue 11).
+"""faultclient.py MODE SOCK ...: the clients of tests/sanitize/faults.sh.
 
 Raw HTTP/1.1 clients whose every request is known, so that the fault table can count
 the gateway's access lines exactly. The ones that stop half-way print one line when
@@ -20,12 +20,12 @@ and causes the fault in between):
                               "end BYTES complete|truncated"
   hugechunk SOCK CTR          PUT /v1.41/containers/CTR/archive?path=/tmp, chunked, with a
                               chunk size of ffffffffffffff and 256 KiB of it, then leaves
-                              (issue 11 item 3: such an upload was forwarded and logged
+                              (before cli.md §14.3 held, such an upload was forwarded and logged
                               nothing); prints "sent PARSER_PID" before it leaves
   limit SOCK N                N clients one after the other, each a create with a JSON body
                               written whole before reading (as Python's http.client does):
                               prints "saw503 K of N" (K: those that read the 503 and its
-                              message, not a reset or a broken pipe; issue 11 item 4)
+                              message, not a reset or a broken pipe)
   keepalive SOCK              GET /v1.41/version on one connection; prints
                               "answered PARSER_PID"; "again" sends the same request on
                               the same connection and prints "answer STATUS" or

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/sanitize/faults.sh — the fault table of issue 11 against a real private podman:
+# tests/sanitize/faults.sh — the fault table of doc/reliability.md against a real private podman:
 # each fault is caused for real (the podman service SIGKILLed and restarted, clients
 # that leave half-way, a request parser SIGKILLed, 500 slow connections, oversized
 # heads and bodies, the connection limit, a client killed mid-exec), and each row

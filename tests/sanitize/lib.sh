@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # tests/sanitize/lib.sh — shared by check-asan.sh, check-valgrind.sh and fuzz.sh
-# (issue 11 items 6 and 7). Source it from a bash script run anywhere in the tree.
+# (doc/reliability.md). Source it from a bash script run anywhere in the tree.
 #
 #   san_copy_tree DEST        a fresh copy of the working tree's sources (tracked files
 #                             and untracked ones git does not ignore) in DEST, so that

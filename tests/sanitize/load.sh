@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/sanitize/load.sh — issue 11 "Must show": many keep-alive clients through the
+# tests/sanitize/load.sh — doc/reliability.md "Load": many keep-alive clients through the
 # gateway in front of a real private podman, then everything back where it started.
 #
 #   LOAD_CLIENTS (256) keep-alive connections of bench/loadgen's conc mode, each sending
@@ -128,7 +128,7 @@ NERR=$(grep -c ' ERROR ' "$R.log")
 if [ "$NERR" -eq 0 ]; then pass "load: no ERROR line"
 else fail "load: no ERROR line" "$(grep ' ERROR ' "$R.log" | head -n 3)" quiet; fi
 
-# ---- refusals on new connections: each logged once (issue 11 item 3: 2000 gave 1,827) --
+# ---- refusals on new connections: each logged once (2000 once gave 1,827) -----------
 M1=$(stat -c %s "$R.log")
 since() { tail -c +$((M1 + 1)) "$R.log" | grep ' INFO access conn=' | grep -c -- "${1:-}"; }
 out=$("$LOADGEN" lat --sock "$R/docker.sock" --newconn --n 2000 --warmup 0 --path /v1.41/nonexistent)

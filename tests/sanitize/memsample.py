@@ -6,7 +6,7 @@ Samples every INTERVAL seconds (0.2) until SIGTERM/SIGINT or until PID is gone:
   * the whole gateway (PID and its descendants: the zygote, the request parsers),
     every fifth sample: their number and the sum of their Pss.
 Then writes the peaks to OUT as KEY=VALUE lines (kB): rss_kb, pss_kb, tree_pss_kb,
-procs_max, samples. Used by tests/sanitize/load.sh (issue 11: the monitor's memory
+procs_max, samples. Used by tests/sanitize/load.sh (doc/reliability.md: the monitor's memory
 under 256 clients and during a 256 MiB docker cp, next to its bounds).
 """
 import os

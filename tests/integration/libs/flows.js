@@ -1,7 +1,7 @@
 'use strict';
 /*
  * tests/integration/libs/flows.js - the documented everyday flows of dockerode 5 and
- * testcontainers 12 (issue 12), run by tests/integration/libs.sh against one socket:
+ * testcontainers 12, run by tests/integration/libs.sh against one socket:
  * the backend directly, or a gateway. One line per flow on stdout:
  *
  *   FLOW<TAB><name><TAB>ok<TAB><ms>

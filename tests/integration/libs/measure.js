@@ -1,7 +1,7 @@
 'use strict';
 /*
  * tests/integration/libs/measure.js - one measurement of a daemon that needs a hijacked
- * connection (tests/integration/libs.sh, scenario measure; issue 12):
+ * connection (tests/integration/libs.sh, scenario measure):
  *
  *   node measure.js --socket PATH attach-body
  *
