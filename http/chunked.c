@@ -177,6 +177,15 @@ http_chunked_skip_data(struct http_chunked *c)
 	return n;
 }
 
+void
+http_chunked_unskip(struct http_chunked *c, uint64_t n)
+{
+	if (n == 0 || c->state != CH_DATA_CR)
+		return;
+	c->remaining = n;
+	c->state = CH_DATA;
+}
+
 int
 http_chunked_decode_all(const char *in, size_t inlen, char **out,
     size_t *outlen)

@@ -161,6 +161,15 @@ int http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
 uint64_t http_chunked_skip_data(struct http_chunked *c);
 
 /*
+ * Take back the last n bytes that http_chunked_skip_data() counted as
+ * consumed and were not moved after all (the splice's pipe was closed
+ * mid-chunk): the decoder expects n data bytes again, then the CRLF.
+ * n must not exceed what the skip returned; n 0, or a decoder that is not
+ * right after a skip, changes nothing.
+ */
+void http_chunked_unskip(struct http_chunked *c, uint64_t n);
+
+/*
  * Decode a whole chunked response body in[0..inlen) (response mode,
  * §8.4) into a new buffer: *out (malloc'd, the caller frees it) holds
  * *outlen data bytes and a NUL after them. Bytes after the body's end are

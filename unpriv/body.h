@@ -46,7 +46,9 @@ int body_stream(struct child *c, const struct http_request *hr);
  * The client or its body failed mid-exchange (privsep.md §8 v2): DONE
  * before RESPONSE_END, so the monitor abandons the exchange (the backend
  * sees a truncated body and acts on nothing); then its RESPONSE_END, and
- * exit with reason (child_exit).
+ * exit with reason: after a linger (child_linger_exit), so that a client
+ * still sending reads what the monitor answered, except on a timeout
+ * (child_exit).
  */
 void body_give_up(struct child *c, uint8_t reason) __attribute__((noreturn));
 

@@ -33,10 +33,6 @@
 
 #define IDLE_MS			120000	/* http.md §1.3 */
 #define HEAD_MS			30000
-/* linger after the last answer (linger() below): idle, total, bytes */
-#define LINGER_IDLE_MS		5000
-#define LINGER_TOTAL_MS		60000
-#define LINGER_BYTES_MAX	(1ull << 30)
 
 /*
  * One DEBUG line for the monitor's log: the query keys policy_route()
@@ -146,46 +142,6 @@ fact_warn(void *arg, const char *msg)
 	(void)msg;
 }
 
-/* ---------------------------------------------------------------- linger */
-
-/*
- * End the connection so that the client reads what we wrote (a refusal,
- * or the last response) even while it is still sending: half-close, then
- * read and discard until end-of-file, at most LINGER_IDLE_MS without a
- * byte, LINGER_TOTAL_MS in all and LINGER_BYTES_MAX bytes (a close with unread
- * bytes resets the connection, and the client's next write fails with EPIPE
- * before it reads the answer). Then BYE and exit.
- */
-static void __attribute__((noreturn))
-linger_exit(struct child *c, uint8_t reason)
-{
-	struct pollfd p = { .fd = c->client, .events = POLLIN };
-	long long start = now_ms(), last = start, now, wait;
-	uint64_t total = 0;
-	ssize_t n;
-
-	shutdown(c->client, SHUT_WR);
-	c->inlen = 0;
-	while (!c->client_eof && total < LINGER_BYTES_MAX) {
-		now = now_ms();
-		wait = LINGER_IDLE_MS - (now - last);
-		if (LINGER_TOTAL_MS - (now - start) < wait)
-			wait = LINGER_TOTAL_MS - (now - start);
-		if (wait <= 0)
-			break;
-		if (poll(&p, 1, (int)wait) <= 0)
-			continue;
-		n = recv(c->client, c->in, c->incap, MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n <= 0)
-			break;
-		total += (uint64_t)n;
-		last = now_ms();
-	}
-	child_exit(c, reason);
-}
-
 /* ---------------------------------------------------------------- errors */
 
 /*
@@ -213,7 +169,7 @@ refuse(struct child *c, const char *method, size_t method_len,
 	m.u.access.duration_ms = child_ms_since(&c->head_end);
 	m.u.access.detail = SN(r->detail, strlen(r->detail));
 	child_send(c, &m);
-	linger_exit(c, IPC_BYE_ERROR);
+	child_linger_exit(c, IPC_BYE_ERROR);
 }
 
 /*
@@ -264,7 +220,7 @@ child_light_msg(struct child *c, const struct ipc_msg *m)
 	if (m->type == IPC_RESPONSE_END) {
 		if (!done)
 			child_send(c, &d);
-		linger_exit(c, IPC_BYE_CLIENT_CLOSED);
+		child_linger_exit(c, IPC_BYE_CLIENT_CLOSED);
 	}
 	if (m->type != IPC_VERDICT ||
 	    m->u.verdict.outcome != IPC_OUTCOME_REFUSED)
@@ -273,7 +229,7 @@ child_light_msg(struct child *c, const struct ipc_msg *m)
 	verdict_refused(c, m, c->light_head);
 	if (!done)
 		child_send(c, &d);
-	linger_exit(c, IPC_BYE_ERROR);
+	child_linger_exit(c, IPC_BYE_ERROR);
 }
 
 /* ---------------------------------------------------------------- requests */
@@ -473,7 +429,7 @@ serve_request(struct child *c)
 	if (m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
 		verdict_refused(c, &m, is_head);
 		child_send_done(c);
-		linger_exit(c, IPC_BYE_ERROR);
+		child_linger_exit(c, IPC_BYE_ERROR);
 	}
 
 	/*
@@ -497,7 +453,7 @@ serve_request(struct child *c)
 	}
 	child_send_done(c);
 	if (mode != IPC_END_KEEP_ALIVE)
-		linger_exit(c, IPC_BYE_CLIENT_CLOSED);
+		child_linger_exit(c, IPC_BYE_CLIENT_CLOSED);
 	return 1;
 }
 

@@ -150,6 +150,43 @@ child_response_end(struct child *c, const struct ipc_msg *m)
 	return m->u.response_end.mode;
 }
 
+/* ---------------------------------------------------------------- linger */
+
+/* linger after the last answer (privsep.md "One request"): idle, total, bytes */
+#define LINGER_IDLE_MS		5000
+#define LINGER_TOTAL_MS		60000
+#define LINGER_BYTES_MAX	(1ull << 30)
+
+void
+child_linger_exit(struct child *c, uint8_t reason)
+{
+	struct pollfd p = { .fd = c->client, .events = POLLIN };
+	long long start = now_ms(), last = start, now, wait;
+	uint64_t total = 0;
+	ssize_t n;
+
+	shutdown(c->client, SHUT_WR);
+	c->inlen = 0;
+	while (!c->client_eof && total < LINGER_BYTES_MAX) {
+		now = now_ms();
+		wait = LINGER_IDLE_MS - (now - last);
+		if (LINGER_TOTAL_MS - (now - start) < wait)
+			wait = LINGER_TOTAL_MS - (now - start);
+		if (wait <= 0)
+			break;
+		if (poll(&p, 1, (int)wait) <= 0)
+			continue;
+		n = recv(c->client, c->in, c->incap, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0)
+			break;
+		total += (uint64_t)n;
+		last = now_ms();
+	}
+	child_exit(c, reason);
+}
+
 /* ---------------------------------------------------------------- client */
 
 int

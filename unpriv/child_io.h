@@ -107,6 +107,20 @@ int child_light_msg(struct child *c, const struct ipc_msg *m);
 void child_exit(struct child *c, uint8_t reason) __attribute__((noreturn));
 
 /*
+ * End the connection so that the client reads what was written to it (a
+ * refusal, the last response) even while it is still sending: half-close,
+ * then read and discard until end-of-file, at most 5 s without a byte,
+ * 60 s and 1 GiB in all; then child_exit(reason). A close with unread
+ * bytes makes the client's next write fail (EPIPE on a unix socket, a
+ * reset on TCP) before it reads the answer: privsep.md "One request",
+ * tests/integration/streams.sh, tests/forwarded/run.py. The idle bound is
+ * nginx's lingering_timeout (5 s), the total twice its lingering_time;
+ * the connection stays counted against --max-connections meanwhile.
+ */
+void child_linger_exit(struct child *c, uint8_t reason)
+    __attribute__((noreturn));
+
+/*
  * The client left, or stalled past its deadline, in the middle of a request
  * the child had begun to read (its head, or its body before FORWARD): the
  * request's access line all the same (cli.md §14.3: one per request read
