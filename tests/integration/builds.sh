@@ -324,15 +324,10 @@ EOF2
     else fail "project B creates from $IMG after A's refused load" "$(head -n 1 <<<"$CG_OUT")" quiet; fi
     DOCKER_HOST="unix://$R2/docker.sock" timeout 30 docker rm -f cgt-bload >/dev/null 2>&1
   fi
+  # the refusal comes at the archive's first document while the CLI still writes the
+  # rest: the request parser lingers, so the CLI reads the 403, never "broken pipe"
+  # (privsep.md "One request"; tests/test_bodystream.c, tests/forwarded/run.py)
   cg_run dk load -i "$d/onbuild.tar"
-  # Known race (open): the refusal comes at the archive's first document while the docker
-  # CLI still writes the rest; twice in full make check runs the CLI then failed its write
-  # ("broken pipe") before it read the 403. The load was refused and nothing loaded both
-  # times; a second try must show the 403 itself.
-  if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"write: broken pipe"* ]] && ! bk_exists localhost/cgt-onb:1; then
-    echo "# b_load: the CLI lost the refusal to a broken pipe (known race); trying again"
-    cg_run dk load -i "$d/onbuild.tar"
-  fi
   if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: denied-build-parameter: "* ]] &&
      ! bk_exists localhost/cgt-onb:1; then
     pass "docker load of an image whose config has ONBUILD triggers: 403 denied-build-parameter, not loaded"
