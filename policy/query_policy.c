@@ -6,9 +6,12 @@
  * the ownership checks). The label filters (filters.c) and the build query
  * (build.c) are called from here. Contracts in routes.h.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/xmalloc.h"
 #include "policy/body_int.h"
 #include "policy/query.h"
 #include "policy/routes.h"
@@ -270,9 +273,48 @@ qp_commit(struct cg_request *req, struct cg_refusal *r)
 	return changes_policy(req->query, r);
 }
 
+/*
+ * An import's changes (policy.md §13.2), then the project label for its
+ * image: a LABEL change after the client's, quoted, which podman 4.3.1
+ * (libimage strips the quotes) and dockerd 20.10 (Dockerfile LABEL) read
+ * alike. Without it the image was unlabelled, which every project's
+ * creates take for a shared one: an import under a name no image had yet
+ * (localhost/alpine) ran in another project's `docker run alpine` (red team
+ * rt11). The change is dropped first when present, so that the forwarded
+ * query is a fixpoint of the monitor's replay. A root with a quote or a
+ * backslash is refused (commit-label): the change could not carry it.
+ */
+static int
+import_changes(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    struct cg_refusal *r)
+{
+	char *change;
+	size_t i;
+	int rc = 0;
+
+	if (strpbrk(ctx->root, "\"\\") != NULL)
+		return cg_refuse(r, "commit-label", "the project root holds a "
+		    "quote or backslash, which an import's label change "
+		    "cannot carry");
+	if (asprintf(&change, "LABEL %s=\"%s\"", CG_LABEL_KEY,
+	    ctx->root) < 0)
+		xoom();
+	for (i = query_find(req->query, "changes", 0); i != QUERY_NONE;
+	    i = query_find(req->query, "changes", i))
+		if (strcmp(req->query->v[i].value, change) == 0)
+			query_remove_at(req->query, i);
+		else
+			i++;
+	if ((rc = changes_policy(req->query, r)) == 0)
+		query_append(req->query, "changes", change);
+	free(change);
+	return rc;
+}
+
 /* §10.2.1: compat images/create is a pull or an import, by query. */
 static int
-qp_images_create(struct cg_request *req, struct cg_refusal *r)
+qp_images_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    struct cg_refusal *r)
 {
 	const char *img = query_get(req->query, "fromImage");
 	const char *src = query_get(req->query, "fromSrc");
@@ -289,6 +331,7 @@ qp_images_create(struct cg_request *req, struct cg_refusal *r)
 		req->action = "import";
 		req->body_kind = CG_BODY_STREAM;
 		req->no_head_timeout = 1;
+		return import_changes(ctx, req, r);
 	}
 	return changes_policy(req->query, r);
 }
@@ -305,7 +348,8 @@ qp_images_pull(struct cg_request *req, struct cg_refusal *r)
 }
 
 static int
-qp_images_import(struct cg_request *req, struct cg_refusal *r)
+qp_images_import(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    struct cg_refusal *r)
 {
 	const char *url = query_get(req->query, "url");
 	char q[260];
@@ -313,7 +357,7 @@ qp_images_import(struct cg_request *req, struct cg_refusal *r)
 	if (nonempty(url))
 		return cg_refuse(r, "denied-query", "url=%s makes the daemon "
 		    "fetch a URL and is refused", cg_quote(url, strlen(url), q));
-	return changes_policy(req->query, r);
+	return import_changes(ctx, req, r);
 }
 
 /* §9.5: stats of named containers / pods only. */
@@ -476,11 +520,11 @@ query_policy(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	case QP_COMMIT:
 		return qp_commit(req, r);
 	case QP_IMAGES_CREATE:
-		return qp_images_create(req, r);
+		return qp_images_create(ctx, req, r);
 	case QP_IMAGES_PULL:
 		return qp_images_pull(req, r);
 	case QP_IMAGES_IMPORT:
-		return qp_images_import(req, r);
+		return qp_images_import(ctx, req, r);
 	case QP_CONTAINER_STATS:
 		return qp_stats(req, "containers", "containers", r);
 	case QP_POD_STATS:

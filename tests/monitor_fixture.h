@@ -54,6 +54,9 @@
 #define KEY	"org.apache.magpie.project"
 #define LABEL_FILTER \
 	"filters=%7B%22label%22%3A%5B%22org.apache.magpie.project%3D%2Fhome%2Fu%2Fproj%22%5D%7D"
+/* a streamed upload's canonical target: the policy labels every import */
+#define IMPORT	"/v4.0.0/libpod/images/import?changes=LABEL%20" \
+	"org.apache.magpie.project%3D%22%2Fhome%2Fu%2Fproj%22"
 #define S(s)	ipc_cstr(s)
 #define CGV	"Container-Gateway: " CG_VERSION "\r\n"
 

@@ -102,7 +102,7 @@ to_state(struct t *t, enum st s)
 	case S_STREAM:		/* streamed request body after VERDICT */
 	case S_WAIT_STREAM:	/* ... and the response already complete */
 		fb_queue(s == S_WAIT_STREAM ? http_resp(200, "{}") : NULL, 0);
-		m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_CHUNKED, 0);
+		m = m_forward(1, "POST", IMPORT, FWD_CHUNKED, 0);
 		assert_int_equal(t_send_run(t, &m), 0);
 		assert_true(drive_until(t->c, RS_STREAM));
 		if (s == S_WAIT_STREAM) {
@@ -667,7 +667,7 @@ test_body_limits(void **state)
 	/* stream with a Content-Length: framed by the monitor */
 	t_open(&t, sock_up);
 	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_LENGTH, 5);
+	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 5);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	/* BODY before VERDICT forwarding */
 	m = m_data(IPC_BODY, 1, "ab", 2);
@@ -675,7 +675,7 @@ test_body_limits(void **state)
 
 	t_open(&t, sock_up);
 	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_LENGTH, 5);
+	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 5);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));
 	t_expect_msg(&t, IPC_VERDICT, &m);
@@ -688,7 +688,7 @@ test_body_limits(void **state)
 
 	t_open(&t, sock_up);
 	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_LENGTH, 5);
+	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 5);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));
 	m = m_data(IPC_BODY, 1, "abc", 3);
@@ -700,7 +700,7 @@ test_body_limits(void **state)
 	/* the exact length, BODY_END; the backend saw head + 5 bytes */
 	t_open(&t, sock_up);
 	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_LENGTH, 5);
+	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 5);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));
 	m = m_data(IPC_BODY, 1, "abc", 3);
@@ -710,7 +710,7 @@ test_body_limits(void **state)
 	m = m_simple(IPC_BODY_END, 1);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	pump(t.c);
-	assert_string_equal(fb_read(0), "POST /v4.0.0/libpod/images/import HTTP/1.1\r\n"
+	assert_string_equal(fb_read(0), "POST " IMPORT " HTTP/1.1\r\n"
 	    "Host: docker\r\nContent-Length: 5\r\n\r\nabcde");
 	m = m_simple(IPC_BODY_END, 1);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
@@ -719,7 +719,7 @@ test_body_limits(void **state)
 	/* chunked: framed by the monitor; BODY after BODY_END */
 	t_open(&t, sock_up);
 	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_CHUNKED, 0);
+	m = m_forward(1, "POST", IMPORT, FWD_CHUNKED, 0);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));
 	m = m_data(IPC_BODY, 1, "0123456789abcdefX", 17);
@@ -727,7 +727,7 @@ test_body_limits(void **state)
 	m = m_simple(IPC_BODY_END, 1);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	pump(t.c);
-	assert_string_equal(fb_read(0), "POST /v4.0.0/libpod/images/import HTTP/1.1\r\n"
+	assert_string_equal(fb_read(0), "POST " IMPORT " HTTP/1.1\r\n"
 	    "Host: docker\r\nTransfer-Encoding: chunked\r\n"
 	    "\r\n11\r\n0123456789abcdefX\r\n0\r\n\r\n");
 	m = m_data(IPC_BODY, 1, "x", 1);
@@ -798,7 +798,7 @@ test_forward_target(void **state)
 	FWD_OK(m);
 	m = m_forward(1, "GET", "/v4.0.0/libpod/info", FWD_NONE, 0);
 	FWD_OK(m);
-	m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_LENGTH, 0);
+	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 0);
 	FWD_OK(m);
 
 	/* not canonical: the child did not re-encode the query */
@@ -843,7 +843,7 @@ test_forward_target(void **state)
 	FWD_BAD(m, "FORWARD headers are not the list the policy forwards");
 	m = m_forward(1, "POST", "/v1.41/volumes/create", FWD_CHUNKED, 0);
 	FWD_BAD(m, "FORWARD headers are not the list the policy forwards");
-	m = m_forward(1, "POST", "/v4.0.0/libpod/images/import", FWD_NONE, 0);
+	m = m_forward(1, "POST", IMPORT, FWD_NONE, 0);
 	FWD_OK(m);		/* an empty stream: Content-Length: 0 */
 	/* libpod only on podman.sock */
 	gw.lis[0].socket_kind = CG_DOCKER;
@@ -930,12 +930,12 @@ test_forward_headers(void **state)
 	/* framing: exactly the policy's */
 	m = m_fwd(1, "POST", "/v1.41/containers/c1id/stop", NULL);
 	FWD_BAD(m, NULL);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Content-Length", "007", NULL);
+	m = m_fwd(1, "POST", IMPORT, "Content-Length", "007", NULL);
 	FWD_BAD(m, NOT_THE_LIST);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Content-Length", "7",
+	m = m_fwd(1, "POST", IMPORT, "Content-Length", "7",
 	    "Transfer-Encoding", "chunked", NULL);
 	FWD_BAD(m, "FORWARD headers refused by the policy (malformed");
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Transfer-Encoding", "gzip",
+	m = m_fwd(1, "POST", IMPORT, "Transfer-Encoding", "gzip",
 	    NULL);
 	FWD_BAD(m, "FORWARD headers refused by the policy (malformed");
 	m = m_fwd(1, "GET", "/v1.41/info", "Content-Length", "0", NULL);
@@ -950,13 +950,13 @@ test_forward_headers(void **state)
 	m = m_fwd(1, "GET", "/v1.41/info", "Content-Type", "application/json",
 	    NULL);
 	FWD_BAD(m, NOT_THE_LIST);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Content-Type",
+	m = m_fwd(1, "POST", IMPORT, "Content-Type",
 	    "application/x-tar", "Transfer-Encoding", "chunked", NULL);
 	FWD_OK(m);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Content-Type",
+	m = m_fwd(1, "POST", IMPORT, "Content-Type",
 	    "application x-tar", "Transfer-Encoding", "chunked", NULL);
 	FWD_BAD(m, NOT_THE_LIST);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Content-Type",
+	m = m_fwd(1, "POST", IMPORT, "Content-Type",
 	    "application/grpc", "Transfer-Encoding", "chunked", NULL);
 	FWD_BAD(m, "FORWARD headers refused by the policy (denied-endpoint");
 	/* registry credentials on pull and build only (http.md §7.3) */
@@ -970,7 +970,7 @@ test_forward_headers(void **state)
 	FWD_OK(m);
 	m = m_fwd(1, "GET", "/v1.41/info", "X-Registry-Auth", "e30=", NULL);
 	FWD_BAD(m, NOT_THE_LIST);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "X-Registry-Auth", "e30=",
+	m = m_fwd(1, "POST", IMPORT, "X-Registry-Auth", "e30=",
 	    "Transfer-Encoding", "chunked", NULL);
 	FWD_BAD(m, NOT_THE_LIST);
 	m = m_fwd(1, "POST", "/v4.3.1/libpod/images/pull?reference=localhost%2F"
@@ -980,7 +980,7 @@ test_forward_headers(void **state)
 	m = m_fwd(1, "GET", "/v1.41/info", "Connection", "Upgrade", "Upgrade",
 	    "tcp", NULL);
 	FWD_BAD(m, NOT_THE_LIST);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Transfer-Encoding",
+	m = m_fwd(1, "POST", IMPORT, "Transfer-Encoding",
 	    "chunked", "Upgrade", "tcp", NULL);
 	FWD_BAD(m, NOT_THE_LIST);
 	m = m_fwd(1, "POST", "/v1.41/exec/e1/start", "Content-Length", "0",

@@ -264,7 +264,8 @@ test_images(void **state)
 		  "x" },
 		{ D, "POST", "/v1.41/images/create?fromSrc=-&repo=r&message=m"
 		  "&changes=ENV+a%3Db", "/v1.41/images/create?fromSrc=-&repo=r"
-		  "&message=m&changes=ENV%20a%3Db", NULL },
+		  "&message=m&changes=ENV%20a%3Db"
+		  "&changes=LABEL%20org.apache.magpie.project%3D%22%2Fhome%2Fu%2Fproj%22", NULL },
 		{ P, "POST", "/v4.3.1/libpod/images/pull?alltags=false&arch="
 		  "&authfile=&os=&password=&policy=missing&quiet=false"
 		  "&reference=localhost%2Fbusybox&username=&variant=&x=1",
@@ -275,7 +276,7 @@ test_images(void **state)
 		  "/v1.41/images/load?quiet=1", "x" },
 		{ P, "POST", "/v4.3.1/libpod/images/import?reference=x"
 		  "&message=m&url=", "/v4.3.1/libpod/images/import?reference=x"
-		  "&message=m&url=", NULL },
+		  "&message=m&url=&changes=LABEL%20org.apache.magpie.project%3D%22%2Fhome%2Fu%2Fproj%22", NULL },
 		{ D, "GET", "/v1.41/images/get?names=a&names=b&x=1",
 		  "/v1.41/images/get?names=a&names=b", "x" },
 		{ P, "GET", "/v4.3.1/libpod/images/export?references=a&format="

@@ -818,7 +818,7 @@ test_upload_stalls(void **state)
 	 * loads wait for theirs, and with no spare in this fixture the
 	 * monitor would hold their bytes itself
 	 */
-	upload_begun(&t, "POST", "/v4.0.0/libpod/images/import");
+	upload_begun(&t, "POST", IMPORT);
 	d = t.c->body_deadline;
 	assert_true(d > 0);
 	/* not yet: nothing happens */
@@ -871,7 +871,7 @@ test_early_answer(void **state)
 	(void)state;
 	t_open(&t, sock_up);
 	fb_queue("HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\nno", 0);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Transfer-Encoding",
+	m = m_fwd(1, "POST", IMPORT, "Transfer-Encoding",
 	    "chunked", NULL);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));
@@ -920,7 +920,7 @@ test_upload_bounded(void **state)
 	t_open(&t, sock_up);
 	/* a backend that accepts and never reads: a tiny receive buffer */
 	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", "Content-Length",
+	m = m_fwd(1, "POST", IMPORT, "Content-Length",
 	    "1073741824", NULL);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until(t.c, RS_STREAM));

@@ -286,7 +286,7 @@ upload(struct t *t, const char *name, const char *value)
 
 	t_open(t, sock_up);
 	fb_queue(NULL, 0);
-	m = m_fwd(1, "POST", "/v4.0.0/libpod/images/import", name, value, NULL);
+	m = m_fwd(1, "POST", IMPORT, name, value, NULL);
 	assert_int_equal(t_send_run(t, &m), 0);
 	assert_true(drive_until(t->c, RS_STREAM));
 	t_expect_msg(t, IPC_VERDICT, &m);

@@ -1178,7 +1178,7 @@ PY
 }
 
 i_image_names() {
-  local bb ib ctx pause porig
+  local bb ib ctx pause porig short
   # fixtures of their own: i_prunes removes the set-up's unused images
   bk tag "$(mk_image ina "$P1")" localhost/isoin-a:1 && bk tag "$(mk_image inb "$P2")" localhost/isoin-b:1 ||
     { fail "image names: fixtures" "could not tag the fixtures"; return; }
@@ -1216,6 +1216,16 @@ i_image_names() {
   dk save -o "$CG_TMP/isoin-bb.tar" $IMG
   expect_ok "load of the shared $IMG's own archive (the name already names it)" \
     dk load -i "$CG_TMP/isoin-bb.tar"
+  # an import is project 1's image: under a name no image had (a short name's
+  # localhost/ candidate), project 2's create of the short name must not run it
+  expect_ok "import of a new name" dk import "$CG_TMP/isoin-root.tar" localhost/isoin-imp:1
+  if [ "$(bk image inspect -f '{{index .Config.Labels "org.apache.magpie.project"}}' localhost/isoin-imp:1)" = "$P1" ]; then
+    pass "the imported image carries project 1's label"
+  else fail "the imported image carries project 1's label" "labels: $(bk image inspect -f '{{json .Config.Labels}}' localhost/isoin-imp:1)"; fi
+  # podman resolves the short name to localhost/ first; dockerd to docker.io
+  short=localhost/isoin-imp:1; [ "$CG_BACKEND" = podman ] && short=isoin-imp:1
+  expect_fail_with "create of project 2 from project 1's import: refused" "commit-label" \
+    dk2 create --network none "$short" true
   if [ "$(img_id $IMG)" = "$bb" ] && [ "$(img_id localhost/isoin-b:1)" = "$ib" ]; then
     pass "$IMG and project 2's tag still name their images"
   else fail "$IMG and project 2's tag still name their images" "moved: $IMG $(img_id $IMG | cut -c1-19), isoin-b $(img_id localhost/isoin-b:1 | cut -c1-19)"; fi
@@ -1249,6 +1259,7 @@ i_image_names() {
     if [ -n "$porig" ]; then bk tag "$porig" "$pause"; else bk rmi "$pause" >/dev/null 2>&1; fi
   fi
   bk rmi localhost/isoin-a:1 localhost/isoin-b:1 localhost/isoin-own:1 localhost/isoin-own:2 localhost/isoin-new:1 >/dev/null 2>&1
+  bk rmi localhost/isoin-a:1 localhost/isoin-b:1 localhost/isoin-own:1 localhost/isoin-own:2 localhost/isoin-imp:1 >/dev/null 2>&1
   [ "$CG_BACKEND" = podman ] && backend DELETE "/v4.3.1/libpod/pods/isopi?force=true" >/dev/null
   return 0
 }
