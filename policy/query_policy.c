@@ -179,6 +179,19 @@ change_instr(const char *p, size_t plen, const char *v, size_t vlen,
 		return label_value(v, vlen, r);
 	if (plen == 3 && strncasecmp(p, "ENV", 3) == 0)
 		return env_value(v, vlen, r);
+	/*
+	 * ONBUILD: podman 4.3.1's commit and dockerd 20.10's commit and import
+	 * keep it in the image's config.OnBuild (measured, red team rt11): a
+	 * later build runs those triggers from its base image, checked only
+	 * at one instant before the builder looks the name up again
+	 * (monitor/baseimg.c); image loads refuse them too (check/load.h).
+	 */
+	if (plen == 7 && strncasecmp(p, "ONBUILD", 7) == 0)
+		return cg_refuse_hint(r, "denied-build-parameter", "put the "
+		    "steps in the Dockerfile of the build that needs them",
+		    "ONBUILD changes are refused: a later build would run "
+		    "them from its base image, unseen by the check of that "
+		    "build's Dockerfile");
 	return 0;
 }
 

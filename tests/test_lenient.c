@@ -394,6 +394,14 @@ test_commit(void **state)
 	refuse("POST", "/commit?container=own1&repo=r",
 	    "{\"labels\":{\"org.apache.magpie.project\":\"/x\"}}",
 	    "commit-label", NULL);
+	/* ONBUILD in changes, either reading of the line (a later build
+	   would run the triggers from its base image) */
+	refuse("POST", "/commit?container=own1&changes=ONBUILD+RUN+x", "null",
+	    "denied-build-parameter", NULL);
+	refuse("POST", "/commit?container=own1&changes=onbuild%3DRUN", "null",
+	    "denied-build-parameter", NULL);
+	refuse("POST", "/commit?container=own1&changes=%C2%A0OnBuild+RUN+x",
+	    "null", "denied-build-parameter", NULL);
 	/* decision 7 still holds for the Config part */
 	refuse("POST", "/commit?container=own1&repo=r",
 	    "{\"repo\":\"r\",\"Labels\":{\"org.apache.magpie.project\":\"/x\"}}",

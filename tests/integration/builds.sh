@@ -449,7 +449,16 @@ b_onbuild() {
   if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: denied-build-parameter: base image"*"could not pull it"* ]]; then
     pass "a missing base image is pulled by the gateway first; one it cannot pull is refused"
   else fail "a missing base image is pulled by the gateway first; one it cannot pull is refused" "exit $CG_RC: $(tail -n 2 <<<"$CG_OUT")" quiet; fi
-  bk_q rmi -f localhost/cgt-onbuild:1 localhost/cgt-onbuild:2 localhost/cgt-onbuild:3 localhost/cgt-b:2
+  # a project makes no ONBUILD image itself: commit and import changes carry none (both
+  # daemons keep them in config.OnBuild; the check above is at one instant, and a retag
+  # between it and the builder's lookup ran a refused trigger: red team rt11)
+  dk create --name cgt-obc --network none "$IMG" true >/dev/null
+  cg_run dk commit --change 'ONBUILD RUN echo T' cgt-obc localhost/cgt-obc:1
+  if [ "$CG_RC" -ne 0 ] && [[ $CG_OUT == *"container-gateway: denied-build-parameter: ONBUILD"* ]] &&
+     ! bk_exists localhost/cgt-obc:1; then pass "docker commit --change ONBUILD: 403 denied-build-parameter, no image"
+  else fail "docker commit --change ONBUILD: 403 denied-build-parameter, no image" "exit $CG_RC: $(head -n 2 <<<"$CG_OUT")" quiet; fi
+  bk_q rm -f cgt-obc
+  bk_q rmi -f localhost/cgt-onbuild:1 localhost/cgt-onbuild:2 localhost/cgt-onbuild:3 localhost/cgt-b:2 localhost/cgt-obc:1
 }
 
 # ---- ordinary builds -------------------------------------------------------------------
