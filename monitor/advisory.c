@@ -51,6 +51,28 @@ static const struct advisory table[ADV_COUNT] = {
 		"starts FROM (tool.md); a base image retagged between that "
 		"check and the builder's own lookup is not seen",
 	},
+	/*
+	 * Measured by red team rt11 on netavark 1.4.0 (Debian 12): project A
+	 * reached B's service after its own network lost its last container;
+	 * netavark's iptables driver deletes the one FORWARD jump to
+	 * NETAVARK_ISOLATION_1 on the complete teardown of any isolated bridge
+	 * (TeardownPolicy::OnComplete, src/firewall/varktables/types.rs; the
+	 * same through 1.16 by its source). No API answer names netavark's
+	 * version, so every podman backend counts as affected.
+	 */
+	[ADV_NETAVARK_TEARDOWN] = {
+		"netavark-isolation-teardown", "netavark",
+		"1.4 to at least 1.16 (podman does not report its version: every "
+		"podman backend)",
+		"the iptables driver deletes the one FORWARD jump to "
+		"NETAVARK_ISOLATION_1 that every isolated bridge shares when "
+		"any isolated bridge is torn down (its last container stops), "
+		"until the next isolated network is set up: meanwhile the "
+		"projects' networks reach each other",
+		"nothing it can do (it does not touch the host's firewall, and "
+		"teardowns happen without a request); isolate projects that "
+		"must not reach each other with one daemon each",
+	},
 };
 
 const struct advisory *
@@ -187,6 +209,8 @@ advisory_applies(const struct backend_version *v, int podman_server)
 	if (podman && (!parse_ver(pv).ok || below(pv, "4.9.4") ||
 	    (!below(pv, "5.0.0") && below(pv, "5.0.1"))))
 		bits |= 1u << ADV_BUILDAH_1753;
+	if (podman)
+		bits |= 1u << ADV_NETAVARK_TEARDOWN;
 	/* fixed in 1.2.8, 1.3.3 and 1.4.0-rc.3 */
 	if ((v->runtime[0] == '\0' || strcmp(v->runtime, "runc") == 0) &&
 	    (!r.ok || below(rv, "1.2.8") ||

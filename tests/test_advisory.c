@@ -19,6 +19,7 @@
 #define WORKDIR	(1u << ADV_PODMAN_WORKDIR)
 #define RUNC	(1u << ADV_RUNC_DEV)
 #define BUILDAH	(1u << ADV_BUILDAH_1753)
+#define NETAVARK	(1u << ADV_NETAVARK_TEARDOWN)
 
 /* podman 4.3.1's GET /version, cut to the members read */
 static const char podman_431[] =
@@ -51,7 +52,8 @@ test_parse(void **state)
 	assert_string_equal(v.version, "4.3.1");
 	assert_string_equal(v.runtime, "runc");
 	assert_string_equal(v.runtime_version, "1.1.5+ds1");
-	assert_int_equal(advisory_applies(&v, 1), WORKDIR | RUNC | BUILDAH);
+	assert_int_equal(advisory_applies(&v, 1), WORKDIR | RUNC | BUILDAH |
+	    NETAVARK);
 	advisory_describe(&v, 1, d, sizeof(d));
 	assert_string_equal(d, "podman 4.3.1, runc 1.1.5+ds1");
 
@@ -65,7 +67,8 @@ test_parse(void **state)
 	/* nothing readable: a podman (by its _ping) counts as affected */
 	advisory_parse_version("not json", 8, &v);
 	assert_false(v.known);
-	assert_int_equal(advisory_applies(&v, 1), WORKDIR | RUNC | BUILDAH);
+	assert_int_equal(advisory_applies(&v, 1), WORKDIR | RUNC | BUILDAH |
+	    NETAVARK);
 	assert_int_equal(advisory_applies(&v, 0), RUNC);
 	advisory_describe(&v, 1, d, sizeof(d));
 	assert_string_equal(d, "podman, version unknown");
@@ -94,16 +97,19 @@ test_ranges(void **state)
 	(void)state;
 	/* podman: workdir fixed in 5.7.1, buildah in 4.9.4 and 5.0.1 */
 	assert_int_equal(applies("podman", "5.7.0", "crun", "1.14"),
-	    WORKDIR);
-	assert_int_equal(applies("podman", "5.7.1", "crun", "1.14"), 0);
+	    WORKDIR | NETAVARK);
+	assert_int_equal(applies("podman", "5.7.1", "crun", "1.14"),
+	    NETAVARK);
 	assert_int_equal(applies("podman", "5.7.1-rc1", "crun", "1.14"),
-	    WORKDIR);
-	assert_int_equal(applies("podman", "4.9.4", "crun", "1"), WORKDIR);
+	    WORKDIR | NETAVARK);
+	assert_int_equal(applies("podman", "4.9.4", "crun", "1"),
+	    WORKDIR | NETAVARK);
 	assert_int_equal(applies("podman", "4.9.3", "crun", "1"),
-	    WORKDIR | BUILDAH);
+	    WORKDIR | BUILDAH | NETAVARK);
 	assert_int_equal(applies("podman", "5.0.0", "crun", "1"),
-	    WORKDIR | BUILDAH);
-	assert_int_equal(applies("podman", "5.0.1", "crun", "1"), WORKDIR);
+	    WORKDIR | BUILDAH | NETAVARK);
+	assert_int_equal(applies("podman", "5.0.1", "crun", "1"),
+	    WORKDIR | NETAVARK);
 	/* runc: fixed in 1.2.8, 1.3.3, 1.4.0-rc.3 */
 	assert_int_equal(applies("docker", "28.0.0", "runc", "1.2.7"), RUNC);
 	assert_int_equal(applies("docker", "28.0.0", "runc", "1.2.8"), 0);
