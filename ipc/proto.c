@@ -127,6 +127,7 @@ static const struct field f_verdict[] = {
 	STR("code", verdict.code, 32),
 	U16("status", verdict.status),
 	STR("detail", verdict.detail, 1024),
+	STR("hint", verdict.hint, 512),
 };
 static const struct field f_response_end[] = {
 	ENUM("mode", response_end.mode, n_end),

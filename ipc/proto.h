@@ -179,6 +179,8 @@ struct ipc_msg {
 			struct ipc_str code;			/* str(32) */
 			uint16_t status;
 			struct ipc_str detail;			/* str(1024) */
+			struct ipc_str hint;	/* str(512): the refusal's own
+						   hint, "" for the code's */
 		} verdict;
 		struct { uint8_t mode; } response_end;	/* enum ipc_end_mode */
 		struct { struct ipc_str data; } client_data;	/* bytes(65000) */

@@ -663,10 +663,11 @@ backend_read_internal(struct conn *c)
 }
 
 void
-backend_verdict(struct conn *c, int refused, const char *code, int status,
-    const char *detail)
+backend_verdict(struct conn *c, const struct cg_refusal *r)
 {
 	struct ipc_msg m = { .type = IPC_VERDICT, .req = c->req };
+	int refused = r != NULL;
+	const char *code = refused ? r->code : NULL;
 
 	/* a light exchange is told only a refusal (doc/privsep.md,
 	   "The message catalogue") */
@@ -674,13 +675,27 @@ backend_verdict(struct conn *c, int refused, const char *code, int status,
 		m.u.verdict.outcome = refused ? IPC_OUTCOME_REFUSED :
 		    IPC_OUTCOME_FORWARDING;
 		m.u.verdict.code = ipc_cstr(refused ? code : "");
-		m.u.verdict.status = (uint16_t)(refused ? status : 0);
-		m.u.verdict.detail = ipc_cstr(refused ? detail : "");
+		m.u.verdict.status = (uint16_t)(refused ? r->status : 0);
+		m.u.verdict.detail = ipc_cstr(refused ? r->detail : "");
+		m.u.verdict.hint = ipc_cstr(refused ? r->hint : "");
 		conn_send(c, &m);
 	}
 	c->fwd_pending = 0;
 	ipc_audit_verdict(c, refused ? "refused" : "forwarded",
 	    refused ? code : NULL);
+}
+
+void
+backend_refuse_r(struct conn *c, const struct cg_refusal *r)
+{
+	audit_write(c, r->status >= 500 ? AO_ERROR : AO_REFUSED, c->method,
+	    c->log_path, r->code, r->status, conn_duration_ms(c), r->detail);
+	c->closing = 1;		/* the child writes the error and lingers */
+	phase_settle(c, 0);	/* nothing was created: its pins go */
+	conn_close_backend(c);
+	conn_free_phase_tree(c);
+	backend_verdict(c, r);
+	c->rs = RS_WAIT_DONE;
 }
 
 void
@@ -694,14 +709,7 @@ backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
 	cg_refuse(&r, code, "%s", detail);
-	audit_write(c, r.status >= 500 ? AO_ERROR : AO_REFUSED, c->method,
-	    c->log_path, r.code, r.status, conn_duration_ms(c), r.detail);
-	c->closing = 1;		/* the child writes the error and lingers */
-	phase_settle(c, 0);	/* nothing was created: its pins go */
-	conn_close_backend(c);
-	conn_free_phase_tree(c);
-	backend_verdict(c, 1, r.code, r.status, r.detail);
-	c->rs = RS_WAIT_DONE;
+	backend_refuse_r(c, &r);
 }
 
 void

@@ -110,11 +110,11 @@ int backend_write(struct conn *c);
  */
 int backend_read_internal(struct conn *c);
 /*
- * Answer c's FORWARD: VERDICT forwarding (refused = 0), or refused with
- * code, status and detail; the debug VERDICT audit line.
+ * Answer c's FORWARD: VERDICT forwarding (r NULL), or refused with r's
+ * code, status, detail and hint (the code's own when r->hint is empty);
+ * the debug VERDICT audit line.
  */
-void backend_verdict(struct conn *c, int refused, const char *code,
-    int status, const char *detail);
+void backend_verdict(struct conn *c, const struct cg_refusal *r);
 /*
  * Refuse c's FORWARD from the monitor side (phase, 502, 504): access line
  * (deny, or error for a 5xx), backend closed, phase tree freed, VERDICT
@@ -129,6 +129,8 @@ void backend_verdict(struct conn *c, int refused, const char *code,
 void backend_set_json(struct conn *c, char *json, size_t len);
 void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same with a refusal made already, its own hint kept (r->hint). */
+void backend_refuse_r(struct conn *c, const struct cg_refusal *r);
 /*
  * Refuse after a failed internal exchange: 504 when timeout (http.md §10,
  * same detail as the child's), else 502 backend-unreachable.

@@ -758,7 +758,7 @@ static void
 forward_written(struct conn *c)
 {
 	audit_forwarded(c);
-	backend_verdict(c, 0, NULL, 0, NULL);
+	backend_verdict(c, NULL);
 	if (!c->stream_done) {
 		c->rs = RS_STREAM;
 		c->bc.deadline = 0;

@@ -217,7 +217,7 @@ systemd_step(struct conn *c, const struct image_config *ic)
 	    "not JSON") : image_systemd_check(ic, tree, c->im_pod, &r);
 	cJSON_Delete(tree);
 	if (rc < 0)
-		backend_refuse(c, r.code, "%s", r.detail);
+		backend_refuse_r(c, &r);
 	return rc;
 }
 
@@ -251,7 +251,7 @@ check_config(struct conn *c, const char *body, size_t len)
 	memset(&r, 0, sizeof(r));
 	if (image_config_check(&ic, c->im_ref, c->gw->root, &r) < 0) {
 		image_config_free(&ic);
-		backend_refuse(c, r.code, "%s", r.detail);
+		backend_refuse_r(c, &r);
 		return;
 	}
 	if (systemd_step(c, &ic) < 0) {

@@ -46,7 +46,7 @@ imgdest_start(struct conn *c)
 	c->dn_step = 0;
 	if (image_dests_parse(c->action, qs != NULL ? qs + 1 : "",
 	    qs != NULL ? strlen(qs + 1) : 0, &c->dn, &r) < 0) {
-		backend_refuse(c, r.code, "%s", r.detail);
+		backend_refuse_r(c, &r);
 		return -1;
 	}
 	if (c->dn.n == 0)
@@ -77,10 +77,13 @@ imgdest_done(struct conn *c, int ok, int timeout)
 		return;
 	}
 	if (status != 404 && v != CG_OWNED) {
-		backend_refuse(c, c->dn.code, "%s=%s names an image that is "
-		    "not this project's (pulled, or another project's); "
-		    "choose a name of this project's own", c->dn.key[c->dn_i],
-		    name);
+		struct cg_refusal r;
+
+		cg_refuse_hint(&r, c->dn.code, "choose a name of this "
+		    "project's own, or one no image has yet", "%s=%s names an "
+		    "image that is not this project's (pulled, or another "
+		    "project's)", c->dn.key[c->dn_i], name);
+		backend_refuse_r(c, &r);
 		return;
 	}
 	if (++c->dn_i < c->dn.n) {

@@ -111,11 +111,12 @@ static const struct tmsg cat[] = {
 	{ IPC_BODY, "BODY", 0, 1, {
 		{ "data", T_BYTES, O(body.data), 65000 } } },
 	{ IPC_BODY_END, "BODY_END", 0, 0, { { NULL, T_BOOL, 0, 0 } } },
-	{ IPC_VERDICT, "VERDICT", 0, 4, {
+	{ IPC_VERDICT, "VERDICT", 0, 5, {
 		{ "outcome", T_ENUM, O(verdict.outcome), 2 },
 		{ "code", T_STR, O(verdict.code), 32 },
 		{ "status", T_U16, O(verdict.status), 0 },
-		{ "detail", T_STR, O(verdict.detail), 1024 } } },
+		{ "detail", T_STR, O(verdict.detail), 1024 },
+		{ "hint", T_STR, O(verdict.hint), 512 } } },
 	{ IPC_RESPONSE_END, "RESPONSE_END", 0, 1, {
 		{ "mode", T_ENUM, O(response_end.mode), 2 } } },
 	{ IPC_CLIENT_DATA, "CLIENT_DATA", 0, 1, {
@@ -268,6 +269,7 @@ sample(uint16_t type, struct ipc_msg *m)
 		m->u.verdict.code = S("backend-timeout");
 		m->u.verdict.status = 504;
 		m->u.verdict.detail = S("no answer within 30000 ms");
+		m->u.verdict.hint = S("check the daemon");
 		break;
 	case IPC_RESPONSE_END:
 		m->u.response_end.mode = IPC_END_CLOSE;
@@ -984,7 +986,7 @@ t_format(void **state)
 	sample(IPC_VERDICT, &m);
 	m.u.verdict.outcome = IPC_OUTCOME_FORWARDING;
 	expect_fmt(&m, " outcome=forwarding code=backend-timeout status=504"
-	    " detail=\"no answer within 30000 ms\"");
+	    " detail=\"no answer within 30000 ms\" hint=\"check the daemon\"");
 	sample(IPC_RESPONSE_END, &m);
 	expect_fmt(&m, " mode=close");
 	m.u.response_end.mode = IPC_END_KEEP_ALIVE;

@@ -191,6 +191,9 @@ verdict_refused(struct child *c, const struct ipc_msg *m, int is_head)
 		_exit(1);
 	cg_refuse(&r, code, "%.*s", (int)m->u.verdict.detail.len,
 	    m->u.verdict.detail.p);
+	if (m->u.verdict.hint.len > 0)
+		cg_hint(&r, "%.*s", (int)m->u.verdict.hint.len,
+		    m->u.verdict.hint.p);
 	resp = cg_error_response(&r, is_head, &len);
 	(void)child_write_client(c, resp, len);
 	free(resp);

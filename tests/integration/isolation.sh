@@ -1187,6 +1187,10 @@ i_image_names() {
     dk tag localhost/isoin-a:1 $IMG
   expect_fail_with "tag of project 1's image over project 2's image: refused" "denied-query" \
     dk tag localhost/isoin-a:1 localhost/isoin-b:1
+  # the monitor's refusal keeps its own hint (VERDICT hint), not the code's generic one
+  if grep -qF "names an image that is not this project's (pulled, or another project's); choose a name of this project's own, or one no image has yet" <<<"$CG_OUT"; then
+    pass "the tag's refusal ends with its own hint"
+  else fail "the tag's refusal ends with its own hint" "$(head -n 1 <<<"$CG_OUT")"; fi
   if [ "$CG_BACKEND" = podman ]; then
     expect_fail_with "libpod tag over project 2's image: refused" "denied-query" \
       pm tag localhost/isoin-a:1 localhost/isoin-b:1
