@@ -818,6 +818,20 @@ tb_docker_archive(struct tb *t, const char *cfg)
 	tb_end(t);
 }
 
+/* A load checker fed t whole, its chk_finish answer want (0 or -1). */
+static struct chk *
+load_finished(const struct tb *t, int want)
+{
+	struct chk_params p = { .kind = CHK_LOAD, .podman = 1, .query = "" };
+	struct cg_refusal r;
+	struct chk *c = chk_new(&p, &r);
+
+	assert_non_null(c);
+	assert_int_equal(chk_feed(c, t->p, t->len), 0);
+	assert_int_equal(chk_finish(c), want);
+	return c;
+}
+
 /*
  * The names a load gives, for the monitor's destination check: every
  * RepoTags string (any case of the member), OCI ref.name and containerd
@@ -847,10 +861,7 @@ test_load_names(void **state)
 	/* a config's members are no names, whatever their shape */
 	tb_file(&t, "c.json", "{\"config\":{\"Labels\":{\"a\":\"b\"}}}");
 	tb_end(&t);
-	c = chk_new(&p, &r);
-	assert_non_null(c);
-	assert_int_equal(chk_feed(c, t.p, t.len), 0);
-	assert_int_equal(chk_finish(c), 0);
+	c = load_finished(&t, 0);
 	b = chk_bases(c);
 	assert_int_equal(b->n, 5);
 	assert_string_equal(b->ref[0], "localhost/a:1");
@@ -881,10 +892,7 @@ test_load_names(void **state)
 	tb_file(&t, "index.json", "{\"manifests\":[{\"annotations\":{"
 	    "\"org.opencontainers.image.ref.name\":\"y:1\"}}]}");
 	tb_end(&t);
-	c = chk_new(&p, &r);
-	assert_non_null(c);
-	assert_int_equal(chk_feed(c, t.p, t.len), 0);
-	assert_int_equal(chk_finish(c), 0);
+	c = load_finished(&t, 0);
 	b = chk_bases(c);
 	assert_int_equal(b->n, 2);
 	assert_string_equal(b->id[0], "");
@@ -901,10 +909,7 @@ test_load_names(void **state)
 	memset(&t, 0, sizeof(t));
 	tb_file(&t, "manifest.json", man);
 	tb_end(&t);
-	c = chk_new(&p, &r);
-	assert_non_null(c);
-	assert_int_equal(chk_feed(c, t.p, t.len), 0);
-	assert_int_equal(chk_finish(c), -1);
+	c = load_finished(&t, -1);
 	assert_string_equal(chk_refusal(c)->code, "too-large");
 	chk_free(c);
 	free(t.p);
