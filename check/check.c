@@ -95,7 +95,7 @@ struct chk {
 	/* loads: the SHA-256 of each JSON document, by its cleaned entry
 	   name (an image config's is the image's id: both daemons hash
 	   the bytes they read; a name seen twice with two digests has none) */
-	struct { char *path; char hex[65]; int bad; } dg[DIGESTS_MAX];
+	struct { char *path; char hex[65]; int bad, seen; } dg[DIGESTS_MAX];
 	size_t ndg;
 	struct tar_entry e;
 };
@@ -547,12 +547,15 @@ build_entry(struct chk *c, const struct tar_entry *e, const char *p)
  * a regular file's data captured (check/load.h) until its first byte after
  * white space says it is no JSON document (json_sniff).
  */
+static void digest_taint(struct chk *c, const char *p);
+
 static int
 load_entry(struct chk *c, const struct tar_entry *e, const char *p)
 {
 	char *lt;
 	int rc;
 
+	digest_taint(c, p);	/* hashed again, and kept, if a JSON document */
 	if ((rc = tree_check(c, e, p, &lt)) != 0)
 		return rc == 1 ? 0 : -1;
 	rc = tree_update(c, e, p, lt);
@@ -679,16 +682,37 @@ digest_doc(struct chk *c, const char *name, const unsigned char *d,
 	hex[64] = '\0';
 	for (i = 0; i < c->ndg && strcmp(c->dg[i].path, p) != 0; i++)
 		;
+	if (i < c->ndg && c->dg[i].hex[0] == '\0')
+		memcpy(c->dg[i].hex, hex, sizeof(hex));
+	else if (i < c->ndg)
+		c->dg[i].bad = 1;	/* a second document at that path */
+	free(p);
+}
+
+/*
+ * Another entry at path p (any type): a config there may not be what the
+ * daemon reads (dockerd extracts the whole archive, the last entry
+ * winning and links followed; podman takes the first): its digest, now
+ * or later, gives no id (red team rt12: a symlink at the config's path
+ * made a changed image pass as the one its name had).
+ */
+static void
+digest_taint(struct chk *c, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndg && strcmp(c->dg[i].path, p) != 0; i++)
+		;
 	if (i < c->ndg) {
-		c->dg[i].bad |= strcmp(c->dg[i].hex, hex) != 0;
-		free(p);
-	} else if (c->ndg < DIGESTS_MAX) {
-		c->dg[c->ndg].path = p;
-		memcpy(c->dg[c->ndg].hex, hex, sizeof(hex));
-		c->dg[c->ndg++].bad = 0;
-	} else {
-		free(p);	/* beyond: its images have no id (checked strictly) */
+		c->dg[i].seen++;
+		return;
 	}
+	if (c->ndg == DIGESTS_MAX)
+		return;		/* its images have no id (checked strictly) */
+	c->dg[c->ndg].path = xstrdup(p);
+	c->dg[c->ndg].hex[0] = '\0';
+	c->dg[c->ndg].bad = 0;
+	c->dg[c->ndg++].seen = 1;
 }
 
 /* A load's end: each name's image id, where its config is known. */
@@ -701,11 +725,18 @@ load_ids(struct chk *c)
 
 	for (i = 0; i < b->n; i++) {
 		b->id[i][0] = '\0';
+		/* a config at the top (docker and podman save put it there):
+		   no directory on the way that a link could redirect */
 		if (b->cfg_bad[i] || b->cfg[i] == NULL ||
 		    (p = cg_path_clean(b->cfg[i], 0)) == NULL)
 			continue;
+		if (strchr(p, '/') != NULL) {
+			free(p);
+			continue;
+		}
 		for (k = 0; k < c->ndg; k++)
-			if (strcmp(c->dg[k].path, p) == 0 && !c->dg[k].bad)
+			if (strcmp(c->dg[k].path, p) == 0 && !c->dg[k].bad &&
+			    c->dg[k].seen == 1 && c->dg[k].hex[0] != '\0')
 				memcpy(b->id[i], c->dg[k].hex, 65);
 		free(p);
 	}

@@ -562,9 +562,12 @@ baseimg_verdict(struct conn *c, const struct cg_refusal *r)
 		c->ck.xfeed = -1;
 	}
 	if (r != NULL) {
+		char *d = log_quote(r->detail, strlen(r->detail));
+
 		log_msg(LOG_INFO, "check", "connection %llu: base image %s (id "
 		    "%.12s) refused: %s", (unsigned long long)c->id,
-		    c->ck.img[c->ck.img_i], c->ck.img_id, r->detail);
+		    c->ck.img[c->ck.img_i], c->ck.img_id, d);
+		free(d);
 		check_refuse(c, r);
 		return;
 	}

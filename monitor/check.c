@@ -24,6 +24,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -59,9 +60,13 @@ check_kind_of(const struct conn *c)
 static void
 refuse(struct conn *c, const struct cg_refusal *r)
 {
+	/* the detail quotes archive entry names: escaped (cli.md §14.1) */
+	char *d = log_quote(r->detail, strlen(r->detail));
+
 	log_msg(LOG_INFO, "check", "connection %llu: %s %s refused by the "
 	    "checker: %s: %s", (unsigned long long)c->id, c->method,
-	    c->log_path != NULL ? c->log_path : "-", r->code, r->detail);
+	    c->log_path != NULL ? c->log_path : "-", r->code, d);
+	free(d);
 	c->ck.state = CK_REFUSED;
 	baseimg_end(c);			/* a held build's connection: truncated */
 	rpipe_close(&c->ck.in);		/* the request parser stops splicing */

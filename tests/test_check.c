@@ -900,6 +900,32 @@ test_load_names(void **state)
 	chk_free(c);
 	free(t.p);
 
+	/*
+	 * The config's path also taken by a link (either order), or a config
+	 * below a directory: what the daemon reads there may be another
+	 * document, so no id (red team rt12)
+	 */
+	for (i = 0; i < 3; i++) {
+		memset(&t, 0, sizeof(t));
+		if (i == 1)
+			tb_entry(&t, "c.json", '2', "e.json", 0777, NULL, 0);
+		tb_file(&t, i == 2 ? "d/c.json" : "c.json",
+		    "{\"config\":{\"Labels\":{\"a\":\"b\"}}}");
+		tb_file(&t, "e.json", "{\"config\":{}}");
+		if (i == 0)
+			tb_entry(&t, "c.json", '2', "e.json", 0777, NULL, 0);
+		tb_file(&t, "manifest.json", i == 2 ? "[{\"Config\":\"d/c.json\","
+		    "\"RepoTags\":[\"x:1\"]}]" : "[{\"Config\":\"c.json\","
+		    "\"RepoTags\":[\"x:1\"]}]");
+		tb_end(&t);
+		c = load_finished(&t, 0);
+		b = chk_bases(c);
+		assert_int_equal(b->n, 1);
+		assert_string_equal(b->id[0], "");
+		chk_free(c);
+		free(t.p);
+	}
+
 	/* seventeen names: too many to check */
 	n = (size_t)snprintf(man, sizeof(man), "[{\"RepoTags\":[");
 	for (i = 0; i <= DF_BASES_MAX; i++)

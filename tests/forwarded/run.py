@@ -23,6 +23,7 @@ standard library only; needs no root and no container engine.
 Prints PASS/FAIL per case and "N passed, M failed" last; exit 1 when any failed.
 """
 import argparse
+import io
 import json
 import os
 import re
@@ -30,6 +31,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -412,6 +414,28 @@ def main():
         # http.md §9.3: the client's half-close reaches the daemon after its last
         # byte, also when that byte waited for a slow daemon (it was lost then: an
         # exec of `wc -c` never ended)
+        # a checker refusal's detail quotes entry names: a newline in one never
+        # starts a line of the log (cli.md §14.1; red team rt12)
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tf:
+            ti = tarfile.TarInfo("x\nFORGED-LINE container-gateway INFO forged")
+            ti.type = tarfile.CHRTYPE
+            tf.addfile(ti)
+        before = os.path.getsize(log_path)
+        status, resp = http(socks["docker"], "POST", "/images/load", buf.getvalue(),
+                            ctype="application/x-tar")
+        time.sleep(0.2)
+        with open(log_path, "rb") as f:
+            f.seek(before)
+            text = f.read().decode("utf-8", "replace")
+        if status == 403 and "refused by the checker" in text and \
+                not any(l.startswith("FORGED-LINE") for l in text.splitlines()):
+            passed += 1
+            print("PASS a refused load's entry name with a newline forges no log line")
+        else:
+            failed += 1
+            print("FAIL a refused load's entry name with a newline forges no log line: "
+                  "status %d, log %r" % (status, text[-600:]))
         fake.count = True
         status, resp = stream_then_close(socks["docker"], "/exec/%s/start" % EID,
                                          b'{"Detach":false,"Tty":false}', 8 << 20)
