@@ -28,7 +28,7 @@ LIBS      = $(shell pkg-config --libs $(PKGS)) $(BZ2_LIBS)
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 # Library modules: every .c of these folders except the program entry point.
-MODULES   = base ipc http policy seccomp check unpriv monitor
+MODULES   = base ipc http policy seccomp check unpriv monitor monitor/exchange ops
 LIB_SRCS  = $(filter-out monitor/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 LIB_OBJS  = $(LIB_SRCS:.c=.o)
 TEST_SRCS = $(wildcard tests/test_*.c)
@@ -136,7 +136,8 @@ FUZZ_check  = $(wildcard check/*.c) $(FUZZ_policy)
 # each time a new monitor file joined the phase)
 FUZZ_forward = $(FUZZ_policy) $(FUZZ_CODEC) $(wildcard check/*.c) ipc/buf.c ipc/queue.c \
               base/fifo.c base/rpipe.c ipc/msg.c $(wildcard unpriv/*.c) $(wildcard seccomp/*.c) \
-              $(filter-out monitor/main.c,$(wildcard monitor/*.c))
+              $(filter-out monitor/main.c,$(wildcard monitor/*.c)) $(wildcard monitor/exchange/*.c) \
+              $(wildcard ops/*.c)
 FUZZERS   = $(addprefix tests/fuzz/fuzz_,http json ipc routes query build forward check)
 
 .SECONDEXPANSION:

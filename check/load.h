@@ -38,7 +38,7 @@
  * "io.containerd.image.name" annotation, each "repo:tag" of a file named
  * "repositories") is added to names (when not NULL; its over flag set
  * past DF_BASES_MAX), for the monitor to check that the load moves no
- * name other projects resolve (monitor/baseimg.c, as the destinations of
+ * name other projects resolve (monitor/exchange/baseimg.c, as the destinations of
  * tag and build: policy/imgdest.h), with the archive entry of the config
  * of the image it is given to (a manifest.json entry's "Config"; names
  * given otherwise or to two configs have none: struct df_bases); one

@@ -43,7 +43,7 @@
 
 #include "base/xmalloc.h"
 #include "ipc/proto.h"
-#include "monitor/daemon.h"
+#include "ops/daemon.h"
 #include "monitor/log.h"
 #include "seccomp/filter.h"
 #include "unpriv/sandbox.h"

@@ -19,7 +19,7 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
-#include "monitor/evfilter.h"
+#include "monitor/exchange/evfilter.h"
 #include "monitor/log.h"
 #include "monitor/pins.h"
 

@@ -6,7 +6,7 @@
  * connection waits for changes.
  *
  * What a connection waits for is still decided in one place,
- * conn_pollfds() (monitor/dispatch.c); ev_sync() turns its answer into
+ * conn_pollfds() (monitor/exchange/dispatch.c); ev_sync() turns its answer into
  * epoll_ctl() calls for the three roles (the child's socket, the backend,
  * the client). Level-triggered, like poll(), so a handler that leaves
  * bytes unread is simply called again.

@@ -16,7 +16,7 @@
 #include "http/http.h"
 #include "ipc/proto.h"
 #include "ipc/queue.h"
-#include "monitor/audit.h"
+#include "monitor/exchange/audit.h"
 #include "monitor/advisory.h"
 #include "monitor/config.h"
 #include "policy/imgdest.h"
@@ -39,22 +39,22 @@ struct listener {
 	char noproxy[1100];
 	/*
 	 * The backend fails a compat commit without a body (podman 4.3:
-	 * 500 "Decode(): EOF"), measured at start-up (monitor/discover.c):
+	 * 500 "Decode(): EOF"), measured at start-up (ops/discover.c):
 	 * an empty compat commit body is then sent as "{}" (usability.sh
 	 * u_commit).
 	 */
 	int commit_needs_body;
 	/*
 	 * A rootless podman service (its socket is not root's; measured at
-	 * start-up, monitor/discover.c): builds get no network (policy.md §10
+	 * start-up, ops/discover.c): builds get no network (policy.md §10
 	 * as amended, policy/build.c).
 	 */
 	int backend_rootless;
 	/*
 	 * The daemon behind it, by the Server field of its GET /_ping at
-	 * start-up (monitor/discover.c). The monitor answers system df and
+	 * start-up (ops/discover.c). The monitor answers system df and
 	 * build prune itself only for the daemons whose answers and builders
-	 * it was measured on (monitor/answer.c, doc/answers.md).
+	 * it was measured on (monitor/exchange/answer.c, doc/answers.md).
 	 */
 	enum backend_ident {
 		BACKEND_UNKNOWN = 0,	/* no or another Server field */
@@ -79,7 +79,7 @@ struct lingering {
 
 /*
  * Forwarded requests whose connection ended before the answer, whose
- * answer is still read for their record (monitor/drain.c), at most.
+ * answer is still read for their record (monitor/exchange/drain.c), at most.
  */
 #define DRAIN_SLOTS	16
 struct drain;
@@ -270,7 +270,7 @@ struct bcall {
 	int internal;
 	int head_only;			/* an internal HEAD: its answer has
 					   no body whatever its framing says */
-	/* keep-alive (monitor/backend.c "pool") */
+	/* keep-alive (monitor/exchange/backend.c "pool") */
 	int reused;			/* fd came from the pool */
 	char *retry;			/* the request, for one retry when a
 					   pooled connection turns out closed */
@@ -292,13 +292,13 @@ enum fact_stage { FS_NONE, FS_INSPECT, FS_EXEC_CONTAINER, FS_OWN_PREFIX,
 	FS_PN_POD,
 	FS_PN_INSPECT, FS_PN_LIST };
 
-/* A checked upload (monitor/check.c; doc/privsep.md "Builds and archives"). */
+/* A checked upload (monitor/exchange/check.c; doc/privsep.md "Builds and archives"). */
 enum { CK_NONE = 0, CK_BUILD, CK_ARCHIVE, CK_LOAD };
 enum { CK_OFF = 0, CK_WAITING, CK_RUNNING, CK_OK, CK_REFUSED,
 	CK_IMAGES };		/* approved; its base images (a load: its
 				   names) are being checked */
 #define CK_IMAGES_MAX	16	/* base images per build (DF_BASES_MAX) */
-/* the step of a build's base image (monitor/baseimg.c) */
+/* the step of a build's base image (monitor/exchange/baseimg.c) */
 enum { IMG_NONE = 0, IMG_INSPECT, IMG_PULL, IMG_EXPORT, IMG_VERDICT };
 struct ckstate {
 	int kind;			/* CK_NONE, CK_BUILD, CK_ARCHIVE, CK_LOAD */
@@ -323,7 +323,7 @@ struct ckstate {
 	int flushed;			/* CHECK_FLUSH sent, no approval since */
 	int end_seen;			/* BODY_END */
 	int final_sent;			/* the body's end is queued */
-	/* an approved build's base images (monitor/baseimg.c) */
+	/* an approved build's base images (monitor/exchange/baseimg.c) */
 	char *img[CK_IMAGES_MAX];	/* as the checker named them */
 	char img_want[CK_IMAGES_MAX][65];	/* a load's: the id of the
 					   image the archive gives img[i],
@@ -476,7 +476,7 @@ struct conn {
 	unsigned char ph_missing[64];	/* volume i answered 404 */
 	int ph_step;
 	int ph_pub_all;			/* a create that publishes every
-					   exposed port (monitor/publish.h) */
+					   exposed port (monitor/exchange/publish.h) */
 	struct cJSON *ph_exposed;	/* then its image's ExposedPorts, as
 					   the image step read them, or NULL */
 	int ph_pn;			/* the project network: 1 missing,
@@ -494,7 +494,7 @@ struct conn {
 					   body's tree (freed at once: a parse
 					   of 8 MiB can take 300 MB:
 					   doc/reliability.md) */
-	/* the image step of the phase (monitor/image.c) */
+	/* the image step of the phase (monitor/exchange/image.c) */
 	char *im_ref;			/* the image being checked, malloc'd */
 	char *im_id;			/* its id (compat on podman), malloc'd */
 	char *im_pin;			/* the id of the image that passed the
@@ -503,7 +503,7 @@ struct conn {
 	int im_step;			/* its internal request, 0: none */
 	int im_pod;			/* a pod create's infra image */
 	int im_default;			/* podman's default infra image */
-	/* the image names the request moves (monitor/imgdest.c) */
+	/* the image names the request moves (monitor/exchange/imgdest.c) */
 	struct image_dests dn;		/* names, malloc'd (conn_free_phase_tree) */
 	size_t dn_i;			/* the one being inspected */
 	int dn_step;			/* an inspect of dn runs */
@@ -551,7 +551,7 @@ struct conn {
 					   bytes) */
 	uint64_t up_next;		/* announced after them: the next
 					   batch, framed as one chunk when
-					   up.len is out (monitor/splice.c;
+					   up.len is out (monitor/exchange/splice.c;
 					   unchecked uploads) */
 	unsigned char *stash;		/* a message of the child read while
 					   announced bytes were still in the
@@ -584,7 +584,7 @@ struct conn {
 	int lf_on;			/* collecting this answer */
 	char *lf_buf;			/* final head, then the wire body */
 	size_t lf_len, lf_headlen;
-	/* a filtered events stream (monitor/evfilter.c) */
+	/* a filtered events stream (monitor/exchange/evfilter.c) */
 	struct evfilter *ef;		/* the verified events route's filter */
 	int ef_on;			/* filtering this answer, re-chunked */
 	/* a route the monitor answers or pre-checks itself (answer.c) */
@@ -621,7 +621,7 @@ struct conn {
  *   pathres.c   bind-source resolution
  */
 
-/* ---- monitor/dispatch.c */
+/* ---- monitor/exchange/dispatch.c */
 
 #define CONN_POLLFDS	4	/* the child's socket, the backend, the client,
 				   the checker's socket */
@@ -671,7 +671,7 @@ int conn_on_timer(struct conn *c, long long now);
  */
 long long conn_on_body_timer(struct conn *c, long long now);
 
-/* ---- monitor/check.c (doc/privsep.md "Builds and archives") */
+/* ---- monitor/exchange/check.c (doc/privsep.md "Builds and archives") */
 
 /* CK_BUILD, CK_ARCHIVE or CK_LOAD for a verified streamed upload to be
    checked; CK_NONE for any other. */
@@ -708,7 +708,7 @@ void check_on_ipc(struct conn *c);
 /* The request is over: the checker killed, its pipes closed. */
 void check_end(struct conn *c);
 
-/* ---- monitor/baseimg.c (doc/privsep.md "Builds and archives") */
+/* ---- monitor/exchange/baseimg.c (doc/privsep.md "Builds and archives") */
 
 /*
  * The checker named base image ref[0..len) (CHECK_IMAGE) before its
@@ -741,7 +741,7 @@ void baseimg_end(struct conn *c);
 /* The checker failed or refused c's upload: answer the client. */
 void check_refuse(struct conn *c, const struct cg_refusal *r);
 
-/* ---- monitor/verify.c */
+/* ---- monitor/exchange/verify.c */
 
 /*
  * Verify a FORWARD m from c's child (privsep.md §9.1 and its 2026-12-01
@@ -766,7 +766,7 @@ int verify_forward(struct conn *c, const struct ipc_msg *m,
  */
 int verify_replay(struct conn *c);
 
-/* ---- monitor/phase.c */
+/* ---- monitor/exchange/phase.c */
 
 /*
  * Start the monitor-side named-resource phase of c's verified, replayed
@@ -812,7 +812,7 @@ void phase_continue(struct conn *c);
  */
 void phase_resume(struct conn *c);
 
-/* ---- monitor/image.c */
+/* ---- monitor/exchange/image.c */
 
 /*
  * Start the image step of c's container or pod create (pod: 1 for a pod
@@ -840,7 +840,7 @@ void image_step_done(struct conn *c, int ok, int timeout);
  */
 int image_pin_body(struct conn *c);
 
-/* ---- monitor/imgdest.c */
+/* ---- monitor/exchange/imgdest.c */
 
 /*
  * Called by phase_start() for c's verified, replayed FORWARD: when its
@@ -854,7 +854,7 @@ int imgdest_start(struct conn *c);
  * phase_done). */
 void imgdest_done(struct conn *c, int ok, int timeout);
 
-/* ---- monitor/answer.c */
+/* ---- monitor/exchange/answer.c */
 
 /*
  * Called by phase_start() for c's verified, replayed FORWARD before the
@@ -892,7 +892,7 @@ void answer_refuse(struct conn *c, const char *code, const char *hint,
 void answer_empty_stream(struct conn *c, const char *code,
     const char *detail);
 
-/* ---- monitor/startcheck.c */
+/* ---- monitor/exchange/startcheck.c */
 
 /*
  * Called by phase_start() for c's verified FORWARD: a container start,
@@ -984,7 +984,7 @@ int budget_stream(struct conn *c);
 const char *budget_hint(void);
 void budget_detail(const struct gateway *gw, char *out, size_t outsz);
 
-/* ---- monitor/dispatch.c: the budget's continuations */
+/* ---- monitor/exchange/dispatch.c: the budget's continuations */
 
 /*
  * c's FORWARD got its room: a JSON body is read now (RS_BODY), any other
@@ -998,7 +998,7 @@ void forward_admitted(struct conn *c);
  */
 void forward_refused(struct conn *c);
 
-/* ---- monitor/facts.c */
+/* ---- monitor/exchange/facts.c */
 
 /*
  * Verdict of an inspect response (routes.md §9.3): status and body
@@ -1056,10 +1056,10 @@ void facts_answer(struct conn *c, uint8_t result, const char *id);
 int facts_internal_answer(struct conn *c, int ok, int timeout, int *status,
     char **body, size_t *body_len);
 
-/* ---- monitor/answer.c */
+/* ---- monitor/exchange/answer.c */
 
 
-/* ---- monitor/projnet.c: the project's own network (doc/privsep.md) */
+/* ---- monitor/exchange/projnet.c: the project's own network (doc/privsep.md) */
 
 #define PROJNET_NAME_MAX	64
 /* The libpod API version of the monitor's own libpod requests on a compat
@@ -1079,7 +1079,7 @@ void projnet_name(const char *root, char out[PROJNET_NAME_MAX + 1]);
  * The network inspect the monitor makes about any network (ownership
  * questions, the project network, the named-resource phase), and its API:
  * libpod on a podman backend (only its answer shows the isolate option,
- * and podman's compat inspect strips that option: monitor/netcompat.h),
+ * and podman's compat inspect strips that option: monitor/exchange/netcompat.h),
  * compat with the client's version prefix on dockerd. Returns a malloc'd
  * request, its length in *len.
  */
@@ -1091,7 +1091,7 @@ enum cg_api projnet_inspect_api(const struct conn *c);
  * GET /_ping at start-up): the daemon whose isolate option and compat
  * network handlers were measured (4.3.1, netavark 1.4). Only there does
  * the monitor answer compat network inspect and list itself
- * (monitor/netcompat.h) and refuse a bridge without isolation.
+ * (monitor/exchange/netcompat.h) and refuse a bridge without isolation.
  */
 int projnet_measured_podman(const struct conn *c);
 /*
@@ -1229,7 +1229,7 @@ void conn_free_phase_tree(struct conn *c);
 /* Milliseconds since the end of c's request head (the access line's). */
 unsigned conn_duration_ms(const struct conn *c);
 
-/* ---- monitor/pathres.c */
+/* ---- monitor/exchange/pathres.c */
 
 /*
  * Resolve an absolute bind source (policy.md §4.4) against gw's roots,

@@ -4,7 +4,7 @@
  * connection limit fitted to RLIMIT_NOFILE.
  */
 #include "monitor/gateway.h"
-#include "monitor/backend.h"
+#include "monitor/exchange/backend.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

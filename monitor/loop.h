@@ -111,7 +111,7 @@ int ev_wait(struct gateway *gw, struct ev_event *out, int max,
  */
 int ev_current(const struct gateway *gw, const struct ev_event *e);
 
-/* ---- monitor/ocache.c: kept ownership verdicts of full ids (routes.md
+/* ---- monitor/exchange/ocache.c: kept ownership verdicts of full ids (routes.md
  * §9.3 [S]: labels are immutable and random ids never reused) */
 
 /* 1 for the kinds whose full-id verdicts are kept: container, pod (not
@@ -208,7 +208,7 @@ void linger_tick(struct gateway *gw, long long now);
 /* Close every lingering client (graceful exit). */
 void linger_close_all(struct gateway *gw);
 
-/* ---- monitor/drain.c */
+/* ---- monitor/exchange/drain.c */
 
 enum audit_outcome;
 /*

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "monitor/audit_cmd.h"
+#include "ops/audit_cmd.h"
 #include "monitor/config.h"
 #include "monitor/serve.h"
-#include "monitor/status.h"
+#include "ops/status.h"
 #include "unpriv/child.h"
 
 int

@@ -19,7 +19,7 @@
  * the pins of creates still in flight.
  */
 #include "monitor/pins.h"
-#include "monitor/backend.h"
+#include "monitor/exchange/backend.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -35,10 +35,10 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
-#include "monitor/audit.h"
+#include "monitor/exchange/audit.h"
 #include "monitor/log.h"
 #include "monitor/pin.h"
-#include "monitor/rundir.h"
+#include "ops/rundir.h"
 #include "monitor/task.h"
 #include "policy/body.h"
 #include "policy/json.h"
@@ -392,7 +392,7 @@ pins_settle(struct conn *c, int status)
 		/*
 		 * Unseen (-1): the create may still be under way on the
 		 * backend (an answer whose parser died is drained,
-		 * monitor/drain.c): kept out of sweeps for --backend-timeout.
+		 * monitor/exchange/drain.c): kept out of sweeps for --backend-timeout.
 		 */
 		for (i = 0; i < c->npins; i++)
 			if ((r = rec_find(p, c->pin_names[i])) != NULL) {

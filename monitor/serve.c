@@ -28,14 +28,14 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
-#include "monitor/backend.h"
+#include "monitor/exchange/backend.h"
 #include "monitor/confine.h"
-#include "monitor/daemon.h"
-#include "monitor/instance.h"
+#include "ops/daemon.h"
+#include "ops/instance.h"
 #include "monitor/log.h"
 #include "monitor/pins.h"
 #include "monitor/task.h"
-#include "monitor/rundir.h"
+#include "ops/rundir.h"
 #include "unpriv/child.h"
 #include "unpriv/sanitize.h"
 
@@ -249,8 +249,17 @@ sandbox_selftest(struct gateway *gw)
 		if (poll(p, 2, 100) > 0) {
 			if (p[1].revents)
 				zygote_on_event(gw);
-			if (p[0].revents)
+			if (p[0].revents) {
+				/*
+				 * its CHILD_READY is checked against the pid the
+				 * zygote names: a ZYGOTE_SPAWNED on its way is
+				 * read first (the exchange does not read the
+				 * zygote)
+				 */
+				if (c->zpending)
+					zygote_on_event(gw);
 				(void)conn_on_ipc(c);
+			}
 		}
 	}
 	if (c == NULL || !c->ready) {

@@ -5,7 +5,7 @@
  * backends' GET /version after start-up (discover.c).
  */
 #include "monitor/task.h"
-#include "monitor/backend.h"
+#include "monitor/exchange/backend.h"
 
 #include <errno.h>
 #include <poll.h>

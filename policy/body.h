@@ -73,7 +73,7 @@ int body_named_resources(enum cg_api api, enum cg_kind backend_kind,
 
 /*
  * The image a create body tree (already accepted by body_policy) makes a
- * container from, for the monitor's image step (monitor/image.c): compat
+ * container from, for the monitor's image step (monitor/exchange/image.c): compat
  * create Image, libpod create image, pod create infra_image. NULL when
  * the body names none; for a pod create without infra_image whose
  * no_infra is not truthy, *default_infra is set to 1 (podman then uses

@@ -98,7 +98,7 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	/*
 	 * 20: publishing (§3.7). PublishAllPorts (a bool: §0.5) passes: the
 	 * monitor turns it into 127.0.0.1 bindings of the exposed ports
-	 * before forwarding (monitor/publish.h; rule 20 as amended).
+	 * before forwarding (monitor/exchange/publish.h; rule 20 as amended).
 	 */
 	if (rule_publish_compat(hc, r) != 0)
 		return -1;

@@ -12,7 +12,7 @@
  * member is refused (widening[] below) with a reason saying what to do
  * instead, except on podman's volume list and events: their client
  * filters are forwarded without the project label and the monitor
- * filters the answer (monitor/listfilter.c, monitor/evfilter.c), which
+ * filters the answer (monitor/exchange/listfilter.c, monitor/exchange/evfilter.c), which
  * yields the exact intersection. The client's filters are rebuilt into list form rather than
  * forwarded, so the daemon never reads a form the gateway did not check,
  * and repeated or case-variant "filters" keys never reach it
@@ -132,7 +132,7 @@ static const struct widening {
 	/*
 	 * Forwarded as the client sent them, without the project label (ORed,
 	 * it would only add the project's other volumes), and the monitor
-	 * keeps the project's volumes of the answer (monitor/listfilter.c).
+	 * keeps the project's volumes of the answer (monitor/exchange/listfilter.c).
 	 */
 	{ CG_PODMAN, "volumes", "list", "*", NULL },
 	{ CG_PODMAN, "volumes", "prune", "*",
@@ -150,7 +150,7 @@ static const struct widening {
 	/*
 	 * Forwarded without the project label too: podman ORs label values,
 	 * and the monitor keeps only the project's events that match the
-	 * client's labels as podman reads them (monitor/evfilter.c; routes.md
+	 * client's labels as podman reads them (monitor/exchange/evfilter.c; routes.md
 	 * §8 as amended on 2026-12-07).
 	 */
 	{ CG_PODMAN, "events", "events", "label", NULL },

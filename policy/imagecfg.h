@@ -5,7 +5,7 @@
  * measured on podman 4.3.1, tests/integration/tools.sh t_image_annotations),
  * exposed ports, environment, working directory and user. The monitor asks
  * for it during the named-resource phase of a container or pod create
- * (monitor/image.c) and checks it with image_config_check. Pure: no I/O.
+ * (monitor/exchange/image.c) and checks it with image_config_check. Pure: no I/O.
  */
 #ifndef CG_POLICY_IMAGECFG_H
 #define CG_POLICY_IMAGECFG_H

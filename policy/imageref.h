@@ -54,7 +54,7 @@ int build_check_image_refs(const struct cg_query *q, struct cg_refusal *r);
  * 1 when v[0..len) can be spliced into an image inspect path as one or
  * more segments: not empty, bytes 0x21-0x7e without '%', '?', '#', '\\',
  * no empty, "." or ".." segment (an image reference never holds them);
- * else 0. The monitor's image step (monitor/image.c) requires it.
+ * else 0. The monitor's image step (monitor/exchange/image.c) requires it.
  */
 int image_ref_path_safe(const char *v, size_t len);
 

@@ -4,7 +4,7 @@
  * `manifest`), of a commit (`repo`, `tag`) and of an import (compat
  * `images/create?fromSrc=-` `repo`, `tag`; libpod `reference`). Before
  * such a request is forwarded the monitor inspects each name
- * (monitor/imgdest.c): a name that exists and is not this project's
+ * (monitor/exchange/imgdest.c): a name that exists and is not this project's
  * (another project's image, or an unlabelled one: pulled, podman's own)
  * is refused, so that no project can point a name another project runs
  * at its own image. Pure: no I/O.

@@ -51,7 +51,7 @@ resolve_bind(const struct cg_policy_ctx *ctx, const char *src,
 		break;
 	case CG_PATH_OUTSIDE:
 		/* one answer for outside and unresolvable (no existence
-		 * oracle; monitor/pathres.c) */
+		 * oracle; monitor/exchange/pathres.c) */
 		cg_refuse(r, "bind-mount", "%s is outside the allowed roots "
 		    "(%s) or cannot be resolved", q(src, qs), out);
 		/* --extra-bind-root takes directories; nothing outside the

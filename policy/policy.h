@@ -34,7 +34,7 @@ enum cg_fact_kind {
 	 * The project's own network (spec amendment of 2026-12-07, "Projects
 	 * do not share a network"): asked with ref CG_PROJNET_REF, answered
 	 * owned with the name of the network that stands for the default one
-	 * (monitor/projnet.c), which may not exist yet. Asked with the id of
+	 * (monitor/exchange/projnet.c), which may not exist yet. Asked with the id of
 	 * a pod answered owned in the same request: CG_PROJNET_POD when the
 	 * pod's infra container shares its network with the pod's containers,
 	 * else that name.

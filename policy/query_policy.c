@@ -184,7 +184,7 @@ change_instr(const char *p, size_t plen, const char *v, size_t vlen,
 	 * keep it in the image's config.OnBuild (measured, red team rt11): a
 	 * later build runs those triggers from its base image, checked only
 	 * at one instant before the builder looks the name up again
-	 * (monitor/baseimg.c); image loads refuse them too (check/load.h).
+	 * (monitor/exchange/baseimg.c); image loads refuse them too (check/load.h).
 	 */
 	if (plen == 7 && strncasecmp(p, "ONBUILD", 7) == 0)
 		return cg_refuse_hint(r, "denied-build-parameter", "put the "

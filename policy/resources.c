@@ -330,7 +330,7 @@ network_create_libpod(const cJSON *body, struct cg_refusal *r)
  * client had guessed whole (48 bits), and testcontainers' new Network() names
  * networks with 12 hex digits (the amendment of 2026-12-07: hex names are not
  * refused merely for being hex; a project's own id prefix wins over such a
- * name, monitor/facts.c). "podman" is refused on a podman backend (redteam5
+ * name, monitor/exchange/facts.c). "podman" is refused on a podman backend (redteam5
  * F2: built in there, measured in isolation.sh i_network_name_case). name is
  * the body's Name/name ("" when absent: the daemon picks one). Returns 0, or
  * -1 with *r set (`network`).

@@ -51,7 +51,7 @@ static const struct cg_route routes[] = {
 	    CG_BODY_NONE, RF_NHT, QP_SYSTEM_PRUNE),
 	/*
 	 * §7.2 as amended: the monitor answers system df per project
-	 * (monitor/answer.c, doc/answers.md); other methods stay denied.
+	 * (monitor/exchange/answer.c, doc/answers.md); other methods stay denied.
 	 */
 	R(ROUTE_CL, RM_GET, "system/df", "system", "system-df", NOREF,
 	    CG_BODY_NONE, RF_ANSWER, QP_NONE),

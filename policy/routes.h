@@ -35,7 +35,7 @@
 #define RF_DENIED	0x04u	/* denied verb (§7.2): 403 denied-endpoint */
 #define RF_REWRITE	0x08u	/* the path ref is rewritten to the id (§9.6) */
 #define RF_ANSWER	0x10u	/* answered by the monitor itself, never
-				   forwarded (§7.2 as amended; monitor/answer.c) */
+				   forwarded (§7.2 as amended; monitor/exchange/answer.c) */
 
 /* Route query policies (§5 step 6); each has a row in routes.c qspecs. */
 enum route_qpolicy {
@@ -212,7 +212,7 @@ int force_policy(const struct cg_request *req, struct cg_refusal *r);
  * and label!, event label values; a label value equal to KEY=ROOT is never
  * refused), appends KEY=ctx->root to label (not on a podman volume list
  * whose client filters select anything: they are forwarded as sent and the
- * monitor post-filters the answer, monitor/listfilter.c) and, on image prune
+ * monitor post-filters the answer, monitor/exchange/listfilter.c) and, on image prune
  * (QP_IMAGE_PRUNE), sets dangling to ["true"]; writes the compact JSON
  * back in place or appends a filters pair. Returns 0, or -1 with *r set
  * (400 malformed, 403 ambiguous-field, 403 denied-query).

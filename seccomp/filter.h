@@ -90,7 +90,7 @@ int cg_seccomp_export_zygote(FILE *f);
  */
 #define CG_MONITOR_LOG_REOPEN	0x1u
 
-/* The flags monitor/daemon.c opens the log file with (cli.md §10). */
+/* The flags ops/daemon.c opens the log file with (cli.md §10). */
 #define CG_LOG_OPEN_FLAGS	(O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | \
 	O_CLOEXEC | O_NONBLOCK)
 

@@ -225,7 +225,7 @@ add_at_forms(scmp_filter_ctx ctx)
 
 /*
  * The daemon's SIGHUP log reopen and its size-capped rotation
- * (monitor/daemon.c open_log, rotate_log; cli.md §10, doc/audit.md):
+ * (ops/daemon.c open_log, rotate_log; cli.md §10, doc/audit.md):
  * openat with exactly its flags, geteuid (the file must be ours), dup2
  * (dup3 on aarch64) onto 1 and 2, rename of the full log to .log.1
  * (renameat on aarch64, renameat2 with no flags where neither exists);

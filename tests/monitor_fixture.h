@@ -1,5 +1,5 @@
 /*
- * A test world for the monitor's per-connection code (monitor/dispatch.c
+ * A test world for the monitor's per-connection code (monitor/exchange/dispatch.c
  * and the stages below it), shared by test_dispatch.c and test_relay.c.
  *
  * The test plays the request-parser child on one end of an
@@ -43,9 +43,9 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
-#include "monitor/backend.h"
+#include "monitor/exchange/backend.h"
 #include "monitor/gateway.h"
-#include "monitor/relay.h"
+#include "monitor/exchange/relay.h"
 #include "monitor/log.h"
 
 #define FX	static __attribute__((unused))
@@ -426,7 +426,7 @@ t_close(struct t *t, enum outcome o)
 		assert_int_equal(waitpid(t->pid, &st, 0), t->pid);
 	}
 	conn_free(t->c);
-	/* an answer still awaited for a record (monitor/drain.c) */
+	/* an answer still awaited for a record (monitor/exchange/drain.c) */
 	drain_close_all(&gw);
 	close(t->ch);
 	close(t->cl);

@@ -1,5 +1,5 @@
 /*
- * What the monitor answers itself (monitor/answer.c; doc/answers.md): build
+ * What the monitor answers itself (monitor/exchange/answer.c; doc/answers.md): build
  * prune and system df are never forwarded, their answers come from the
  * monitor's own internal requests and only for the daemons they were measured
  * on; a libpod system prune is forwarded only when no pod that is not the
@@ -8,7 +8,7 @@
  */
 #include "tests/monitor_fixture.h"
 
-#include "monitor/netcompat.h"
+#include "monitor/exchange/netcompat.h"
 
 #define LABEL_Q	"filters=%7B%22label%22%3A%5B%22org.apache.magpie.project" \
 	"%3D%2Fhome%2Fu%2Fproj%22%5D%7D"
@@ -181,7 +181,7 @@ test_build_prune(void **state)
 /*
  * system df (compat): four internal requests (the lists with the
  * project's label filter, images, the df) and the composed answer
- * (monitor/usage.c, tested in test_usage.c); the client gets only ours.
+ * (monitor/exchange/usage.c, tested in test_usage.c); the client gets only ours.
  */
 static void
 test_df(void **state)
@@ -351,7 +351,7 @@ test_system_prune_precheck(void **state)
 
 /*
  * Compat network inspect and list on a podman that says so: written from
- * the libpod answers (monitor/netcompat.h; podman 4.3.1's own compat
+ * the libpod answers (monitor/exchange/netcompat.h; podman 4.3.1's own compat
  * handlers strip isolate from the networks it holds), in podman's compat
  * shape, without the isolate option, the project's only; never sent to
  * podman's compat network routes.

@@ -1096,7 +1096,7 @@ test_compat_mounts(void **state)
 		    "would read that host path"),
 		CCO("Image docker:dind is a name", "{'Image':'docker:dind'}",
 		    "'Image':'docker:dind'"),
-		/* the monitor inspects the image by this path (monitor/image.c) */
+		/* the monitor inspects the image by this path (monitor/exchange/image.c) */
 		CCD("Image with a blank", "{'Image':'a b'}", "malformed",
 		    "Image a b is not an image reference"),
 		CC("Image with ..", "{'Image':'localhost/../x'}", "malformed"),

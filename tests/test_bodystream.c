@@ -1,7 +1,7 @@
 /*
  * The request parser's streamed body (unpriv/body.c body_stream) when the
  * monitor closes the body pipe in the middle of a chunk: a checker's
- * refusal or a backend that stopped reading does (monitor/check.c
+ * refusal or a backend that stopped reading does (monitor/exchange/check.c
  * refuse, relay.c relay_backend_write_failed), and the parser may splice
  * once more before the monitor's RESPONSE_END reaches it. The rest of
  * that chunk must still be decoded as data (sent as BODY, which the

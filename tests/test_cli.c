@@ -1,5 +1,5 @@
 /*
- * Tests for monitor/cli.c (cli.md §1-§2: flags, environment, usage errors)
+ * Tests for ops/cli.c (cli.md §1-§2: flags, environment, usage errors)
  * and instance_parse_pid (cli.md §6: the pid file content rule).
  */
 #include <errno.h>
@@ -17,8 +17,8 @@
 #include <cmocka.h>
 
 #include "monitor/config.h"
-#include "monitor/instance.h"
-#include "monitor/rundir.h"
+#include "ops/instance.h"
+#include "ops/rundir.h"
 
 #define ARGV(...)	((char *[]){ "container-gateway", __VA_ARGS__, NULL })
 #define ARGC(...)	((int)(sizeof((char *[]){ "container-gateway", __VA_ARGS__ }) / sizeof(char *)))

@@ -1,6 +1,6 @@
 /*
  * The monitor's IPC state machine (privsep.md §6-§10, style.md §16
- * "state-machine matrix", monitor/dispatch.c and the stages below it).
+ * "state-machine matrix", monitor/exchange/dispatch.c and the stages below it).
  * The world (a dummy child, a client socket, an in-process fake backend)
  * is tests/monitor_fixture.h; the response relay has its own program,
  * tests/test_relay.c.
@@ -1369,7 +1369,7 @@ test_bypass_b34_named_networks(void **state)
 }
 
 /*
- * Project-first resolution (monitor/facts.c, amendments of 2026-12-07):
+ * Project-first resolution (monitor/exchange/facts.c, amendments of 2026-12-07):
  * another project's container named after this project's short id
  * answers the inspect; the monitor then lists the project's containers
  * (label filter) and answers owned with the one full id that starts with
@@ -1423,7 +1423,7 @@ test_own_id_prefix(void **state)
 }
 
 /*
- * The image step (monitor/image.c): a compat create on podman resolves the
+ * The image step (monitor/exchange/image.c): a compat create on podman resolves the
  * name with the compat inspect, then reads the annotations with the libpod
  * inspect of that id; a reserved one refuses the create before any network
  * or volume is looked at or created, and nothing is forwarded. A libpod
@@ -1483,7 +1483,7 @@ test_image_step(void **state)
 }
 
 /*
- * The project's own network (amendment of 2026-12-07, monitor/projnet.c):
+ * The project's own network (amendment of 2026-12-07, monitor/exchange/projnet.c):
  * the monitor answers its name; a create naming it while it is missing
  * creates it (labelled, isolated) after every check, and only then is
  * forwarded; a 409 (a concurrent create) is re-inspected. A name another

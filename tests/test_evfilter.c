@@ -1,5 +1,5 @@
 /*
- * Unit tests of the monitor's events stream filter (monitor/evfilter.c;
+ * Unit tests of the monitor's events stream filter (monitor/exchange/evfilter.c;
  * routes.md §8 as amended on 2026-12-07): only the project's events, and
  * among them those matching the client's label filter as podman 4.3.1
  * reads it (ORed values, keys read case-insensitively before their first
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "monitor/evfilter.h"
+#include "monitor/exchange/evfilter.h"
 
 #define ROOT	"/home/u/proj"
 #define OWN	"\"org.apache.magpie.project\":\"" ROOT "\""

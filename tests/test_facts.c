@@ -1,6 +1,6 @@
 /*
  * Ownership verdicts and inspect requests (routes.md §9.2-§9.4,
- * monitor/facts.c): label and id locations per kind and API, owned /
+ * monitor/exchange/facts.c): label and id locations per kind and API, owned /
  * other value / no label / labels of the wrong type, status classes,
  * bodies that break the JSON rules of policy.md §0 (syntax, trailing
  * bytes, key collisions), the id grammar, and the exact bytes of every

@@ -1,5 +1,5 @@
 /*
- * Unit tests of monitor/listfilter.c (doc/filters.md): which routes are
+ * Unit tests of monitor/exchange/listfilter.c (doc/filters.md): which routes are
  * post-filtered, and that a list answer keeps exactly the project's elements
  * in every shape the backends answer, refusing the shapes it cannot read
  * unambiguously.
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "monitor/listfilter.h"
+#include "monitor/exchange/listfilter.h"
 
 #define ROOT	"/home/u/proj"
 #define OWN	"{\"org.apache.magpie.project\":\"/home/u/proj\"}"

@@ -1,5 +1,5 @@
 /*
- * Bind-source resolution (policy.md §4.4, monitor/pathres.c) on real
+ * Bind-source resolution (policy.md §4.4, monitor/exchange/pathres.c) on real
  * temporary trees: plain directories, missing tails, `.`/`..`, relative
  * and absolute symlinks, loops and the 40-expansion limit, files with
  * components below them, EACCES (as an unprivileged uid), the `/`
@@ -398,7 +398,7 @@ test_unresolvable(void **state)
 }
 
 /*
- * Work bounds (monitor/pathres.c LOOKUPS_MAX, DEPTH_MAX): a resolution that
+ * Work bounds (monitor/exchange/pathres.c LOOKUPS_MAX, DEPTH_MAX): a resolution that
  * needs more than 256 lookups or descends more than 128 components is
  * unresolvable, so one bind source cannot stall the monitor; ordinary deep
  * paths still resolve.

@@ -1,6 +1,6 @@
 /*
  * Keep-alive backend connections and kept ownership verdicts (doc/privsep.md
- * "Scaling"; monitor/backend.c "pool", monitor/ocache.c).
+ * "Scaling"; monitor/exchange/backend.c "pool", monitor/exchange/ocache.c).
  *
  * The backend here is a small keep-alive HTTP server in a forked process
  * (kb_main): it answers every request head it reads on a connection with

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the monitor's PublishAllPorts / publish_image_ports rewrite
- * (monitor/publish.c; policy.md rule 20 as amended on 2026-12-07): every
+ * (monitor/exchange/publish.c; policy.md rule 20 as amended on 2026-12-07): every
  * exposed port of the image and of the container becomes an explicit
  * 127.0.0.1 binding with an ephemeral host port; ports the client bound
  * keep their binding; nothing else changes; a port the gateway cannot
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "monitor/publish.h"
+#include "monitor/exchange/publish.h"
 #include "policy/json.h"
 
 #define LOOP	"[{\"HostIp\":\"127.0.0.1\",\"HostPort\":\"\"}]"

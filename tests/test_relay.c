@@ -1,6 +1,6 @@
 /*
  * The monitor writes forwarded responses and relays switched streams
- * itself (privsep.md §1 amendment; monitor/relay.c): framing followed to the
+ * itself (privsep.md §1 amendment; monitor/exchange/relay.c): framing followed to the
  * byte, heads rewritten, gateway errors after forwarding, both directions of a
  * switched stream with their own backpressure, early stream bytes, hang-ups, a
  * child that gives up, and one access line per request whatever happens
@@ -690,7 +690,7 @@ test_client_watched(void **state)
 /*
  * The child breaks the protocol after the whole create was forwarded and
  * before the answer: it is killed at once, but the backend's answer is
- * still read (monitor/drain.c) and the record says forwarded, with the
+ * still read (monitor/exchange/drain.c) and the record says forwarded, with the
  * backend's status and the new container's id; never "abandoned".
  */
 static void
@@ -705,7 +705,7 @@ test_orphaned_answer(void **state)
 
 	(void)state;
 	t_open(&t, sock_up);
-	/* the image step's inspect (monitor/image.c): a missing image passes */
+	/* the image step's inspect (monitor/exchange/image.c): a missing image passes */
 	fb_queue(http_resp(404, "{\"message\":\"no such image\"}"), 1);
 	fb_queue(NULL, 0);
 	m = m_fwd_json(1, "/v1.41/containers/create?name=web", strlen(body));

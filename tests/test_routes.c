@@ -105,7 +105,7 @@ static const struct ok_case ok_cases[] = {
 	{ D, "GET", "/v1.41/info", "info", "info", C, NONE, -1, 0, 0, 0, 0, 0, "/v1.41/info" },
 	{ D, "GET", "/v1.41/events?since=1795935147", "events", "events", C, NONE, -1, 0, 0, 0, 0, 0,
 	  "/v1.41/events?since=1795935147&filters=" ENC_LABEL_ONLY },
-	/* §7.2 as amended: answered by the monitor (monitor/answer.c); the query is dropped */
+	/* §7.2 as amended: answered by the monitor (monitor/exchange/answer.c); the query is dropped */
 	{ P, "GET", "/v4.3.1/libpod/system/df", "system-df", "system", L, NONE, -1, 0, 0, 0, 0, 0,
 	  "/v4.3.1/libpod/system/df" },
 	{ D, "GET", "/v1.41/system/df?type=volume", "system-df", "system", C, NONE, -1, 0, 0, 0, 0, 0,
@@ -113,7 +113,7 @@ static const struct ok_case ok_cases[] = {
 	{ D, "POST", "/v1.41/build/prune?filters=&all=1&keep-storage=0", "build-prune", "build", C,
 	  NONE, -1, 0, 0, 0, 0, 0, "/v1.41/build/prune" },
 	/* still forwarded (conformance routes-system-prune-rewritten), after the monitor's
-	   pod pre-check (monitor/answer.c): podman 4.3 prunes stopped pods unfiltered here */
+	   pod pre-check (monitor/exchange/answer.c): podman 4.3 prunes stopped pods unfiltered here */
 	{ P, "POST", "/v4.3.1/libpod/system/prune?all=true&volumes=true", "system-prune", "system", L,
 	  NONE, -1, 0, 0, 0, 0, 1, "/v4.3.1/libpod/system/prune?volumes=true&filters=" ENC_LABEL_ONLY },
 

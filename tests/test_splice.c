@@ -1,6 +1,6 @@
 /*
  * Large response bodies and switched streams go through the monitor's
- * relay pipe (splice(2); monitor/splice.c, relay.c to_client): the bytes the
+ * relay pipe (splice(2); monitor/exchange/splice.c, relay.c to_client): the bytes the
  * client gets are exactly the backend's, the framing is followed by counting
  * (chunk lines split across the backend's writes, a body that ends exactly
  * where the pipe's bound does, bytes past the end), and a client that leaves

@@ -1,5 +1,5 @@
 /*
- * Unit tests of monitor/usage.c (doc/answers.md): the per-project df computed
+ * Unit tests of monitor/exchange/usage.c (doc/answers.md): the per-project df computed
  * from the backends' own answers, in the shapes measured on podman 4.3.1 and
  * dockerd 20.10 (tests/integration/usability.sh u_measure keeps those shapes
  * as a live test), and the pod count of the system prune pre-check.
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "monitor/usage.h"
+#include "monitor/exchange/usage.h"
 
 #define ROOT	"/home/u/proj"
 #define OWN	"{\"org.apache.magpie.project\":\"/home/u/proj\"}"

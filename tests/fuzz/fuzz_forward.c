@@ -3,7 +3,7 @@
  * datagram decoded (ipc/codec.c), verified (verify_forward: method, canonical
  * target, owned refs, the header list as a fixpoint), the forwarded head
  * serialised (backend_build_head) and the policy replayed on target and JSON
- * body (verify_replay), as monitor/dispatch.c does it, against the fixed fact
+ * body (verify_replay), as monitor/exchange/dispatch.c does it, against the fixed fact
  * table of fuzz_monitor.h.
  *
  * Input: byte 0 flags (FF_DOCKER: the request came on docker.sock;
@@ -104,7 +104,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c->id = 1;
 	c->req = m.req;
 	fz_fill_facts(c);
-	/* monitor/dispatch.c on_forward, then on_body / start_phase */
+	/* monitor/exchange/dispatch.c on_forward, then on_body / start_phase */
 	if (verify_forward(c, &m, &fh) == 0) {
 		backend_build_head(c, &fh);
 		check_head(c);

@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
-#include "monitor/backend.h"
+#include "monitor/exchange/backend.h"
 #include "monitor/gateway.h"
-#include "monitor/relay.h"
+#include "monitor/exchange/relay.h"
 
 #define FZ_ROOT		"/home/user/project"
 
@@ -62,7 +62,7 @@ fz_owned(enum cg_fact_kind kind, const char *ref, char id_out[CG_ID_MAX + 1])
 	return CG_NOT_OWNED;
 }
 
-/* The request's fact record as the monitor keeps it (monitor/facts.c). */
+/* The request's fact record as the monitor keeps it (monitor/exchange/facts.c). */
 static inline void
 fz_fill_facts(struct conn *c)
 {

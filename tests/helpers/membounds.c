@@ -16,7 +16,7 @@
 #include "http/http.h"
 #include "ipc/proto.h"
 #include "monitor/gateway.h"
-#include "monitor/listfilter.h"
+#include "monitor/exchange/listfilter.h"
 #include "policy/headers.h"
 #include "policy/json.h"
 #include "policy/policy.h"
@@ -97,7 +97,7 @@ main(void)
 	/* an inspect or pre-create answer (backend.c INTERNAL_RESPONSE_MAX) */
 	internal = (8u << 20) + HTTP_HEAD_MAX + head;
 	stream = head + rhead + up + down + early;
-	/* a system df answered by the monitor (monitor/answer.c): the decoded
+	/* a system df answered by the monitor (monitor/exchange/answer.c): the decoded
 	   bodies of its ANSWER_PARTS internal requests, kept until all are in */
 	df = ANSWER_PARTS * ((8u << 20) + HTTP_HEAD_MAX) + internal;
 
@@ -135,7 +135,7 @@ main(void)
 	 */
 	printf("tree_per_value=%zu\n", sizeof(cJSON) + 16 + 32);
 	tree8 = (size_t)((8u << 20) + HTTP_HEAD_MAX) / 2 * (sizeof(cJSON) + 16 + 32);
-	/* a df computes from its answers' trees at once (monitor/usage.c) */
+	/* a df computes from its answers' trees at once (monitor/exchange/usage.c) */
 	printf("transient_df=%zu\n", ANSWER_PARTS * tree8);
 	printf("tree_json=%zu\ntree_list=%zu\n",
 	    (size_t)JSON_MAX_TEXT / 2 * (sizeof(cJSON) + 16 + 32),

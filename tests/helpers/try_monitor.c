@@ -183,7 +183,7 @@ t_pathres(struct prep *p)
 	    EINVAL);	/* not a symlink */
 }
 static int t_unlink_inside(struct prep *p) { return want_ok(syscall(SYS_unlink, p->in_file)); }
-/* the log rotation (monitor/daemon.c rotate_log): rename within the run
+/* the log rotation (ops/daemon.c rotate_log): rename within the run
    directory over an existing file, with glibc's rename() */
 static int t_rename_inside(struct prep *p) { return want_ok(rename(p->in_file, p->in_file1)); }
 /* Landlock: nothing renamed out of the run directory (EXDEV: a change of

@@ -171,7 +171,7 @@ class Recorder:
         method, target, _ = line.split(" ", 2)
         status, obj = self.world.answer(method, target.split("?", 1)[0])
         # podman's Server field: the monitor's measured-daemon steps (the
-        # base images of a build, monitor/baseimg.c) run for it
+        # base images of a build, monitor/exchange/baseimg.c) run for it
         if status == 204:
             return (b"HTTP/1.1 204 No Content\r\nServer: Libpod/4.3.1 (linux)\r\n"
                     b"Connection: close\r\n\r\n")
@@ -248,7 +248,7 @@ class World:
             inspect = kind is not None and len(seg) >= 2 and (
                 seg[-1] == "json" or (not libpod and kind in ("volume", "network")))
             if kind == "image" and len(seg) >= 3 and seg[-1] == "get":
-                # an export (monitor/baseimg.c): a docker-archive whose
+                # an export (monitor/exchange/baseimg.c): a docker-archive whose
                 # configuration holds an ONBUILD cache-mount trigger
                 who, i = self.find(kind, "/".join(seg[1:-1]))
                 if who is None:
@@ -270,7 +270,7 @@ class World:
                                  {"Id": i, "Name": who, "Labels": lab})
                 if kind == "image" and who == "annotated":
                     # loaded or pulled with an annotation podman copies into
-                    # every container made from it (monitor/image.c)
+                    # every container made from it (monitor/exchange/image.c)
                     return 200, {"Id": i, "Config": {"Labels": lab}, "Annotations":
                                  {"run.oci.keep_original_groups": "1"}}
                 if kind in ("container", "image"):

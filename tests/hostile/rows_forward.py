@@ -7,7 +7,7 @@ from ipc import Gone, body, body_end, body_spliced, client_data, done, forward, 
 from table import JSON, archive, ask, attach, create, owned, row, verdict_forwarding
 
 
-# The monitor's image step before a create (monitor/image.c): the compat inspect of the
+# The monitor's image step before a create (monitor/exchange/image.c): the compat inspect of the
 # image's name and, on podman, the libpod inspect of its id; a pod's default infra image
 # is named after GET /libpod/version.
 IMAGE_STEP = [r"GET {C}/images/localhost/busybox/json",
@@ -29,7 +29,7 @@ def _(p, x):
 
 
 # a start (and an attach, which podman's initialises a stopped container for) is checked
-# first with the monitor's own inspect (monitor/startcheck.c)
+# first with the monitor's own inspect (monitor/exchange/startcheck.c)
 START_CHECK = r"GET /v4.0.0/libpod/containers/{container_mine}/json"
 
 

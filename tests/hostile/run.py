@@ -48,7 +48,7 @@ KEY = backend.KEY
 C, L = "/v1.41", "/v4.3.1/libpod"
 MAX_CONNECTIONS = 8     # small, for the rows about the limit (reclaimed-stays)
 # A forwarded request whose parser is killed before the answer keeps its backend
-# connection until the answer or this deadline (monitor/drain.c): short, so that each
+# connection until the answer or this deadline (monitor/exchange/drain.c): short, so that each
 # row's connections are closed before the next row counts descriptors.
 BACKEND_TIMEOUT = 2
 # --real: podman 4.3.1 on a loaded 2-core machine took more than 2 s to answer a pod's
@@ -122,8 +122,8 @@ class Ctx:
 
     @staticmethod
     def inspect_line(kind, api, prefix, ref):
-        """The monitor's inspect request line for a FACT_QUERY (monitor/facts.c); a
-        network's is always libpod's on a podman backend (monitor/netcompat.h)."""
+        """The monitor's inspect request line for a FACT_QUERY (monitor/exchange/facts.c); a
+        network's is always libpod's on a podman backend (monitor/exchange/netcompat.h)."""
         if kind == "network":
             return "GET /v4.0.0/libpod/networks/%s/json" % ref
         compat = {"container": "/containers/%s/json", "volume": "/volumes/%s",
@@ -416,7 +416,7 @@ def main():
             print("FAIL gateway start:\n" + x.log.text()[-3000:])
             return 1
         x.honest("at start")
-        # a podman's runtime version is asked after start-up (monitor/discover.c), on
+        # a podman's runtime version is asked after start-up (ops/discover.c), on
         # a connection of its own: counted only once it is answered or given up
         if not x.log.wait(RUNTIME_KNOWN, timeout=BACKEND_TIMEOUT_REAL + 8):
             print("FAIL gateway start: no backend-version verdict in the log:\n" +

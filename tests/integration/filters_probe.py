@@ -234,7 +234,7 @@ PROBES = [
     ("labelA+container=b1", {"label": [A], "container": ["{b1}"]}, "events"),
     ("labelA+volume=b1", {"label": [A], "volume": ["vo-b1"]}, "events"),
     ("labelA+bogus", {"label": [A], "bogus": ["x"]}, "*"),
-    # how podman reads label keys on events (monitor/evfilter.c mirrors it)
+    # how podman reads label keys on events (monitor/exchange/evfilter.c mirrors it)
     ("Label-key-A", {"Label": [A]}, "events"),
     ("label=K-key", {"label=" + KEY: ["/m/a"]}, "events"),
     ("label-key-only", {"label": [KEY]}, "events"),

@@ -72,7 +72,7 @@ section_10_fuzz() {
       routes) what="route classifier and policy stage 1; monitor re-check fixpoint (policy/classify.c, routes.c, policy.c)" ;;
       query) what="query parsing, canonical encoding, policed keys, label filters (policy/query.c, filters.c)" ;;
       build) what="build query policy and its idempotence (policy/build.c)" ;;
-      forward) what="the monitor's FORWARD path: decode, verification, head, replay; one request per head, fact table fixed (monitor/verify.c, backend.c)" ;;
+      forward) what="the monitor's FORWARD path: decode, verification, head, replay; one request per head, fact table fixed (monitor/exchange/verify.c, backend.c)" ;;
     esac
     if have "fuzz-$t"; then
       any=1
@@ -222,7 +222,7 @@ section_45_memory() {
   internal=$(bound internal_exchange); tj=$(bound tree_json); tl=$(bound tree_list)
   trl=$(bound transient_list); df=$(bound df_exchange); tdf=$(bound transient_df)
   tmax=$(( trl > tdf ? trl : tdf ))
-  oc=$(sed -n 's/^#define OCACHE_MAX[[:space:]]*\([0-9]*\).*/\1/p' monitor/ocache.c)
+  oc=$(sed -n 's/^#define OCACHE_MAX[[:space:]]*\([0-9]*\).*/\1/p' monitor/exchange/ocache.c)
   oc=${oc:-4096}
   lin=$(( $(bound linger_slots) * $(bound linger_slot) ))
   total=$(( c * per + tmax + oc * 112 + lin + $(bound gateway_record) + $(bound ipc_recv_buffer) ))
@@ -242,15 +242,15 @@ bodies and answers are bounded by the protocol (\`http.md\` §4.2, §10.2, \`ipc
 | a JSON body ($(mb "$(bound json_max)")), received, and for a moment also queued for the backend with its head | $(mb "$json") | until it is written to the backend |
 | a post-filtered list answer ($(mb "$(bound list_max)") of wire bytes), collected, then the filtered answer instead | $(mb "$list") | containers, volumes, networks, pods lists |
 | an inspect or pre-create answer | $(mb "$internal") | during an ownership question |
-| a system df the monitor answers itself: the decoded bodies of its $(bound answer_parts) internal requests (8 MiB each at most), kept until all are in | $(mb "$df") | \`GET system/df\` (\`monitor/answer.c\`) |
+| a system df the monitor answers itself: the decoded bodies of its $(bound answer_parts) internal requests (8 MiB each at most), kept until all are in | $(mb "$df") | \`GET system/df\` (\`monitor/exchange/answer.c\`) |
 | **in all**: record, queue and the largest exchange | **$(mb "$per")** | $(mb "$stream") with a streamed exchange |
 
 **Once for the whole monitor** (it is one thread, and no parse tree outlives the call
-that made it: \`monitor/phase.c\` keep_names):
+that made it: \`monitor/exchange/phase.c\` keep_names):
 
 | what | bound |
 |---|---:|
-| one JSON parse at a time: $(bound tree_per_value) bytes per value (a \`cJSON\` node, its string, the allocator's headers); the densest text, \`0,\`, is 2 bytes per value (a number's lexeme is kept, policy/json.h) | $(mb "$tj") for an 8 MiB body; $(mb "$trl") for a 16 MiB list answer with its decoded, filtered and rebuilt copies ($(mb "$tl") of it the tree); $(mb "$tdf") for a system df, whose $(bound answer_parts) answers are parsed together (\`monitor/usage.c\`) |
+| one JSON parse at a time: $(bound tree_per_value) bytes per value (a \`cJSON\` node, its string, the allocator's headers); the densest text, \`0,\`, is 2 bytes per value (a number's lexeme is kept, policy/json.h) | $(mb "$tj") for an 8 MiB body; $(mb "$trl") for a 16 MiB list answer with its decoded, filtered and rebuilt copies ($(mb "$tl") of it the tree); $(mb "$tdf") for a system df, whose $(bound answer_parts) answers are parsed together (\`monitor/exchange/usage.c\`) |
 | ownership verdicts kept (\`OCACHE_MAX\` $oc entries) | $(mb $(( oc * 112 ))) |
 | lingering 503 clients (\`LINGER_SLOTS\` $(bound linger_slots)): a descriptor and counters each | $(mb "$lin") |
 | kept backend connections (\`POOL_MAX\` $(bound pool_max) per backend): descriptors only | – |
@@ -298,7 +298,7 @@ What the measurements found, and what was done:
 
 | finding | fix |
 |---|---|
-| one 8 MiB create body left the monitor at 232 MB resident for good: the replay's parse tree (2 million small allocations) was freed into a heap glibc does not shrink | \`malloc_trim(0)\` when a request whose JSON body or list answer was over 1 MiB ends (\`monitor/dispatch.c\` end_request); \`load.sh\` checks the memory comes back |
+| one 8 MiB create body left the monitor at 232 MB resident for good: the replay's parse tree (2 million small allocations) was freed into a heap glibc does not shrink | \`malloc_trim(0)\` when a request whose JSON body or list answer was over 1 MiB ends (\`monitor/exchange/dispatch.c\` end_request); \`load.sh\` checks the memory comes back |
 | the named-resource phase kept the body's whole parse tree while it waited for the backend's inspects and volume pre-creates, so several such creates could each hold one | the names it checks are copied out and the tree freed at once (\`keep_names\`): a parse never outlives its call |
 | 256 clients left the monitor at 38 MB resident, also after they closed: glibc raised its mmap threshold after the first large free, so each 164 KiB connection record came from the heap, zeroed in full | \`mallopt(M_MMAP_THRESHOLD, 128 KiB)\` at start-up (\`monitor/serve.c\`): records are mmap'd and only their used pages resident |
 | a create body just under 8 MiB grew over 8 MiB with the project label; the monitor, which takes no larger body, killed the parser as a protocol violator and the client got no answer | the policy refuses it 413 \`too-large\` like any body over 8 MiB (\`policy/policy.c\`; \`test_policy_driver\` test_body_grown_over_limit) |
@@ -338,7 +338,7 @@ What the faults found, and what was done (each test fails without its fix):
 |---|---|---|
 | a request read in part got no access line: a head the client never finished (a slowloris connection timed out, reclaimed at `--max-connections` or closed), a JSON body the client left in the middle of (`cli.md` §14.3: one line per request read whole or in part) | the parser reports it before it exits: an `ACCESS` with status 0 and no code, logged `decision=error code=- status=0 detail="abandoned: …"` (`unpriv/child_io.c` child_abandon) | slowloris (about 300 attacker connections had no line), client gone mid-upload (a) |
 | a request parser killed while it waited for the rest of a request left no access line: the monitor did not know a request had begun | before it blocks in the middle of a request the parser says so, once (`REQUEST_BEGIN`, no fields; a request that arrives whole sends none); the monitor logs the line of any request still open when its parser ends: announced, with questions asked, its FORWARD being verified, in its phase (`monitor/conn.c` conn_abandon) | parser killed (a) |
-| a client that left while the monitor asked the backend on its behalf (an ownership inspect, the named-resource phase) kept its parser, its slot and the backend exchange until the backend answered (up to `--backend-timeout`), and the request was then forwarded for nobody | the client is watched for a hang-up in those states too, and the request abandoned at once (`monitor/relay.c`) | `load.sh`: 33 parsers were still there 5 s after 256 clients left; now back within a second |
+| a client that left while the monitor asked the backend on its behalf (an ownership inspect, the named-resource phase) kept its parser, its slot and the backend exchange until the backend answered (up to `--backend-timeout`), and the request was then forwarded for nobody | the client is watched for a hang-up in those states too, and the request abandoned at once (`monitor/exchange/relay.c`) | `load.sh`: 33 parsers were still there 5 s after 256 clients left; now back within a second |
 | a protocol violation left the request it interrupted without an access line | `conn_violation` records it (`outcome=violation`, with what it tried: `doc/audit.md`) | – (the body case of the memory section showed it) |
 
 A parser killed in the microseconds between reading a whole request and its first

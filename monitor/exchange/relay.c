@@ -1,0 +1,835 @@
+/*
+ * The response to a forwarded request, written to the client by the
+ * monitor itself (privsep.md §1 amendment; http.md §8, §9): the backend's
+ * head validated, logged and rewritten; its body relayed as raw bytes
+ * while the monitor follows the framing to its end; after a protocol
+ * switch, both directions relayed with their own backpressure and
+ * half-closes. The monitor interprets no client byte: in a switched
+ * stream it only moves them. RESPONSE_END tells the child the exchange is
+ * over (the sync point; the child answers DONE, except after a light
+ * exchange kept alive: privsep.md §8).
+ */
+#include "monitor/exchange/relay.h"
+#include "monitor/exchange/backend.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "base/xmalloc.h"
+#include "monitor/exchange/evfilter.h"
+#include "monitor/exchange/listfilter.h"
+#include "monitor/log.h"
+#include "monitor/pins.h"
+
+#define RHEAD_MAX	(HTTP_HEAD_MAX + IPC_DATA_MAX)	/* bytes read for a head */
+
+/*
+ * How many bytes c's relay buffer f may hold in the monitor's heap: the
+ * larger bound max with a stream reserve (budget_stream), else
+ * RELAY_FLOOR (the memory budget). The relay pipes' bytes are
+ * the kernel's and keep their own bounds.
+ */
+static size_t
+heap_limit(const struct conn *c, size_t max)
+{
+	return c->stream_big ? max : RELAY_FLOOR;
+}
+
+/* Ask for the stream reserve once a buffer is half-way to the floor. */
+static void
+want_reserve(struct conn *c, const struct fifo *f)
+{
+	if (!c->stream_big && f->len >= RELAY_FLOOR / 2)
+		(void)budget_stream(c);
+}
+
+/* The client is gone (hang-up, reset, broken pipe): end everything. */
+static void
+client_gone(struct conn *c)
+{
+	conn_abandon_exchange(c, "the client left before the response "
+	    "ended");
+}
+
+static void write_error(struct conn *c, enum audit_outcome o,
+    const struct cg_refusal *r);
+
+/*
+ * A gateway error instead of the response (no usable head, 502; none in
+ * time, 504: http.md §8.1, §10; no room in the memory budget, 503),
+ * written by the monitor, with what to do (hint; NULL: the code's own);
+ * then close.
+ */
+static void
+fail_hint(struct conn *c, const char *code, const char *hint,
+    const char *detail)
+{
+	struct cg_refusal r;
+
+	if (hint != NULL)
+		cg_refuse_hint(&r, code, hint, "%s", detail);
+	else
+		cg_refuse(&r, code, "%s", detail);
+	write_error(c, AO_ERROR, &r);
+}
+
+/*
+ * r's error response instead of the backend's (the record's outcome o:
+ * AO_ERROR for 502/504, AO_REFUSED for a checker's refusal); then close.
+ */
+static void
+write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
+{
+	char *resp;
+	size_t len;
+
+	if (c->rec.deferred)
+		audit_flush(c);
+	else if (!c->logged)
+		audit_write(c, o, c->method, c->log_path, r->code, r->status,
+		    conn_duration_ms(c), r->detail);
+	conn_close_backend(c);
+	c->closing = 1;
+	c->resp_done = 1;
+	c->head_done = 1;
+	c->lf_on = 0;
+	c->ef_on = 0;
+	c->framing = FR_NONE;
+	resp = cg_error_response(r, c->is_head, &len);
+	fifo_free(&c->down);
+	fifo_put(&c->down, resp, len);
+	free(resp);
+}
+
+/* fail_hint with the code's own hint. */
+static void
+fail(struct conn *c, const char *code, const char *detail)
+{
+	fail_hint(c, code, NULL, detail);
+}
+
+/* The body ends early (http.md §8.5): what was relayed stays, then close. */
+static void
+truncated(struct conn *c, const char *detail)
+{
+	if (c->lf_on) {		/* nothing of it was written yet: a 502 */
+		c->lf_on = 0;
+		fail(c, "backend-unreachable", "the backend's list answer ended "
+		    "early or has invalid chunked framing");
+		return;
+	}
+	log_msg(LOG_INFO, "truncated", "backend response body truncated: %s",
+	    detail);
+	conn_close_backend(c);
+	c->closing = 1;
+	c->resp_done = 1;
+}
+
+static void emit_filtered(struct conn *c);
+
+/* Filtered event lines out[0..len) as one chunk of the client's answer. */
+static void
+put_chunk(struct conn *c, char *out, size_t len)
+{
+	char line[24];
+	int w;
+
+	if (len > 0) {
+		w = snprintf(line, sizeof(line), "%zx\r\n", len);
+		fifo_put(&c->down, line, (size_t)w);
+		fifo_put(&c->down, out, len);
+		fifo_put(&c->down, "\r\n", 2);
+	}
+	free(out);
+}
+
+/* The filtered events answer ends: its last line, then the last chunk. */
+static void
+events_end(struct conn *c)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	evfilter_end(c->ef, &out, &len);
+	put_chunk(c, out, len);
+	fifo_put(&c->down, "0\r\n\r\n", 5);
+	c->ef_on = 0;
+}
+
+/*
+ * The last n bytes of c->down are new body bytes of an events answer
+ * (evfilter.h): they are taken out, decoded from the backend's framing,
+ * and only the kept event lines go back, as a chunk of the client's
+ * chunked answer.
+ */
+static void
+events_body(struct conn *c, size_t n)
+{
+	const char *in = fifo_data(&c->down) + c->down.len - n;
+	char *data = xmalloc(n + 1), *out = NULL;
+	size_t dlen = 0, used = n, olen = 0, raw = n;
+
+	/*
+	 * A partial line is held, and parsed once whole: up to 1 MiB (about
+	 * as much again for its parse: attributes are strings) within the
+	 * stream reserve of the memory budget, else within RELAY_FLOOR
+	 * (podman's event lines are well under 4 KiB).
+	 */
+	evfilter_limit(c->ef, budget_stream(c) ? EVFILTER_LINE_MAX :
+	    RELAY_FLOOR);
+
+	switch (c->framing) {
+	case FR_LENGTH:
+		if (n > c->remaining) {
+			n = used = (size_t)c->remaining;
+			c->bc.keep = 0;
+		}
+		c->remaining -= n;
+		if (c->remaining == 0)
+			c->resp_done = 1;
+		memcpy(data, in, n);
+		dlen = n;
+		break;
+	case FR_CHUNKED:
+		dlen = n;
+		if (http_chunked_feed(&c->chunk, in, n, data, &dlen,
+		    &used) < 0) {
+			free(data);
+			fifo_unput(&c->down, n);
+			c->ef_on = 0;	/* what was relayed stays; no last chunk */
+			truncated(c, "invalid chunked framing");
+			return;
+		}
+		if (used < n)
+			c->bc.keep = 0;
+		if (c->chunk.done)
+			c->resp_done = 1;
+		break;
+	case FR_EOF:
+		memcpy(data, in, n);
+		dlen = n;
+		break;
+	default:		/* no body where none belongs */
+		if (n > 0)
+			c->bc.keep = 0;
+		break;
+	}
+	fifo_unput(&c->down, raw);
+	evfilter_feed(c->ef, data, dlen, &out, &olen);
+	free(data);
+	put_chunk(c, out, olen);
+	if (c->resp_done) {
+		events_end(c);
+		audit_flush(c);
+		backend_release(c);
+	}
+}
+
+/*
+ * The last n bytes of c->down are new body bytes: keep those that belong
+ * to the response (http.md §8.4) and see whether it is complete. A list
+ * answer that is post-filtered (doc/filters.md) collects them instead, bounded.
+ */
+static void
+take_body(struct conn *c, size_t n)
+{
+	size_t used, wrote = 0;
+
+	if (c->ef_on) {
+		events_body(c, n);
+		return;
+	}
+
+	switch (c->framing) {
+	case FR_NONE:
+		if (n > 0)
+			c->bc.keep = 0;	/* bytes where none belong */
+		fifo_unput(&c->down, n);
+		n = 0;
+		break;
+	case FR_LENGTH:
+		if (n > c->remaining) {
+			/* bytes past the end: dropped, the connection not reused */
+			fifo_unput(&c->down, n - (size_t)c->remaining);
+			n = (size_t)c->remaining;
+			c->bc.keep = 0;
+		}
+		c->remaining -= n;
+		if (c->remaining == 0)
+			c->resp_done = 1;
+		break;
+	case FR_CHUNKED:
+		if (http_chunked_feed(&c->chunk, fifo_data(&c->down) +
+		    c->down.len - n, n, NULL, &wrote, &used) < 0) {
+			fifo_unput(&c->down, n - used);
+			truncated(c, "invalid chunked framing");
+			return;
+		}
+		if (used < n)
+			c->bc.keep = 0;	/* bytes past the end */
+		fifo_unput(&c->down, n - used);
+		n = used;
+		if (c->chunk.done)
+			c->resp_done = 1;
+		break;
+	case FR_EOF:
+	case FR_SWITCHED:
+		break;
+	}
+	/* a create's answer names the new id (its record waits for it) */
+	if (c->rec.deferred && n > 0)
+		audit_body(c, fifo_data(&c->down) + c->down.len - n, n,
+		    c->framing == FR_CHUNKED);
+	if (c->lf_on && n > 0) {
+		if (c->lf_len - c->lf_headlen + n > LISTFILTER_RAW_MAX) {
+			fail(c, "backend-unreachable", "the backend's list answer "
+			    "could not be filtered");
+			return;
+		}
+		/* held three times: as received, decoded, rebuilt (budget.c) */
+		if (budget_take(c, 3 * (uint64_t)n) < 0) {
+			char detail[256];
+
+			budget_detail(c->gw, detail, sizeof(detail));
+			fail_hint(c, "too-many-connections", budget_hint(), detail);
+			return;
+		}
+		c->lf_buf = xrealloc(c->lf_buf, c->lf_len + n);
+		memcpy(c->lf_buf + c->lf_len, fifo_data(&c->down) + c->down.len - n,
+		    n);
+		c->lf_len += n;
+		fifo_unput(&c->down, n);
+	}
+	if (c->resp_done && c->lf_on)
+		emit_filtered(c);
+	if (c->resp_done)
+		audit_flush(c);
+	/* nothing past the end is relayed; a clean end may be reused */
+	if (c->resp_done && c->framing != FR_SWITCHED)
+		backend_release(c);
+}
+
+/*
+ * Write the final head p[0..headlen) (parsed into resp) for the client
+ * (http.md §8.3): the status line and fields as received, without Connection, Keep-Alive and
+ * Proxy-Connection and a backend's Container-Gateway, plus Connection:
+ * close when the connection ends after this response (§5.6) and our own
+ * Container-Gateway (usability.sh u_chain).
+ */
+static void
+put_head(struct conn *c, const char *p, size_t headlen,
+    const struct http_response *resp, int rechunk)
+{
+	const char *eol, *le;
+	size_t i;
+
+	/* a parsed head: every line ends in CRLF, and no LF comes alone */
+	eol = memchr(p, '\n', headlen);
+	fifo_put(&c->down, p, (size_t)(eol - p) + 1);
+	for (i = 0; i < resp->nfields; i++) {
+		const struct http_field *f = &resp->fields[i];
+
+		/* ours replaces any the backend sent (exactly one: u_chain) */
+		if (cg_ci_eq(f->name, f->name_len, "Connection") ||
+		    cg_ci_eq(f->name, f->name_len, "Keep-Alive") ||
+		    cg_ci_eq(f->name, f->name_len, "Proxy-Connection") ||
+		    cg_ci_eq(f->name, f->name_len, CG_HEADER_NAME))
+			continue;
+		if (rechunk && (cg_ci_eq(f->name, f->name_len,
+		    "Content-Length") || cg_ci_eq(f->name, f->name_len,
+		    "Transfer-Encoding")))
+			continue;
+		le = memchr(f->name, '\n', headlen - (size_t)(f->name - p));
+		fifo_put(&c->down, f->name, (size_t)(le - f->name) + 1);
+	}
+	if (rechunk)
+		fifo_put(&c->down, "Transfer-Encoding: chunked\r\n", 28);
+	if (c->closing)
+		fifo_put(&c->down, "Connection: close\r\n", 19);
+	fifo_put(&c->down, CG_HEADER_LINE "\r\n",
+	    sizeof(CG_HEADER_LINE "\r\n") - 1);
+}
+
+/*
+ * A post-filtered list answer is complete (doc/filters.md): keep the project's
+ * elements (monitor/exchange/listfilter.c) and write the rebuilt answer with its
+ * Content-Length, or a 502 when it cannot be filtered. Its access line is
+ * written now, with the status the client gets.
+ */
+static void
+emit_filtered(struct conn *c)
+{
+	struct http_response resp;
+	char *out;
+	size_t len;
+	int n;
+
+	c->lf_on = 0;
+	if (listfilter_response(c->lf_kind, c->lf_api,
+	    c->gw->lis[c->lis].backend_kind, c->gw->root, c->lf_buf,
+	    c->lf_headlen, c->framing == FR_CHUNKED, c->lf_buf + c->lf_headlen,
+	    c->lf_len - c->lf_headlen, &out, &len) == -1) {
+		fail(c, "backend-unreachable", "the backend's list answer could "
+		    "not be filtered");
+		return;
+	}
+	n = http_parse_response(out, len, &resp);
+	if (n <= 0) {		/* the rebuilt head: a broken invariant */
+		free(out);
+		fail(c, "backend-unreachable", "the backend's list answer could "
+		    "not be filtered");
+		return;
+	}
+	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->status,
+	    conn_duration_ms(c), NULL);
+	/* a Content-Length answer now, whatever the backend's framing */
+	c->closing = c->client_close || !c->stream_done;
+	put_head(c, out, (size_t)n, &resp, 0);
+	fifo_put(&c->down, out + n, len - (size_t)n);
+	free(out);
+	free(c->lf_buf);
+	c->lf_buf = NULL;
+	c->lf_len = c->lf_headlen = 0;
+}
+
+/*
+ * Parse what c->rhead holds (http.md §8.1-8.2, §9.1): interim responses
+ * are dropped, the final head is logged and written to c->down with its
+ * framing set, the bytes after it taken as body. Returns 0 (done or need
+ * more), -1 after a 502.
+ */
+static int
+head_bytes(struct conn *c)
+{
+	struct http_response resp;
+	int n;
+
+	for (;;) {
+		n = http_parse_response(c->rhead, c->rheadlen, &resp);
+		if (n == -2 && c->rheadlen < RHEAD_MAX)
+			return 0;
+		/* a protocol switch nobody asked for is no valid answer */
+		if (n < 0 || (resp.status == 101 && !c->hijack)) {
+			fail(c, "backend-unreachable", "the backend sent an "
+			    "invalid response");
+			return -1;
+		}
+		if (resp.status >= 200 || resp.status == 101)
+			break;
+		if (++c->interim > HTTP_INTERIM_MAX) {
+			fail(c, "backend-unreachable", "the backend sent too "
+			    "many interim responses");
+			return -1;
+		}
+		memmove(c->rhead, c->rhead + n, c->rheadlen - (size_t)n);
+		c->rheadlen -= (size_t)n;
+	}
+	c->head_done = 1;
+	c->sp_known = 0;
+	c->sp_off = c->sp_wait = 0;
+	c->status = resp.status;
+	phase_settle(c, resp.status);	/* a create's pins stay or go */
+	c->bc.deadline = 0;
+	c->bc.keep = backend_keeps_alive(&resp);
+	/* a kept ownership ends with its resource (ocache.c) */
+	if (c->oc_kind >= 0 && (resp.status == 404 || (resp.status >= 200 &&
+	    resp.status < 300 && strcmp(c->action, "remove") == 0)))
+		ocache_drop(c->gw, c->oc_kind, c->oc_id);
+	/* a list answer is post-filtered whole, then logged (filters.md) */
+	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
+	    !(c->hijack && http_response_switches(&resp));
+	/* an events answer is filtered line by line, re-chunked */
+	c->ef_on = c->ef != NULL && resp.status == 200 && !c->is_head;
+	/* a create's record waits for the id in its body (audit.c) */
+	if (!audit_head(c, resp.status) && !c->lf_on)
+		audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL,
+		    resp.status, conn_duration_ms(c), NULL);
+	if (c->hijack && http_response_switches(&resp)) {
+		c->framing = FR_SWITCHED;
+		c->rs = RS_SWITCHED;
+		c->closing = 1;
+		/* relayed byte for byte (§9.2); the early bytes go first */
+		fifo_put(&c->down, c->rhead, (size_t)n);
+		relay_early_ready(c);
+	} else {
+		c->framing = backend_framing(&resp, c->is_head);
+		c->remaining = resp.content_length;
+		http_chunked_init(&c->chunk, 1);
+		/* §5.6; a request body still arriving ends the connection too */
+		if (c->client_close || c->framing == FR_EOF || !c->stream_done)
+			c->closing = 1;
+		if (c->lf_on) {
+			c->lf_buf = xmalloc((size_t)n);
+			memcpy(c->lf_buf, c->rhead, (size_t)n);
+			c->lf_len = c->lf_headlen = (size_t)n;
+		} else {
+			put_head(c, c->rhead, (size_t)n, &resp, c->ef_on);
+		}
+		if (c->framing == FR_NONE || (c->framing == FR_LENGTH &&
+		    c->remaining == 0)) {
+			c->resp_done = 1;
+			if (c->lf_on)
+				emit_filtered(c);
+			if (c->ef_on)
+				events_end(c);
+		}
+	}
+	if (c->rheadlen > (size_t)n && !c->resp_done) {
+		fifo_put(&c->down, c->rhead + n, c->rheadlen - (size_t)n);
+		take_body(c, c->rheadlen - (size_t)n);
+	} else if (c->rheadlen > (size_t)n) {
+		c->bc.keep = 0;	/* bytes past a response without a body */
+	}
+	free(c->rhead);
+	c->rhead = NULL;
+	c->rheadlen = 0;
+	if (c->resp_done) {
+		audit_flush(c);
+		backend_release(c);
+	}
+	return 0;
+}
+
+/* The backend closed its side, or its connection failed (err). */
+static void
+backend_ended(struct conn *c, int err)
+{
+	/* a pooled connection the backend had closed: once more, afresh */
+	if (!c->head_done && c->rheadlen == 0 && backend_retry(c) == 0)
+		return;
+	if (!c->head_done) {
+		fail(c, "backend-unreachable", err ? "the backend connection "
+		    "failed" : "the backend closed without a response");
+	} else if (c->framing == FR_SWITCHED) {
+		c->backend_eof = 1;
+	} else if (c->framing == FR_EOF && !err) {
+		c->resp_done = 1;
+		conn_close_backend(c);
+		if (c->lf_on)
+			emit_filtered(c);
+		if (c->ef_on)
+			events_end(c);
+	} else if (!c->resp_done) {
+		truncated(c, "the backend closed early");
+	}
+}
+
+int
+relay_backend_wants_read(const struct conn *c)
+{
+	if (c->bc.fd < 0 || c->rs < RS_STREAM || c->rs == RS_WAIT_DONE ||
+	    c->resp_done || c->backend_eof)
+		return 0;
+	if (!c->head_done)
+		return 1;
+	/* a full pipe, or copied bytes that must follow the pipe's */
+	if (c->dp.len > 0 && (c->dp.full || c->sp_wait))
+		return 0;
+	return c->down.len + c->dp.len < RELAY_DOWN_MAX &&
+	    c->down.len < heap_limit(c, RELAY_DOWN_MAX);
+}
+
+int
+relay_from_backend(struct conn *c)
+{
+	ssize_t n;
+	int rc;
+
+	if (!c->head_done) {
+		if (c->rhead == NULL)
+			c->rhead = xmalloc(RHEAD_MAX);
+		n = recv(c->bc.fd, c->rhead + c->rheadlen, RHEAD_MAX - c->rheadlen,
+		    MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n <= 0) {
+			backend_ended(c, n < 0);
+			return 0;
+		}
+		c->rheadlen += (size_t)n;
+		(void)head_bytes(c);
+		return 1;
+	}
+	if (splice_open(c)) {
+		rc = splice_from_backend(c);
+		if (rc == SPLICE_EOF || rc == SPLICE_ERROR)
+			backend_ended(c, rc == SPLICE_ERROR);
+		if (rc != SPLICE_COPY)
+			return rc == SPLICE_MOVED ? 1 : rc == SPLICE_SHORT ? 2 : 0;
+	}
+	if (c->dp.len > 0) {	/* copied bytes go after the pipe's */
+		c->sp_wait = 1;
+		return 0;
+	}
+	want_reserve(c, &c->down);
+	{
+		size_t room = (c->down.len < heap_limit(c, RELAY_DOWN_MAX) ?
+		    heap_limit(c, RELAY_DOWN_MAX) - c->down.len : 0);
+
+		if (c->framing == FR_LENGTH && c->remaining < room)
+			room = (size_t)c->remaining;
+		n = fifo_recv(&c->down, c->bc.fd, room);
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0) {
+		backend_ended(c, n < 0);
+		return 0;
+	}
+	take_body(c, (size_t)n);
+	return 1;
+}
+
+/*
+ * Move client bytes towards the backend in a switched stream (§9.3): the
+ * early bytes first, then what the client sends, while the backend's
+ * buffer has room: through c->up with splice(2) once the early bytes are
+ * out (doc/privsep.md "Uploads"; the monitor holds both ends, nothing is
+ * interpreted), through c->bc.out when no pipe can be made.
+ */
+static void
+client_to_backend(struct conn *c)
+{
+	size_t room = RELAY_UP_MAX - c->bc.out.len - c->up.len;
+	ssize_t n;
+
+	if (c->bc.out.len == 0 && !c->sp_off && (c->up.fd[0] >= 0 ||
+	    rpipe_open(&c->up, RPIPE_UP_SIZE) == 0)) {
+		n = rpipe_fill(&c->up, c->client, room);
+		if (n > 0 && splice_to_backend(c) == -1)
+			relay_backend_write_failed(c);
+	} else {
+		want_reserve(c, &c->bc.out);
+		if (c->bc.out.len >= heap_limit(c, RELAY_UP_MAX))
+			return;
+		if (room > heap_limit(c, RELAY_UP_MAX) - c->bc.out.len)
+			room = heap_limit(c, RELAY_UP_MAX) - c->bc.out.len;
+		n = fifo_recv(&c->bc.out, c->client, room);
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n < 0) {
+		client_gone(c);
+		return;
+	}
+	if (n == 0)
+		c->client_eof = 1;
+}
+
+/*
+ * After progress in a switched stream: propagate the half-closes and end
+ * the exchange when both directions are done (http.md §9.3).
+ */
+static void
+switched_progress(struct conn *c)
+{
+	if (c->client_eof && !c->backend_shut && c->bc.out.len == 0 &&
+	    c->up.len == 0 &&
+	    c->bc.fd >= 0) {
+		shutdown(c->bc.fd, SHUT_WR);
+		c->backend_shut = 1;
+	}
+	if ((c->backend_eof || c->bc.fd < 0) && !c->client_shut &&
+	    c->down.len == 0 && c->dp.len == 0) {
+		shutdown(c->client, SHUT_WR);
+		c->client_shut = 1;
+	}
+	if (c->client_shut && (c->backend_shut || c->bc.fd < 0))
+		conn_end_exchange(c);
+}
+
+/*
+ * Write what waits for the client, c->down then the relay pipe, as much
+ * as the socket takes now (it is non-blocking: splice.c pipe_open; what
+ * is left waits for POLLOUT); end the exchange when all is out.
+ */
+static void
+to_client(struct conn *c)
+{
+	ssize_t n;
+
+	if (c->down.len > 0) {
+		n = fifo_send(&c->down, c->client);
+		if (n < 0 && errno != EAGAIN) {
+			client_gone(c);
+			return;
+		}
+		if (c->down.len > 0)
+			return;
+	}
+	if (c->dp.len > 0) {
+		n = rpipe_drain(&c->dp, c->client, c->dp.len);
+		if (n < 0 && errno != EAGAIN) {
+			client_gone(c);
+			return;
+		}
+		if (c->dp.len > 0)
+			return;
+		c->sp_wait = 0;
+	}
+	if (c->framing == FR_SWITCHED)
+		switched_progress(c);
+	else if (c->resp_done)
+		conn_end_exchange(c);
+}
+
+/* 1 when the monitor may write to the client now (see relay_events). */
+static int
+may_write(const struct conn *c)
+{
+	/*
+	 * On stream routes the child writes "100 Continue" after VERDICT and
+	 * before its first BODY (http.md §5.5): nothing of ours goes first.
+	 */
+	return c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED ?
+	    1 : c->stream_started;
+}
+
+short
+relay_client_events(const struct conn *c)
+{
+	short ev = 0;
+
+	if (c->client < 0)
+		return -1;
+	/*
+	 * The monitor asks the backend on the request's behalf (an ownership
+	 * question, the named-resource phase): a client that leaves meanwhile
+	 * ends the request at once (doc/reliability.md "Fault table"), not
+	 * when the backend answers (up to --backend-timeout).
+	 */
+	if (c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_BUDGET)
+		return 0;
+	if (c->end_sent || (c->rs != RS_STREAM && c->rs != RS_RESPONSE &&
+	    c->rs != RS_SWITCHED))
+		return -1;
+	if ((c->down.len > 0 || c->dp.len > 0) && may_write(c))
+		ev |= POLLOUT;
+	if (c->framing == FR_SWITCHED && !c->client_eof && c->early_done &&
+	    c->bc.out.len + c->up.len < RELAY_UP_MAX && !c->up.full &&
+	    c->bc.out.len < heap_limit(c, RELAY_UP_MAX) &&
+	    c->bc.fd >= 0 && !c->backend_shut)
+		ev |= POLLIN;
+	/*
+	 * With its direction towards the client done, a client that closes
+	 * is no hang-up to watch for; its POLLHUP would only spin the loop
+	 * while the bytes it sent wait for room.
+	 */
+	if (ev == 0 && c->client_shut)
+		return -1;
+	return ev;
+}
+
+void
+relay_on_client(struct conn *c, short revents)
+{
+	if ((c->rs == RS_FACT || c->rs == RS_PHASE || c->rs == RS_BUDGET) &&
+	    (revents & (POLLHUP | POLLERR))) {
+		/* its child, waiting for the answer, leaves with the connection */
+		conn_abandon(c, "the client left before the response");
+		c->dead = 1;
+		return;
+	}
+	if (revents & POLLOUT)
+		to_client(c);
+	if (c->end_sent || c->client < 0)
+		return;
+	if ((revents & POLLERR) || ((revents & POLLHUP) && !c->client_shut)) {
+		/*
+		 * Gone: a half-close (http.md §1.4) raises no POLLHUP on a
+		 * unix socket, a close does (unless we shut ours first).
+		 */
+		client_gone(c);
+		return;
+	}
+	if ((revents & (POLLIN | POLLHUP)) && c->framing == FR_SWITCHED &&
+	    (relay_client_events(c) & POLLIN)) {
+		client_to_backend(c);
+		if (!c->end_sent)
+			switched_progress(c);
+	}
+}
+
+void
+relay_progress(struct conn *c)
+{
+	if (c->end_sent || c->client < 0 || c->rs < RS_STREAM)
+		return;
+	if ((c->down.len > 0 || c->dp.len > 0) && may_write(c))
+		to_client(c);
+	else if (c->framing == FR_SWITCHED)
+		switched_progress(c);
+	else if (c->resp_done && c->down.len == 0 && c->dp.len == 0 &&
+	    may_write(c))
+		conn_end_exchange(c);
+}
+
+void
+relay_backend_write_failed(struct conn *c)
+{
+	/* the upward direction is over; the backend may still answer */
+	fifo_free(&c->bc.out);
+	rpipe_close(&c->up);
+	c->up_next = 0;
+	c->upload_failed = 1;
+	if (c->framing == FR_SWITCHED) {
+		c->client_eof = 1;
+		c->backend_shut = 1;
+		switched_progress(c);
+	}
+}
+
+void
+relay_early_ready(struct conn *c)
+{
+	if (c->framing != FR_SWITCHED || !c->early_done || c->early.len == 0)
+		return;
+	if (!c->upload_failed)
+		fifo_put(&c->bc.out, fifo_data(&c->early), c->early.len);
+	fifo_free(&c->early);
+}
+
+void
+relay_answer(struct conn *c, const char *decision, const char *code,
+    int status, const char *detail, int closing, char *resp, size_t len)
+{
+	conn_close_backend(c);
+	audit_write(c, strcmp(decision, "allow") == 0 ? AO_ALLOWED :
+	    strcmp(decision, "deny") == 0 ? AO_REFUSED : AO_ERROR, c->method,
+	    c->log_path, code, status, conn_duration_ms(c), detail);
+	c->status = status;
+	phase_settle(c, status);
+	c->head_done = c->resp_done = 1;
+	c->framing = FR_LENGTH;
+	c->remaining = 0;
+	c->closing = closing || c->client_close;
+	fifo_free(&c->down);
+	fifo_put(&c->down, resp, len);
+	free(resp);
+	c->rs = RS_RESPONSE;
+	relay_progress(c);
+}
+
+void
+relay_refuse(struct conn *c, const struct cg_refusal *r)
+{
+	write_error(c, AO_REFUSED, r);
+	relay_progress(c);
+}
+
+void
+relay_head_timeout(struct conn *c)
+{
+	struct cg_refusal r;
+
+	cg_refuse_timeout(&r, conn_backend_name(c), c->gw->backend_timeout_ms);
+	fail(c, "backend-timeout", r.detail);
+	relay_progress(c);
+}

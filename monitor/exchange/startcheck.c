@@ -1,0 +1,754 @@
+/*
+ * Before a container starts (start, restart, libpod init; a pod's start
+ * and restart start each of its containers): what the daemon will do
+ * with the container's own settings, checked through the daemon's view
+ * (spec amendment of 2026-12-07).
+ *
+ * Every backend: no volume or bind target at or below /dev, /proc or
+ * /sys, whatever put it there (an image's VOLUME /dev is not in the
+ * create body; runc CVE-2025-31133, CVE-2025-52565).
+ *
+ * Podman below 5.7.1 (advisory podman-workdir): at each init podman joins
+ * the working directory to the root file system's mount point on the
+ * host (libpod resolveWorkDir, v4.3.1: filepath.Join, then os.Stat,
+ * MkdirAll and Chown on the host path; containers/podman#27672), so a
+ * symlink in the image or planted by the container reaches the host. The
+ * monitor therefore walks the effective working directory (the
+ * container's own, or its image's WORKDIR, as inspect shows it) one
+ * component at a time with HEAD /containers/{id}/archive?path=, which
+ * podman answers from inside the root file system (copier.Stat in a
+ * chroot; X-Docker-Container-Path-Stat carries the lstat mode): any
+ * symlink is refused; the first missing component ends the walk (podman
+ * creates the rest below directories that are not symlinks). A working
+ * directory on or above a mount is left alone, as podman leaves it
+ * (isPathOnVolume, isPathOnMount). Restarts are where the container
+ * could change its root file system after the check:
+ *   - a client's restart of a running container: the monitor stops it
+ *     first (the client's t), then checks, then forwards the restart
+ *     (which starts a stopped container);
+ *   - a restart policy (the daemon restarts by itself, never asking the
+ *     gateway): refused unless the root file system is read-only (the
+ *     container cannot plant anything) or the working directory is / or
+ *     on a mount (podman resolves nothing on the host);
+ *   - docker cp into the container while it starts (podman extracts
+ *     into the root file system): an archive upload and a start of one
+ *     container are never in flight together (startcheck_lock).
+ */
+#include "monitor/gateway.h"
+#include "monitor/exchange/backend.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "base/xmalloc.h"
+#include "monitor/log.h"
+#include "policy/body.h"
+#include "policy/json.h"
+#include "policy/query.h"
+
+#define SC_MAX		32	/* containers checked for one start */
+#define SC_DEPTH	64	/* components of a working directory */
+#define STAT_FIELD	"X-Docker-Container-Path-Stat"
+#define GO_MODE_DIR	(1ULL << 31)	/* Go's fs.ModeDir */
+#define GO_MODE_SYMLINK	(1ULL << 27)	/* Go's fs.ModeSymlink */
+#define LIBPOD		"/v4.0.0/libpod"
+
+enum sc_step { SC_STOP = 1, SC_POD, SC_INSPECT, SC_HEAD, SC_REMOVE };
+
+struct startcheck {
+	enum sc_step step;
+	int pod;			/* a pod's start or restart */
+	int podman;			/* libpod inspects (Dependencies) */
+	int workdir;			/* the podman-workdir advisory applies */
+	char ids[SC_MAX][65];		/* containers to check */
+	size_t n, i;
+	char name[65];			/* the current one, for messages */
+	char wd[CG_PATH_MAX + 1];	/* its working directory, cleaned */
+	size_t wdoff;			/* the prefix checked so far */
+	char restart[32];		/* its restart policy */
+	int wd_safe;			/* "/", or on a mount */
+	int autoremove;			/* a start of a --rm container */
+	/* an update that makes the container restart by itself: its new
+	   setting ("--restart always", ...); no start, no walk */
+	char update[48];
+	/* a refusal that waits for that container's removal */
+	char rcode[32], rhint[160], rdetail[CG_DETAIL_MAX];
+};
+
+/* ---------------------------------------------------------------- locks */
+
+/*
+ * Containers with a start (or an archive upload) in flight, with their
+ * connection: while one runs, the other is refused. A tiny table: one
+ * entry per connection at most.
+ */
+struct sc_lock {
+	struct conn *c;
+	char id[65];
+	int upload;
+};
+static struct sc_lock *locks;
+static size_t nlocks, caplocks;
+
+/* Lock id for c (upload: an archive PUT); 0, or -1 when the other holds it. */
+static int
+lock_take(struct conn *c, const char *id, int upload)
+{
+	size_t i;
+
+	for (i = 0; i < nlocks; i++)
+		if (strcmp(locks[i].id, id) == 0 && locks[i].c != c &&
+		    locks[i].upload != upload)
+			return -1;
+	if (nlocks == caplocks) {
+		caplocks = caplocks * 2 + 8;
+		locks = xrealloc(locks, caplocks * sizeof(*locks));
+	}
+	locks[nlocks].c = c;
+	locks[nlocks].upload = upload;
+	snprintf(locks[nlocks++].id, sizeof(locks[0].id), "%s", id);
+	return 0;
+}
+
+void
+startcheck_settle(struct conn *c)
+{
+	size_t i;
+
+	for (i = 0; i < nlocks; )
+		if (locks[i].c == c)
+			locks[i] = locks[--nlocks];
+		else
+			i++;
+	if (nlocks == 0) {
+		free(locks);
+		locks = NULL;
+		caplocks = 0;
+	}
+	free(c->sc);
+	c->sc = NULL;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+/* The id segment after "/<family>/" in c's target, into out; 0 or -1. */
+static int
+target_id(const struct conn *c, const char *family, char out[65])
+{
+	const char *p = strstr(c->target, family);
+	size_t n;
+
+	if (p == NULL)
+		return -1;
+	p += strlen(family);
+	n = strcspn(p, "/?");
+	if (n == 0 || n > 64)
+		return -1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* path cleaned as Go's filepath.Clean of "/" + path, into out. */
+static void
+clean_path(const char *path, char *out, size_t outsz)
+{
+	char *clean = cg_path_clean(path, 1);
+
+	snprintf(out, outsz, "%s", clean);
+	free(clean);
+}
+
+/* a equal to, below or above b (both clean), as podman's isPathOnMount. */
+static int
+related(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (strcmp(a, "/") == 0 || strcmp(b, "/") == 0)
+		return 1;
+	if (la <= lb)
+		return strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
+	return strncmp(a, b, lb) == 0 && a[lb] == '/';
+}
+
+static void ask(struct conn *c, const char *method, const char *path,
+    int head);
+
+/*
+ * Refuse c's start (code, hint, detail from fmt), in the monitor's own
+ * words (answer_refuse). A --rm container whose start is refused is
+ * removed first, as both daemons remove one whose start failed: the
+ * docker CLI waits for that removal and would hang otherwise (measured
+ * with podman 4.3.1: docker run --rm with a failing start exits 127 and
+ * the container is gone).
+ */
+static void __attribute__((format(printf, 4, 5)))
+refuse(struct conn *c, const char *code, const char *hint,
+    const char *fmt, ...)
+{
+	struct startcheck *s = c->sc;
+	char path[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->rdetail, sizeof(s->rdetail), fmt, ap);
+	va_end(ap);
+	/*
+	 * docker run and start -a attach before they start, and podman's
+	 * attach inits the container: refused, the attach's own 403 would
+	 * read "unable to upgrade to tcp, received 403" in the CLI. An empty
+	 * stream instead, and the start then says why.
+	 */
+	if (strcmp(c->action, "attach") == 0) {
+		snprintf(s->rcode, sizeof(s->rcode), "%s", code);
+		answer_empty_stream(c, s->rcode, s->rdetail);
+		return;
+	}
+	if (!s->autoremove) {
+		answer_refuse(c, code, hint, "%s", s->rdetail);
+		return;
+	}
+	snprintf(s->rcode, sizeof(s->rcode), "%s", code);
+	snprintf(s->rhint, sizeof(s->rhint), "%s", hint);
+	snprintf(path, sizeof(path), "/v1.41/containers/%s?force=1&v=1",
+	    s->ids[0]);
+	s->step = SC_REMOVE;
+	ask(c, "DELETE", path, 0);
+}
+
+/* v's string, or def when v is no string. */
+static const char *
+str_of(const cJSON *v, const char *def)
+{
+	return cJSON_IsString(v) ? v->valuestring : def;
+}
+
+/* Start internal request "METHOD path" for c's check. */
+static void
+ask(struct conn *c, const char *method, const char *path, int head)
+{
+	char *req;
+	int n;
+
+	n = asprintf(&req, "%s %s HTTP/1.1\r\nHost: docker\r\nUser-Agent: "
+	    "container-gateway/" CG_VERSION "\r\n%s\r\n", method, path,
+	    strcmp(method, "POST") == 0 ? "Content-Length: 0\r\n" : "");
+	if (n < 0)
+		xoom();
+	c->rs = RS_PHASE;
+	if (backend_internal(c, req, (size_t)n, strcmp(method, "GET") == 0 ||
+	    strcmp(method, "HEAD") == 0) < 0) {
+		backend_refuse_transport(c, 0);
+		return;
+	}
+	c->bc.head_only = head;
+}
+
+static void next(struct conn *c);
+
+/* ---------------------------------------------------------------- steps */
+
+/* A container to check (deduplicated); -1 after a refusal. */
+static int
+enqueue(struct conn *c, const char *id)
+{
+	struct startcheck *s = c->sc;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->ids[i], id) == 0)
+			return 0;
+	if (s->n == SC_MAX) {
+		refuse(c, "dependency-containers", "start the containers one "
+		    "by one", "more than %d containers would start", SC_MAX);
+		return -1;
+	}
+	if (s->workdir && lock_take(c, id, 0) < 0) {
+		refuse(c, "host-path", "retry once the copy is done",
+		    "a copy into container %.12s is in flight; it is started "
+		    "afterwards", id);
+		return -1;
+	}
+	snprintf(s->ids[s->n++], sizeof(s->ids[0]), "%s", id);
+	return 0;
+}
+
+static void
+inspect_next(struct conn *c)
+{
+	struct startcheck *s = c->sc;
+	char path[256];
+
+	s->step = SC_INSPECT;
+	snprintf(path, sizeof(path), "%s/containers/%s/json", s->podman ?
+	    LIBPOD : "/v1.41", s->ids[s->i]);
+	ask(c, "GET", path, 0);
+}
+
+/* HEAD the next prefix of s->wd, or go on with the next container. */
+static void
+head_next(struct conn *c)
+{
+	struct startcheck *s = c->sc;
+	struct cg_query *q;
+	char prefix[CG_PATH_MAX + 1], *enc, *path;
+	size_t end;
+
+	if (s->wdoff >= strlen(s->wd) || strcmp(s->wd, "/") == 0) {
+		s->i++;
+		next(c);
+		return;
+	}
+	end = s->wdoff + 1 + strcspn(s->wd + s->wdoff + 1, "/");
+	memcpy(prefix, s->wd, end);
+	prefix[end] = '\0';
+	s->wdoff = end;
+	q = query_new();
+	query_append(q, "path", prefix);
+	enc = query_encode(q, NULL);
+	query_free(q);
+	if (asprintf(&path, "/v1.41/containers/%s/archive?%s", s->ids[s->i],
+	    enc) < 0)
+		xoom();
+	free(enc);
+	s->step = SC_HEAD;
+	ask(c, "HEAD", path, 1);
+	free(path);
+}
+
+/* Everything checked: the request goes to the backend. */
+static void
+next(struct conn *c)
+{
+	struct startcheck *s = c->sc;
+
+	if (s->i < s->n) {
+		inspect_next(c);
+		return;
+	}
+	c->rs = RS_PHASE;
+	backend_forward(c);
+}
+
+/* The inspect of s->ids[s->i]: its mounts, working directory, policy. */
+static void
+inspected(struct conn *c, const char *body, size_t len)
+{
+	struct startcheck *s = c->sc;
+	const cJSON *m, *d, *hc, *deps;
+	char dest[CG_PATH_MAX + 1];
+	cJSON *tree = json_parse(body, len, NULL, 0);
+	const char *wd, *pol, *type, *p;
+	int ro, depth;
+
+	if (!cJSON_IsObject(tree)) {
+		cJSON_Delete(tree);
+		backend_refuse(c, "backend-unreachable", "unexpected container "
+		    "inspect response");
+		return;
+	}
+	snprintf(s->name, sizeof(s->name), "%.12s", s->ids[s->i]);
+	wd = str_of(json_get(json_get(tree, "Config"), "WorkingDir"), "/");
+	clean_path(wd, s->wd, sizeof(s->wd));
+	s->wdoff = 0;
+	s->wd_safe = strcmp(s->wd, "/") == 0;
+	hc = json_get(tree, "HostConfig");
+	if (s->i == 0 && !s->pod && strcmp(c->action, "attach") == 0 &&
+	    cJSON_IsTrue(json_get(json_get(tree, "State"), "Running"))) {
+		cJSON_Delete(tree);	/* attached to as it runs: no init */
+		c->rs = RS_PHASE;
+		backend_forward(c);
+		return;
+	}
+	if (s->i == 0 && !s->pod && strcmp(c->action, "start") == 0)
+		s->autoremove = cJSON_IsTrue(json_get(hc, "AutoRemove"));
+	m = json_get(tree, "Mounts");
+	for (m = cJSON_IsArray(m) ? m->child : NULL; m != NULL; m = m->next) {
+		d = json_get(m, "Destination");
+		type = str_of(json_get(m, "Type"), "");
+		if (!cJSON_IsString(d))
+			continue;
+		clean_path(d->valuestring, dest, sizeof(dest));
+		if (strcmp(type, "tmpfs") != 0 && mount_target_reserved(dest)) {
+			refuse(c, "bind-mount", "create the container without "
+			    "it, or build the image without that VOLUME",
+			    "container %s has a volume or bind at %s, at or "
+			    "below /dev, /proc or /sys", s->name, dest);
+			cJSON_Delete(tree);
+			return;
+		}
+		if (related(s->wd, dest))
+			s->wd_safe = 1;
+	}
+	ro = cJSON_IsTrue(json_get(hc, "ReadonlyRootfs"));
+	pol = str_of(json_get(json_get(hc, "RestartPolicy"), "Name"), "");
+	deps = json_get(tree, "Dependencies");
+	for (d = cJSON_IsArray(deps) ? deps->child : NULL; d != NULL;
+	    d = d->next)
+		if (cJSON_IsString(d) && strlen(d->valuestring) <= 64 &&
+		    enqueue(c, d->valuestring) < 0) {
+			cJSON_Delete(tree);
+			return;
+		}
+	s->restart[0] = '\0';
+	if (pol[0] != '\0' && strcmp(pol, "no") != 0)
+		snprintf(s->restart, sizeof(s->restart), "--restart %.20s", pol);
+	if (s->update[0] != '\0')
+		snprintf(s->restart, sizeof(s->restart), "%s", s->update);
+	/* podman restarts an unhealthy one itself (libpod healthcheck.go) */
+	if (strcmp(str_of(json_get(json_get(tree, "Config"),
+	    "HealthcheckOnFailureAction"), ""), "restart") == 0)
+		snprintf(s->restart, sizeof(s->restart), "health-on-failure "
+		    "restart");
+	cJSON_Delete(tree);
+	if (!s->workdir) {
+		s->i++;
+		next(c);
+		return;
+	}
+	if (s->restart[0] != '\0' && !s->wd_safe && !ro) {
+		refuse(c, "host-path", "create it with --read-only, with -w / "
+		    "or a working directory on a volume, or without --restart; "
+		    "or run podman 5.7.1 or later", "container %s restarts "
+		    "by itself (%s) with working directory %s in a writable "
+		    "root file system: this podman would resolve it on the host "
+		    "at each restart, unchecked", s->name, s->restart, s->wd);
+		return;
+	}
+	if (s->wd_safe || s->update[0] != '\0') {
+		s->i++;
+		next(c);
+		return;
+	}
+	for (depth = 0, p = s->wd; *p != '\0'; p++)
+		depth += *p == '/';
+	if (depth > SC_DEPTH) {
+		refuse(c, "host-path", "use a shorter working directory",
+		    "working directory of container %s has more than %d "
+		    "components to check", s->name, SC_DEPTH);
+		return;
+	}
+	head_next(c);
+}
+
+/* Base64 (RFC 4648, padded) of in[0..len) into out; its length, or -1. */
+static long
+b64_decode(const char *in, size_t len, unsigned char *out, size_t outsz)
+{
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+	    "qrstuvwxyz0123456789+/";
+	unsigned v = 0;
+	size_t i, o = 0;
+	int bits = 0;
+	const char *p;
+
+	for (i = 0; i < len && in[i] != '='; i++) {
+		p = memchr(a, in[i], 64);
+		if (p == NULL || in[i] == '\0')
+			return -1;
+		v = (v << 6) | (unsigned)(p - a);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (o == outsz)
+				return -1;
+			out[o++] = (unsigned char)(v >> bits);
+		}
+	}
+	return (long)o;
+}
+
+/*
+ * The HEAD of one prefix of the working directory answered status, with
+ * the stat field's value stat[0..slen) (slen 0: none).
+ */
+static void
+headed(struct conn *c, int status, const char *stat, size_t slen)
+{
+	struct startcheck *s = c->sc;
+	unsigned char json[4096];
+	unsigned long long mode;
+	const cJSON *m;
+	cJSON *tree;
+	long n;
+	char prefix[CG_PATH_MAX + 1];
+
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)s->wdoff, s->wd);
+	if (status == 404 && slen == 0) {
+		/* missing: podman makes the rest below checked directories */
+		s->i++;
+		next(c);
+		return;
+	}
+	/*
+	 * A symlink whose target is missing inside the container answers
+	 * 404 with the stat of the link itself (measured, podman 4.3.1):
+	 * on the host it may well resolve.
+	 */
+	n = (status == 200 || status == 404) && slen > 0 ?
+	    b64_decode(stat, slen, json, sizeof(json) - 1) : -1;
+	tree = n > 0 ? json_parse((const char *)json, (size_t)n, NULL, 0) :
+	    NULL;
+	m = json_get(tree, "mode");
+	if (!json_is_number(m) || sscanf(m->valuestring, "%llu", &mode) != 1) {
+		cJSON_Delete(tree);
+		backend_refuse(c, "backend-unreachable", "the daemon did not "
+		    "say what %s is in container %s (HEAD archive: %d)", prefix,
+		    s->name, status);
+		return;
+	}
+	cJSON_Delete(tree);
+	if (mode & GO_MODE_SYMLINK) {
+		refuse(c, "host-path", "use the directory's real path as the "
+		    "working directory (-w), or run podman 5.7.1 or later",
+		    "working directory %s of container %s goes through the "
+		    "symlink %s, which this podman would follow on the host",
+		    s->wd, s->name, prefix);
+		return;
+	}
+	if (status == 404 || !(mode & GO_MODE_DIR)) {
+		/* podman fails the start itself: not a directory */
+		s->i++;
+		next(c);
+		return;
+	}
+	head_next(c);
+}
+
+/* The pod's containers, to check each. */
+static void
+pod_inspected(struct conn *c, const char *body, size_t len)
+{
+	const cJSON *e;
+	cJSON *tree = json_parse(body, len, NULL, 0);
+
+	if (!cJSON_IsObject(tree)) {
+		cJSON_Delete(tree);
+		backend_refuse(c, "backend-unreachable", "unexpected pod inspect "
+		    "response");
+		return;
+	}
+	e = json_get(tree, "Containers");
+	for (e = cJSON_IsArray(e) ? e->child : NULL; e != NULL; e = e->next) {
+		const cJSON *id = json_get(e, "Id");
+
+		if (cJSON_IsString(id) && strlen(id->valuestring) <= 64 &&
+		    enqueue(c, id->valuestring) < 0) {
+			cJSON_Delete(tree);
+			return;
+		}
+	}
+	cJSON_Delete(tree);
+	next(c);
+}
+
+void
+startcheck_done(struct conn *c, int ok, int timeout)
+{
+	struct startcheck *s = c->sc;
+	struct http_response resp;
+	char *body = NULL;
+	size_t len = 0;
+	int status = 0, n;
+
+	if (!ok) {
+		backend_refuse_transport(c, timeout);
+		return;
+	}
+	if (s->step == SC_HEAD) {
+		const struct http_field *f;
+		char stat[4096 * 4 / 3 + 8];
+		size_t slen = 0;
+
+		n = http_parse_response(c->bc.in, c->bc.inlen, &resp);
+		if (n < 0) {
+			backend_refuse_transport(c, 0);
+			return;
+		}
+		/* resp points into c->bc.in: copied out before the release */
+		f = http_find_field(resp.fields, resp.nfields, STAT_FIELD);
+		if (f != NULL && f->value_len < sizeof(stat)) {
+			memcpy(stat, f->value, f->value_len);
+			slen = f->value_len;
+		}
+		status = resp.status;
+		backend_release(c);
+		headed(c, status, stat, slen);
+		return;
+	}
+	if (backend_internal_done(c, 1, &status, &body, &len) < 0) {
+		backend_refuse_transport(c, 0);
+		return;
+	}
+	switch (s->step) {
+	case SC_REMOVE: {
+		/* copies: the refusal ends the check (startcheck_settle) */
+		char code[32], hint[160], detail[CG_DETAIL_MAX];
+
+		free(body);
+		memcpy(code, s->rcode, sizeof(code));
+		memcpy(hint, s->rhint, sizeof(hint));
+		memcpy(detail, s->rdetail, sizeof(detail));
+		answer_refuse(c, code, hint, "%s", detail);
+		return;
+	}
+	case SC_STOP:
+		free(body);
+		if (status != 204 && status != 304 && status != 404) {
+			backend_refuse(c, "backend-unreachable", "the container "
+			    "could not be stopped before its restart (%d)",
+			    status);
+			return;
+		}
+		if (status == 404) {	/* the daemon answers the restart */
+			c->rs = RS_PHASE;
+			backend_forward(c);
+			return;
+		}
+		if (s->pod) {
+			char path[160];
+
+			s->step = SC_POD;
+			snprintf(path, sizeof(path), LIBPOD "/pods/%s/json",
+			    s->ids[0]);
+			s->n = 0;
+			ask(c, "GET", path, 0);
+			return;
+		}
+		next(c);
+		return;
+	case SC_POD:
+		if (status != 200) {
+			free(body);
+			c->rs = RS_PHASE;
+			backend_forward(c);	/* the daemon answers it */
+			return;
+		}
+		pod_inspected(c, body, len);
+		break;
+	case SC_INSPECT:
+		if (status == 404 && s->i > 0) {
+			s->i++;		/* a dependency gone: podman says so */
+			next(c);
+		} else if (status == 404) {
+			c->rs = RS_PHASE;
+			backend_forward(c);
+		} else if (status != 200) {
+			backend_refuse(c, "backend-unreachable", "unexpected "
+			    "container inspect response (%d)", status);
+		} else {
+			inspected(c, body, len);
+		}
+		break;
+	default:
+		break;
+	}
+	free(body);
+}
+
+int
+startcheck_lock(struct conn *c)
+{
+	const struct listener *l = &c->gw->lis[c->lis];
+	char id[65];
+
+	if (!(l->advisories & (1u << ADV_PODMAN_WORKDIR)) ||
+	    strcmp(c->action, "archive-put") != 0 ||
+	    target_id(c, "/containers/", id) < 0)
+		return 0;
+	if (lock_take(c, id, 1) == 0)
+		return 0;
+	refuse(c, "host-path", "retry once it has started", "container %.12s "
+	    "is being started; a copy into it waits until then", id);
+	return 1;
+}
+
+/*
+ * The self-restart an update body[0..len) asks for (compat RestartPolicy,
+ * libpod health_on_failure: podman 5 applies both to a running
+ * container), into out ("" none).
+ */
+static void
+update_restart(const char *body, size_t len, char *out, size_t outsz)
+{
+	cJSON *tree = body != NULL ? json_parse(body, len, NULL, 0) : NULL;
+	const char *pol = str_of(json_get(json_get(tree, "RestartPolicy"),
+	    "Name"), ""), *hc = str_of(json_get(tree, "health_on_failure"), "");
+
+	out[0] = '\0';
+	if (pol[0] != '\0' && strcmp(pol, "no") != 0)
+		snprintf(out, outsz, "--restart %.20s", pol);
+	else if (strcmp(hc, "restart") == 0)
+		snprintf(out, outsz, "health-on-failure restart");
+	cJSON_Delete(tree);
+}
+
+int
+startcheck_start(struct conn *c)
+{
+	const struct listener *l = &c->gw->lis[c->lis];
+	struct startcheck *s;
+	const char *t;
+	char path[256], id[65], tq[32] = "";
+	int pod = strstr(c->target, "/pods/") != NULL;
+	int restart = strcmp(c->action, "restart") == 0;
+	/* podman's attach inits a container that is not running, "for
+	   Docker compatibility" (compat AttachContainer, v4.3.1) */
+	int attach = strcmp(c->action, "attach") == 0 &&
+	    (l->advisories & (1u << ADV_PODMAN_WORKDIR));
+	struct cg_query *q;
+	struct cg_refusal r;
+	char upd[48] = "";
+
+	/* an update that makes a container restart itself (podman 5) */
+	if (strcmp(c->action, "update") == 0 &&
+	    (l->advisories & (1u << ADV_PODMAN_WORKDIR)))
+		update_restart(c->json, (size_t)c->body_len, upd, sizeof(upd));
+	if (strcmp(c->method, "POST") != 0 || (strcmp(c->action, "start") != 0 &&
+	    !restart && !attach && upd[0] == '\0' &&
+	    strcmp(c->action, "init") != 0) ||
+	    target_id(c, pod ? "/pods/" : "/containers/", id) < 0 ||
+	    (l->backend_kind == CG_PODMAN ? 0 : pod))
+		return 0;
+	s = c->sc = xcalloc(1, sizeof(*s));
+	s->pod = pod;
+	s->podman = l->backend_kind == CG_PODMAN;
+	s->workdir = (l->advisories & (1u << ADV_PODMAN_WORKDIR)) != 0;
+	snprintf(s->update, sizeof(s->update), "%s", upd);
+	c->rs = RS_PHASE;
+	if (pod)
+		snprintf(s->ids[0], sizeof(s->ids[0]), "%s", id);
+	else if (enqueue(c, id) < 0)
+		return 1;
+	if (restart && s->workdir) {
+		/* the client's stop timeout, if any */
+		t = strchr(c->target, '?');
+		q = t != NULL ? query_parse(t + 1, strlen(t + 1), &r) : NULL;
+		if (q != NULL && query_get(q, "t") != NULL &&
+		    strspn(query_get(q, "t"), "0123456789") ==
+		    strlen(query_get(q, "t")) && strlen(query_get(q, "t")) < 6)
+			snprintf(tq, sizeof(tq), "?t=%s", query_get(q, "t"));
+		if (q != NULL)
+			query_free(q);
+		snprintf(path, sizeof(path), "%s/%s/%s/stop%s", pod ? LIBPOD :
+		    "/v1.41", pod ? "pods" : "containers", id, tq);
+		s->step = SC_STOP;
+		ask(c, "POST", path, 0);
+		if (c->bc.fd >= 0)	/* the stop takes up to t seconds */
+			c->bc.deadline += (tq[0] != '\0' ? atol(tq + 3) : 10) *
+			    1000LL;
+		return 1;
+	}
+	if (pod) {
+		s->step = SC_POD;
+		snprintf(path, sizeof(path), LIBPOD "/pods/%s/json", id);
+		ask(c, "GET", path, 0);
+		return 1;
+	}
+	next(c);
+	return 1;
+}
