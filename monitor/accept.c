@@ -13,7 +13,13 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "monitor/accept.h"
+#include "monitor/conn.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/linger.h"
 #include "monitor/log.h"
+#include "monitor/zygote.h"
 
 /* Hand the client to a ready child (privsep.md §8 step 1). */
 void

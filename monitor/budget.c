@@ -33,6 +33,9 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "monitor/budget.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/log.h"
 #include "policy/json.h"
 

@@ -19,7 +19,10 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
-#include "monitor/exchange/evfilter.h"
+#include "monitor/budget.h"
+#include "monitor/conn.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/log.h"
 #include "monitor/pins.h"
 

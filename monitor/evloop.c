@@ -30,6 +30,8 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/log.h"
 
 struct watch {

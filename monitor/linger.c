@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/linger.h"
 
 #define LINGER_IDLE_MS		2000	/* without a byte */
 #define LINGER_TOTAL_MS		10000

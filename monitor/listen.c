@@ -4,7 +4,6 @@
  * connection limit fitted to RLIMIT_NOFILE.
  */
 #include "monitor/gateway.h"
-#include "monitor/exchange/backend.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,6 +17,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "monitor/exchange/exchange.h"
+#include "monitor/listen.h"
 #include "monitor/log.h"
 
 /*

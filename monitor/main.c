@@ -2,9 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/audit_cmd.h"
 #include "monitor/config.h"
 #include "monitor/serve.h"
+#include "ops/audit_cmd.h"
+#include "ops/cli.h"
 #include "ops/status.h"
 #include "unpriv/child.h"
 

@@ -19,7 +19,6 @@
  * the pins of creates still in flight.
  */
 #include "monitor/pins.h"
-#include "monitor/exchange/backend.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -35,11 +34,11 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
-#include "monitor/exchange/audit.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/log.h"
 #include "monitor/pin.h"
-#include "ops/rundir.h"
 #include "monitor/task.h"
+#include "ops/rundir.h"
 #include "policy/body.h"
 #include "policy/json.h"
 

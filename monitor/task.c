@@ -5,7 +5,6 @@
  * backends' GET /version after start-up (discover.c).
  */
 #include "monitor/task.h"
-#include "monitor/exchange/backend.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -16,6 +15,8 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/exchange.h"
 
 /* The task registered as index i (EV_TASK). */
 static struct mtask *tasks[MTASK_MAX];

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "ops/cli.h"
 
 
 /* The subcommands a flag applies to (struct opt.cmds). */

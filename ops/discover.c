@@ -22,10 +22,11 @@
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "http/http.h"
-#include "monitor/exchange/backend.h"
-#include "ops/instance.h"
+#include "monitor/advisory.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/log.h"
 #include "monitor/task.h"
+#include "ops/instance.h"
 #include "ops/oneshot.h"
 #include "policy/json.h"
 

@@ -6,9 +6,10 @@
  * that differs from the running gateway's.
  */
 #include "ops/instance.h"
+#include "base/gwerror.h"
+#include "monitor/advisory.h"
 #include "monitor/pins.h"
 #include "seccomp/filter.h"
-#include "base/gwerror.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "http/http.h"
-#include "monitor/exchange/backend.h"
+#include "monitor/exchange/exchange.h"
 
 int
 oneshot_wait(int fd, short events, long long deadline)

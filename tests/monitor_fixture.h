@@ -43,9 +43,12 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "monitor/accept.h"
+#include "monitor/conn.h"
 #include "monitor/exchange/backend.h"
-#include "monitor/gateway.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/exchange/relay.h"
+#include "monitor/gateway.h"
 #include "monitor/log.h"
 
 #define FX	static __attribute__((unused))

@@ -8,7 +8,10 @@
  */
 #include "tests/monitor_fixture.h"
 
+#include "monitor/conn.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/exchange/netcompat.h"
+#include "monitor/log.h"
 
 #define LABEL_Q	"filters=%7B%22label%22%3A%5B%22org.apache.magpie.project" \
 	"%3D%2Fhome%2Fu%2Fproj%22%5D%7D"

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "monitor/config.h"
+#include "ops/cli.h"
 #include "ops/instance.h"
 #include "ops/rundir.h"
 

@@ -14,8 +14,14 @@
  * row of policy.md §14 decided by the monitor's phase (B34 named
  * networks; tests/BYPASSES.md).
  */
-#include "tests/monitor_fixture.h"
+#include "monitor/budget.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/projnet.h"
+#include "monitor/exchange/relay.h"
+#include "monitor/log.h"
 #include "policy/json.h"
+#include "tests/monitor_fixture.h"
 
 /* Request bodies of the tests, by the framing the FORWARD declares. */
 enum { FWD_NONE, FWD_JSON, FWD_LENGTH, FWD_CHUNKED };

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "monitor/exchange/evfilter.h"
+#include "monitor/exchange/exchange.h"
 
 #define ROOT	"/home/u/proj"
 #define OWN	"\"org.apache.magpie.project\":\"" ROOT "\""

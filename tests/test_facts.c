@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor/exchange/facts.h"
 #include "monitor/gateway.h"
 #include "policy/imagecfg.h"
 #include "policy/imageref.h"

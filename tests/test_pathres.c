@@ -54,6 +54,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "monitor/exchange/pathres.h"
 #include "monitor/gateway.h"
 
 static char B[PATH_MAX];		/* resolved temporary base */

@@ -9,6 +9,11 @@
  * as a server does with an idle keep-alive connection. The monitor side
  * is the world of tests/monitor_fixture.h, with pooling turned on.
  */
+#include "monitor/conn.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/ocache.h"
+#include "monitor/log.h"
 #include "tests/monitor_fixture.h"
 
 #include <sys/mman.h>

@@ -7,6 +7,9 @@
  * (cli.md §14.3). The world is tests/monitor_fixture.h: the test plays the
  * child and the client.
  */
+#include "monitor/conn.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/log.h"
 #include "tests/monitor_fixture.h"
 
 #define ATTACH	"/v1.41/containers/c1id/attach?stream=1&stdin=1&stdout=1"

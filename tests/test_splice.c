@@ -7,6 +7,9 @@
  * mid-splice ends the exchange once. The world is tests/monitor_fixture.h: the
  * test plays the child, the client and, with writes of its own, the backend.
  */
+#include "monitor/conn.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/log.h"
 #include "tests/monitor_fixture.h"
 
 #define BIG	(3u << 20)

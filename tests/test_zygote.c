@@ -26,7 +26,9 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "monitor/conn.h"
 #include "monitor/gateway.h"
+#include "monitor/zygote.h"
 
 static struct cg_config cfg;
 static struct gateway gw;

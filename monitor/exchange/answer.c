@@ -38,9 +38,13 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
-#include "monitor/log.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/answer.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/exchange/netcompat.h"
+#include "monitor/exchange/projnet.h"
 #include "monitor/exchange/usage.h"
+#include "monitor/log.h"
 #include "policy/json.h"
 #include "policy/query.h"
 

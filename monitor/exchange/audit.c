@@ -20,6 +20,9 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/audit.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/log.h"
 #include "policy/json.h"
 #include "policy/query.h"

@@ -21,6 +21,12 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/budget.h"
+#include "monitor/conn.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/audit.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/image.h"
 #include "policy/headers.h"
 
 #define INTERNAL_RESPONSE_MAX	((8u << 20) + HTTP_HEAD_MAX)

@@ -4,20 +4,15 @@
  * (ownership questions, the named-resource phase) and the refusals when
  * the backend cannot be reached (http.md §5, §10; routes.md §9).
  */
-#ifndef CG_MONITOR_BACKEND_H
-#define CG_MONITOR_BACKEND_H
+#ifndef CG_MONITOR_EXCHANGE_BACKEND_H
+#define CG_MONITOR_EXCHANGE_BACKEND_H
 
 #include "monitor/gateway.h"
 
+struct cg_fwd_headers;
+
 /* ---- monitor/exchange/backend.c */
 
-/*
- * Start a non-blocking connection (SOCK_CLOEXEC) to the backend socket at
- * path (NUL-terminated). Returns the fd, possibly still connecting
- * (EINPROGRESS: the caller polls for POLLOUT and checks SO_ERROR), or -1
- * (path longer than sun_path, or socket/connect failed with errno).
- */
-int backend_connect(const char *path);
 /*
  * Start an internal exchange for c (routes.md §9, policy.md §5): a
  * keep-alive connection from the pool when reuse (a GET: it may be sent
@@ -54,17 +49,6 @@ enum framing backend_framing(const struct http_response *resp, int is_head);
  * and no "close" in a Connection field.
  */
 int backend_keeps_alive(const struct http_response *resp);
-/* Close the pooled connections idle since before now - POOL_IDLE_MS. */
-void backend_pool_expire(struct gateway *gw, long long now);
-/*
- * Pooled connection fd of gw->pools[pi] was reported readable or hung up
- * while idle (the backend closed it, or sent bytes nobody asked for): it
- * is closed and leaves the pool. No-op when fd is no longer in that pool
- * (taken earlier in the same batch of events).
- */
-void backend_pool_event(struct gateway *gw, int pi, int fd);
-/* Close every pooled connection (graceful exit). */
-void backend_pool_close(struct gateway *gw);
 /*
  * Parse the complete internal response in c->bc.in (http.md §10.2):
  * interim responses skipped, status in *status, decoded body in *body
@@ -115,20 +99,6 @@ int backend_read_internal(struct conn *c);
  * the debug VERDICT audit line.
  */
 void backend_verdict(struct conn *c, const struct cg_refusal *r);
-/*
- * Refuse c's FORWARD from the monitor side (phase, 502, 504): access line
- * (deny, or error for a 5xx), backend closed, phase tree freed, VERDICT
- * refused; c->rs = RS_WAIT_DONE. code is of the closed vocabulary.
- */
-/*
- * Replace the forwarded JSON body with json[0..len) (malloc'd; c takes it)
- * and its Content-Length in the serialised head (backend_build_head), for
- * the monitor's own rewrites of the named-resource phase (publish.h, the
- * pins of pins.h).
- */
-void backend_set_json(struct conn *c, char *json, size_t len);
-void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 /* The same with a refusal made already, its own hint kept (r->hint). */
 void backend_refuse_r(struct conn *c, const struct cg_refusal *r);
 /*

@@ -31,8 +31,14 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/children.h"
+#include "monitor/conn.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/baseimg.h"
+#include "monitor/exchange/check.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/splice.h"
 #include "monitor/log.h"
-#include "monitor/loop.h"
 
 /*
  * Archives: bytes approved only this far behind what the checker read,

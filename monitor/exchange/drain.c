@@ -23,6 +23,9 @@
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "http/http.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/audit.h"
+#include "monitor/exchange/exchange.h"
 
 #define DRAIN_READ_MAX	(HTTP_HEAD_MAX + 8192)	/* head and a create's body */
 

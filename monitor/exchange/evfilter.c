@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "base/xmalloc.h"
+#include "monitor/exchange/exchange.h"
 #include "policy/json.h"
 
 struct evfilter {

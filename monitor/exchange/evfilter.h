@@ -7,8 +7,8 @@
  * filter from its own routing of the forwarded target (verify.c), never
  * from a flag of the child.
  */
-#ifndef CG_MONITOR_EVFILTER_H
-#define CG_MONITOR_EVFILTER_H
+#ifndef CG_MONITOR_EXCHANGE_EVFILTER_H
+#define CG_MONITOR_EXCHANGE_EVFILTER_H
 
 #include <stddef.h>
 
@@ -39,7 +39,7 @@ struct evfilter;
  */
 struct evfilter *evfilter_new(enum cg_kind backend, const char *root,
     const char *filters);
-void evfilter_free(struct evfilter *f);
+/* evfilter_free() (monitor/exchange/exchange.h: the connection's end frees it) */
 
 /*
  * Feed n decoded body bytes of the answer. The complete lines among them

@@ -10,6 +10,10 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/facts.h"
+#include "monitor/exchange/ocache.h"
+#include "monitor/exchange/projnet.h"
 #include "policy/imageref.h"
 #include "policy/json.h"
 #include "policy/query.h"

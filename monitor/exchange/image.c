@@ -36,6 +36,9 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/image.h"
+#include "monitor/exchange/phase.h"
 #include "monitor/log.h"
 #include "policy/imagecfg.h"
 #include "policy/imageref.h"

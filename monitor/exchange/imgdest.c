@@ -19,6 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/facts.h"
+#include "monitor/exchange/imgdest.h"
+#include "monitor/exchange/phase.h"
 #include "monitor/log.h"
 
 static void

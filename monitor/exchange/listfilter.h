@@ -5,8 +5,8 @@
  * no state; the monitor calls them on its own classification of the forwarded
  * target, never on a flag from the child.
  */
-#ifndef CG_MONITOR_LISTFILTER_H
-#define CG_MONITOR_LISTFILTER_H
+#ifndef CG_MONITOR_EXCHANGE_LISTFILTER_H
+#define CG_MONITOR_EXCHANGE_LISTFILTER_H
 
 #include <stddef.h>
 

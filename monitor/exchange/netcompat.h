@@ -11,8 +11,8 @@
  * backend the monitor never sends those two requests; it asks the libpod
  * API and writes the compat answer itself. Pure functions: no I/O.
  */
-#ifndef CG_MONITOR_NETCOMPAT_H
-#define CG_MONITOR_NETCOMPAT_H
+#ifndef CG_MONITOR_EXCHANGE_NETCOMPAT_H
+#define CG_MONITOR_EXCHANGE_NETCOMPAT_H
 
 #include <stddef.h>
 

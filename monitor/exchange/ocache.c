@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/ocache.h"
 
 #define OCACHE_MAX	4096
 

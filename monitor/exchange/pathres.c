@@ -3,6 +3,7 @@
  * the amendment of 2026-12-07: one answer for every source outside the
  * roots or unresolvable, and nothing outside the roots looked up).
  */
+#include "monitor/exchange/pathres.h"
 #include "monitor/gateway.h"
 
 #include <errno.h>

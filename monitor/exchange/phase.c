@@ -16,10 +16,19 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/conn.h"
+#include "monitor/evloop.h"
+#include "monitor/exchange/answer.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/facts.h"
+#include "monitor/exchange/image.h"
+#include "monitor/exchange/imgdest.h"
+#include "monitor/exchange/phase.h"
+#include "monitor/exchange/projnet.h"
+#include "monitor/exchange/publish.h"
+#include "monitor/exchange/startcheck.h"
 #include "monitor/log.h"
 #include "monitor/pins.h"
-#include "monitor/exchange/publish.h"
-#include "monitor/loop.h"
 #include "policy/body.h"
 #include "policy/json.h"
 

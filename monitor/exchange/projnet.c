@@ -27,6 +27,10 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/facts.h"
+#include "monitor/exchange/projnet.h"
 #include "monitor/log.h"
 #include "policy/json.h"
 

@@ -7,8 +7,8 @@
  * and the phase's image step, before forwarding (monitor/exchange/phase.c). Pure
  * functions: no I/O.
  */
-#ifndef CG_MONITOR_PUBLISH_H
-#define CG_MONITOR_PUBLISH_H
+#ifndef CG_MONITOR_EXCHANGE_PUBLISH_H
+#define CG_MONITOR_EXCHANGE_PUBLISH_H
 
 #include <stddef.h>
 

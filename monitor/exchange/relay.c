@@ -23,8 +23,14 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/budget.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/audit.h"
 #include "monitor/exchange/evfilter.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/exchange/listfilter.h"
+#include "monitor/exchange/ocache.h"
+#include "monitor/exchange/splice.h"
 #include "monitor/log.h"
 #include "monitor/pins.h"
 

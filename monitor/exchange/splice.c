@@ -9,8 +9,12 @@
  * frames what was announced and moves exactly that many bytes to the backend.
  * The client's bytes are never looked at here.
  */
-#include "monitor/exchange/relay.h"
+#include "monitor/conn.h"
 #include "monitor/exchange/backend.h"
+#include "monitor/exchange/check.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/relay.h"
+#include "monitor/exchange/splice.h"
 
 #include <errno.h>
 #include <poll.h>

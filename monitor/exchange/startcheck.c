@@ -44,6 +44,9 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/exchange/answer.h"
+#include "monitor/exchange/exchange.h"
+#include "monitor/exchange/startcheck.h"
 #include "monitor/log.h"
 #include "policy/body.h"
 #include "policy/json.h"

@@ -5,8 +5,8 @@
  * amended; doc/filters.md). Pure functions: no I/O, no state; the monitor
  * (monitor/exchange/answer.c) fetches the inputs itself.
  */
-#ifndef CG_MONITOR_USAGE_H
-#define CG_MONITOR_USAGE_H
+#ifndef CG_MONITOR_EXCHANGE_USAGE_H
+#define CG_MONITOR_EXCHANGE_USAGE_H
 
 #include <stddef.h>
 

@@ -13,8 +13,14 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/audit.h"
 #include "monitor/exchange/evfilter.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/exchange/listfilter.h"
+#include "monitor/exchange/ocache.h"
+#include "monitor/exchange/pathres.h"
+#include "monitor/exchange/verify.h"
 #include "monitor/log.h"
 #include "policy/headers.h"
 #include "policy/query.h"

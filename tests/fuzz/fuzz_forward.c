@@ -26,6 +26,9 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/backend.h"
+#include "monitor/exchange/verify.h"
 #include "monitor/log.h"
 #include "policy/headers.h"
 #include "tests/fuzz/fuzz_monitor.h"

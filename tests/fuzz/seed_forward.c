@@ -26,6 +26,9 @@
 
 #include "http/http.h"
 #include "ipc/proto.h"
+#include "monitor/conn.h"
+#include "monitor/exchange/pathres.h"
+#include "monitor/exchange/verify.h"
 #include "monitor/log.h"
 #include "policy/headers.h"
 #include "tests/fuzz/fuzz_monitor.h"

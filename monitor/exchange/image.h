@@ -1,0 +1,37 @@
+/*
+ * The image step of a container or pod create (monitor/exchange/image.c).
+ */
+#ifndef CG_MONITOR_EXCHANGE_IMAGE_H
+#define CG_MONITOR_EXCHANGE_IMAGE_H
+
+#include "monitor/gateway.h"
+
+/*
+ * Start the image step of c's container or pod create (pod: 1 for a pod
+ * create): ref is the image the forwarded body names (NULL: none), and
+ * default_infra says that a pod create uses podman's default infra image.
+ * Returns 1 when an internal request runs (c->rs RS_PHASE; image_step_done
+ * follows), 0 when there is nothing to check, -1 when c was refused.
+ */
+int image_step_start(struct conn *c, const char *ref, int default_infra,
+    int pod);
+
+/*
+ * The internal exchange of c's image step ended (ok, timeout as for
+ * phase_done): the next request, a refusal (annotations, pod, 502, 504),
+ * or phase_continue().
+ */
+void image_step_done(struct conn *c, int ok, int timeout);
+
+/*
+ * The forwarded create's image field (Image, image or infra_image) made
+ * to name the id c's image step checked (c->im_pin), so that the daemon
+ * uses exactly that image: a retag between the check and the daemon's
+ * lookup swapped in an unchecked one (red team rt9 F6). c->json and the
+ * Content-Length of c->head are replaced. No-op without a pin. Returns
+ * 0, or -1 when the body does not parse or names no image (a broken
+ * invariant: the phase read the same body).
+ */
+int image_pin_body(struct conn *c);
+
+#endif

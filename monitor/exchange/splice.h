@@ -1,0 +1,80 @@
+/*
+ * The relay pipe (monitor/exchange/splice.c; doc/privsep.md "Relaying"): large
+ * response bodies and a switched stream's backend direction moved with
+ * splice(2), and a streamed request body from the child's body pipe to
+ * the backend. The client's bytes are moved, never interpreted.
+ */
+#ifndef CG_MONITOR_EXCHANGE_SPLICE_H
+#define CG_MONITOR_EXCHANGE_SPLICE_H
+
+#include "monitor/gateway.h"
+
+/* splice_from_backend() outcomes */
+enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR,
+	SPLICE_SHORT };
+
+/*
+ * 1 when the response body's next bytes may go through c's relay pipe
+ * (doc/privsep.md "Relaying"), opening it on first use (a chunked body's at
+ * its first chunk of RELAY_SPLICE_MIN data): not a list answer being
+ * collected, not a Content-Length body under RELAY_SPLICE_MIN, not when no
+ * pipe can be opened (c->sp_off: the exchange copies through c->down, as
+ * before). The first opening on a connection raises the client socket's
+ * SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups). The client socket is
+ * non-blocking for good (accepted so; the child, which shares its open file,
+ * cannot clear O_NONBLOCK: no F_SETFL or ioctl in its filter), so relay.c
+ * splices to it as soon as bytes are in the pipe and waits for POLLOUT only
+ * after EAGAIN (doc/privsep.md "Relaying").
+ */
+int splice_open(struct conn *c);
+/*
+ * Move the body's next bytes from the backend into the relay pipe,
+ * bounded by RELAY_DOWN_MAX with c->down, following the framing by
+ * counting so that nothing past the end is taken (http.md §8.4); sets
+ * c->resp_done and releases the backend at the end. Returns SPLICE_MOVED
+ * after progress (SPLICE_SHORT: fewer bytes than asked for, the socket is
+ * empty for now), SPLICE_NONE when there is nothing now, SPLICE_COPY when
+ * these bytes must go through c->down instead (small chunks, a chunk line
+ * split across writes, invalid framing), SPLICE_EOF or SPLICE_ERROR when
+ * the backend's side ended (the caller handles it as for recv).
+ */
+int splice_from_backend(struct conn *c);
+/*
+ * Offer c's child a pipe for the rest of a streamed request body
+ * (doc/privsep.md "Uploads"): BODY_PIPE with its write end, sent at once after
+ * VERDICT when nothing else waits for the child (the order of the messages is
+ * kept); none when the pipe cannot be made or sent (the child goes on with
+ * BODY).
+ */
+void splice_offer_body_pipe(struct conn *c);
+/*
+ * BODY_SPLICED: n more body bytes are in the body pipe. Checked like BODY
+ * (a streamed body, not after BODY_END, within the declared length), n in
+ * 1..IPC_SPLICED_MAX, and a pipe must have been offered. The bytes join
+ * the announced ones not framed yet (c->up_next); when the pipe's current
+ * batch is out, the monitor frames them all (one chunk line for a chunked
+ * body) and moves exactly that many bytes from the pipe to the backend.
+ * Any other message of the child that comes meanwhile waits until they
+ * are out (c->stash, monitor/exchange/dispatch.c), so BODY and pipe bytes stay in
+ * order. Returns 0, 1 when writing to the backend failed (the caller ends
+ * the upload: relay_backend_write_failed), or -1 after a violation.
+ */
+int splice_on_body_spliced(struct conn *c, const struct ipc_msg *m);
+/*
+ * Write c's upload while the backend takes it: the framing in c->bc.out,
+ * the pipe's current batch, the next batch framed and moved in turn.
+ * Returns 1 after progress, 0 when there was none (the backend is full),
+ * -1 when the backend connection failed, -2 after a violation (the pipe
+ * holds fewer bytes than announced; c->dead set).
+ */
+int splice_upload(struct conn *c);
+/*
+ * Move announced body bytes from the body pipe to the backend (after
+ * c->bc.out is written). Returns 1 after progress, 0 when the backend is
+ * full, -1 when the backend connection failed (the caller ends the upload
+ * as for a failed write), -2 after a violation (the pipe holds fewer bytes
+ * than the child announced; c->dead set).
+ */
+int splice_to_backend(struct conn *c);
+
+#endif

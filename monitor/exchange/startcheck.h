@@ -1,0 +1,33 @@
+/*
+ * A start checked before it is forwarded (monitor/exchange/startcheck.c).
+ */
+#ifndef CG_MONITOR_EXCHANGE_STARTCHECK_H
+#define CG_MONITOR_EXCHANGE_STARTCHECK_H
+
+#include "monitor/gateway.h"
+
+/*
+ * Called by phase_start() for c's verified FORWARD: a container start,
+ * restart or libpod init, or a pod start or restart, is checked before
+ * it is forwarded (startcheck.c: mounts at or below /dev, /proc, /sys;
+ * on a podman with the podman-workdir advisory the working directory
+ * inside the root file system, restart policies, a stop before a
+ * restart). Returns 1 when it took c over (refused or forwarded later),
+ * 0 otherwise.
+ */
+int startcheck_start(struct conn *c);
+
+/* The internal exchange of c's start check ended (phase_done). */
+void startcheck_done(struct conn *c, int ok, int timeout);
+
+/*
+ * An archive upload (docker cp into a container) on a podman with the
+ * podman-workdir advisory: refused (1, the refusal written) while a
+ * start of that container is in flight, else held until it ends (0).
+ */
+int startcheck_lock(struct conn *c);
+
+/* c's request ended (head, refusal, end): its locks and state go. */
+void startcheck_settle(struct conn *c);
+
+#endif

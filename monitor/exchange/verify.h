@@ -1,0 +1,36 @@
+/*
+ * FORWARD verification and the policy replay (monitor/exchange/verify.c;
+ * privsep.md §9).
+ */
+#ifndef CG_MONITOR_EXCHANGE_VERIFY_H
+#define CG_MONITOR_EXCHANGE_VERIFY_H
+
+#include "ipc/proto.h"
+
+#include "monitor/gateway.h"
+
+/*
+ * Verify a FORWARD m from c's child (privsep.md §9.1 and its 2026-12-01
+ * amendment): method, canonical target classified by the monitor's own
+ * route tables, path and query refs answered owned in this request, and
+ * the header list, which the policy's header rules must give back
+ * unchanged (policy/headers.h). On success the monitor's own view is set
+ * (c->method, target, log_path, api, action, hijack, no_head_timeout,
+ * is_head, client_close, body_kind, body_len, synced), *fh holds the list (its
+ * values point into m) and 0 is returned; otherwise -1 after
+ * conn_violation().
+ */
+struct cg_fwd_headers;
+int verify_forward(struct conn *c, const struct ipc_msg *m,
+    struct cg_fwd_headers *fh);
+
+/*
+ * Replay the whole policy on c's FORWARD (privsep.md §9.2): it must allow
+ * c->method/c->target with c->json and reproduce target and body byte for
+ * byte (policy.md §0.6). Facts: refs answered owned in this request; bind
+ * paths resolved afresh (at most IPC_PATH_QUERIES_MAX). Returns 0, or -1
+ * after conn_violation() (c->dead set).
+ */
+int verify_replay(struct conn *c);
+
+#endif
