@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/run-all.sh — what `make check` runs after building:
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
+#      tests/boundary.sh (the monitor's layout, by grep);
 #      then tests/forwarded/run.py (the gateway before a fake, recording daemon) and
 #      tests/hostile/run.py (a puppet request parser lying to the real monitor);
 #      tests/tarparity/run.py (the checker's tar reader against Go's archive/tar);
@@ -44,6 +45,10 @@ for t in tests/test_*; do
   [ -f "$t" ] && [ -x "$t" ] || continue
   run_suite "$t" "./$t"
 done
+
+# the monitor's layout: the event loop reaches the per-request engine through
+# monitor/exchange/exchange.h only, no catch-all header, the zygote the loop's alone
+run_suite tests/boundary.sh ./tests/boundary.sh
 
 # 1a. what reaches the daemon: the real gateway before a fake, recording daemon
 #     (query-key allow-lists, bodies on routes that take none; doc/leniency.md)

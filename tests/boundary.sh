@@ -1,0 +1,64 @@
+#!/bin/bash
+# tests/boundary.sh — the monitor's layout, kept by grep (make check, tests/run-all.sh):
+#   1. outside monitor/exchange/, the per-request engine is reached through its one
+#      header, monitor/exchange/exchange.h: no other file of monitor/, ops/ or the
+#      other modules includes a header of monitor/exchange/ (tests/ are exempt: the
+#      unit tests and fuzz targets test the exchange's parts from inside);
+#   2. no catch-all header: monitor/loop.h is gone and nobody includes it, and
+#      monitor/gateway.h holds the process state's types only (no function);
+#   3. the zygote is the event loop's: no file of monitor/exchange/ includes
+#      monitor/zygote.h or calls a zygote_ function (comments aside).
+# One line per violation (FILE:LINE: what); last line "N passed, M failed" (one
+# check per file); exit status 1 when any failed.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+passed=0; failed=0
+
+# the code of a C file without its comments (string contents stay)
+code_of() {
+  if command -v cpp >/dev/null; then
+    cpp -fpreprocessed -P -w "$1" 2>/dev/null
+  else
+    cat "$1"
+  fi
+}
+
+check_file() {  # FILE: prints its violations; returns 1 when it has any
+  local f=$1 bad=0 hits
+  case $f in
+    monitor/exchange/*)
+      hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"monitor/zygote\.h"' "$f")
+      [ -n "$hits" ] && { sed "s|^\([0-9]*\):.*|$f:\1: an exchange file includes monitor/zygote.h (the zygote is the event loop's)|" <<<"$hits"; bad=1; }
+      if code_of "$f" | grep -qE '\bzygote_[A-Za-z0-9_]*[[:space:]]*\('; then
+        grep -nE '\bzygote_[A-Za-z0-9_]*[[:space:]]*\(' "$f" | grep -vE '^[0-9]+:[[:space:]]*(/?\*|//)' |
+          sed "s|^\([0-9]*\):.*|$f:\1: an exchange file calls the zygote (the event loop's)|"
+        bad=1
+      fi
+      ;;
+    tests/*) ;;
+    *)
+      hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"monitor/exchange/[^"]*"' "$f" |
+        grep -vE '"monitor/exchange/exchange\.h"')
+      [ -n "$hits" ] && { sed -E "s|^([0-9]+):.*\"(monitor/exchange/[^\"]*)\".*|$f:\1: includes \2, internal to the exchange (use monitor/exchange/exchange.h)|" <<<"$hits"; bad=1; }
+      ;;
+  esac
+  hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"monitor/loop\.h"' "$f")
+  [ -n "$hits" ] && { sed "s|^\([0-9]*\):.*|$f:\1: includes monitor/loop.h, a catch-all header that no longer exists|" <<<"$hits"; bad=1; }
+  if [ "$f" = monitor/gateway.h ]; then
+    hits=$(code_of "$f" | grep -nE '^[A-Za-z_][A-Za-z0-9_ *]*[ *]\**[A-Za-z_][A-Za-z0-9_]*\(' )
+    [ -n "$hits" ] && { sed "s|^\([0-9]*\):\(.*\)|$f: declares a function (types only; declare it in its file's header): \2|" <<<"$hits"; bad=1; }
+  fi
+  return $bad
+}
+
+if [ -e monitor/loop.h ]; then
+  echo "monitor/loop.h: the catch-all header exists again"; failed=$((failed + 1))
+else
+  passed=$((passed + 1))
+fi
+while IFS= read -r f; do
+  [ -f "$f" ] || continue
+  if check_file "$f"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done < <(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -printf '%P\n')
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
