@@ -99,7 +99,8 @@ int backend_read_internal(struct conn *c);
  * the debug VERDICT audit line.
  */
 void backend_verdict(struct conn *c, const struct cg_refusal *r);
-/* The same with a refusal made already, its own hint kept (r->hint). */
+/* backend_refuse (exchange.h) with a refusal made already, its own hint
+   kept (r->hint). */
 void backend_refuse_r(struct conn *c, const struct cg_refusal *r);
 /*
  * Refuse after a failed internal exchange: 504 when timeout (http.md §10,

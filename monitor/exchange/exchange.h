@@ -219,17 +219,18 @@ void backend_pool_event(struct gateway *gw, int pi, int fd);
 void backend_pool_close(struct gateway *gw);
 
 /*
- * Refuse c's FORWARD from the monitor side (phase, 502, 504): access line
- * (deny, or error for a 5xx), backend closed, phase tree freed, VERDICT
- * refused; c->rs = RS_WAIT_DONE. code is of the closed vocabulary.
- */
-/*
  * Replace the forwarded JSON body with json[0..len) (malloc'd; c takes it)
  * and its Content-Length in the serialised head (backend_build_head), for
  * the monitor's own rewrites of the named-resource phase (publish.h, the
  * pins of pins.h).
  */
 void backend_set_json(struct conn *c, char *json, size_t len);
+
+/*
+ * Refuse c's FORWARD from the monitor side (phase, 502, 504): access line
+ * (deny, or error for a 5xx), backend closed, phase tree freed, VERDICT
+ * refused; c->rs = RS_WAIT_DONE. code is of the closed vocabulary.
+ */
 void backend_refuse(struct conn *c, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
