@@ -100,3 +100,15 @@ cg_path_clean(const char *p, int abs)
 	out[len] = '\0';
 	return out;
 }
+
+uint64_t
+fnv1a64(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}

@@ -6,6 +6,7 @@
 #define CG_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Value 0-15 of an ASCII hex digit (either case), or -1 for any other byte. */
 int cg_hexval(unsigned char c);
@@ -39,5 +40,12 @@ char *cg_path_clean(const char *p, int abs);
 
 /* CLOCK_MONOTONIC in milliseconds (deadlines and durations; never fails). */
 long long now_ms(void);
+
+/*
+ * FNV-1a, 64 bits, of the NUL-terminated s
+ * (http://www.isthe.com/chongo/tech/comp/fnv/): a short name derived from
+ * a path (no secret), e.g. the pins' key of a run directory.
+ */
+uint64_t fnv1a64(const char *s);
 
 #endif

@@ -38,7 +38,6 @@
 #include "monitor/log.h"
 #include "monitor/pin.h"
 #include "monitor/task.h"
-#include "ops/rundir.h"
 #include "policy/body.h"
 #include "policy/json.h"
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "base/xmalloc.h"
 #include "ops/instance.h"
 #include "monitor/log.h"
@@ -195,18 +196,6 @@ resolve_against(const char *base, const char *rel, char *out, size_t outsz)
 	snprintf(out, outsz, "%s", rp);
 	free(rp);
 	return 0;
-}
-
-uint64_t
-fnv1a64(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
 }
 
 /*

@@ -99,13 +99,6 @@ void rundir_release_pid(struct gateway *gw);
 int rundir_advisories(struct gateway *gw);
 
 /*
- * FNV-1a, 64 bits, of the NUL-terminated s
- * (http://www.isthe.com/chongo/tech/comp/fnv/): a short name derived from
- * a path (no secret), e.g. the pins' key of a run directory.
- */
-uint64_t fnv1a64(const char *s);
-
-/*
  * Ask the backends whose runtime is not known yet GET /version in the
  * event loop (monitor/task.c); when answered (or not, within
  * --backend-timeout), their runtime's advisory is logged once and the
