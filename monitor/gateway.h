@@ -413,6 +413,39 @@ struct audit_rec {
 /* The body of a forwarded request, as the monitor derives it. */
 enum fwd_body { FB_NONE, FB_JSON, FB_LENGTH, FB_CHUNKED };
 
+/*
+ * What a verified FORWARD is to the monitor's stages (phase, startcheck,
+ * check, backend, answer, relay, pins): one value per request, from its
+ * route row and method (fwd_op_of), so that no stage compares strings to
+ * learn it. FOP_NONE: a request no stage treats apart.
+ */
+enum fwd_op {
+	FOP_NONE = 0,
+	FOP_CONTAINER_CREATE,	/* POST containers/create */
+	FOP_POD_CREATE,		/* POST libpod pods/create */
+	FOP_VOLUME_CREATE,	/* POST volumes/create */
+	FOP_CONNECT,		/* POST networks/{n}/connect */
+	FOP_BUILD,		/* POST build */
+	FOP_ARCHIVE_PUT,	/* PUT containers/{c}/archive */
+	FOP_LOAD,		/* POST images/load */
+	FOP_START,		/* POST containers/{c}/start */
+	FOP_POD_START,		/* POST libpod pods/{p}/start */
+	FOP_RESTART,		/* POST containers/{c}/restart */
+	FOP_POD_RESTART,	/* POST libpod pods/{p}/restart */
+	FOP_INIT,		/* POST libpod containers/{c}/init */
+	FOP_ATTACH,		/* POST containers/{c}/attach */
+	FOP_UPDATE,		/* POST containers/{c}/update */
+	FOP_REMOVE,		/* DELETE of a container, image, volume,
+				   network or pod (action "remove") */
+	FOP_PRUNE,		/* POST <family>/prune (action "prune") */
+	FOP_LIST,		/* any list route (action "list") */
+	FOP_INSPECT,		/* any inspect route (action "inspect") */
+	FOP_SYSTEM_DF,		/* GET system/df (answered, answer.c) */
+	FOP_BUILD_PRUNE,	/* compat POST build/prune (answered) */
+	FOP_SYSTEM_PRUNE,	/* libpod POST system/prune */
+	FOP_EVENTS		/* GET events */
+};
+
 /* How the response body ends (http.md §8.4, §9). */
 enum framing { FR_NONE, FR_LENGTH, FR_CHUNKED, FR_EOF, FR_SWITCHED };
 
@@ -497,10 +530,14 @@ struct conn {
 	size_t target_len;
 	char *log_path;			/* the target's path, at most 8192 */
 	char action[33];
+	enum fwd_op op;			/* what it is to the stages
+					   (fwd_op_of) */
 	uint8_t api;
 	enum fwd_body body_kind;
 	uint64_t body_len, body_got;
 	int hijack, no_head_timeout, is_head, client_close;
+	int is_safe;			/* GET or HEAD (RFC 9110 §9.2.1): may
+					   be sent twice */
 	int synced;			/* VERDICT forwarding and DONE belong to
 					   the exchange (policy_exchange_synced) */
 	char *json;			/* the JSON body as received */

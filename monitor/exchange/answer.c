@@ -214,9 +214,9 @@ network_route(const struct conn *c, const char **id, size_t *idlen)
 	    strncmp(p, "/networks", 9) != 0)
 		return 0;
 	p += 9;
-	if (strcmp(c->action, "list") == 0 && (*p == '\0' || *p == '?'))
+	if (c->op == FOP_LIST && (*p == '\0' || *p == '?'))
 		return 1;
-	if (strcmp(c->action, "inspect") != 0 || *p != '/')
+	if (c->op != FOP_INSPECT || *p != '/')
 		return 0;
 	*id = ++p;
 	end = p + strcspn(p, "/?");
@@ -380,9 +380,9 @@ answer_start(struct conn *c)
 {
 	conn_free_answer(c);
 	if (c->answer) {
-		if (strcmp(c->action, "build-prune") == 0)
+		if (c->op == FOP_BUILD_PRUNE)
 			build_prune(c);
-		else if (strcmp(c->action, "system-df") == 0)
+		else if (c->op == FOP_SYSTEM_DF)
 			df_start(c);
 		else		/* a row without an answer here: never forwarded */
 			answer_refuse(c, "denied-endpoint", CG_HINT_IN_DETAIL,
@@ -399,7 +399,7 @@ answer_start(struct conn *c)
 			return 1;
 		}
 	}
-	if (c->api == IPC_API_LIBPOD && strcmp(c->action, "system-prune") == 0) {
+	if (c->api == IPC_API_LIBPOD && c->op == FOP_SYSTEM_PRUNE) {
 		c->ans_kind = ANS_PRUNE_CHECK;
 		ask(c, "/pods/json", "");
 		return 1;

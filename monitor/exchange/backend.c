@@ -378,7 +378,7 @@ build_head_build(struct conn *c, const struct cg_fwd_headers *fh)
 
 	if (f == NULL)
 		xoom();
-	if (strcmp(c->action, "build") == 0)
+	if (c->op == FOP_BUILD)
 		build_target(c, f);
 	else
 		fprintf(f, "%s %.*s HTTP/1.1\r\nHost: docker\r\n", c->method,
@@ -387,7 +387,7 @@ build_head_build(struct conn *c, const struct cg_fwd_headers *fh)
 	free(c->reg_config);
 	c->reg_config = NULL;
 	for (i = 0; i < fh->n; i++)
-		if (strcmp(c->action, "build") == 0 && c->reg_config == NULL &&
+		if (c->op == FOP_BUILD && c->reg_config == NULL &&
 		    cg_ci_eq(fh->f[i].name, fh->f[i].name_len,
 		    "X-Registry-Config"))
 			c->reg_config = xstrndup(fh->f[i].value,
@@ -420,7 +420,7 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 	size_t mlen = strlen(c->method), len, i;
 	char *p;
 
-	if (strcmp(c->action, "build") == 0) {
+	if (c->op == FOP_BUILD) {
 		build_head_build(c, fh);
 		return;
 	}
@@ -503,8 +503,7 @@ void
 backend_forward(struct conn *c)
 {
 	/* only a request that may be sent twice goes on a pooled connection */
-	int reuse = !c->hijack && c->body_kind == FB_NONE &&
-	    (strcmp(c->method, "GET") == 0 || strcmp(c->method, "HEAD") == 0);
+	int reuse = !c->hijack && c->body_kind == FB_NONE && c->is_safe;
 
 	if (open_backend(c, reuse) < 0) {
 		backend_refuse(c, "backend-unreachable", "the %s backend is "

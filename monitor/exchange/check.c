@@ -53,13 +53,16 @@ check_kind_of(const struct conn *c)
 {
 	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
 		return CK_NONE;
-	if (strcmp(c->action, "build") == 0)
+	switch (c->op) {
+	case FOP_BUILD:
 		return CK_BUILD;
-	if (strcmp(c->action, "archive-put") == 0)
+	case FOP_ARCHIVE_PUT:
 		return CK_ARCHIVE;
-	if (strcmp(c->action, "load") == 0)
+	case FOP_LOAD:
 		return CK_LOAD;
-	return CK_NONE;
+	default:
+		return CK_NONE;
+	}
 }
 
 /* The checker failed or refused: answer the client, end the upload. */

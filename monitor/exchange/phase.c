@@ -492,15 +492,11 @@ phase_resume(struct conn *c)
 	const cJSON *name;
 	const char *ref;
 	int default_infra = 0, rc;
-	int pod = strcmp(c->action, "pod-create") == 0 ||
-	    (c->api == IPC_API_LIBPOD && strcmp(c->action, "create") == 0 &&
-	    strstr(c->target, "/pods/create") != NULL);
-	int ctr = strcmp(c->action, "create") == 0 &&
-	    strstr(c->target, "/containers/create") != NULL;
-	int vol = strcmp(c->action, "create") == 0 &&
-	    strstr(c->target, "/volumes/create") != NULL;
+	int pod = c->op == FOP_POD_CREATE;
+	int ctr = c->op == FOP_CONTAINER_CREATE;
+	int vol = c->op == FOP_VOLUME_CREATE;
 	/* a container joins the path's network: isolated too (podman) */
-	int join = strcmp(c->action, "connect") == 0 &&
+	int join = c->op == FOP_CONNECT &&
 	    c->gw->lis[c->lis].backend_kind == CG_PODMAN;
 	char *seg, *end;
 
@@ -515,7 +511,7 @@ phase_resume(struct conn *c)
 	c->ph_pn_tries = 0;
 	/* a build's RUN steps on the project network (build_project_network):
 	 * inspected, created when missing, like a create's */
-	if (strcmp(c->action, "build") == 0 && projnet_answered(c) != NULL) {
+	if (c->op == FOP_BUILD && projnet_answered(c) != NULL) {
 		c->ph_names[0][0] = projnet_answered(c);
 		c->ph_n[0] = 1;
 		keep_names(c);

@@ -446,7 +446,7 @@ head_bytes(struct conn *c)
 	c->bc.keep = backend_keeps_alive(&resp);
 	/* a kept ownership ends with its resource (ocache.c) */
 	if (c->oc_kind >= 0 && (resp.status == 404 || (resp.status >= 200 &&
-	    resp.status < 300 && strcmp(c->action, "remove") == 0)))
+	    resp.status < 300 && c->op == FOP_REMOVE)))
 		ocache_drop(c->gw, c->oc_kind, c->oc_id);
 	/* a list answer is post-filtered whole, then logged (filters.md) */
 	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&

@@ -206,7 +206,7 @@ refuse(struct conn *c, const char *code, const char *hint,
 	 * read "unable to upgrade to tcp, received 403" in the CLI. An empty
 	 * stream instead, and the start then says why.
 	 */
-	if (strcmp(c->action, "attach") == 0) {
+	if (c->op == FOP_ATTACH) {
 		snprintf(s->rcode, sizeof(s->rcode), "%s", code);
 		answer_empty_stream(c, s->rcode, s->rdetail);
 		return;
@@ -360,14 +360,14 @@ inspected(struct conn *c, const char *body, size_t len)
 	s->wdoff = 0;
 	s->wd_safe = strcmp(s->wd, "/") == 0;
 	hc = json_get(tree, "HostConfig");
-	if (s->i == 0 && !s->pod && strcmp(c->action, "attach") == 0 &&
+	if (s->i == 0 && !s->pod && c->op == FOP_ATTACH &&
 	    cJSON_IsTrue(json_get(json_get(tree, "State"), "Running"))) {
 		cJSON_Delete(tree);	/* attached to as it runs: no init */
 		c->rs = RS_PHASE;
 		backend_forward(c);
 		return;
 	}
-	if (s->i == 0 && !s->pod && strcmp(c->action, "start") == 0)
+	if (s->i == 0 && !s->pod && c->op == FOP_START)
 		s->autoremove = cJSON_IsTrue(json_get(hc, "AutoRemove"));
 	m = json_get(tree, "Mounts");
 	for (m = cJSON_IsArray(m) ? m->child : NULL; m != NULL; m = m->next) {
@@ -660,7 +660,7 @@ startcheck_lock(struct conn *c)
 	char id[65];
 
 	if (!(l->advisories & (1u << ADV_PODMAN_WORKDIR)) ||
-	    strcmp(c->action, "archive-put") != 0 ||
+	    c->op != FOP_ARCHIVE_PUT ||
 	    target_id(c, "/containers/", id) < 0)
 		return 0;
 	if (lock_take(c, id, 1) == 0)
@@ -697,23 +697,22 @@ startcheck_start(struct conn *c)
 	struct startcheck *s;
 	const char *t;
 	char path[256], id[65], tq[32] = "";
-	int pod = strstr(c->target, "/pods/") != NULL;
-	int restart = strcmp(c->action, "restart") == 0;
+	int pod = c->op == FOP_POD_START || c->op == FOP_POD_RESTART;
+	int restart = c->op == FOP_RESTART || c->op == FOP_POD_RESTART;
 	/* podman's attach inits a container that is not running, "for
 	   Docker compatibility" (compat AttachContainer, v4.3.1) */
-	int attach = strcmp(c->action, "attach") == 0 &&
+	int attach = c->op == FOP_ATTACH &&
 	    (l->advisories & (1u << ADV_PODMAN_WORKDIR));
 	struct cg_query *q;
 	struct cg_refusal r;
 	char upd[48] = "";
 
 	/* an update that makes a container restart itself (podman 5) */
-	if (strcmp(c->action, "update") == 0 &&
+	if (c->op == FOP_UPDATE &&
 	    (l->advisories & (1u << ADV_PODMAN_WORKDIR)))
 		update_restart(c->json, (size_t)c->body_len, upd, sizeof(upd));
-	if (strcmp(c->method, "POST") != 0 || (strcmp(c->action, "start") != 0 &&
-	    !restart && !attach && upd[0] == '\0' &&
-	    strcmp(c->action, "init") != 0) ||
+	if ((c->op != FOP_START && c->op != FOP_POD_START && !restart &&
+	    !attach && upd[0] == '\0' && c->op != FOP_INIT) ||
 	    target_id(c, pod ? "/pods/" : "/containers/", id) < 0 ||
 	    (l->backend_kind == CG_PODMAN ? 0 : pod))
 		return 0;

@@ -197,6 +197,68 @@ verify_path_ref(struct conn *c, const struct cg_request *req,
 	return 0;
 }
 
+/*
+ * The rows of fwd_op_of(): a route row's family (NULL: any) and action,
+ * the methods (RM_*) for which it is the op. An action alone where the
+ * stages compared only it; the family where they told routes apart by
+ * the target ("/pods/", "/containers/create", ...: in a verified target
+ * those strings can only be the route's own literal segments, since a
+ * version prefix has no '/', the query encodes it, and a path ref of
+ * these routes is an owned id); the method where a stage checked it
+ * (startcheck's POST).
+ */
+static const struct {
+	const char *family;
+	const char *action;
+	unsigned methods;
+	enum fwd_op op;
+} fwd_ops[] = {
+	{ "containers", "create", RM_ANY, FOP_CONTAINER_CREATE },
+	{ "pods", "create", RM_ANY, FOP_POD_CREATE },
+	{ "volumes", "create", RM_ANY, FOP_VOLUME_CREATE },
+	{ NULL, "connect", RM_ANY, FOP_CONNECT },
+	{ NULL, "build", RM_ANY, FOP_BUILD },
+	{ NULL, "archive-put", RM_ANY, FOP_ARCHIVE_PUT },
+	{ NULL, "load", RM_ANY, FOP_LOAD },
+	{ "pods", "start", RM_POST, FOP_POD_START },
+	{ NULL, "start", RM_POST, FOP_START },
+	{ "pods", "restart", RM_POST, FOP_POD_RESTART },
+	{ NULL, "restart", RM_POST, FOP_RESTART },
+	{ NULL, "init", RM_POST, FOP_INIT },
+	{ NULL, "attach", RM_POST, FOP_ATTACH },
+	{ NULL, "update", RM_POST, FOP_UPDATE },
+	{ NULL, "remove", RM_ANY, FOP_REMOVE },
+	{ NULL, "prune", RM_ANY, FOP_PRUNE },
+	{ NULL, "list", RM_ANY, FOP_LIST },
+	{ NULL, "inspect", RM_ANY, FOP_INSPECT },
+	{ NULL, "system-df", RM_ANY, FOP_SYSTEM_DF },
+	{ NULL, "build-prune", RM_ANY, FOP_BUILD_PRUNE },
+	{ NULL, "system-prune", RM_ANY, FOP_SYSTEM_PRUNE },
+	{ NULL, "events", RM_ANY, FOP_EVENTS },
+};
+
+enum fwd_op
+fwd_op_of(const struct cg_route *rt, const char *method)
+{
+	static const char *const names[] = { "GET", "HEAD", "POST", "PUT",
+	    "DELETE" };
+	unsigned rm = 0;
+	size_t i;
+
+	if (rt == NULL)
+		return FOP_NONE;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(method, names[i]) == 0)
+			rm = 1u << i;	/* RM_GET ... RM_DELETE */
+	for (i = 0; i < sizeof(fwd_ops) / sizeof(fwd_ops[0]); i++)
+		if (strcmp(rt->action, fwd_ops[i].action) == 0 &&
+		    (fwd_ops[i].family == NULL ||
+		    strcmp(rt->family, fwd_ops[i].family) == 0) &&
+		    (fwd_ops[i].methods & rm) != 0)
+			return fwd_ops[i].op;
+	return FOP_NONE;
+}
+
 int
 verify_forward(struct conn *c, const struct ipc_msg *m,
     struct cg_fwd_headers *fh)
@@ -252,19 +314,20 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		target = NULL;
 		c->api = (uint8_t)req.api;
 		snprintf(c->action, sizeof(c->action), "%s", req.action);
+		c->op = fwd_op_of(req.route, c->method);
 		c->hijack = req.hijack;
 		c->no_head_timeout = req.no_head_timeout;
 		c->lf_kind = listfilter_kind(req.route);
 		/* the events stream is filtered to the project (evfilter.h) */
 		evfilter_free(c->ef);
-		c->ef = req.route != NULL &&
-		    strcmp(req.route->action, "events") == 0 ?
+		c->ef = c->op == FOP_EVENTS ?
 		    evfilter_new(c->gw->lis[c->lis].backend_kind, c->gw->root,
 		    query_get(req.query, "filters")) : NULL;
 		/* answered by the monitor itself, never forwarded (answer.c) */
 		c->answer = req.route != NULL && (req.route->flags & RF_ANSWER);
 		c->lf_api = req.api;
 		c->is_head = strcmp(c->method, "HEAD") == 0;
+		c->is_safe = c->is_head || strcmp(c->method, "GET") == 0;
 		c->client_close = fh->close;
 		c->body_len = fh->chunked ? 0 : fh->length;
 		if (req.body_kind == CG_BODY_STREAM)

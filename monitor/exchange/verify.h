@@ -15,11 +15,24 @@
  * route tables, path and query refs answered owned in this request, and
  * the header list, which the policy's header rules must give back
  * unchanged (policy/headers.h). On success the monitor's own view is set
- * (c->method, target, log_path, api, action, hijack, no_head_timeout,
- * is_head, client_close, body_kind, body_len, synced), *fh holds the list (its
- * values point into m) and 0 is returned; otherwise -1 after
- * conn_violation().
+ * (c->method, target, log_path, api, action, op, hijack, no_head_timeout,
+ * is_head, is_safe, client_close, body_kind, body_len, synced), *fh holds
+ * the list (its values point into m) and 0 is returned; otherwise -1
+ * after conn_violation().
  */
+/*
+ * The fwd_op of a request that route_classify() matched to row rt (NULL:
+ * none) with method (NUL-terminated, as forwarded). Table-driven (verify.c)
+ * on the row's family and action, which are the route tables' own names
+ * (policy/routes.c, routes.md §6), and on the method where a stage
+ * checked it. Returns FOP_NONE for every other row. Pure; that the
+ * stages decide exactly as their former string compares on the action,
+ * method and target did is tests/test_fwdop.c, over every row of the
+ * table.
+ */
+struct cg_route;
+enum fwd_op fwd_op_of(const struct cg_route *rt, const char *method);
+
 struct cg_fwd_headers;
 int verify_forward(struct conn *c, const struct ipc_msg *m,
     struct cg_fwd_headers *fh);
