@@ -70,6 +70,7 @@ conn_free(struct conn *c)
 	conn_free_phase_tree(c);
 	conn_free_answer(c);
 	free(c->facts);
+	policy_request_free(&c->fwd_route);
 	free(c->target);
 	free(c->log_path);
 	free(c->json);

@@ -532,6 +532,10 @@ struct conn {
 	char action[33];
 	enum fwd_op op;			/* what it is to the stages
 					   (fwd_op_of) */
+	struct cg_request fwd_route;	/* verify_forward's policy_route()
+					   of it until on_forward() returns,
+					   for a replay run before then
+					   (verify_replay); route NULL after */
 	uint8_t api;
 	enum fwd_body body_kind;
 	uint64_t body_len, body_got;

@@ -193,9 +193,11 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 			forward_refused(c);	/* it never will fit */
 		else
 			budget_wait(c, forward_need(c));
-		return c->dead ? -1 : 0;
+	} else {
+		forward_admitted(c);
 	}
-	forward_admitted(c);
+	/* a replay after this routes again (verify_replay) */
+	policy_request_free(&c->fwd_route);
 	return c->dead ? -1 : 0;
 }
 

@@ -339,8 +339,12 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		c->synced = policy_exchange_synced(&req, fh);
 		audit_route(c, &req, f != NULL ? f->ref : NULL,
 		    f != NULL ? f->id : NULL);
+		/* the replay's stage 1, if it runs before on_forward() ends */
+		policy_request_free(&c->fwd_route);
+		c->fwd_route = req;
+	} else {
+		policy_request_free(&req);
 	}
-	policy_request_free(&req);
 	free(target);
 	return rc;
 }
@@ -402,15 +406,31 @@ verify_replay(struct conn *c)
 	struct cg_policy_ctx ctx = { 0 };
 	struct cg_request req;
 	struct cg_refusal r;
-	int rc = 0;
+	int rc = 0, routed = 0;
 
 	policy_ctx(c, &ctx);
 	ctx.facts = &facts;
 	c->replay_unknown_fact = 0;
 	c->replay_paths = 0;
-	memset(&req, 0, sizeof(req));
-	if (policy_route(&ctx, c->method, c->target, c->target_len, 0, &req,
-	    &r) < 0 || policy_finish(&ctx, &req, c->json,
+	/*
+	 * Stage 1 (policy_route) asks no facts and reads nothing but ctx,
+	 * which is fixed at start-up, and c->method and c->target, which
+	 * verify_forward routed: its result there is this one. It is taken
+	 * when the replay runs within the same on_forward() (no JSON body to
+	 * wait for, no wait for memory); otherwise it was released there,
+	 * since a parsed copy of a target of up to CG_TARGET_MAX bytes kept
+	 * through a body read is memory the budget (budget.c) does not
+	 * count, and the route is computed again here.
+	 */
+	if (c->fwd_route.route != NULL) {
+		req = c->fwd_route;
+		memset(&c->fwd_route, 0, sizeof(c->fwd_route));
+		c->fwd_route.path_ref_kind = -1;
+	} else {
+		routed = policy_route(&ctx, c->method, c->target, c->target_len,
+		    0, &req, &r);
+	}
+	if (routed < 0 || policy_finish(&ctx, &req, c->json,
 	    c->json != NULL ? (size_t)c->body_len : 0, &r) < 0) {
 		rc = conn_replay_refused(c, r.code, "the policy refuses the "
 		    "forwarded request (%s: %s)%s", r.code, r.detail,
