@@ -529,6 +529,8 @@ struct conn {
 	char *target;
 	size_t target_len;
 	char *log_path;			/* the target's path, at most 8192 */
+	size_t ref_off, ref_len;	/* its path ref answered owned (the id
+					   of a rewritten one), 0 0: none */
 	char action[33];
 	enum fwd_op op;			/* what it is to the stages
 					   (fwd_op_of) */

@@ -8,6 +8,8 @@
  * builds for that row: the old predicates are kept here verbatim.
  * Placeholders get values chosen to trip a substring test ("pods",
  * "containers/create" inside an image name, '/' inside a query value).
+ * Then, on verify_forward itself, that c->ref_off/ref_len name the id
+ * the stages read by searching the target for "/<family>/".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,9 +22,13 @@
 #include <cmocka.h>
 
 #include "monitor/gateway.h"
+#include "monitor/conn.h"
 #include "monitor/exchange/verify.h"
+#include "monitor/log.h"
+#include "policy/headers.h"
 #include "policy/policy.h"
 #include "policy/routes.h"
+#include "tests/fuzz/fuzz_monitor.h"
 
 #define HEXID	"0123456789abcdef0123456789abcdef" \
 		"0123456789abcdef0123456789abcdef"
@@ -265,12 +271,119 @@ test_ops_reached(void **state)
 	assert_int_equal(seen, (1u << (FOP_EVENTS + 1)) - 1);
 }
 
+/*
+ * The id a stage read from the target before c->ref_off/ref_len: the
+ * segment after the first "/<family>/" (startcheck's target_id, the
+ * phase's network join), NULL when there is none.
+ */
+static char *
+old_id(const char *target, const char *family)
+{
+	char f[32];
+	const char *p;
+
+	snprintf(f, sizeof(f), "/%s/", family);
+	if ((p = strstr(target, f)) == NULL)
+		return NULL;
+	p += strlen(f);
+	return strndup(p, strcspn(p, "/?"));
+}
+
+/*
+ * Every row with an owned path ref, verified by verify_forward on the
+ * fuzz target's monitor (tests/fuzz/fuzz_monitor.h and its owned
+ * answers): c->ref_off/ref_len name the segment the stages found by
+ * searching the target for "/<family>/", and c->op is fwd_op_of's. The
+ * rows the stages read an id from must all be among them.
+ */
+static void
+test_ref_place(void **state)
+{
+	static struct gateway gw;
+	static struct cg_config cfg;
+	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT",
+	    "DELETE" };
+	/* a placeholder's owned id or name in fz_facts */
+	static const struct {
+		char ph;
+		size_t fact;
+	} ids[] = { { 'c', 0 }, { 'p', 2 }, { 'v', 3 }, { 'n', 4 }, { 'e', 7 } };
+	const struct cg_route *tab, *rt;
+	struct cg_fwd_headers fh;
+	struct ipc_msg m;
+	struct conn *c;
+	char target[512], *old;
+	const char *b;
+	size_t n, i, k, mi;
+	unsigned seen = 0;
+
+	(void)state;
+	fz_gateway(&gw, &cfg);
+	log_init(LOG_ERROR, LOG_TEXT, -1);
+	tab = route_table(&n);
+	for (i = 0; i < n; i++) {
+		rt = &tab[i];
+		if ((rt->flags & RF_DENIED) ||
+		    (b = strchr(rt->pattern, '{')) == NULL || b[1] == 'i')
+			continue;
+		for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
+			if (ids[k].ph == b[1])
+				break;
+		assert_true(k < sizeof(ids) / sizeof(ids[0]));
+		for (mi = 0; mi < 5; mi++) {
+			if (!(rt->methods & (1u << mi)))
+				continue;
+			snprintf(target, sizeof(target), "%s/%.*s%s%s",
+			    (rt->apis & ROUTE_C) ? "/v1.41" : "/v4.0.0/libpod",
+			    (int)(b - rt->pattern), rt->pattern,
+			    fz_facts[ids[k].fact].id, b + 3);
+			memset(&m, 0, sizeof(m));
+			m.type = IPC_FORWARD;
+			m.req = 1;
+			m.fd = -1;
+			m.u.forward.method = ipc_cstr(methods[mi]);
+			m.u.forward.target = ipc_cstr(target);
+			if (strcmp(methods[mi], "POST") == 0 ||
+			    strcmp(methods[mi], "PUT") == 0) {
+				m.u.forward.headers[0].name =
+				    ipc_cstr("Content-Length");
+				m.u.forward.headers[0].value = ipc_cstr("0");
+				m.u.forward.nheaders = 1;
+			}
+			c = conn_new(&gw, 0, -1);
+			c->id = 1;
+			c->req = 1;
+			fz_fill_facts(c);
+			if (verify_forward(c, &m, &fh) != 0)
+				fail_msg("%s %s: not verified", methods[mi],
+				    target);
+			assert_int_equal(c->op, fwd_op_of(rt, methods[mi]));
+			old = old_id(c->target, rt->family);
+			assert_non_null(old);
+			if (c->ref_len != strlen(old) ||
+			    memcmp(old, c->target + c->ref_off,
+			    c->ref_len) != 0)
+				fail_msg("%s %s: ref at %zu+%zu, the search "
+				    "found %s", methods[mi], c->target,
+				    c->ref_off, c->ref_len, old);
+			seen |= 1u << c->op;
+			free(old);
+			conn_free(c);
+		}
+	}
+	/* startcheck's and the phase's readers of the id */
+	for (k = FOP_CONNECT; k <= FOP_UPDATE; k++)
+		if (k != FOP_BUILD && k != FOP_LOAD && !(seen & (1u << k)))
+			fail_msg("op %zu has no row with a path ref", k);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_row),
 		cmocka_unit_test(test_ops_reached),
+		cmocka_unit_test(test_ref_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

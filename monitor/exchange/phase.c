@@ -516,11 +516,11 @@ phase_resume(struct conn *c)
 		c->ph_n[0] = 1;
 		keep_names(c);
 	}
-	if (join && (seg = strstr(c->target, "/networks/")) != NULL) {
+	if (join && c->ref_len > 0) {
 		/* the verified target: "<prefix>[/libpod]/networks/<id>/connect" */
-		seg += strlen("/networks/");
-		end = strchr(seg, '/');
-		if (end != NULL) {
+		seg = c->target + c->ref_off;
+		end = seg + c->ref_len;
+		if (*end == '/') {
 			*end = '\0';
 			c->ph_names[0][0] = seg;
 			c->ph_n[0] = 1;

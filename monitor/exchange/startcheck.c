@@ -137,20 +137,16 @@ startcheck_settle(struct conn *c)
 
 /* ---------------------------------------------------------------- helpers */
 
-/* The id segment after "/<family>/" in c's target, into out; 0 or -1. */
+/* The id of c's path ref (verify_forward), into out; 0, or -1 for none
+ * or one longer than 64 bytes. */
 static int
-target_id(const struct conn *c, const char *family, char out[65])
+target_id(const struct conn *c, char out[65])
 {
-	const char *p = strstr(c->target, family);
-	size_t n;
+	size_t n = c->ref_len;
 
-	if (p == NULL)
-		return -1;
-	p += strlen(family);
-	n = strcspn(p, "/?");
 	if (n == 0 || n > 64)
 		return -1;
-	memcpy(out, p, n);
+	memcpy(out, c->target + c->ref_off, n);
 	out[n] = '\0';
 	return 0;
 }
@@ -661,7 +657,7 @@ startcheck_lock(struct conn *c)
 
 	if (!(l->advisories & (1u << ADV_PODMAN_WORKDIR)) ||
 	    c->op != FOP_ARCHIVE_PUT ||
-	    target_id(c, "/containers/", id) < 0)
+	    target_id(c, id) < 0)
 		return 0;
 	if (lock_take(c, id, 1) == 0)
 		return 0;
@@ -713,7 +709,7 @@ startcheck_start(struct conn *c)
 		update_restart(c->json, (size_t)c->body_len, upd, sizeof(upd));
 	if ((c->op != FOP_START && c->op != FOP_POD_START && !restart &&
 	    !attach && upd[0] == '\0' && c->op != FOP_INIT) ||
-	    target_id(c, pod ? "/pods/" : "/containers/", id) < 0 ||
+	    target_id(c, id) < 0 ||
 	    (l->backend_kind == CG_PODMAN ? 0 : pod))
 		return 0;
 	s = c->sc = xcalloc(1, sizeof(*s));

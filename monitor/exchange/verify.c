@@ -155,16 +155,19 @@ verify_headers(struct conn *c, const struct ipc_msg *m,
 /*
  * The path ref of a routed FORWARD is an id answered owned (item 4); *f
  * gets that answer (the ref as asked, the id), NULL when the route has
- * no policed path ref.
+ * no policed path ref; *ref_off and *ref_len its place in target (0 and
+ * 0 without one).
  */
 static int
 verify_path_ref(struct conn *c, const struct cg_request *req,
-    const char *target, size_t target_len, const struct fact **f)
+    const char *target, size_t target_len, const struct fact **f,
+    size_t *ref_off, size_t *ref_len)
 {
 	const char *seg = target + 1;
 	size_t i, j, start;
 
 	*f = NULL;
+	*ref_off = *ref_len = 0;
 	if (req->path_ref_kind < 0 || !(req->path_ref_rewrite ||
 	    req->path_ref_kind == CG_FACT_EXEC ||
 	    req->path_ref_kind == CG_FACT_IMAGE ||
@@ -188,6 +191,8 @@ verify_path_ref(struct conn *c, const struct cg_request *req,
 		return conn_violation(c, "FORWARD names a %s the monitor did not "
 		    "answer owned", req->path_ref_kind == CG_FACT_EXEC ?
 		    "exec session" : "resource");
+	*ref_off = start;
+	*ref_len = j - start;
 	/* a full id whose kept ownership the answer may end (ocache.c) */
 	if (ocache_kind(req->path_ref_kind) && ocache_full_id(seg, j - start)) {
 		c->oc_kind = req->path_ref_kind;
@@ -271,6 +276,7 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 	struct cg_refusal r;
 	char *canon, *target;
 	size_t canon_len, i, tlen = m->u.forward.target.len, plen;
+	size_t ref_off = 0, ref_len = 0;
 	int ok_method = 0, rc = 0;
 
 	for (i = 0; i < 5; i++)
@@ -296,7 +302,8 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		rc = conn_violation(c, "FORWARD target is not canonical");
 	free(canon);
 	if (rc == 0)
-		rc = verify_path_ref(c, &req, target, tlen, &f);
+		rc = verify_path_ref(c, &req, target, tlen, &f, &ref_off,
+		    &ref_len);
 	/* policed query refs (item 4): commit, stats, bulk image remove */
 	if (rc == 0)
 		rc = verify_query_refs(c, &req);
@@ -308,6 +315,8 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		free(c->log_path);
 		c->target = target;
 		c->target_len = tlen;
+		c->ref_off = ref_off;
+		c->ref_len = ref_len;
 		for (plen = 0; plen < tlen && target[plen] != '?'; plen++)
 			;
 		c->log_path = xstrndup(target, plen > 8192 ? 8192 : plen);
