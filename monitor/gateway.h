@@ -200,6 +200,7 @@ struct gateway {
 	struct conn *spare;		/* a sandboxed child waiting for work */
 	unsigned ck_waiting;		/* uploads waiting for a checker */
 	long long idle_since;		/* ms; -1 while a client is connected */
+	long long trim_at;		/* the idle heap trim (serve.c idle_trim) */
 	long long accept_paused_until;	/* ms; after EMFILE */
 	volatile int stop_signal;
 	volatile int child_exited;	/* SIGCHLD seen: reap */

@@ -11,8 +11,10 @@
 #include "monitor/gateway.h"
 
 /*
- * Start the pinner (start-up, after the zygote, before confine_caps():
- * it needs root's capabilities). Not root: no pinner, bind sources are
+ * Start the pinner (start-up, once the lock is held and the start
+ * logged, before the zygote and confine_caps(): it needs root's
+ * capabilities, and a fork made early keeps fewer of the monitor's
+ * pages). Not root: no pinner, bind sources are
  * checked at create only (tool.md residual), INFO line. Root: the pinner
  * is started and its READY awaited (5 s); when it cannot set itself up,
  * a WARNING says why and every create that binds a host path is refused

@@ -47,6 +47,8 @@
 #include "unpriv/child.h"
 #include "unpriv/sanitize.h"
 
+#define IDLE_TRIM_MS	100	/* quiet this long: trim the heap (idle_trim) */
+
 static struct gateway *the_gw;	/* for the signal handler only */
 
 
@@ -563,6 +565,31 @@ quiet_wait(struct gateway *gw, long long now)
 	    until - now);
 }
 
+/*
+ * Once the loop has been quiet (quiet_wait) for IDLE_TRIM_MS, the heap's
+ * free pages go back to the kernel, once per quiet spell: what start-up,
+ * the start-up tasks and the last connections freed stayed resident
+ * otherwise (an idle monitor held 132 KiB of heap with 41 KiB in use;
+ * idle PSS, bench/bench.py). Not at every connection's end: a client
+ * that opens a connection per request would fault the pages in again each
+ * time. Takes the loop's quiet wait q (ms, -1 for none) and returns the
+ * wait to use, at most until the trim is due. gw->trim_at: 0 armed,
+ * > 0 when due (monotonic ms), -1 done for this quiet spell.
+ */
+static int
+idle_trim(struct gateway *gw, long long now, int q)
+{
+	if (gw->trim_at == 0)
+		gw->trim_at = now + IDLE_TRIM_MS;
+	if (gw->trim_at > 0 && now >= gw->trim_at) {
+		(void)malloc_trim(0);
+		gw->trim_at = -1;
+	}
+	if (gw->trim_at > 0 && (q < 0 || gw->trim_at - now < q))
+		q = (int)(gw->trim_at - now);
+	return q;
+}
+
 static int
 event_loop(struct gateway *gw)
 {
@@ -645,7 +672,9 @@ event_loop(struct gateway *gw)
 			int q = quiet_wait(gw, now);
 
 			if (q >= -1)
-				timeout = q;
+				timeout = idle_trim(gw, now, q);
+			else
+				gw->trim_at = 0;	/* busy: trim when quiet again */
 		}
 		/* out of descriptors: stop listening a while (accept_client) */
 		for (i = 0; i < CG_SOCKETS; i++)
@@ -712,12 +741,19 @@ event_loop(struct gateway *gw)
 int
 serve_main(struct cg_config *cfg)
 {
+	/*
+	 * The gateway's state (41 KB, mostly path buffers) is static and
+	 * zero from the start, not a memset frame on the stack: the pages
+	 * it never writes stay unmapped, and the stack the monitor keeps
+	 * for good (and the pinner's copy of it) is 41 KB shallower. Idle
+	 * PSS measured (bench/bench.py, doc/performance.md). serve_main
+	 * runs once per process.
+	 */
+	static struct gateway gw;
 	struct confine_result conf;
-	struct gateway gw;
 	struct sigaction sa;
 	int rc, i;
 
-	memset(&gw, 0, sizeof(gw));
 	gw.cfg = cfg;
 	gw.pid_fd = -1;
 	TAILQ_INIT(&gw.conns);
@@ -789,6 +825,15 @@ serve_main(struct cg_config *cfg)
 	prctl(PR_SET_DUMPABLE, 0);
 
 	log_start(CG_VERSION, gw.root, gw.run_dir);
+	/*
+	 * The pinner needs root's capabilities, so it is forked before
+	 * confine_caps; and as early as its configuration is known (bind
+	 * roots, run directory), because it is a fork: every page of the
+	 * monitor's heap, stack and data that either of them writes later
+	 * is a copy the pinner keeps for good (forked after the zygote and
+	 * the self-test: idle PSS ~25 KiB more, bench/bench.py).
+	 */
+	(void)pins_init(&gw);
 	/* the binary the request parsers are started from (fexecve) */
 	gw.exe_fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (gw.exe_fd >= 0 && gw.exe_fd < 10) {
@@ -800,6 +845,7 @@ serve_main(struct cg_config *cfg)
 	if (gw.exe_fd < 0) {
 		fprintf(stderr, "container-gateway: cannot open /proc/self/exe: "
 		    "%s\n", strerror(errno));
+		pins_stop(&gw);
 		rundir_release_pid(&gw);
 		rc = 1;
 		goto out;
@@ -808,12 +854,14 @@ serve_main(struct cg_config *cfg)
 	if (ev_init(&gw) < 0) {
 		fprintf(stderr, "container-gateway: epoll_create1: %s\n",
 		    strerror(errno));
+		pins_stop(&gw);
 		rundir_release_pid(&gw);
 		rc = 1;
 		goto out;
 	}
 	/* step 7: the sandbox self-test, and its level */
 	if (sandbox_selftest(&gw) < 0 || sandbox_level(&gw) < 0) {
+		pins_stop(&gw);
 		rundir_release_pid(&gw);
 		rc = 1;
 		goto out;
@@ -821,8 +869,6 @@ serve_main(struct cg_config *cfg)
 	/* the last exec is done: keep only what the loop uses (confine.h) */
 	close(gw.exe_fd);
 	gw.exe_fd = -1;
-	/* the pinner needs root's capabilities: forked before they go */
-	(void)pins_init(&gw);
 	if (confine_caps(&conf) < 0) {
 		fprintf(stderr, "container-gateway: cannot drop the monitor's "
 		    "capabilities (%s: %s)\n", conf.step, strerror(conf.err));
