@@ -238,33 +238,22 @@ child_light_msg(struct child *c, const struct ipc_msg *m)
 /* ---------------------------------------------------------------- requests */
 
 /*
- * Serve one request (privsep.md §8). Returns 1 to keep the connection
- * for another request; ends the process otherwise.
+ * Step 1 of serve_request: read the head (http.md §1.3, §2): 120 s for its
+ * first byte, then 30 s for all of it, counted from that byte, not per
+ * read. Takes c with its request fields reset; returns the length of the
+ * parsed head in c->in (hr describes it there), or a negative value with
+ * *r the refusal of a head that does not parse. Ends the process when
+ * the client leaves or times out.
  */
 static int
-serve_request(struct child *c)
+read_head(struct child *c, struct http_request *hr, struct cg_refusal *r)
 {
-	struct http_request hr;
-	struct cg_request req;
-	struct cg_refusal r;
-	struct cg_fwd_headers fh;
-	struct ipc_msg m;
-	const char *path;
-	size_t pathlen, bodylen = 0, i;
-	char *body = NULL, method[HTTP_METHOD_MAX + 1];
-	long long head_start;
-	int n, mode = -1, is_head, early_bytes = 0, synced;
+	long long head_start = -1;
 	ssize_t got;
+	int n;
 
-	/*
-	 * 1. the head (http.md §1.3, §2): 120 s for its first byte, then 30 s
-	 * for all of it, counted from that byte, not per read.
-	 */
-	c->rmethod_len = c->rpath_len = 0;
-	c->begun = 0;
-	head_start = -1;
 	for (;;) {
-		n = c->inlen > 0 ? http_parse_request(c->in, c->inlen, &hr, &r) : -2;
+		n = c->inlen > 0 ? http_parse_request(c->in, c->inlen, hr, r) : -2;
 		if (n != -2)
 			break;
 		if (c->inlen > 0 && head_start < 0) {
@@ -289,6 +278,181 @@ serve_request(struct child *c)
 		if (got == 0)
 			child_exit(c, IPC_BYE_CLIENT_CLOSED);
 	}
+	return n;
+}
+
+/*
+ * Step 3 of serve_request, a body by route kind (http.md §4): takes the
+ * parsed head hr, the routed request req and its path (pathlen bytes,
+ * for refusals); sets *body and *bodylen to the JSON body read (NULL, 0
+ * when the route takes none or it was discarded). Refuses (and ends the
+ * process) on a body the route does not take or cannot read.
+ */
+static void
+read_body(struct child *c, const struct http_request *hr,
+    const struct cg_request *req, const char *path, size_t pathlen,
+    char **body, size_t *bodylen)
+{
+	struct cg_refusal r;
+	int early_bytes;
+
+	/*
+	 * amended §4.1: on a hijack route, bytes sent before the upgrade are
+	 * the stream's first bytes, as podman reads them (dockerode's attach
+	 * sends its options as a body): left unread, sent as early bytes (5.)
+	 * or relayed by the monitor from the socket after the switch; the
+	 * connection ends after this exchange either way (the forwarded list
+	 * says Connection: close, policy/headers.c).
+	 */
+	early_bytes = req->body_kind == CG_BODY_NONE && req->hijack &&
+	    !hr->chunked && hr->has_content_length && hr->content_length > 0;
+	if (req->body_kind == CG_BODY_NONE) {
+		if (!early_bytes && ((hr->has_content_length &&
+		    hr->content_length > 0) || hr->chunked)) {
+			/* amended §4.1: read and discarded, except on start */
+			int discard = policy_none_body_discarded(req);
+
+			if (discard && hr->expect_continue &&
+			    child_write_client(c,
+			    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
+				child_abandon(c, 0, IPC_BYE_CLIENT_CLOSED,
+				    "abandoned: the client left before the "
+				    "request body was complete");
+			if (body_read(c, hr, HTTP_BODY_JSON_MAX, body,
+			    bodylen, &r) < 0)
+				refuse(c, hr->method, hr->method_len, path,
+				    pathlen, &r);
+			if (!discard && !policy_empty_body_ok(*body, *bodylen)) {
+				cg_refuse(&r, "malformed", "%s %.*s takes no "
+				    "request body", req->method, (int)pathlen,
+				    path);
+				refuse(c, hr->method, hr->method_len, path,
+				    pathlen, &r);
+			}
+			free(*body);
+			*body = NULL;
+			*bodylen = 0;
+		}
+	} else if (req->body_kind != CG_BODY_STREAM) {
+		if (!hr->chunked && hr->has_content_length &&
+		    hr->content_length > HTTP_BODY_JSON_MAX) {
+			cg_refuse(&r, "too-large", "request body exceeds 8 MiB");
+			refuse(c, hr->method, hr->method_len, path, pathlen, &r);
+		}
+		if (hr->expect_continue && child_write_client(c,
+		    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
+			child_abandon(c, 0, IPC_BYE_CLIENT_CLOSED, "abandoned: "
+			    "the client left before the request body was "
+			    "complete");
+		if (body_read(c, hr, HTTP_BODY_JSON_MAX, body, bodylen, &r) < 0)
+			refuse(c, hr->method, hr->method_len, path, pathlen, &r);
+	}
+}
+
+/*
+ * Step 5 of serve_request, FORWARD (privsep.md §8 step 3): takes the
+ * parsed head hr, the finished request req and its forwarded fields fh;
+ * sends method, target, fields; the JSON body; on hijack routes the bytes
+ * read past the request, which become the stream's first bytes after a
+ * switch (http.md §5.2), ended by an empty CLIENT_DATA. They stay in
+ * c->in: without a switch they are the next request.
+ */
+static void
+send_forward(struct child *c, const struct http_request *hr,
+    const struct cg_request *req, const struct cg_fwd_headers *fh)
+{
+	struct ipc_msg m;
+	size_t i;
+
+	m = (struct ipc_msg){ .type = IPC_FORWARD, .fd = -1, .req = c->req };
+	m.u.forward.method = SN(hr->method, hr->method_len);
+	m.u.forward.target = SN(req->target, req->target_len);
+	for (i = 0; i < fh->n; i++) {
+		m.u.forward.headers[i].name = SN(fh->f[i].name,
+		    fh->f[i].name_len);
+		m.u.forward.headers[i].value = SN(fh->f[i].value,
+		    fh->f[i].value_len);
+	}
+	m.u.forward.nheaders = (uint16_t)fh->n;
+	child_send(c, &m);
+	if (req->body_len > 0)
+		body_send(c, IPC_BODY, req->body, req->body_len);
+	if (req->hijack) {
+		body_send(c, IPC_CLIENT_DATA, c->in, c->inlen < IPC_EARLY_MAX ?
+		    c->inlen : IPC_EARLY_MAX);
+		m = (struct ipc_msg){ .type = IPC_CLIENT_DATA, .fd = -1,
+		    .req = c->req };
+		child_send(c, &m);
+	}
+}
+
+/*
+ * The end of serve_request for a synced exchange: takes the forwarded
+ * request req (freed here), its head hr and whether it is a HEAD. Waits
+ * for its VERDICT (a refusal is written, and ends the process), then
+ * step 6. Returns 1 to keep the connection; ends the process otherwise.
+ */
+static int
+finish_synced(struct child *c, const struct http_request *hr,
+    struct cg_request *req, int is_head)
+{
+	struct ipc_msg m;
+	int mode = -1;
+
+	child_recv(c, &m);
+	if (m.type != IPC_VERDICT || m.req != c->req)
+		_exit(1);
+	if (m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
+		verdict_refused(c, &m, is_head);
+		child_send_done(c);
+		child_linger_exit(c, IPC_BYE_ERROR);
+	}
+
+	/*
+	 * 6. the monitor writes the response itself; a streamed body goes on
+	 * meanwhile (steps 4-6). RESPONSE_END is the end of the exchange.
+	 */
+	if (req->body_kind == CG_BODY_STREAM) {
+		if (hr->expect_continue && child_write_client(c,
+		    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
+			body_give_up(c, IPC_BYE_CLIENT_CLOSED);	/* the monitor logs it */
+		mode = body_stream(c, hr);
+	}
+	policy_request_free(req);
+	if (mode < 0) {
+		child_recv(c, &m);
+		mode = child_response_end(c, &m);
+	}
+	if (c->up >= 0) {	/* the request's body pipe ends with it */
+		close(c->up);
+		c->up = -1;
+	}
+	child_send_done(c);
+	if (mode != IPC_END_KEEP_ALIVE)
+		child_linger_exit(c, IPC_BYE_CLIENT_CLOSED);
+	return 1;
+}
+
+/*
+ * Serve one request (privsep.md §8). Returns 1 to keep the connection
+ * for another request; ends the process otherwise.
+ */
+static int
+serve_request(struct child *c)
+{
+	struct http_request hr;
+	struct cg_request req;
+	struct cg_refusal r;
+	struct cg_fwd_headers fh;
+	const char *path;
+	size_t pathlen, bodylen = 0;
+	char *body = NULL, method[HTTP_METHOD_MAX + 1];
+	int n, is_head, synced;
+
+	/* 1. the head (http.md §1.3, §2) */
+	c->rmethod_len = c->rpath_len = 0;
+	c->begun = 0;
+	n = read_head(c, &hr, &r);
 	clock_gettime(CLOCK_MONOTONIC, &c->head_end);
 	c->req++;
 	c->nfacts = c->npaths = 0;
@@ -325,54 +489,7 @@ serve_request(struct child *c)
 		    req.query_dropped);
 
 	/* 3. the body by route kind (http.md §4) */
-	/*
-	 * amended §4.1: on a hijack route, bytes sent before the upgrade are
-	 * the stream's first bytes, as podman reads them (dockerode's attach
-	 * sends its options as a body): left unread, sent as early bytes (5.)
-	 * or relayed by the monitor from the socket after the switch; the
-	 * connection ends after this exchange either way (the forwarded list
-	 * says Connection: close, policy/headers.c).
-	 */
-	early_bytes = req.body_kind == CG_BODY_NONE && req.hijack &&
-	    !hr.chunked && hr.has_content_length && hr.content_length > 0;
-	if (req.body_kind == CG_BODY_NONE) {
-		if (!early_bytes && ((hr.has_content_length &&
-		    hr.content_length > 0) || hr.chunked)) {
-			/* amended §4.1: read and discarded, except on start */
-			int discard = policy_none_body_discarded(&req);
-
-			if (discard && hr.expect_continue &&
-			    child_write_client(c,
-			    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
-				child_abandon(c, 0, IPC_BYE_CLIENT_CLOSED,
-				    "abandoned: the client left before the "
-				    "request body was complete");
-			if (body_read(c, &hr, HTTP_BODY_JSON_MAX, &body,
-			    &bodylen, &r) < 0)
-				refuse(c, hr.method, hr.method_len, path, pathlen, &r);
-			if (!discard && !policy_empty_body_ok(body, bodylen)) {
-				cg_refuse(&r, "malformed", "%s %.*s takes no "
-				    "request body", req.method, (int)pathlen, path);
-				refuse(c, hr.method, hr.method_len, path, pathlen, &r);
-			}
-			free(body);
-			body = NULL;
-			bodylen = 0;
-		}
-	} else if (req.body_kind != CG_BODY_STREAM) {
-		if (!hr.chunked && hr.has_content_length &&
-		    hr.content_length > HTTP_BODY_JSON_MAX) {
-			cg_refuse(&r, "too-large", "request body exceeds 8 MiB");
-			refuse(c, hr.method, hr.method_len, path, pathlen, &r);
-		}
-		if (hr.expect_continue && child_write_client(c,
-		    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
-			child_abandon(c, 0, IPC_BYE_CLIENT_CLOSED, "abandoned: "
-			    "the client left before the request body was "
-			    "complete");
-		if (body_read(c, &hr, HTTP_BODY_JSON_MAX, &body, &bodylen, &r) < 0)
-			refuse(c, hr.method, hr.method_len, path, pathlen, &r);
-	}
+	read_body(c, &hr, &req, path, pathlen, &body, &bodylen);
 
 	/* 4. body policy and ownership (steps 7-8), the forwarded fields */
 	if (policy_finish(&c->ctx, &req, body, bodylen, &r) < 0 ||
@@ -383,32 +500,8 @@ serve_request(struct child *c)
 	if (req.body_dropped != NULL)
 		log_dropped_keys(c, req.action, "body fields", req.body_dropped);
 
-	/*
-	 * 5. FORWARD (privsep.md §8 step 3): method, target, fields; the JSON
-	 * body; on hijack routes the bytes read past the request, which
-	 * become the stream's first bytes after a switch (http.md §5.2), ended
-	 * by an empty CLIENT_DATA. They stay in c->in: without a switch they
-	 * are the next request.
-	 */
-	m = (struct ipc_msg){ .type = IPC_FORWARD, .fd = -1, .req = c->req };
-	m.u.forward.method = SN(hr.method, hr.method_len);
-	m.u.forward.target = SN(req.target, req.target_len);
-	for (i = 0; i < fh.n; i++) {
-		m.u.forward.headers[i].name = SN(fh.f[i].name, fh.f[i].name_len);
-		m.u.forward.headers[i].value = SN(fh.f[i].value,
-		    fh.f[i].value_len);
-	}
-	m.u.forward.nheaders = (uint16_t)fh.n;
-	child_send(c, &m);
-	if (req.body_len > 0)
-		body_send(c, IPC_BODY, req.body, req.body_len);
-	if (req.hijack) {
-		body_send(c, IPC_CLIENT_DATA, c->in, c->inlen < IPC_EARLY_MAX ?
-		    c->inlen : IPC_EARLY_MAX);
-		m = (struct ipc_msg){ .type = IPC_CLIENT_DATA, .fd = -1,
-		    .req = c->req };
-		child_send(c, &m);
-	}
+	/* 5. FORWARD (privsep.md §8 step 3) */
+	send_forward(c, &hr, &req, &fh);
 
 	/*
 	 * A light exchange (no body, no hijack: policy_exchange_synced) hears
@@ -426,38 +519,7 @@ serve_request(struct child *c)
 		c->light_head = is_head;
 		return 1;
 	}
-	child_recv(c, &m);
-	if (m.type != IPC_VERDICT || m.req != c->req)
-		_exit(1);
-	if (m.u.verdict.outcome == IPC_OUTCOME_REFUSED) {
-		verdict_refused(c, &m, is_head);
-		child_send_done(c);
-		child_linger_exit(c, IPC_BYE_ERROR);
-	}
-
-	/*
-	 * 6. the monitor writes the response itself; a streamed body goes on
-	 * meanwhile (steps 4-6). RESPONSE_END is the end of the exchange.
-	 */
-	if (mode < 0 && req.body_kind == CG_BODY_STREAM) {
-		if (hr.expect_continue && child_write_client(c,
-		    "HTTP/1.1 100 Continue\r\n\r\n", 25) < 0)
-			body_give_up(c, IPC_BYE_CLIENT_CLOSED);	/* the monitor logs it */
-		mode = body_stream(c, &hr);
-	}
-	policy_request_free(&req);
-	if (mode < 0) {
-		child_recv(c, &m);
-		mode = child_response_end(c, &m);
-	}
-	if (c->up >= 0) {	/* the request's body pipe ends with it */
-		close(c->up);
-		c->up = -1;
-	}
-	child_send_done(c);
-	if (mode != IPC_END_KEEP_ALIVE)
-		child_linger_exit(c, IPC_BYE_CLIENT_CLOSED);
-	return 1;
+	return finish_synced(c, &hr, &req, is_head);
 }
 
 int
