@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -476,205 +477,359 @@ valid_session_id(const char *v)
 	    strcmp(v, "..") != 0;
 }
 
-/* Apply one value; from names the flag or variable for messages. */
+/*
+ * The handlers of the options that take more than a field store (see
+ * stores[] below). Each takes the config, the value v, from (the flag or
+ * variable, for messages) and replace_list (a repeatable option's first
+ * value: the list starts again); returns 0, or 2 after a usage message.
+ */
+
+/* --backend: a ","-separated list of podman, docker, auto. */
+static int
+apply_backend(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	char *copy, *tok, *save;
+
+	if (replace_list)
+		c->backend_podman = c->backend_docker = 0;
+	copy = xstrdup(v);
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "podman") == 0)
+			c->backend_podman = 1;
+		else if (strcmp(tok, "docker") == 0)
+			c->backend_docker = 1;
+		else if (strcmp(tok, "auto") == 0)
+			c->backend_podman = c->backend_docker = 1;
+		else {
+			free(copy);
+			return usage_error("invalid value \"%s\" for %s "
+			    "(expected podman, docker or auto)", v, from);
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+/* --egress: the proxy injection mode. */
+static int
+apply_egress(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (strcmp(v, "inject-if-available") == 0)
+		c->egress = CG_EGRESS_INJECT;
+	else if (strcmp(v, "require") == 0)
+		c->egress = CG_EGRESS_REQUIRE;
+	else if (strcmp(v, "off") == 0)
+		c->egress = CG_EGRESS_OFF;
+	else
+		return usage_error("invalid value \"%s\" for %s (expected "
+		    "inject-if-available, require or off)", v, from);
+	return 0;
+}
+
+/* --egress-host: a host name or IP address (valid_host). */
+static int
+apply_egress_host(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (!valid_host(v))
+		return usage_error("invalid value \"%s\" for %s (expected "
+		    "a host name or IP address)", v, from);
+	free(c->egress_host);
+	c->egress_host = xstrdup(v);
+	return 0;
+}
+
+/* --extra-bind-root: a ":"-separated list, CG_EXTRA_ROOTS_MAX at most. */
+static int
+apply_extra_roots(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	char *copy, *tok, *save;
+
+	(void)from;
+	if (replace_list) {
+		while (c->nextra_roots > 0)
+			free(c->extra_roots[--c->nextra_roots]);
+	}
+	copy = xstrdup(v);
+	for (tok = strtok_r(copy, ":", &save); tok != NULL;
+	    tok = strtok_r(NULL, ":", &save)) {
+		if (c->nextra_roots == CG_EXTRA_ROOTS_MAX) {
+			free(copy);
+			return usage_error("too many extra bind roots "
+			    "(at most %d)", CG_EXTRA_ROOTS_MAX);
+		}
+		c->extra_roots[c->nextra_roots++] = absolute(tok);
+	}
+	free(copy);
+	return 0;
+}
+
+/* --idle-timeout: seconds (0 never), kept as given for the exit line. */
+static int
+apply_idle_timeout(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	double d;
+
+	(void)replace_list;
+	if (parse_seconds(v, &d) < 0)
+		return usage_error("invalid value \"%s\" for %s "
+		    "(expected seconds, e.g. 600 or 0.5)", v, from);
+	c->idle_timeout = d;
+	free(c->idle_timeout_text);
+	c->idle_timeout_text = xstrdup(v);
+	return 0;
+}
+
+/* --backend-timeout: seconds > 0. */
+static int
+apply_backend_timeout(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	double d;
+
+	(void)replace_list;
+	if (parse_seconds(v, &d) < 0 || d <= 0)
+		return usage_error("invalid value \"%s\" for %s "
+		    "(expected seconds > 0)", v, from);
+	c->backend_timeout = d;
+	return 0;
+}
+
+/* --log-level: error, warn (or warning), info, debug; any case. */
+static int
+apply_log_level(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (strcasecmp(v, "error") == 0)
+		c->log_level = LOG_ERROR;
+	else if (strcasecmp(v, "warn") == 0 ||
+	    strcasecmp(v, "warning") == 0)
+		c->log_level = LOG_WARNING;
+	else if (strcasecmp(v, "info") == 0)
+		c->log_level = LOG_INFO;
+	else if (strcasecmp(v, "debug") == 0)
+		c->log_level = LOG_DEBUG;
+	else
+		return usage_error("invalid value \"%s\" for %s "
+		    "(expected error, warn, info or debug)", v, from);
+	return 0;
+}
+
+/* --log-format: text or json. */
+static int
+apply_log_format(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (strcmp(v, "text") == 0)
+		c->log_format = LOG_TEXT;
+	else if (strcmp(v, "json") == 0)
+		c->log_format = LOG_JSON;
+	else
+		return usage_error("invalid value \"%s\" for %s "
+		    "(expected text or json)", v, from);
+	return 0;
+}
+
+/* --log-max-size: 0 or a size of at least 4096 bytes (parse_size). */
+static int
+apply_log_max_size(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (parse_size(v, &c->log_max_size) < 0)
+		return usage_error("invalid value \"%s\" for %s (expected "
+		    "0 or a size of at least 4096 bytes, e.g. 16M)", v,
+		    from);
+	return 0;
+}
+
+/* --since: a UTC time or a duration (parse_since). */
+static int
+apply_since(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	char since[32];
+
+	(void)replace_list;
+	if (parse_since(v, since) < 0)
+		return usage_error("invalid value \"%s\" for %s (expected "
+		    "a UTC time like 2026-12-01T13:00 or a duration like "
+		    "2h)", v, from);
+	free(c->since);
+	c->since = xstrdup(since);
+	return 0;
+}
+
+/* --decision: all, refused or violation. */
+static int
+apply_decision(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (strcmp(v, "all") == 0)
+		c->audit_part = AUDIT_ALL;
+	else if (strcmp(v, "refused") == 0)
+		c->audit_part = AUDIT_REFUSED;
+	else if (strcmp(v, "violation") == 0)
+		c->audit_part = AUDIT_VIOLATION;
+	else
+		return usage_error("invalid value \"%s\" for %s (expected "
+		    "refused, violation or all)", v, from);
+	return 0;
+}
+
+/* --json: set by the flag (it has no variable); the value is unused. */
+static int
+apply_json(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)v;
+	(void)from;
+	(void)replace_list;
+	c->json = 1;
+	return 0;
+}
+
+/* --memory-budget: a size of 32 MiB at least (parse_size). */
+static int
+apply_memory_budget(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (parse_size(v, &c->memory_budget) < 0 ||
+	    c->memory_budget < (32ull << 20))
+		return usage_error("invalid value \"%s\" for %s (expected "
+		    "a size of 32MiB to 1024GiB, e.g. 512MiB)", v, from);
+	return 0;
+}
+
+/* --session: a session id (valid_session_id). */
+static int
+apply_session(struct cg_config *c, const char *v, const char *from,
+    int replace_list)
+{
+	(void)replace_list;
+	if (!valid_session_id(v))
+		return usage_error("invalid value \"%s\" for %s (expected "
+		    "1-128 of [A-Za-z0-9._-], not . or ..)", v, from);
+	free(c->session);
+	c->session = xstrdup(v);
+	return 0;
+}
+
+/* How apply() stores a value: a kind of field, or the option's own handler. */
+enum store {
+	ST_FN,		/* fn does it all */
+	ST_STRING,	/* a char * field: a copy of the value */
+	ST_PATH,	/* a char * field: absolute() of the value */
+	ST_ABSOLUTE,	/* a char * field: the value, which must start with / */
+	ST_BOOL,	/* an int field: parse_bool() of the value */
+	ST_UINT,	/* an unsigned field: an integer lo-hi (parse_uint) */
+};
+
+#define FIELD(f)	offsetof(struct cg_config, f)
+
+/*
+ * What apply() does with each option, indexed by enum cg_opt: kind, the
+ * field (FIELD) for the kinds that store one, the range lo-hi and the
+ * usage message's "(expected ...)" of an ST_UINT, or fn for ST_FN. An
+ * option missing here is an ST_FN without fn: an internal error.
+ */
+static const struct store_entry {
+	enum store kind;
+	size_t off;
+	unsigned lo, hi;
+	const char *expected;
+	int (*fn)(struct cg_config *, const char *, const char *, int);
+} stores[] = {
+	[CGO_PROJECT] = { ST_STRING, FIELD(project), 0, 0, NULL, NULL },
+	[CGO_RUN_DIR] = { ST_PATH, FIELD(run_dir), 0, 0, NULL, NULL },
+	[CGO_PID_FILE] = { ST_PATH, FIELD(pid_file), 0, 0, NULL, NULL },
+	[CGO_BACKEND] = { .fn = apply_backend },
+	[CGO_PODMAN_SOCKET] = { ST_ABSOLUTE, FIELD(podman_socket), 0, 0, NULL,
+	    NULL },
+	[CGO_DOCKER_SOCKET] = { ST_ABSOLUTE, FIELD(docker_socket), 0, 0, NULL,
+	    NULL },
+	[CGO_EGRESS] = { .fn = apply_egress },
+	[CGO_EGRESS_PORT] = { ST_UINT, FIELD(egress_port), 1, 65535,
+	    "an integer 1-65535", NULL },
+	[CGO_EGRESS_HOST] = { .fn = apply_egress_host },
+	[CGO_EXTRA_BIND_ROOT] = { .fn = apply_extra_roots },
+	[CGO_IDLE_TIMEOUT] = { .fn = apply_idle_timeout },
+	[CGO_BACKEND_TIMEOUT] = { .fn = apply_backend_timeout },
+	[CGO_LOG_LEVEL] = { .fn = apply_log_level },
+	[CGO_LOG_FORMAT] = { .fn = apply_log_format },
+	[CGO_MAX_CONNECTIONS] = { ST_UINT, FIELD(max_connections), 1, 65535,
+	    "an integer 1-65535", NULL },
+	[CGO_DAEMON] = { ST_BOOL, FIELD(daemon), 0, 0, NULL, NULL },
+	[CGO_REQUIRE_FULL_SANDBOX] = { ST_BOOL, FIELD(require_full_sandbox),
+	    0, 0, NULL, NULL },
+	[CGO_SESSION] = { .fn = apply_session },
+	[CGO_SESSION_PID] = { ST_UINT, FIELD(session_pid), 2, 4194304,
+	    "a process id", NULL },
+	[CGO_STOP_CONTAINERS] = { ST_BOOL, FIELD(stop_containers), 0, 0, NULL,
+	    NULL },
+	[CGO_LOG_MAX_SIZE] = { .fn = apply_log_max_size },
+	[CGO_SINCE] = { .fn = apply_since },
+	[CGO_DECISION] = { .fn = apply_decision },
+	[CGO_JSON] = { .fn = apply_json },
+	[CGO_LOG_FILE] = { ST_PATH, FIELD(log_file), 0, 0, NULL, NULL },
+	[CGO_MEMORY_BUDGET] = { .fn = apply_memory_budget },
+	[CGO_REQUIRE_PATCHED] = { ST_BOOL, FIELD(require_patched), 0, 0, NULL,
+	    NULL },
+};
+
+/*
+ * Apply one value of option o (stores[o->id]); from names the flag or
+ * variable for messages; replace_list: see the handlers above. Returns 0,
+ * or 2 after a usage message.
+ */
 static int
 apply(struct cg_config *c, const struct opt *o, const char *v,
     const char *from, int replace_list)
 {
+	const struct store_entry *s;
+	void *field;
 	unsigned u;
-	double d;
-	char *copy, *tok, *save, since[32];
 
-	switch (o->id) {
-	case CGO_PROJECT:
-		free(c->project);
-		c->project = xstrdup(v);
+	if ((size_t)o->id >= sizeof(stores) / sizeof(stores[0]))
+		return usage_error("internal: unhandled option");
+	s = &stores[o->id];
+	field = (char *)c + s->off;
+	switch (s->kind) {
+	case ST_FN:
+		if (s->fn == NULL)
+			break;
+		return s->fn(c, v, from, replace_list);
+	case ST_STRING:
+	case ST_PATH:
+		free(*(char **)field);
+		*(char **)field = s->kind == ST_PATH ? absolute(v) : xstrdup(v);
 		return 0;
-	case CGO_RUN_DIR:
-		free(c->run_dir);
-		c->run_dir = absolute(v);
-		return 0;
-	case CGO_PID_FILE:
-		free(c->pid_file);
-		c->pid_file = absolute(v);
-		return 0;
-	case CGO_BACKEND:
-		if (replace_list)
-			c->backend_podman = c->backend_docker = 0;
-		copy = xstrdup(v);
-		for (tok = strtok_r(copy, ",", &save); tok != NULL;
-		    tok = strtok_r(NULL, ",", &save)) {
-			if (strcmp(tok, "podman") == 0)
-				c->backend_podman = 1;
-			else if (strcmp(tok, "docker") == 0)
-				c->backend_docker = 1;
-			else if (strcmp(tok, "auto") == 0)
-				c->backend_podman = c->backend_docker = 1;
-			else {
-				free(copy);
-				return usage_error("invalid value \"%s\" for %s "
-				    "(expected podman, docker or auto)", v, from);
-			}
-		}
-		free(copy);
-		return 0;
-	case CGO_PODMAN_SOCKET:
-	case CGO_DOCKER_SOCKET:
+	case ST_ABSOLUTE:
 		if (v[0] != '/')
 			return usage_error("invalid value \"%s\" for %s "
 			    "(expected an absolute path)", v, from);
-		copy = xstrdup(v);
-		if (o->id == CGO_PODMAN_SOCKET) {
-			free(c->podman_socket);
-			c->podman_socket = copy;
-		} else {
-			free(c->docker_socket);
-			c->docker_socket = copy;
-		}
+		free(*(char **)field);
+		*(char **)field = xstrdup(v);
 		return 0;
-	case CGO_EGRESS:
-		if (strcmp(v, "inject-if-available") == 0)
-			c->egress = CG_EGRESS_INJECT;
-		else if (strcmp(v, "require") == 0)
-			c->egress = CG_EGRESS_REQUIRE;
-		else if (strcmp(v, "off") == 0)
-			c->egress = CG_EGRESS_OFF;
-		else
-			return usage_error("invalid value \"%s\" for %s (expected "
-			    "inject-if-available, require or off)", v, from);
-		return 0;
-	case CGO_EGRESS_PORT:
-		if (parse_uint(v, 1, 65535, &u) < 0)
+	case ST_BOOL:
+		return parse_bool(v, from, (int *)field);
+	case ST_UINT:
+		if (parse_uint(v, s->lo, s->hi, &u) < 0)
 			return usage_error("invalid value \"%s\" for %s "
-			    "(expected an integer 1-65535)", v, from);
-		c->egress_port = u;
+			    "(expected %s)", v, from, s->expected);
+		*(unsigned *)field = u;
 		return 0;
-	case CGO_EGRESS_HOST:
-		if (!valid_host(v))
-			return usage_error("invalid value \"%s\" for %s (expected "
-			    "a host name or IP address)", v, from);
-		free(c->egress_host);
-		c->egress_host = xstrdup(v);
-		return 0;
-	case CGO_EXTRA_BIND_ROOT:
-		if (replace_list) {
-			while (c->nextra_roots > 0)
-				free(c->extra_roots[--c->nextra_roots]);
-		}
-		copy = xstrdup(v);
-		for (tok = strtok_r(copy, ":", &save); tok != NULL;
-		    tok = strtok_r(NULL, ":", &save)) {
-			if (c->nextra_roots == CG_EXTRA_ROOTS_MAX) {
-				free(copy);
-				return usage_error("too many extra bind roots "
-				    "(at most %d)", CG_EXTRA_ROOTS_MAX);
-			}
-			c->extra_roots[c->nextra_roots++] = absolute(tok);
-		}
-		free(copy);
-		return 0;
-	case CGO_IDLE_TIMEOUT:
-		if (parse_seconds(v, &d) < 0)
-			return usage_error("invalid value \"%s\" for %s "
-			    "(expected seconds, e.g. 600 or 0.5)", v, from);
-		c->idle_timeout = d;
-		free(c->idle_timeout_text);
-		c->idle_timeout_text = xstrdup(v);
-		return 0;
-	case CGO_BACKEND_TIMEOUT:
-		if (parse_seconds(v, &d) < 0 || d <= 0)
-			return usage_error("invalid value \"%s\" for %s "
-			    "(expected seconds > 0)", v, from);
-		c->backend_timeout = d;
-		return 0;
-	case CGO_LOG_LEVEL:
-		if (strcasecmp(v, "error") == 0)
-			c->log_level = LOG_ERROR;
-		else if (strcasecmp(v, "warn") == 0 ||
-		    strcasecmp(v, "warning") == 0)
-			c->log_level = LOG_WARNING;
-		else if (strcasecmp(v, "info") == 0)
-			c->log_level = LOG_INFO;
-		else if (strcasecmp(v, "debug") == 0)
-			c->log_level = LOG_DEBUG;
-		else
-			return usage_error("invalid value \"%s\" for %s "
-			    "(expected error, warn, info or debug)", v, from);
-		return 0;
-	case CGO_LOG_FORMAT:
-		if (strcmp(v, "text") == 0)
-			c->log_format = LOG_TEXT;
-		else if (strcmp(v, "json") == 0)
-			c->log_format = LOG_JSON;
-		else
-			return usage_error("invalid value \"%s\" for %s "
-			    "(expected text or json)", v, from);
-		return 0;
-	case CGO_MAX_CONNECTIONS:
-		if (parse_uint(v, 1, 65535, &u) < 0)
-			return usage_error("invalid value \"%s\" for %s "
-			    "(expected an integer 1-65535)", v, from);
-		c->max_connections = u;
-		return 0;
-	case CGO_LOG_MAX_SIZE:
-		if (parse_size(v, &c->log_max_size) < 0)
-			return usage_error("invalid value \"%s\" for %s (expected "
-			    "0 or a size of at least 4096 bytes, e.g. 16M)", v,
-			    from);
-		return 0;
-	case CGO_SINCE:
-		if (parse_since(v, since) < 0)
-			return usage_error("invalid value \"%s\" for %s (expected "
-			    "a UTC time like 2026-12-01T13:00 or a duration like "
-			    "2h)", v, from);
-		free(c->since);
-		c->since = xstrdup(since);
-		return 0;
-	case CGO_DECISION:
-		if (strcmp(v, "all") == 0)
-			c->audit_part = AUDIT_ALL;
-		else if (strcmp(v, "refused") == 0)
-			c->audit_part = AUDIT_REFUSED;
-		else if (strcmp(v, "violation") == 0)
-			c->audit_part = AUDIT_VIOLATION;
-		else
-			return usage_error("invalid value \"%s\" for %s (expected "
-			    "refused, violation or all)", v, from);
-		return 0;
-	case CGO_JSON:
-		c->json = 1;
-		return 0;
-	case CGO_LOG_FILE:
-		free(c->log_file);
-		c->log_file = absolute(v);
-		return 0;
-	case CGO_MEMORY_BUDGET:
-		if (parse_size(v, &c->memory_budget) < 0 ||
-		    c->memory_budget < (32ull << 20))
-			return usage_error("invalid value \"%s\" for %s (expected "
-			    "a size of 32MiB to 1024GiB, e.g. 512MiB)", v, from);
-		return 0;
-	case CGO_DAEMON:
-		return parse_bool(v, from, &c->daemon);
-	case CGO_REQUIRE_FULL_SANDBOX:
-		return parse_bool(v, from, &c->require_full_sandbox);
-	case CGO_STOP_CONTAINERS:
-		return parse_bool(v, from, &c->stop_containers);
-	case CGO_SESSION:
-		if (!valid_session_id(v))
-			return usage_error("invalid value \"%s\" for %s (expected "
-			    "1-128 of [A-Za-z0-9._-], not . or ..)", v, from);
-		free(c->session);
-		c->session = xstrdup(v);
-		return 0;
-	case CGO_SESSION_PID:
-		if (parse_uint(v, 2, 4194304, &u) < 0)
-			return usage_error("invalid value \"%s\" for %s "
-			    "(expected a process id)", v, from);
-		c->session_pid = u;
-		return 0;
-	case CGO_REQUIRE_PATCHED:
-		return parse_bool(v, from, &c->require_patched);
 	}
 	return usage_error("internal: unhandled option");
 }
@@ -715,12 +870,89 @@ cli_free(struct cg_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * The flags of subcommand cmd (argv[1]) from argv[2] on, applied in
+ * order; sets seen[i] for each opts[i] given. Returns 0, or 2 after a
+ * usage message.
+ */
+static int
+parse_flags(int argc, char **argv, struct cg_config *c, enum cg_command cmd,
+    int seen[NOPTS])
+{
+	const char *sub = argv[1], *arg, *val, *eq;
+	size_t i, namelen;
+	int rc, ai;
+
+	for (ai = 2; ai < argc; ai++) {
+		arg = argv[ai];
+		if (strncmp(arg, "--", 2) != 0)
+			return usage_error("unexpected argument \"%s\"", arg);
+		eq = strchr(arg, '=');
+		namelen = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
+		for (i = 0; i < NOPTS; i++)
+			if (strlen(opts[i].flag) == namelen &&
+			    strncmp(opts[i].flag, arg, namelen) == 0)
+				break;
+		if (i == NOPTS)
+			return usage_error("unknown flag %.*s", (int)namelen, arg);
+		if (!(opts[i].cmds & (1u << cmd)))
+			return usage_error("%s is not valid for %s", opts[i].flag, sub);
+		if (opts[i].boolean) {
+			if (eq != NULL)
+				return usage_error("%s takes no value", opts[i].flag);
+			val = "1";
+		} else if (eq != NULL) {
+			val = eq + 1;
+		} else {
+			if (ai + 1 >= argc)
+				return usage_error("%s needs a value", opts[i].flag);
+			val = argv[++ai];
+		}
+		rc = apply(c, &opts[i], val, opts[i].flag,
+		    opts[i].repeatable && !seen[i]);
+		if (rc != 0)
+			return rc;
+		seen[i] = 1;
+		c->explicit_mask |= 1u << opts[i].id;
+	}
+	return 0;
+}
+
+/*
+ * Environment for the flags of subcommand cmd not given (seen[i] unset;
+ * cli.md §2.3), in table order. Returns 0, or 2 after a usage message.
+ */
+static int
+apply_environment(struct cg_config *c, enum cg_command cmd,
+    const int seen[NOPTS])
+{
+	const char *val;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < NOPTS; i++) {
+		val = opts[i].env != NULL ? getenv(opts[i].env) : NULL;
+		if (seen[i] || val == NULL || val[0] == '\0')
+			continue;
+		if (!(opts[i].cmds & (1u << cmd)))
+			continue;
+		rc = apply(c, &opts[i], val, opts[i].env, 1);
+		if (rc != 0)
+			return rc;
+		c->explicit_mask |= 1u << opts[i].id;
+	}
+	return 0;
+}
+
+/*
+ * The subcommand, its flags and the environment (cli.md §1-§3) into c,
+ * defaults first. Returns 0, or 2 after a usage message.
+ */
 static int
 parse(int argc, char **argv, struct cg_config *c)
 {
-	const char *sub, *arg, *val, *eq;
+	const char *sub;
 	int seen[NOPTS] = { 0 };
-	size_t i, namelen;
 	enum cg_command cmd;
 	int rc, ai;
 
@@ -776,50 +1008,12 @@ parse(int argc, char **argv, struct cg_config *c)
 		return 0;
 	}
 
-	for (ai = 2; ai < argc; ai++) {
-		arg = argv[ai];
-		if (strncmp(arg, "--", 2) != 0)
-			return usage_error("unexpected argument \"%s\"", arg);
-		eq = strchr(arg, '=');
-		namelen = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
-		for (i = 0; i < NOPTS; i++)
-			if (strlen(opts[i].flag) == namelen &&
-			    strncmp(opts[i].flag, arg, namelen) == 0)
-				break;
-		if (i == NOPTS)
-			return usage_error("unknown flag %.*s", (int)namelen, arg);
-		if (!(opts[i].cmds & (1u << cmd)))
-			return usage_error("%s is not valid for %s", opts[i].flag, sub);
-		if (opts[i].boolean) {
-			if (eq != NULL)
-				return usage_error("%s takes no value", opts[i].flag);
-			val = "1";
-		} else if (eq != NULL) {
-			val = eq + 1;
-		} else {
-			if (ai + 1 >= argc)
-				return usage_error("%s needs a value", opts[i].flag);
-			val = argv[++ai];
-		}
-		rc = apply(c, &opts[i], val, opts[i].flag,
-		    opts[i].repeatable && !seen[i]);
-		if (rc != 0)
-			return rc;
-		seen[i] = 1;
-		c->explicit_mask |= 1u << opts[i].id;
-	}
-	/* Environment for the flags not given (cli.md §2.3). */
-	for (i = 0; i < NOPTS; i++) {
-		val = opts[i].env != NULL ? getenv(opts[i].env) : NULL;
-		if (seen[i] || val == NULL || val[0] == '\0')
-			continue;
-		if (!(opts[i].cmds & (1u << cmd)))
-			continue;
-		rc = apply(c, &opts[i], val, opts[i].env, 1);
-		if (rc != 0)
-			return rc;
-		c->explicit_mask |= 1u << opts[i].id;
-	}
+	rc = parse_flags(argc, argv, c, cmd, seen);
+	if (rc != 0)
+		return rc;
+	rc = apply_environment(c, cmd, seen);
+	if (rc != 0)
+		return rc;
 	if (c->podman_socket != NULL && !c->backend_podman)
 		return usage_error("--podman-socket needs podman in the backend set");
 	if (c->docker_socket != NULL && !c->backend_docker)
