@@ -590,31 +590,167 @@ idle_trim(struct gateway *gw, long long now, int q)
 	return q;
 }
 
+/*
+ * Whether the loop stops for a signal or the idle timeout: takes the
+ * gateway and the time now; logs why and exits gracefully, then returns
+ * 1, else 0 (the loop stops with status 0 either way).
+ */
+static int
+stop_asked(struct gateway *gw, long long now)
+{
+	if (gw->stop_signal) {
+		log_event(LOG_INFO, "signal-exit", gw->stop_signal == SIGINT ?
+		    "received SIGINT; exiting" : "received SIGTERM; exiting",
+		    (struct log_field[]){ LF_STR("signal",
+		    gw->stop_signal == SIGINT ? "SIGINT" : "SIGTERM") }, 1);
+		graceful_exit(gw);
+		return 1;
+	}
+	if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0 &&
+	    now - gw->idle_since >= (long long)(gw->cfg->idle_timeout * 1000)) {
+		log_idle_exit(gw->cfg->idle_timeout_text,
+		    gw->cfg->idle_timeout);
+		graceful_exit(gw);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * No zygote, no request parser: the confined monitor cannot start
+ * another (no exec, no fork, no capabilities for its sandbox;
+ * doc/privsep.md). Fail closed: stop the gateway. The pinner likewise
+ * (monitor/pins.c). Returns 1 when one of them ended (logged, the gateway
+ * exited gracefully), else 0.
+ */
+static int
+zygote_or_pinner_gone(struct gateway *gw)
+{
+	char how[96] = "its control socket failed";
+	int zyg, st;
+
+	if (!(gw->zyg.pid < 0 || pins_dead(gw, &st)))
+		return 0;
+	zyg = gw->zyg.pid < 0;
+	if (!zyg || gw->zyg.status != -1)
+		describe_end(zyg ? gw->zyg.status : st, how, sizeof(how));
+	log_msg(LOG_ERROR, "child-exit", "the %s ended (%s); "
+	    "the confined monitor cannot start another, so the "
+	    "gateway stops (start it again)", zyg ? "zygote" :
+	    "pinner", how);
+	graceful_exit(gw);
+	return 1;
+}
+
+/*
+ * The loop's wait for this turn in ms: takes the time now, the sweep's
+ * times (updated here: last_sweep once per millisecond, last_full once
+ * a second) and the previous turn's timeout; the sweep runs at most
+ * once per millisecond (sweep), a quiet gateway sleeps longer
+ * (quiet_wait) until its heap trim is due (idle_trim), and a paused
+ * accept waits 100 ms at most. Also sets the
+ * listeners' registrations for the turn.
+ */
+static int
+loop_timeout(struct gateway *gw, long long now, long long *last_sweep,
+    long long *last_full, int timeout)
+{
+	int i, q;
+
+	if (now != *last_sweep) {
+		*last_sweep = now;
+		timeout = sweep(gw, now, now - *last_full >= 1000);
+		if (now - *last_full >= 1000)
+			*last_full = now;
+	}
+	if (timeout < 0 || gw->pn_wake)	/* set by a drop above */
+		timeout = 0;
+	q = quiet_wait(gw, now);
+	if (q >= -1)
+		timeout = idle_trim(gw, now, q);
+	else
+		gw->trim_at = 0;	/* busy: trim when quiet again */
+	/* out of descriptors: stop listening a while (accept_client) */
+	for (i = 0; i < CG_SOCKETS; i++)
+		ev_watch(gw, gw->lis[i].fd, EV_LISTENER, i, NULL,
+		    now < gw->accept_paused_until ? 0 : POLLIN);
+	if (now < gw->accept_paused_until && timeout > 100)
+		timeout = 100;
+	return timeout;
+}
+
+/*
+ * Hand the n events of evs (from ev_wait at time now) to their owners:
+ * listeners, the zygote, lingering closes, the backend pool, drains,
+ * the monitor's tasks, or a connection (started once its child is
+ * ready).
+ */
+static void
+dispatch_events(struct gateway *gw, struct ev_event *evs, int n,
+    long long now)
+{
+	struct ev_event *e;
+	struct pollfd pfd;
+	struct conn *c;
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		e = &evs[i];
+		if (!ev_current(gw, e))
+			continue;	/* closed by an earlier event */
+		switch (e->kind) {
+		case EV_LISTENER:
+			/* drain a burst, a bounded number at a time */
+			for (k = 0; k < 64 && accept_client(gw, e->index);
+			    k++)
+				;
+			break;
+		case EV_ZYGOTE:
+			zygote_on_event(gw);
+			break;
+		case EV_LINGER:
+			linger_on_event(gw, e->fd, e->revents, now);
+			break;
+		case EV_POOL:
+			backend_pool_event(gw, e->index, e->fd);
+			break;
+		case EV_DRAIN:
+			drain_on_event(gw, e->index, e->fd);
+			break;
+		case EV_TASK:
+			mtask_event(gw, e->index, e->revents);
+			break;
+		default:
+			c = e->c;
+			if (c->dead)
+				break;
+			pfd = (struct pollfd){ .fd = e->fd, .revents = e->revents };
+			pfd.events = pfd.revents;
+			conn_on_poll(c, &pfd, 1);
+			if (c->ready && !c->started && c->client >= 0 && !c->dead)
+				start_conn(gw, c);
+			mark_dirty(gw, c);
+			break;
+		}
+	}
+}
+
+/*
+ * The monitor's event loop (privsep.md §2-§3): runs until a signal, the
+ * idle timeout, the end of the zygote or the pinner, or a failed wait.
+ * Returns the gateway's exit status: 0 for a signal or the idle timeout,
+ * 1 otherwise.
+ */
 static int
 event_loop(struct gateway *gw)
 {
-	struct ev_event evs[256], *e;
-	struct pollfd pfd;
-	struct conn *c;
+	struct ev_event evs[256];
 	long long now, last_sweep = -1, last_full = 0;
-	int timeout = 0, rc, n, i, k, st;
+	int timeout = 0, rc, n;
 
 	for (;;) {
-		if (gw->stop_signal) {
-			log_event(LOG_INFO, "signal-exit", gw->stop_signal == SIGINT ?
-			    "received SIGINT; exiting" : "received SIGTERM; exiting",
-			    (struct log_field[]){ LF_STR("signal",
-			    gw->stop_signal == SIGINT ? "SIGINT" : "SIGTERM") }, 1);
-			graceful_exit(gw);
-			rc = 0;
-			break;
-		}
 		now = now_ms();
-		if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0 &&
-		    now - gw->idle_since >= (long long)(gw->cfg->idle_timeout * 1000)) {
-			log_idle_exit(gw->cfg->idle_timeout_text,
-			    gw->cfg->idle_timeout);
-			graceful_exit(gw);
+		if (stop_asked(gw, now)) {
 			rc = 0;
 			break;
 		}
@@ -626,24 +762,7 @@ event_loop(struct gateway *gw)
 		kill_lingering(gw, now);
 		linger_tick(gw, now);
 		backend_pool_expire(gw, now);
-		/*
-		 * No zygote, no request parser: the confined monitor cannot
-		 * start another (no exec, no fork, no capabilities for its
-		 * sandbox; doc/privsep.md). Fail closed: stop the gateway.
-		 */
-		if (gw->zyg.pid < 0 || pins_dead(gw, &st)) {
-			/* the pinner likewise (monitor/pins.c) */
-			char how[96] = "its control socket failed";
-			int zyg = gw->zyg.pid < 0;
-
-			if (!zyg || gw->zyg.status != -1)
-				describe_end(zyg ? gw->zyg.status : st, how,
-				    sizeof(how));
-			log_msg(LOG_ERROR, "child-exit", "the %s ended (%s); "
-			    "the confined monitor cannot start another, so the "
-			    "gateway stops (start it again)", zyg ? "zygote" :
-			    "pinner", how);
-			graceful_exit(gw);
+		if (zygote_or_pinner_gone(gw)) {
 			rc = 1;
 			break;
 		}
@@ -660,28 +779,8 @@ event_loop(struct gateway *gw)
 		if (gw->budget.admit_due)
 			budget_admit(gw);
 		settle_dirty(gw);
-		if (now != last_sweep) {
-			last_sweep = now;
-			timeout = sweep(gw, now, now - last_full >= 1000);
-			if (now - last_full >= 1000)
-				last_full = now;
-		}
-		if (timeout < 0 || gw->pn_wake)	/* set by a drop above */
-			timeout = 0;
-		{
-			int q = quiet_wait(gw, now);
-
-			if (q >= -1)
-				timeout = idle_trim(gw, now, q);
-			else
-				gw->trim_at = 0;	/* busy: trim when quiet again */
-		}
-		/* out of descriptors: stop listening a while (accept_client) */
-		for (i = 0; i < CG_SOCKETS; i++)
-			ev_watch(gw, gw->lis[i].fd, EV_LISTENER, i, NULL,
-			    now < gw->accept_paused_until ? 0 : POLLIN);
-		if (now < gw->accept_paused_until && timeout > 100)
-			timeout = 100;
+		timeout = loop_timeout(gw, now, &last_sweep, &last_full,
+		    timeout);
 		n = ev_wait(gw, evs, 256, timeout, &gw->loop_mask);
 		if (n < 0 && errno != EINTR) {
 			log_msg(LOG_ERROR, "signal-exit", "epoll_wait: %s",
@@ -691,51 +790,200 @@ event_loop(struct gateway *gw)
 			break;
 		}
 		now = now_ms();
-		for (i = 0; i < n; i++) {
-			e = &evs[i];
-			if (!ev_current(gw, e))
-				continue;	/* closed by an earlier event */
-			switch (e->kind) {
-			case EV_LISTENER:
-				/* drain a burst, a bounded number at a time */
-				for (k = 0; k < 64 && accept_client(gw, e->index);
-				    k++)
-					;
-				break;
-			case EV_ZYGOTE:
-				zygote_on_event(gw);
-				break;
-			case EV_LINGER:
-				linger_on_event(gw, e->fd, e->revents, now);
-				break;
-			case EV_POOL:
-				backend_pool_event(gw, e->index, e->fd);
-				break;
-			case EV_DRAIN:
-				drain_on_event(gw, e->index, e->fd);
-				break;
-			case EV_TASK:
-				mtask_event(gw, e->index, e->revents);
-				break;
-			default:
-				c = e->c;
-				if (c->dead)
-					break;
-				pfd = (struct pollfd){ .fd = e->fd, .revents = e->revents };
-				pfd.events = pfd.revents;
-				conn_on_poll(c, &pfd, 1);
-				if (c->ready && !c->started && c->client >= 0 && !c->dead)
-					start_conn(gw, c);
-				mark_dirty(gw, c);
-				break;
-			}
-		}
+		dispatch_events(gw, evs, n, now);
 		settle_dirty(gw);
 	}
 	free(gw->dirty);	/* LeakSanitizer, make check-asan */
 	gw->dirty = NULL;
 	gw->ndirty = gw->capdirty = 0;
 	return rc;
+}
+
+/*
+ * The gateway gw (zero: serve_main's static state) before start-up, for
+ * configuration cfg: every descriptor closed (-1), empty lists, no
+ * zygote yet; logging to stderr at cfg's level and format; glibc's mmap
+ * threshold fixed.
+ */
+static void
+gateway_init(struct gateway *gw, struct cg_config *cfg)
+{
+	int i;
+
+	gw->cfg = cfg;
+	gw->pid_fd = -1;
+	TAILQ_INIT(&gw->conns);
+	TAILQ_INIT(&gw->zyg.pending);
+	TAILQ_INIT(&gw->exiting);
+	gw->pool_max = POOL_MAX;
+	gw->zyg.pid = -1;
+	gw->zyg.fd = -1;
+	gw->zyg.status = -1;
+	gw->backend_timeout_ms = (unsigned)(cfg->backend_timeout * 1000);
+	projnet_init(gw);
+	for (i = 0; i < CG_SOCKETS; i++)
+		gw->lis[i].fd = -1;
+	log_init(cfg->log_level, cfg->log_format, 2);
+	/*
+	 * Blocks from 128 KiB on always come from mmap and go back at free:
+	 * a connection record (164 KiB, mostly its room for ownership
+	 * answers) then costs only the pages it touches, and bodies' 8 MiB
+	 * buffers never stay in the heap. glibc's default raises the
+	 * threshold after the first such free, and 256 connections then
+	 * kept 40 MB resident after they closed (doc/reliability.md "Memory
+	 * bounds").
+	 */
+	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+}
+
+/*
+ * The signal handlers for gw (SIGTERM, SIGINT: stop; SIGCHLD: reap),
+ * blocked outside the loop's wait (gw->loop_mask: the mask the wait
+ * uses); SIGPIPE and SIGHUP ignored; the process not dumpable.
+ */
+static void
+install_signals(struct gateway *gw)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	the_gw = gw;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	/*
+	 * The loop's signals arrive only inside epoll_pwait(): no wake-up is lost
+	 * between a check of the flags and the wait.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &gw->loop_mask);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	prctl(PR_SET_DUMPABLE, 0);
+}
+
+/*
+ * The binary the request parsers are started from (fexecve) into
+ * gw->exe_fd, at fd 10 or above. Returns 0, or -1 after a message on
+ * stderr.
+ */
+static int
+open_self_exe(struct gateway *gw)
+{
+	gw->exe_fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (gw->exe_fd >= 0 && gw->exe_fd < 10) {
+		int high = fcntl(gw->exe_fd, F_DUPFD_CLOEXEC, 10);
+
+		close(gw->exe_fd);
+		gw->exe_fd = high;
+	}
+	if (gw->exe_fd < 0) {
+		fprintf(stderr, "container-gateway: cannot open /proc/self/exe: "
+		    "%s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The event loop's epoll set, before the first descriptor it holds, then
+ * step 7: the sandbox self-test, and its level. Returns 0, or -1 after
+ * the error is reported.
+ */
+static int
+loop_and_sandbox_init(struct gateway *gw)
+{
+	if (ev_init(gw) < 0) {
+		fprintf(stderr, "container-gateway: epoll_create1: %s\n",
+		    strerror(errno));
+		return -1;
+	}
+	if (sandbox_selftest(gw) < 0 || sandbox_level(gw) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * The pinner, then what the request parsers need: the binary
+ * (open_self_exe), the loop's epoll set and the sandbox self-test
+ * (loop_and_sandbox_init). Returns 0, or -1 after the error is reported
+ * and the pinner stopped.
+ */
+static int
+start_children(struct gateway *gw)
+{
+	/*
+	 * The pinner needs root's capabilities, so it is forked before
+	 * confine_caps; and as early as its configuration is known (bind
+	 * roots, run directory), because it is a fork: every page of the
+	 * monitor's heap, stack and data that either of them writes later
+	 * is a copy the pinner keeps for good (forked after the zygote and
+	 * the self-test: idle PSS ~25 KiB more, bench/bench.py).
+	 */
+	(void)pins_init(gw);
+	if (open_self_exe(gw) < 0 || loop_and_sandbox_init(gw) < 0) {
+		pins_stop(gw);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Confine the monitor (confine.h) and log how; warns when the daemon's
+ * log cannot be rotated under this confinement. Returns 0, or -1 after
+ * the error is logged.
+ */
+static int
+confine_and_log(struct gateway *gw)
+{
+	const struct cg_config *cfg = gw->cfg;
+	struct confine_result conf;
+
+	if (confine_monitor(gw->run_dir, &conf) < 0) {
+		log_msg(LOG_ERROR, "sandbox", "cannot confine the monitor (%s: %s)",
+		    conf.step, strerror(conf.err));
+		return -1;
+	}
+	confine_log(&conf);
+	if (cfg->daemon && cfg->log_max_size > 0 && !conf.log_reopen)
+		log_msg(LOG_WARNING, "log", "the log file is not rotated: the "
+		    "confined monitor may rename it only under Landlock, which "
+		    "this kernel lacks; rotate it with copytruncate");
+	gw->record_append = conf.log_reopen;
+	return 0;
+}
+
+/*
+ * Every socket with a backend: its egress probe first (all of them),
+ * then bind and listen, each logged. Returns 0, or bind_socket's
+ * non-zero status for the first that fails.
+ */
+static int
+listen_all(struct gateway *gw)
+{
+	int i, rc;
+
+	for (i = 0; i < CG_SOCKETS; i++)
+		if (gw->lis[i].backend_path[0] != '\0')
+			egress_probe(gw, &gw->lis[i]);
+	for (i = 0; i < CG_SOCKETS; i++) {
+		if (gw->lis[i].backend_path[0] == '\0')
+			continue;
+		rc = bind_socket(&gw->lis[i]);
+		if (rc != 0)
+			return rc;
+		log_listen(gw->lis[i].socket_kind == CG_DOCKER ? "docker" :
+		    "podman", gw->lis[i].path,
+		    gw->lis[i].backend_kind == CG_DOCKER ? "docker" : "podman",
+		    gw->lis[i].backend_path);
+	}
+	return 0;
 }
 
 int
@@ -751,33 +999,9 @@ serve_main(struct cg_config *cfg)
 	 */
 	static struct gateway gw;
 	struct confine_result conf;
-	struct sigaction sa;
-	int rc, i;
+	int rc;
 
-	gw.cfg = cfg;
-	gw.pid_fd = -1;
-	TAILQ_INIT(&gw.conns);
-	TAILQ_INIT(&gw.zyg.pending);
-	TAILQ_INIT(&gw.exiting);
-	gw.pool_max = POOL_MAX;
-	gw.zyg.pid = -1;
-	gw.zyg.fd = -1;
-	gw.zyg.status = -1;
-	gw.backend_timeout_ms = (unsigned)(cfg->backend_timeout * 1000);
-	projnet_init(&gw);
-	for (i = 0; i < CG_SOCKETS; i++)
-		gw.lis[i].fd = -1;
-	log_init(cfg->log_level, cfg->log_format, 2);
-	/*
-	 * Blocks from 128 KiB on always come from mmap and go back at free:
-	 * a connection record (164 KiB, mostly its room for ownership
-	 * answers) then costs only the pages it touches, and bodies' 8 MiB
-	 * buffers never stay in the heap. glibc's default raises the
-	 * threshold after the first such free, and 256 connections then
-	 * kept 40 MB resident after they closed (doc/reliability.md "Memory
-	 * bounds").
-	 */
-	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	gateway_init(&gw, cfg);
 
 	/* steps 2-4: root, run directory, sockets' lengths, lock probe */
 	rc = rundir_prepare(&gw);
@@ -800,68 +1024,10 @@ serve_main(struct cg_config *cfg)
 		rc = rc == 3 ? 0 : rc;
 		goto out;
 	}
-	the_gw = &gw;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = on_sigchld;
-	sigaction(SIGCHLD, &sa, NULL);
-	/*
-	 * The loop's signals arrive only inside epoll_pwait(): no wake-up is lost
-	 * between a check of the flags and the wait.
-	 */
-	{
-		sigset_t block;
-
-		sigemptyset(&block);
-		sigaddset(&block, SIGCHLD);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGINT);
-		sigprocmask(SIG_BLOCK, &block, &gw.loop_mask);
-	}
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	prctl(PR_SET_DUMPABLE, 0);
+	install_signals(&gw);
 
 	log_start(CG_VERSION, gw.root, gw.run_dir);
-	/*
-	 * The pinner needs root's capabilities, so it is forked before
-	 * confine_caps; and as early as its configuration is known (bind
-	 * roots, run directory), because it is a fork: every page of the
-	 * monitor's heap, stack and data that either of them writes later
-	 * is a copy the pinner keeps for good (forked after the zygote and
-	 * the self-test: idle PSS ~25 KiB more, bench/bench.py).
-	 */
-	(void)pins_init(&gw);
-	/* the binary the request parsers are started from (fexecve) */
-	gw.exe_fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	if (gw.exe_fd >= 0 && gw.exe_fd < 10) {
-		int high = fcntl(gw.exe_fd, F_DUPFD_CLOEXEC, 10);
-
-		close(gw.exe_fd);
-		gw.exe_fd = high;
-	}
-	if (gw.exe_fd < 0) {
-		fprintf(stderr, "container-gateway: cannot open /proc/self/exe: "
-		    "%s\n", strerror(errno));
-		pins_stop(&gw);
-		rundir_release_pid(&gw);
-		rc = 1;
-		goto out;
-	}
-	/* the event loop's epoll set, before the first descriptor it holds */
-	if (ev_init(&gw) < 0) {
-		fprintf(stderr, "container-gateway: epoll_create1: %s\n",
-		    strerror(errno));
-		pins_stop(&gw);
-		rundir_release_pid(&gw);
-		rc = 1;
-		goto out;
-	}
-	/* step 7: the sandbox self-test, and its level */
-	if (sandbox_selftest(&gw) < 0 || sandbox_level(&gw) < 0) {
-		pins_stop(&gw);
+	if (start_children(&gw) < 0) {
 		rundir_release_pid(&gw);
 		rc = 1;
 		goto out;
@@ -890,38 +1056,20 @@ serve_main(struct cg_config *cfg)
 		rc = 1;
 		goto out;
 	}
-	for (i = 0; i < CG_SOCKETS; i++)
-		if (gw.lis[i].backend_path[0] != '\0')
-			egress_probe(&gw, &gw.lis[i]);
-	for (i = 0; i < CG_SOCKETS; i++) {
-		if (gw.lis[i].backend_path[0] == '\0')
-			continue;
-		rc = bind_socket(&gw.lis[i]);
-		if (rc != 0) {
-			graceful_exit(&gw);
-			goto out;
-		}
-		log_listen(gw.lis[i].socket_kind == CG_DOCKER ? "docker" : "podman",
-		    gw.lis[i].path, gw.lis[i].backend_kind == CG_DOCKER ?
-		    "docker" : "podman", gw.lis[i].backend_path);
+	rc = listen_all(&gw);
+	if (rc != 0) {
+		graceful_exit(&gw);
+		goto out;
 	}
 	instance_record(&gw);	/* for a second serve's report (u_cli) */
 	fit_max_connections(&gw);
 	(void)budget_setup(&gw);	/* again: the limit may have been lowered */
 	daemon_arm_hup();
-	if (confine_monitor(gw.run_dir, &conf) < 0) {
-		log_msg(LOG_ERROR, "sandbox", "cannot confine the monitor (%s: %s)",
-		    conf.step, strerror(conf.err));
+	if (confine_and_log(&gw) < 0) {
 		graceful_exit(&gw);
 		rc = 1;
 		goto out;
 	}
-	confine_log(&conf);
-	if (cfg->daemon && cfg->log_max_size > 0 && !conf.log_reopen)
-		log_msg(LOG_WARNING, "log", "the log file is not rotated: the "
-		    "confined monitor may rename it only under Landlock, which "
-		    "this kernel lacks; rotate it with copytruncate");
-	gw.record_append = conf.log_reopen;
 	/* the runtimes' versions, in the loop (discover.c) */
 	rundir_advisories_async(&gw);
 	daemon_ready();		/* step 12: readiness (cli.md §10) */
