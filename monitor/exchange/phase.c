@@ -219,6 +219,103 @@ phase_start_precreate(struct conn *c)
 		backend_refuse_transport(c, 0);
 }
 
+/*
+ * The inspect of the network PH_NAME(c) answered status with body
+ * (body_len bytes; freed here): it must be owned by the project (§5.1)
+ * and, on podman, isolated; a missing project network is created once
+ * all are checked. Goes on to the next name, or refuses.
+ */
+static void
+network_inspected(struct conn *c, int status, char *body, size_t body_len)
+{
+	char id[CG_ID_MAX + 1];
+	const char *name = PH_NAME(c);
+	enum cg_fact_result v;
+
+	v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status,
+	    body, body_len, c->gw->root, id);
+	/* isolated from other projects' networks (podman: its
+	 * libpod answer says so; dockerd isolates every bridge) */
+	if (v == CG_OWNED && projnet_measured_podman(c) &&
+	    projnet_unisolated(body, body_len)) {
+		free(body);
+		/*
+		 * podman may hold it stripped (monitor/exchange/netcompat.h): a
+		 * network file written makes it read them all again
+		 */
+		if (!c->ph_reloaded) {
+			log_msg(LOG_INFO, "project-network", "podman holds "
+			    "network %s without isolation; having it read "
+			    "its network files again", name);
+			c->ph_reloaded = 1;
+			phase_start_reload(c, 0);
+			return;
+		}
+		backend_refuse(c, "network", "network %s is not "
+		    "isolated from other projects' networks (remove it "
+		    "and create it again through the gateway, which "
+		    "isolates it)", name);
+		return;
+	}
+	free(body);
+	if (status == 404 && projnet_answered(c) != NULL &&
+	    strcmp(projnet_answered(c), name) == 0) {
+		c->ph_pn = 1;	/* created once all are checked */
+		c->ph_i++;
+		phase_next(c);
+	} else if (v == CG_UNEXPECTED)
+		backend_refuse(c, "backend-unreachable", "unexpected "
+		    "network inspect response");
+	else if (v != CG_OWNED)
+		backend_refuse(c, "network", "network %s is not a network "
+		    "of this project", name);
+	else {
+		c->ph_i++;
+		phase_next(c);
+	}
+}
+
+/*
+ * The pre-create of the volume PH_NAME(c) answered status with body
+ * (body_len bytes; freed here): an owned new volume goes on to the next
+ * name; one created concurrently (409) or not shown owned is inspected
+ * again (PH_VOL_RECHECK); any other failure refuses the request.
+ */
+static void
+volume_precreated(struct conn *c, int status, char *body, size_t body_len)
+{
+	char id[CG_ID_MAX + 1];
+	const char *name = PH_NAME(c);
+	enum cg_fact_result v;
+
+	if (status == 409) {
+		log_msg(LOG_INFO, "volume-precreate", "volume %s was created "
+		    "concurrently; re-checking its ownership", name);
+	} else if (status < 200 || status > 299) {
+		log_msg(LOG_WARNING, "volume-precreate", "pre-creating volume "
+		    "%s returned %d; refusing the request", name, status);
+		free(body);
+		backend_refuse(c, "bind-mount", "volume %s could not be "
+		    "prepared", name);
+		return;
+	} else {
+		v = facts_verdict(CG_FACT_VOLUME, CG_API_COMPAT, status,
+		    body, body_len, c->gw->root, id);
+		if (v == CG_OWNED) {
+			free(body);
+			log_msg(LOG_INFO, "volume-precreate", "pre-created "
+			    "volume %s for this project", name);
+			c->ph_i++;
+			phase_next(c);
+			return;
+		}
+	}
+	free(body);
+	/* re-inspect: must be owned now */
+	phase_start_inspect(c);
+	c->ph_step = PH_VOL_RECHECK;
+}
+
 /* An inspect or pre-create of the networks-and-volumes steps finished. */
 static void
 named_done(struct conn *c, int ok, int timeout)
@@ -248,47 +345,7 @@ named_done(struct conn *c, int ok, int timeout)
 		return;
 	}
 	if (c->ph_kind == 0) {		/* network: must be owned (§5.1) */
-		v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status,
-		    body, body_len, c->gw->root, id);
-		/* isolated from other projects' networks (podman: its
-		 * libpod answer says so; dockerd isolates every bridge) */
-		if (v == CG_OWNED && projnet_measured_podman(c) &&
-		    projnet_unisolated(body, body_len)) {
-			free(body);
-			/*
-			 * podman may hold it stripped (monitor/exchange/netcompat.h): a
-			 * network file written makes it read them all again
-			 */
-			if (!c->ph_reloaded) {
-				log_msg(LOG_INFO, "project-network", "podman holds "
-				    "network %s without isolation; having it read "
-				    "its network files again", name);
-				c->ph_reloaded = 1;
-				phase_start_reload(c, 0);
-				return;
-			}
-			backend_refuse(c, "network", "network %s is not "
-			    "isolated from other projects' networks (remove it "
-			    "and create it again through the gateway, which "
-			    "isolates it)", name);
-			return;
-		}
-		free(body);
-		if (status == 404 && projnet_answered(c) != NULL &&
-		    strcmp(projnet_answered(c), name) == 0) {
-			c->ph_pn = 1;	/* created once all are checked */
-			c->ph_i++;
-			phase_next(c);
-		} else if (v == CG_UNEXPECTED)
-			backend_refuse(c, "backend-unreachable", "unexpected "
-			    "network inspect response");
-		else if (v != CG_OWNED)
-			backend_refuse(c, "network", "network %s is not a network "
-			    "of this project", name);
-		else {
-			c->ph_i++;
-			phase_next(c);
-		}
+		network_inspected(c, status, body, body_len);
 		return;
 	}
 	if (c->ph_step == PH_INSPECT) {	/* volume inspect (§5.2) */
@@ -310,32 +367,7 @@ named_done(struct conn *c, int ok, int timeout)
 		return;
 	}
 	if (c->ph_step == PH_VOL_CREATE) {	/* pre-create answer */
-		if (status == 409) {
-			log_msg(LOG_INFO, "volume-precreate", "volume %s was created "
-			    "concurrently; re-checking its ownership", name);
-		} else if (status < 200 || status > 299) {
-			log_msg(LOG_WARNING, "volume-precreate", "pre-creating volume "
-			    "%s returned %d; refusing the request", name, status);
-			free(body);
-			backend_refuse(c, "bind-mount", "volume %s could not be "
-			    "prepared", name);
-			return;
-		} else {
-			v = facts_verdict(CG_FACT_VOLUME, CG_API_COMPAT, status,
-			    body, body_len, c->gw->root, id);
-			if (v == CG_OWNED) {
-				free(body);
-				log_msg(LOG_INFO, "volume-precreate", "pre-created "
-				    "volume %s for this project", name);
-				c->ph_i++;
-				phase_next(c);
-				return;
-			}
-		}
-		free(body);
-		/* re-inspect: must be owned now */
-		phase_start_inspect(c);
-		c->ph_step = PH_VOL_RECHECK;
+		volume_precreated(c, status, body, body_len);
 		return;
 	}
 	v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status, body,
@@ -484,24 +516,19 @@ phase_start(struct conn *c)
 		phase_resume(c);
 }
 
-void
-phase_resume(struct conn *c)
+/*
+ * The networks-and-volumes state of c before its steps: create (1 a
+ * container's, 2 a pod's, 0 neither), no names; then the names known
+ * without a body: a build's project network, and for join (a connect
+ * on podman) the network of the path.
+ */
+static void
+phase_init(struct conn *c, int create, int join)
 {
-	char err[128], *image = NULL;
-	cJSON *tree = NULL;
-	const cJSON *name;
-	const char *ref;
-	int default_infra = 0, rc;
-	int pod = c->op == FOP_POD_CREATE;
-	int ctr = c->op == FOP_CONTAINER_CREATE;
-	int vol = c->op == FOP_VOLUME_CREATE;
-	/* a container joins the path's network: isolated too (podman) */
-	int join = c->op == FOP_CONNECT &&
-	    c->gw->lis[c->lis].backend_kind == CG_PODMAN;
 	char *seg, *end;
 
 	c->ph_n[0] = c->ph_n[1] = 0;
-	c->ph_create = ctr ? 1 : pod ? 2 : 0;
+	c->ph_create = create;
 	c->ph_pinned = 0;
 	memset(c->ph_missing, 0, sizeof(c->ph_missing));
 	c->ph_i = 0;
@@ -528,6 +555,53 @@ phase_resume(struct conn *c)
 			*end = '/';
 		}
 	}
+}
+
+/*
+ * A volume create's name check (policy.md §11): takes the parsed body
+ * tree. With a non-empty Name, deletes tree, sends the volume's inspect
+ * (answered in the name check's step) and returns 1; else returns 0 and
+ * tree is the caller's still.
+ */
+static int
+volume_name_check(struct conn *c, cJSON *tree)
+{
+	const cJSON *name;
+	char *req;
+	size_t len;
+
+	name = json_get(tree, "Name");
+	if (!cJSON_IsString(name) || name->valuestring[0] == '\0')
+		return 0;
+	c->ph_names[1][0] = name->valuestring;
+	c->ph_n[1] = 1;
+	c->ph_kind = 1;
+	keep_names(c);
+	cJSON_Delete(tree);
+	c->rs = RS_PHASE;
+	c->ph_step = 3;	/* name check only */
+	req = facts_inspect_request(CG_FACT_VOLUME, (enum cg_api)c->api,
+	    c->q_prefix, c->ph_names[1][0], &len);
+	if (backend_internal(c, req, len, 1) < 0)
+		backend_refuse_transport(c, 0);
+	return 1;
+}
+
+void
+phase_resume(struct conn *c)
+{
+	char err[128], *image = NULL;
+	cJSON *tree = NULL;
+	const char *ref;
+	int default_infra = 0, rc;
+	int pod = c->op == FOP_POD_CREATE;
+	int ctr = c->op == FOP_CONTAINER_CREATE;
+	int vol = c->op == FOP_VOLUME_CREATE;
+	/* a container joins the path's network: isolated too (podman) */
+	int join = c->op == FOP_CONNECT &&
+	    c->gw->lis[c->lis].backend_kind == CG_PODMAN;
+
+	phase_init(c, ctr ? 1 : pod ? 2 : 0, join);
 	if ((ctr || pod || vol) && c->json != NULL) {
 		tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
 		if (tree == NULL) {
@@ -555,27 +629,8 @@ phase_resume(struct conn *c)
 		image = ref != NULL ? xstrdup(ref) : NULL;
 	} else if (tree != NULL && vol) {
 		/* volume create name check (policy.md §11) */
-		name = json_get(tree, "Name");
-		if (cJSON_IsString(name) && name->valuestring[0] != '\0') {
-			c->ph_names[1][0] = name->valuestring;
-			c->ph_n[1] = 1;
-			c->ph_kind = 1;
-			keep_names(c);
-			cJSON_Delete(tree);
-			c->rs = RS_PHASE;
-			c->ph_step = 3;	/* name check only */
-			{
-				char *req;
-				size_t len;
-
-				req = facts_inspect_request(CG_FACT_VOLUME,
-				    (enum cg_api)c->api, c->q_prefix,
-				    c->ph_names[1][0], &len);
-				if (backend_internal(c, req, len, 1) < 0)
-					backend_refuse_transport(c, 0);
-			}
+		if (volume_name_check(c, tree))
 			return;
-		}
 	}
 	if (tree != NULL)
 		cJSON_Delete(tree);
