@@ -37,24 +37,111 @@ http_chunked_init(struct http_chunked *c, int response_mode)
 	c->state = CH_SIZE;
 }
 
+/*
+ * One byte ch of the coding's framing into c->state: takes any state but
+ * CH_DATA (whose bytes http_chunked_feed copies) and maxdig, the most
+ * chunk-size hex digits. Returns 0, or -1 when ch may not come there.
+ */
+static int
+chunked_step(struct http_chunked *c, unsigned char ch, unsigned maxdig)
+{
+	int h;
+
+	switch (c->state) {
+	case CH_SIZE:
+		if ((h = cg_hexval(ch)) >= 0) {
+			if (c->digits == maxdig)
+				return -1;
+			c->remaining = (c->remaining << 4) | (unsigned)h;
+			c->digits++;
+		} else if (c->digits == 0) {
+			return -1;
+		} else if (ch == ';') {
+			c->state = CH_EXT;
+		} else if (ch == '\r') {
+			c->state = CH_SIZE_LF;
+		} else {
+			return -1;
+		}
+		return 0;
+	case CH_EXT:
+		if (ch == '\r')
+			c->state = CH_SIZE_LF;
+		else if (ch == '\n' || ch == '\0')
+			return -1;
+		return 0;
+	case CH_SIZE_LF:
+		if (ch != '\n')
+			return -1;
+		c->digits = 0;
+		if (c->remaining == 0) {
+			c->state = CH_TRAILER_START;
+			c->trailer_len = 0;
+		} else {
+			c->state = CH_DATA;
+		}
+		return 0;
+	case CH_DATA_CR:
+		if (ch != '\r')
+			return -1;
+		c->state = CH_DATA_LF;
+		return 0;
+	case CH_DATA_LF:
+		if (ch != '\n')
+			return -1;
+		c->state = CH_SIZE;
+		return 0;
+	case CH_TRAILER_START:
+		if (ch == '\r')
+			c->state = CH_FINAL_LF;
+		else if (is_tchar(ch))	/* no obs-fold, no empty name */
+			c->state = CH_TRAILER_NAME;
+		else
+			return -1;
+		return 0;
+	case CH_TRAILER_NAME:
+		if (ch == ':')
+			c->state = CH_TRAILER_VALUE;
+		else if (!is_tchar(ch))
+			return -1;
+		return 0;
+	case CH_TRAILER_VALUE:
+		if (ch == '\r')
+			c->state = CH_TRAILER_LF;
+		else if (!is_value_byte(ch))
+			return -1;
+		return 0;
+	case CH_TRAILER_LF:
+		if (ch != '\n')
+			return -1;
+		c->state = CH_TRAILER_START;
+		return 0;
+	case CH_FINAL_LF:
+		if (ch != '\n')
+			return -1;
+		c->state = CH_DONE;
+		c->done = 1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 int
 http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
     char *out, size_t *outlen, size_t *consumed)
 {
 	size_t i = 0, o = 0, cap = *outlen, n;
 	unsigned maxdig = c->response_mode ? 16 : 8;
-	int h;
 
 	*outlen = 0;
 	*consumed = 0;
 	if (c->state == CH_ERROR)
 		return -1;
 	while (i < inlen && !c->done) {
-		unsigned char ch = (unsigned char)in[i];
 		int in_trailer = c->state >= CH_TRAILER_START;
 
-		switch (c->state) {
-		case CH_DATA:
+		if (c->state == CH_DATA) {
 			n = inlen - i;
 			if (n > c->remaining)
 				n = (size_t)c->remaining;
@@ -71,83 +158,9 @@ http_chunked_feed(struct http_chunked *c, const char *in, size_t inlen,
 			if (c->remaining == 0)
 				c->state = CH_DATA_CR;
 			continue;
-		case CH_SIZE:
-			if ((h = cg_hexval(ch)) >= 0) {
-				if (c->digits == maxdig)
-					goto bad;
-				c->remaining = (c->remaining << 4) | (unsigned)h;
-				c->digits++;
-			} else if (c->digits == 0) {
-				goto bad;
-			} else if (ch == ';') {
-				c->state = CH_EXT;
-			} else if (ch == '\r') {
-				c->state = CH_SIZE_LF;
-			} else {
-				goto bad;
-			}
-			break;
-		case CH_EXT:
-			if (ch == '\r')
-				c->state = CH_SIZE_LF;
-			else if (ch == '\n' || ch == '\0')
-				goto bad;
-			break;
-		case CH_SIZE_LF:
-			if (ch != '\n')
-				goto bad;
-			c->digits = 0;
-			if (c->remaining == 0) {
-				c->state = CH_TRAILER_START;
-				c->trailer_len = 0;
-			} else {
-				c->state = CH_DATA;
-			}
-			break;
-		case CH_DATA_CR:
-			if (ch != '\r')
-				goto bad;
-			c->state = CH_DATA_LF;
-			break;
-		case CH_DATA_LF:
-			if (ch != '\n')
-				goto bad;
-			c->state = CH_SIZE;
-			break;
-		case CH_TRAILER_START:
-			if (ch == '\r')
-				c->state = CH_FINAL_LF;
-			else if (is_tchar(ch))	/* no obs-fold, no empty name */
-				c->state = CH_TRAILER_NAME;
-			else
-				goto bad;
-			break;
-		case CH_TRAILER_NAME:
-			if (ch == ':')
-				c->state = CH_TRAILER_VALUE;
-			else if (!is_tchar(ch))
-				goto bad;
-			break;
-		case CH_TRAILER_VALUE:
-			if (ch == '\r')
-				c->state = CH_TRAILER_LF;
-			else if (!is_value_byte(ch))
-				goto bad;
-			break;
-		case CH_TRAILER_LF:
-			if (ch != '\n')
-				goto bad;
-			c->state = CH_TRAILER_START;
-			break;
-		case CH_FINAL_LF:
-			if (ch != '\n')
-				goto bad;
-			c->state = CH_DONE;
-			c->done = 1;
-			break;
-		default:
-			goto bad;
 		}
+		if (chunked_step(c, (unsigned char)in[i], maxdig) < 0)
+			goto bad;
 		/* Trailer section incl. the final CRLF <= HTTP_TRAILER_MAX. */
 		if (in_trailer && ++c->trailer_len > HTTP_TRAILER_MAX)
 			goto bad;
