@@ -165,6 +165,49 @@ rule_pod_deps(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	return 0;
 }
 
+/*
+ * systemd mode: on cgroup v1 podman 4.3.1 bind-mounts the root of the
+ * host's name=systemd hierarchy read-write into the container (red
+ * team rt10 F2: mkdir there, moves into the host's root cgroup). The
+ * client asking for it with "always" is refused; any other value
+ * (podman's default "true": systemd mode when the command is an
+ * init) becomes "false" (rewrite_create_libpod), which runs such a command
+ * as a plain process (measured: tests/integration/isolation.sh
+ * i_systemd_mode). Takes the libpod create body; 0, or -1 with *r.
+ */
+static int
+rule_systemd_libpod(const cJSON *body, struct cg_refusal *r)
+{
+	const char *v = jstr0(body, "systemd");
+	char qb[260];
+
+	if (strcasecmp(v, "always") == 0)
+		return cg_refuse(r, "systemd", "systemd=%s is refused: systemd "
+		    "mode mounts the host's cgroup tree", q(v, qb));
+	return 0;
+}
+
+/*
+ * The §6.2 rewrites of a libpod create body the rules passed: the
+ * publishing warning, the project label, privileged false unless given,
+ * host IPs, systemd mode off, and the egress proxy when active.
+ */
+static void
+rewrite_create_libpod(const struct cg_policy_ctx *ctx, cJSON *body)
+{
+	const cJSON *priv;
+
+	warn_publish_libpod(ctx, body);
+	rewrite_label(ctx, body, "labels", 1);
+	priv = json_get(body, "privileged");
+	if (priv == NULL || cJSON_IsNull(priv))
+		set_member(body, "privileged", xj_false());
+	rewrite_host_ips_libpod(body);
+	set_member(body, "systemd", xj_string("false"));
+	if (egress_active(ctx))
+		egress_libpod(ctx, body);
+}
+
 int
 create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON *body, struct cg_refusal *r)
@@ -172,7 +215,6 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	static const char *const namespaces[] = {
 		"pidns", "ipcns", "utsns", "userns", "cgroupns",
 	};
-	const cJSON *priv;
 	const char *v;
 	size_t i;
 	char qb[260];
@@ -224,19 +266,8 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 		return -1;
 	if (json_truthy(json_get(body, "oci_runtime")))
 		return cg_refuse(r, "runtime", D_RUNTIME);
-	/*
-	 * systemd mode: on cgroup v1 podman 4.3.1 bind-mounts the root of the
-	 * host's name=systemd hierarchy read-write into the container (red
-	 * team rt10 F2: mkdir there, moves into the host's root cgroup). The
-	 * client asking for it with "always" is refused; any other value
-	 * (podman's default "true": systemd mode when the command is an
-	 * init) becomes "false" below, which runs such a command as a plain
-	 * process (measured: tests/integration/isolation.sh i_systemd_mode).
-	 */
-	v = jstr0(body, "systemd");
-	if (strcasecmp(v, "always") == 0)
-		return cg_refuse(r, "systemd", "systemd=%s is refused: systemd "
-		    "mode mounts the host's cgroup tree", q(v, qb));
+	if (rule_systemd_libpod(body, r) != 0)
+		return -1;
 	/* 19 */
 	if (not_null(json_get(body, "mask")))
 		return cg_refuse(r, "masked-paths", "mask is refused");
@@ -271,15 +302,6 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (rewrite_project_network_libpod(ctx, req, body, 0, r) != 0)
 		return -1;
 
-	/* §6.2 rewrites */
-	warn_publish_libpod(ctx, body);
-	rewrite_label(ctx, body, "labels", 1);
-	priv = json_get(body, "privileged");
-	if (priv == NULL || cJSON_IsNull(priv))
-		set_member(body, "privileged", xj_false());
-	rewrite_host_ips_libpod(body);
-	set_member(body, "systemd", xj_string("false"));
-	if (egress_active(ctx))
-		egress_libpod(ctx, body);
+	rewrite_create_libpod(ctx, body);	/* §6.2 */
 	return 0;
 }
