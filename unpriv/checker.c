@@ -148,6 +148,47 @@ ask_skip(uint64_t consumed, uint64_t n)
 	send_or_exit(&m);
 }
 
+/*
+ * The checker's parameters *p from CHECK_START start (p->query a copy,
+ * kept for the process's life).
+ */
+static void
+params_of(const struct ipc_msg *start, struct chk_params *p)
+{
+	p->kind = start->u.check_start.kind == IPC_CHECK_BUILD ? CHK_BUILD :
+	    start->u.check_start.kind == IPC_CHECK_LOAD ? CHK_LOAD : CHK_ARCHIVE;
+	p->podman = start->u.check_start.podman;
+	p->libpod = start->u.check_start.libpod;
+	p->hold = start->u.check_start.hold;
+	p->query = xstrndup(start->u.check_start.query.p,
+	    start->u.check_start.query.len);
+}
+
+/*
+ * The end of the body in pipe in, consumed bytes read: the checker c
+ * finishes, the last progress is reported, and its verdict ends the
+ * process (buf, data: verdict's).
+ */
+static void __attribute__((noreturn))
+input_ended(struct chk *c, uint64_t consumed, int in, unsigned char *buf,
+    unsigned char *data)
+{
+	uint64_t before = chk_approved(c);
+
+	/* the last report first: the monitor counts every byte */
+	if (chk_finish(c) == -1) {
+		progress(consumed, chk_approved(c));
+		verdict(chk_refusal(c), buf, c, data);
+	}
+	/*
+	 * With base images to check, the end stays unapproved:
+	 * the monitor lets it go once they passed too.
+	 */
+	progress(consumed, chk_bases(c)->n > 0 ? before : consumed);
+	close(in);
+	verdict(NULL, buf, c, data);
+}
+
 void
 checker_main(const struct ipc_msg *start, unsigned char *buf)
 {
@@ -165,18 +206,10 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 	uint64_t consumed = 0, reported = 0, asked = 0;
 	uint64_t gap_at = UINT64_MAX, gap_end = 0;
 	size_t want;
-	char *query;
 	ssize_t n;
 	int in = start->fd, rc, asking = 0;
 
-	p.kind = start->u.check_start.kind == IPC_CHECK_BUILD ? CHK_BUILD :
-	    start->u.check_start.kind == IPC_CHECK_LOAD ? CHK_LOAD : CHK_ARCHIVE;
-	p.podman = start->u.check_start.podman;
-	p.libpod = start->u.check_start.libpod;
-	p.hold = start->u.check_start.hold;
-	query = xstrndup(start->u.check_start.query.p,
-	    start->u.check_start.query.len);
-	p.query = query;
+	params_of(start, &p);
 	c = chk_new(&p, &r);
 	if (c == NULL)
 		verdict(&r, buf, NULL, data);
@@ -231,22 +264,8 @@ checker_main(const struct ipc_msg *start, unsigned char *buf)
 			continue;
 		if (n < 0)
 			_exit(1);
-		if (n == 0) {
-			uint64_t before = chk_approved(c);
-
-			/* the last report first: the monitor counts every byte */
-			if (chk_finish(c) == -1) {
-				progress(consumed, chk_approved(c));
-				verdict(chk_refusal(c), buf, c, data);
-			}
-			/*
-			 * With base images to check, the end stays unapproved:
-			 * the monitor lets it go once they passed too.
-			 */
-			progress(consumed, chk_bases(c)->n > 0 ? before : consumed);
-			close(in);
-			verdict(NULL, buf, c, data);
-		}
+		if (n == 0)
+			input_ended(c, consumed, in, buf, data);
 		consumed += (uint64_t)n;
 		if (chk_feed(c, data, (size_t)n) == -1)
 			verdict(chk_refusal(c), buf, c, data);
