@@ -448,13 +448,90 @@ stop_containers(const struct gateway *gw)
 	    "stopped)" : "");
 }
 
+/*
+ * The gateway stop may signal: its pid file gw->pid_file locked by a
+ * process that is a container-gateway, proven to hold the lock
+ * (prove_pid). Returns -1 with *pid and *fd (the pid file, open) for
+ * it; else closes what it opened and returns stop's exit status: 0 with
+ * nothing to stop, 1 or 2 after a message on stderr.
+ */
+static int
+stoppable_instance(struct gateway *gw, long long *pid, int *fd)
+{
+	switch (pid_inspect(gw->pid_file, pid, fd)) {
+	case PID_ABSENT:
+	case PID_STALE:
+		return 0;
+	case PID_UNTRUSTED:
+		fprintf(stderr, "container-gateway: %s is not a plain, owned, 0600 "
+		    "pid file; refusing\n", gw->pid_file);
+		return 2;
+	case PID_INVALID:
+		fprintf(stderr, "container-gateway: %s is locked but holds no valid "
+		    "pid; refusing to signal\n", gw->pid_file);
+		return 1;
+	case PID_LOCKED:
+		break;
+	}
+	if (!pid_is_gateway(*pid)) {
+		fprintf(stderr, "container-gateway: pid %lld does not look like a "
+		    "container-gateway process; refusing to signal\n", *pid);
+		close(*fd);
+		return 1;
+	}
+	switch (prove_pid(gw, *pid, *fd, "refusing to signal")) {
+	case 0:
+		return -1;
+	case 2:
+		fprintf(stderr, "container-gateway: the gateway of %s runs in "
+		    "another pid namespace; stop it from there\n", gw->run_dir);
+		close(*fd);
+		return 1;
+	case 1:		/* it ended while starting: nothing left to stop */
+		close(*fd);
+		return 0;
+	default:
+		close(*fd);
+		return 1;
+	}
+}
+
+/*
+ * SIGTERM to the gateway pid, then wait up to 5 s for its lock on the
+ * pid file fd (closed here); the pid file goes once the lock is ours.
+ * Returns 0 when it ended, 1 after a message when it still holds it.
+ */
+static int
+signal_and_wait(struct gateway *gw, long long pid, int fd)
+{
+	struct stat st, fst;
+	int i;
+
+	kill((pid_t)pid, SIGTERM);
+	for (i = 0; i < 50; i++) {
+		usleep(100000);
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			/* never leave a pid file behind an unlocked instance (§6) */
+			if (fstat(fd, &fst) == 0 && lstat(gw->pid_file, &st) == 0 &&
+			    st.st_dev == fst.st_dev && st.st_ino == fst.st_ino)
+				unlink(gw->pid_file);
+			close(fd);
+			return 0;
+		}
+	}
+	fprintf(stderr, "container-gateway: pid %lld still holds the lock 5s after "
+	    "SIGTERM (pid_alive=%s)\n", pid, kill((pid_t)pid, 0) == 0 ? "true" :
+	    "false");
+	close(fd);
+	return 1;
+}
+
 int
 stop_main(struct cg_config *cfg)
 {
 	struct gateway *gw = xcalloc(1, sizeof(*gw));
-	struct stat st, fst;
 	long long pid;
-	int rc, fd, i, others, sessions_fd = -1;
+	int rc, fd, others, sessions_fd = -1;
 
 	init_gw(gw, cfg);
 	rc = rundir_locate(gw, 0);
@@ -491,69 +568,12 @@ stop_main(struct cg_config *cfg)
 			goto out;
 		}
 	}
-	switch (pid_inspect(gw->pid_file, &pid, &fd)) {
-	case PID_ABSENT:
-	case PID_STALE:
-		rc = 0;
+	rc = stoppable_instance(gw, &pid, &fd);
+	if (rc >= 0)
 		goto out;
-	case PID_UNTRUSTED:
-		fprintf(stderr, "container-gateway: %s is not a plain, owned, 0600 "
-		    "pid file; refusing\n", gw->pid_file);
-		rc = 2;
-		goto out;
-	case PID_INVALID:
-		fprintf(stderr, "container-gateway: %s is locked but holds no valid "
-		    "pid; refusing to signal\n", gw->pid_file);
-		rc = 1;
-		goto out;
-	case PID_LOCKED:
-		break;
-	}
-	if (!pid_is_gateway(pid)) {
-		fprintf(stderr, "container-gateway: pid %lld does not look like a "
-		    "container-gateway process; refusing to signal\n", pid);
-		close(fd);
-		rc = 1;
-		goto out;
-	}
-	switch (prove_pid(gw, pid, fd, "refusing to signal")) {
-	case 0:
-		break;
-	case 2:
-		fprintf(stderr, "container-gateway: the gateway of %s runs in "
-		    "another pid namespace; stop it from there\n", gw->run_dir);
-		close(fd);
-		rc = 1;
-		goto out;
-	case 1:		/* it ended while starting: nothing left to stop */
-		close(fd);
-		rc = 0;
-		goto out;
-	default:
-		close(fd);
-		rc = 1;
-		goto out;
-	}
 	if (cfg->stop_containers)
 		stop_containers(gw);
-	kill((pid_t)pid, SIGTERM);
-	for (i = 0; i < 50; i++) {
-		usleep(100000);
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-			/* never leave a pid file behind an unlocked instance (§6) */
-			if (fstat(fd, &fst) == 0 && lstat(gw->pid_file, &st) == 0 &&
-			    st.st_dev == fst.st_dev && st.st_ino == fst.st_ino)
-				unlink(gw->pid_file);
-			close(fd);
-			rc = 0;
-			goto out;
-		}
-	}
-	fprintf(stderr, "container-gateway: pid %lld still holds the lock 5s after "
-	    "SIGTERM (pid_alive=%s)\n", pid, kill((pid_t)pid, 0) == 0 ? "true" :
-	    "false");
-	close(fd);
-	rc = 1;
+	rc = signal_and_wait(gw, pid, fd);
 out:
 	if (sessions_fd >= 0)
 		close(sessions_fd);	/* after the gateway stopped: session.c */
