@@ -517,14 +517,98 @@ on_skip(struct conn *c, const struct ipc_msg *m)
 	return 0;
 }
 
+/*
+ * The refusal *r of a CHECK_VERDICT *m that is not ok: its code (one of
+ * gwerror's, a 4xx or 5xx), detail and hint. Returns 0, or -1 after
+ * refusing c for a code that is none.
+ */
+static int
+refusal_of(struct conn *c, const struct ipc_msg *m, struct cg_refusal *r)
+{
+	char code[33];
+
+	snprintf(code, sizeof(code), "%.*s", (int)m->u.check_verdict.code.len,
+	    m->u.check_verdict.code.p);
+	if (cg_code_status(code) < 400) {
+		refuse_failed(c, "its checker broke the protocol");
+		return -1;
+	}
+	cg_refuse(r, code, "%.*s", (int)m->u.check_verdict.detail.len,
+	    m->u.check_verdict.detail.p);
+	if (m->u.check_verdict.hint.len > 0)
+		cg_hint(r, "%.*s", (int)m->u.check_verdict.hint.len,
+		    m->u.check_verdict.hint.p);
+	return 0;
+}
+
+/*
+ * CHECK_PROGRESS *m: the checker's counts of bytes read (or skipped) and
+ * approved, which only grow, approvals never past what it read. Returns
+ * 0, or -1 after a refusal.
+ */
+static int
+on_progress(struct conn *c, const struct ipc_msg *m)
+{
+	uint64_t cons = m->u.check_progress.consumed;
+	uint64_t appr = m->u.check_progress.approved;
+
+	/* a checker can only approve what it read or skipped, once */
+	if (cons > (c->ck.given > c->ck.skip_to ? c->ck.given :
+	    c->ck.skip_to) || cons < c->ck.consumed ||
+	    appr > cons || appr < c->ck.approved) {
+		refuse_failed(c, "its checker broke the protocol");
+		return -1;
+	}
+	c->ck.consumed = cons;
+	c->ck.approved = appr;
+	if (appr > c->ck.released)
+		c->ck.flushed = 0;
+	return 0;
+}
+
+/*
+ * A CHECK_VERDICT that approves, only once every byte went to the
+ * checker and it read them all: the body is approved (CK_OK), or its end
+ * waits for the build's base images (CK_IMAGES). Returns 0, or -1 after
+ * a refusal.
+ */
+static int
+on_approved(struct conn *c)
+{
+	if (c->ck.feed >= 0 || c->ck.consumed != c->ck.given ||
+	    c->ck.given != c->ck.fed) {
+		refuse_failed(c, "its checker broke the protocol");
+		return -1;
+	}
+	/*
+	 * With base images, the end goes once they passed too:
+	 * until then only what the checker approved (the
+	 * archive before its end marker).
+	 */
+	if (c->ck.nimg > 0 && c->ck.kind == CK_BUILD &&
+	    c->gw->lis[c->lis].backend_ident == BACKEND_UNKNOWN) {
+		/* measured on podman and dockerd only (baseimg.c) */
+		log_msg(LOG_WARNING, "check", "connection %llu: the "
+		    "backend is neither podman nor dockerd (its "
+		    "_ping Server field): the build's base images "
+		    "are not read", (unsigned long long)c->id);
+		c->ck.approved = c->ck.fed;
+		c->ck.state = CK_OK;
+	} else if (c->ck.nimg > 0) {
+		c->ck.state = CK_IMAGES;
+	} else {
+		c->ck.approved = c->ck.fed;
+		c->ck.state = CK_OK;
+	}
+	return 0;
+}
+
 void
 check_on_ipc(struct conn *c)
 {
 	static unsigned char *buf;
 	struct cg_refusal r;
 	struct ipc_msg m;
-	uint64_t cons, appr;
-	char code[33];
 	int rc, i;
 
 	if (buf == NULL)
@@ -539,20 +623,9 @@ check_on_ipc(struct conn *c)
 			return;
 		}
 		ipc_audit(c, "from-checker", &m);
-		if (m.type == IPC_CHECK_VERDICT && !m.u.check_verdict.ok) {
-			snprintf(code, sizeof(code), "%.*s",
-			    (int)m.u.check_verdict.code.len,
-			    m.u.check_verdict.code.p);
-			if (cg_code_status(code) < 400) {
-				refuse_failed(c, "its checker broke the protocol");
-				return;
-			}
-			cg_refuse(&r, code, "%.*s", (int)m.u.check_verdict.detail.len,
-			    m.u.check_verdict.detail.p);
-			if (m.u.check_verdict.hint.len > 0)
-				cg_hint(&r, "%.*s", (int)m.u.check_verdict.hint.len,
-				    m.u.check_verdict.hint.p);
-		}
+		if (m.type == IPC_CHECK_VERDICT && !m.u.check_verdict.ok &&
+		    refusal_of(c, &m, &r) < 0)
+			return;
 		if (c->ck.state == CK_IMAGES) {
 			/* the checks of the build's base images (baseimg.c) */
 			if (m.type == IPC_CHECK_PROGRESS)
@@ -566,20 +639,8 @@ check_on_ipc(struct conn *c)
 			continue;
 		}
 		if (m.type == IPC_CHECK_PROGRESS) {
-			cons = m.u.check_progress.consumed;
-			appr = m.u.check_progress.approved;
-			/* a checker can only approve what it read or skipped,
-			   once */
-			if (cons > (c->ck.given > c->ck.skip_to ? c->ck.given :
-			    c->ck.skip_to) || cons < c->ck.consumed ||
-			    appr > cons || appr < c->ck.approved) {
-				refuse_failed(c, "its checker broke the protocol");
+			if (on_progress(c, &m) < 0)
 				return;
-			}
-			c->ck.consumed = cons;
-			c->ck.approved = appr;
-			if (appr > c->ck.released)
-				c->ck.flushed = 0;
 		} else if (m.type == IPC_CHECK_IMAGE) {
 			/* a base image of the build, named before its verdict */
 			if (baseimg_named(c, m.u.check_image.ref.p,
@@ -592,31 +653,8 @@ check_on_ipc(struct conn *c)
 			if (on_skip(c, &m) < 0)
 				return;
 		} else if (m.type == IPC_CHECK_VERDICT && m.u.check_verdict.ok) {
-			if (c->ck.feed >= 0 || c->ck.consumed != c->ck.given ||
-			    c->ck.given != c->ck.fed) {
-				refuse_failed(c, "its checker broke the protocol");
+			if (on_approved(c) < 0)
 				return;
-			}
-			/*
-			 * With base images, the end goes once they passed too:
-			 * until then only what the checker approved (the
-			 * archive before its end marker).
-			 */
-			if (c->ck.nimg > 0 && c->ck.kind == CK_BUILD &&
-			    c->gw->lis[c->lis].backend_ident == BACKEND_UNKNOWN) {
-				/* measured on podman and dockerd only (baseimg.c) */
-				log_msg(LOG_WARNING, "check", "connection %llu: the "
-				    "backend is neither podman nor dockerd (its "
-				    "_ping Server field): the build's base images "
-				    "are not read", (unsigned long long)c->id);
-				c->ck.approved = c->ck.fed;
-				c->ck.state = CK_OK;
-			} else if (c->ck.nimg > 0) {
-				c->ck.state = CK_IMAGES;
-			} else {
-				c->ck.approved = c->ck.fed;
-				c->ck.state = CK_OK;
-			}
 		} else if (m.type == IPC_CHECK_VERDICT) {
 			refuse(c, &r);
 			return;
