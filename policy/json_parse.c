@@ -185,6 +185,63 @@ plain(unsigned char c)
 }
 
 /*
+ * The escape at p (a backslash and at least one more byte before j->end)
+ * of a string: its UTF-8 written to out (4 bytes at most) and added to
+ * *len. Returns the escape's length in the input (2, 6, or 12 for a
+ * surrogate pair), or 0 with the error set.
+ */
+static size_t
+jp_escape(struct jp *j, const unsigned char *p, char *out, size_t *len)
+{
+	const unsigned char *end = j->end;
+	long cp, lo;
+
+	switch (p[1]) {
+	case '"': *out = '"'; break;
+	case '\\': *out = '\\'; break;
+	case '/': *out = '/'; break;
+	case 'b': *out = '\b'; break;
+	case 'f': *out = '\f'; break;
+	case 'n': *out = '\n'; break;
+	case 'r': *out = '\r'; break;
+	case 't': *out = '\t'; break;
+	case 'u':
+		if (end - p < 6 || (cp = hex4(p + 2)) < 0) {
+			jp_fail(j, "invalid \\u escape at byte %zu",
+			    jp_off(j, p));
+			return 0;
+		}
+		if (cp == 0) {
+			jp_fail(j, "\\u0000 escape at byte %zu", jp_off(j, p));
+			return 0;
+		}
+		if (cp >= 0xdc00 && cp <= 0xdfff) {
+			jp_fail(j, "lone surrogate escape at byte %zu",
+			    jp_off(j, p));
+			return 0;
+		}
+		if (cp < 0xd800 || cp > 0xdbff) {
+			*len += utf8_put(out, (unsigned long)cp);
+			return 6;
+		}
+		if (end - p < 12 || p[6] != '\\' || p[7] != 'u' ||
+		    (lo = hex4(p + 8)) < 0xdc00 || lo > 0xdfff) {
+			jp_fail(j, "lone surrogate escape at byte %zu",
+			    jp_off(j, p));
+			return 0;
+		}
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		*len += utf8_put(out, (unsigned long)cp);
+		return 12;
+	default:
+		jp_fail(j, "invalid escape at byte %zu", jp_off(j, p));
+		return 0;
+	}
+	(*len)++;
+	return 2;
+}
+
+/*
  * Decode the string whose opening quote is at j->p into buf[top..],
  * NUL-terminated, without moving top. Returns its length, or (size_t)-1
  * with the error set. j->p ends after the closing quote.
@@ -194,7 +251,6 @@ jp_string(struct jp *j)
 {
 	const unsigned char *p = j->p + 1, *end = j->end, *q;
 	size_t len = 0, n;
-	long cp, lo;
 	char *out;
 
 	jp_reserve(j, 1);		/* the NUL of an empty string */
@@ -224,54 +280,10 @@ jp_string(struct jp *j)
 				jp_unexpected(j, end);
 				return (size_t)-1;
 			}
-			switch (p[1]) {
-			case '"': *out = '"'; break;
-			case '\\': *out = '\\'; break;
-			case '/': *out = '/'; break;
-			case 'b': *out = '\b'; break;
-			case 'f': *out = '\f'; break;
-			case 'n': *out = '\n'; break;
-			case 'r': *out = '\r'; break;
-			case 't': *out = '\t'; break;
-			case 'u':
-				if (end - p < 6 || (cp = hex4(p + 2)) < 0) {
-					jp_fail(j, "invalid \\u escape at byte %zu",
-					    jp_off(j, p));
-					return (size_t)-1;
-				}
-				if (cp == 0) {
-					jp_fail(j, "\\u0000 escape at byte %zu",
-					    jp_off(j, p));
-					return (size_t)-1;
-				}
-				if (cp >= 0xdc00 && cp <= 0xdfff) {
-					jp_fail(j, "lone surrogate escape at "
-					    "byte %zu", jp_off(j, p));
-					return (size_t)-1;
-				}
-				if (cp >= 0xd800 && cp <= 0xdbff) {
-					if (end - p < 12 || p[6] != '\\' ||
-					    p[7] != 'u' ||
-					    (lo = hex4(p + 8)) < 0xdc00 ||
-					    lo > 0xdfff) {
-						jp_fail(j, "lone surrogate escape "
-						    "at byte %zu", jp_off(j, p));
-						return (size_t)-1;
-					}
-					cp = 0x10000 + ((cp - 0xd800) << 10) +
-					    (lo - 0xdc00);
-					p += 6;
-				}
-				len += utf8_put(out, (unsigned long)cp);
-				p += 6;
-				continue;
-			default:
-				jp_fail(j, "invalid escape at byte %zu",
-				    jp_off(j, p));
+			n = jp_escape(j, p, out, &len);
+			if (n == 0)
 				return (size_t)-1;
-			}
-			len++;
-			p += 2;
+			p += n;
 			continue;
 		}
 		if (*p >= 0x80) {
