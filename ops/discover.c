@@ -630,6 +630,32 @@ socket_rootless(const char *path)
 	return stat(path, &st) == 0 && st.st_uid != 0;
 }
 
+/*
+ * The WARNINGs of a gateway with no backend: that line (cli.md §7), what
+ * was tried (tried: the candidates' report, NULL or empty for none) and
+ * how to start one.
+ */
+static void
+log_no_backend(const char *tried)
+{
+	log_msg(LOG_WARNING, "no-backend", "no podman or docker backend "
+	    "found; nothing to serve");
+	/* what was tried and what to do (cli.md §7 has the line above) */
+	if (tried != NULL && tried[0] != '\0') {
+		char *q = log_quote(tried, strlen(tried));
+
+		log_msg(LOG_WARNING, "no-backend", "tried %s", q);
+		free(q);
+	}
+	log_msg(LOG_WARNING, "no-backend", "start one: rootless podman "
+	    "with systemctl --user enable --now podman.socket (its "
+	    "socket is $XDG_RUNTIME_DIR/podman/podman.sock), rootful "
+	    "podman with systemctl enable --now podman.socket as root; "
+	    "or scripts/podman-up.sh DIR from the gateway's source tree; "
+	    "or name one with --podman-socket PATH or --docker-socket "
+	    "PATH");
+}
+
 int
 rundir_discover(struct gateway *gw)
 {
@@ -675,22 +701,7 @@ rundir_discover(struct gateway *gw)
 		rc = RD_REFUSED;
 	fclose(tf);
 	if (rc == 0 && podman == NULL && docker == NULL) {
-		log_msg(LOG_WARNING, "no-backend", "no podman or docker backend "
-		    "found; nothing to serve");
-		/* what was tried and what to do (cli.md §7 has the line above) */
-		if (tried != NULL && tried[0] != '\0') {
-			char *q = log_quote(tried, strlen(tried));
-
-			log_msg(LOG_WARNING, "no-backend", "tried %s", q);
-			free(q);
-		}
-		log_msg(LOG_WARNING, "no-backend", "start one: rootless podman "
-		    "with systemctl --user enable --now podman.socket (its "
-		    "socket is $XDG_RUNTIME_DIR/podman/podman.sock), rootful "
-		    "podman with systemctl enable --now podman.socket as root; "
-		    "or scripts/podman-up.sh DIR from the gateway's source tree; "
-		    "or name one with --podman-socket PATH or --docker-socket "
-		    "PATH");
+		log_no_backend(tried);
 		rc = RD_BUSY;
 	}
 	free(tried);
