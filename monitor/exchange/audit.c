@@ -604,6 +604,45 @@ resource_json(const struct audit_rec *r)
 }
 
 /*
+ * The text line's audit fields after its access fields (doc/audit.md
+ * "Fields") into t: record r's api (NULL: none), route, resource,
+ * create summary and backend status, and target (NULL: none), each only
+ * when known.
+ */
+static void
+put_audit_text(FILE *t, const struct audit_rec *r, const char *api,
+    const char *target)
+{
+	if (api != NULL)
+		fprintf(t, " api=%s", api);
+	if (r->route != NULL)
+		put_text(t, "route", r->route);
+	if (r->res_kind >= 0 && r->res_kind <= CG_FACT_EXEC) {
+		fprintf(t, " kind=%s", kind_name[r->res_kind]);
+		if (r->res_name != NULL)
+			put_text(t, "name", r->res_name);
+		if (r->res_id != NULL)
+			put_text(t, "id", r->res_id);
+	}
+	if (r->create != NULL) {
+		if (json_str(r->create, "image") != NULL)
+			put_text(t, "image", json_str(r->create, "image"));
+		put_list(t, "binds", cJSON_GetObjectItemCaseSensitive(r->create,
+		    "binds"));
+		put_list(t, "volumes", cJSON_GetObjectItemCaseSensitive(r->create,
+		    "volumes"));
+		put_list(t, "ports", cJSON_GetObjectItemCaseSensitive(r->create,
+		    "ports"));
+		if (json_str(r->create, "label") != NULL)
+			put_text(t, "label", json_str(r->create, "label"));
+	}
+	if (r->backend_status > 0)
+		fprintf(t, " backend_status=%d", r->backend_status);
+	if (target != NULL)
+		put_text(t, "target", target);
+}
+
+/*
  * The record itself: the spec's access line, then the audit's fields
  * (doc/audit.md "Fields"); target: what a violation tried, or NULL.
  */
@@ -648,33 +687,7 @@ write_record(struct conn *c, enum audit_outcome o, int by_child,
 	}
 	fprintf(t, " outcome=%s forwarded=%s by=%s req=%u", outcome_name[o],
 	    r->forwarded ? "yes" : "no", by, req);
-	if (api != NULL)
-		fprintf(t, " api=%s", api);
-	if (r->route != NULL)
-		put_text(t, "route", r->route);
-	if (r->res_kind >= 0 && r->res_kind <= CG_FACT_EXEC) {
-		fprintf(t, " kind=%s", kind_name[r->res_kind]);
-		if (r->res_name != NULL)
-			put_text(t, "name", r->res_name);
-		if (r->res_id != NULL)
-			put_text(t, "id", r->res_id);
-	}
-	if (r->create != NULL) {
-		if (json_str(r->create, "image") != NULL)
-			put_text(t, "image", json_str(r->create, "image"));
-		put_list(t, "binds", cJSON_GetObjectItemCaseSensitive(r->create,
-		    "binds"));
-		put_list(t, "volumes", cJSON_GetObjectItemCaseSensitive(r->create,
-		    "volumes"));
-		put_list(t, "ports", cJSON_GetObjectItemCaseSensitive(r->create,
-		    "ports"));
-		if (json_str(r->create, "label") != NULL)
-			put_text(t, "label", json_str(r->create, "label"));
-	}
-	if (r->backend_status > 0)
-		fprintf(t, " backend_status=%d", r->backend_status);
-	if (target != NULL)
-		put_text(t, "target", target);
+	put_audit_text(t, r, api, target);
 	if (fclose(t) != 0)
 		xoom();
 
