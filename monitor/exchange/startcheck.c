@@ -545,38 +545,82 @@ pod_inspected(struct conn *c, const char *body, size_t len)
 	next(c);
 }
 
+/*
+ * The answer to the HEAD of SC_HEAD, in c->bc.in: its status and stat
+ * field (STAT_FIELD, copied out before the backend connection is
+ * released) go to headed(); a head that does not parse refuses.
+ */
+static void
+head_answered(struct conn *c)
+{
+	const struct http_field *f;
+	struct http_response resp;
+	char stat[4096 * 4 / 3 + 8];
+	size_t slen = 0;
+	int status;
+
+	if (http_parse_response(c->bc.in, c->bc.inlen, &resp) < 0) {
+		backend_refuse_transport(c, 0);
+		return;
+	}
+	/* resp points into c->bc.in: copied out before the release */
+	f = http_find_field(resp.fields, resp.nfields, STAT_FIELD);
+	if (f != NULL && f->value_len < sizeof(stat)) {
+		memcpy(stat, f->value, f->value_len);
+		slen = f->value_len;
+	}
+	status = resp.status;
+	backend_release(c);
+	headed(c, status, stat, slen);
+}
+
+/*
+ * The stop before a restart answered status: stopped (204, 304) goes on
+ * to the pod's inspect or the next container, gone (404) is forwarded
+ * for the daemon to answer, anything else refuses.
+ */
+static void
+stop_answered(struct conn *c, int status)
+{
+	struct startcheck *s = c->sc;
+	char path[160];
+
+	if (status != 204 && status != 304 && status != 404) {
+		backend_refuse(c, "backend-unreachable", "the container "
+		    "could not be stopped before its restart (%d)",
+		    status);
+		return;
+	}
+	if (status == 404) {	/* the daemon answers the restart */
+		c->rs = RS_PHASE;
+		backend_forward(c);
+		return;
+	}
+	if (s->pod) {
+		s->step = SC_POD;
+		snprintf(path, sizeof(path), LIBPOD "/pods/%s/json",
+		    s->ids[0]);
+		s->n = 0;
+		ask(c, "GET", path, 0);
+		return;
+	}
+	next(c);
+}
+
 void
 startcheck_done(struct conn *c, int ok, int timeout)
 {
 	struct startcheck *s = c->sc;
-	struct http_response resp;
 	char *body = NULL;
 	size_t len = 0;
-	int status = 0, n;
+	int status = 0;
 
 	if (!ok) {
 		backend_refuse_transport(c, timeout);
 		return;
 	}
 	if (s->step == SC_HEAD) {
-		const struct http_field *f;
-		char stat[4096 * 4 / 3 + 8];
-		size_t slen = 0;
-
-		n = http_parse_response(c->bc.in, c->bc.inlen, &resp);
-		if (n < 0) {
-			backend_refuse_transport(c, 0);
-			return;
-		}
-		/* resp points into c->bc.in: copied out before the release */
-		f = http_find_field(resp.fields, resp.nfields, STAT_FIELD);
-		if (f != NULL && f->value_len < sizeof(stat)) {
-			memcpy(stat, f->value, f->value_len);
-			slen = f->value_len;
-		}
-		status = resp.status;
-		backend_release(c);
-		headed(c, status, stat, slen);
+		head_answered(c);
 		return;
 	}
 	if (backend_internal_done(c, 1, &status, &body, &len) < 0) {
@@ -597,28 +641,7 @@ startcheck_done(struct conn *c, int ok, int timeout)
 	}
 	case SC_STOP:
 		free(body);
-		if (status != 204 && status != 304 && status != 404) {
-			backend_refuse(c, "backend-unreachable", "the container "
-			    "could not be stopped before its restart (%d)",
-			    status);
-			return;
-		}
-		if (status == 404) {	/* the daemon answers the restart */
-			c->rs = RS_PHASE;
-			backend_forward(c);
-			return;
-		}
-		if (s->pod) {
-			char path[160];
-
-			s->step = SC_POD;
-			snprintf(path, sizeof(path), LIBPOD "/pods/%s/json",
-			    s->ids[0]);
-			s->n = 0;
-			ask(c, "GET", path, 0);
-			return;
-		}
-		next(c);
+		stop_answered(c, status);
 		return;
 	case SC_POD:
 		if (status != 200) {
