@@ -70,9 +70,8 @@ have_cap(cap_value_t cap, cap_flag_t set)
 	return v == CAP_SET;
 }
 
-/* net.core.<name> in bytes; -1 when it cannot be read. */
-static long
-sysctl_bytes(const char *name)
+long
+confine_sysctl_bytes(const char *name)
 {
 	char path[64];
 	long v = -1;
@@ -96,7 +95,8 @@ sysctl_bytes(const char *name)
 static int
 ipc_needs_force(void)
 {
-	long w = sysctl_bytes("wmem_max"), r = sysctl_bytes("rmem_max");
+	long w = confine_sysctl_bytes("wmem_max");
+	long r = confine_sysctl_bytes("rmem_max");
 
 	return w < IPC_SOCKBUF || r < IPC_SOCKBUF;
 }

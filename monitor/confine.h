@@ -53,6 +53,16 @@ int confine_caps(struct confine_result *cr);
 int confine_keep_caps(const cap_value_t *keep, int nkeep,
     struct confine_result *cr);
 
+/*
+ * The value of /proc/sys/net/core/<name> (a short file name such as
+ * "wmem_max"), in bytes. Returns -1 when the file cannot be opened or
+ * does not start with a number. confine_caps() reads wmem_max and
+ * rmem_max to decide on CAP_NET_ADMIN (socket(7): SO_SNDBUF/SO_RCVBUF
+ * are capped there); tests/test_confine.c reads them through this
+ * function to know which capabilities to expect.
+ */
+long confine_sysctl_bytes(const char *name);
+
 /* 1 under valgrind (make check-valgrind): no seccomp filter is loaded. */
 int confine_under_valgrind(void);
 

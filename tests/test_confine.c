@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "ipc/proto.h"
+#include "monitor/confine.h"
 #include "seccomp/filter.h"
 
 #define HELPER		"tests/helpers/try_monitor"
@@ -325,24 +326,6 @@ test_landlock(void **state)
 	}
 }
 
-/* net.core.<name>, -1 when unreadable (as monitor/confine.c reads it). */
-static long
-sysctl_bytes(const char *name)
-{
-	char path[64];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/sys/net/core/%s", name);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /*
  * CapEff after the confinement: root keeps CAP_KILL (bit 5) and, when
  * the host caps socket buffers below IPC_SOCKBUF, CAP_NET_ADMIN (bit 12);
@@ -357,8 +340,8 @@ test_capabilities(void **state)
 	(void)state;
 	if (geteuid() == 0) {
 		want = 1ULL << 5;
-		if (sysctl_bytes("wmem_max") < IPC_SOCKBUF ||
-		    sysctl_bytes("rmem_max") < IPC_SOCKBUF)
+		if (confine_sysctl_bytes("wmem_max") < IPC_SOCKBUF ||
+		    confine_sysctl_bytes("rmem_max") < IPC_SOCKBUF)
 			want |= 1ULL << 12;
 	}
 	run_helper("write", &o);
