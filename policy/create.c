@@ -1,7 +1,8 @@
 /*
  * Container create, compat and libpod shapes (policy.md §1-§3): the check
  * order of §3.1, step by step, for each shape, and the pod and dependency
- * containers of a libpod create (§3.9). The rules of the steps are in
+ * containers of a libpod create (§3.9), and the pod create (§7), which
+ * shares its steps with the libpod create. The rules of the steps are in
  * create_rules.c (§3), mounts.c (§4) and rewrite.c (§6); the lenient
  * rules (lenient.c, doc/leniency.md) run before a compat create's.
  *
@@ -125,6 +126,74 @@ create_compat(const struct cg_policy_ctx *ctx, struct cg_request *req,
 /* Libpod create                                                        */
 /* ==================================================================== */
 
+/*
+ * The steps of §3.1 a libpod container create and a pod create (§7: "rules
+ * in the order of §3 where they apply") both take, each in one place so
+ * that the two cannot drift apart. Each returns 0, or -1 with *r set.
+ */
+
+/* the libpod namespace fields of §3.2 (a pod has all but cgroupns) */
+static const char *const libpod_namespaces[] = {
+	"pidns", "ipcns", "utsns", "userns", "cgroupns",
+};
+#define POD_NAMESPACES	4
+
+/* steps 10-11: the first n of libpod_namespaces (§3.2), then netns and Networks (§3.3) */
+static int
+rule_namespaces_libpod(const struct cg_policy_ctx *ctx, const cJSON *body,
+    size_t n, struct cg_refusal *r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rule_ns_libpod(body, libpod_namespaces[i], r) != 0)
+			return -1;
+	return rule_netns_libpod(body, r) != 0 ||
+	    rule_networks_libpod(ctx, body, r) != 0 ? -1 : 0;
+}
+
+/* steps 15-16 and 17's resource_limits.unified: sysctl, cgroup_parent */
+static int
+rule_kernel_libpod(const cJSON *body, struct cg_refusal *r)
+{
+	if (json_truthy(json_get(body, "sysctl")))
+		return cg_refuse(r, "sysctls", D_SYSCTLS);
+	if (json_truthy(json_get(body, "cgroup_parent")))
+		return cg_refuse(r, "cgroup-parent", D_CGPARENT);
+	return rule_cgroup_map(json_get(json_get(body, "resource_limits"),
+	    "unified"), "resource_limits.unified", r);
+}
+
+/* steps 20-22: portmappings (§3.7), mounts and volumes (§4.3), volumes_from */
+static int
+rule_ports_mounts_libpod(const struct cg_policy_ctx *ctx, cJSON *body,
+    struct cg_refusal *r)
+{
+	if (rule_publish_libpod(body, r) != 0 ||
+	    rule_mounts_libpod(ctx, body, r) != 0)
+		return -1;
+	if (json_truthy(json_get(body, "volumes_from")))
+		return cg_refuse_hint(r, "volumes-from", CG_HINT_IN_DETAIL, D_VOLUMES_FROM);
+	return 0;
+}
+
+/*
+ * Step 25, then the project's own network (pod: 1 for a pod's infra
+ * container; last, so that a refused create asks nothing), then the
+ * rewrites both share (§6.2): the published-port warning and the label.
+ */
+static int
+finish_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, int pod, struct cg_refusal *r)
+{
+	if (rule_egress_required(ctx, r) != 0 ||
+	    rewrite_project_network_libpod(ctx, req, body, pod, r) != 0)
+		return -1;
+	warn_publish_libpod(ctx, body);
+	rewrite_label(ctx, body, "labels", 1);
+	return 0;
+}
+
 /* §3.9 */
 static int
 rule_pod_deps(const struct cg_policy_ctx *ctx, struct cg_request *req,
@@ -165,58 +234,12 @@ rule_pod_deps(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	return 0;
 }
 
-/*
- * systemd mode: on cgroup v1 podman 4.3.1 bind-mounts the root of the
- * host's name=systemd hierarchy read-write into the container (red
- * team rt10 F2: mkdir there, moves into the host's root cgroup). The
- * client asking for it with "always" is refused; any other value
- * (podman's default "true": systemd mode when the command is an
- * init) becomes "false" (rewrite_create_libpod), which runs such a command
- * as a plain process (measured: tests/integration/isolation.sh
- * i_systemd_mode). Takes the libpod create body; 0, or -1 with *r.
- */
-static int
-rule_systemd_libpod(const cJSON *body, struct cg_refusal *r)
-{
-	const char *v = jstr0(body, "systemd");
-	char qb[260];
-
-	if (strcasecmp(v, "always") == 0)
-		return cg_refuse(r, "systemd", "systemd=%s is refused: systemd "
-		    "mode mounts the host's cgroup tree", q(v, qb));
-	return 0;
-}
-
-/*
- * The §6.2 rewrites of a libpod create body the rules passed: the
- * publishing warning, the project label, privileged false unless given,
- * host IPs, systemd mode off, and the egress proxy when active.
- */
-static void
-rewrite_create_libpod(const struct cg_policy_ctx *ctx, cJSON *body)
-{
-	const cJSON *priv;
-
-	warn_publish_libpod(ctx, body);
-	rewrite_label(ctx, body, "labels", 1);
-	priv = json_get(body, "privileged");
-	if (priv == NULL || cJSON_IsNull(priv))
-		set_member(body, "privileged", xj_false());
-	rewrite_host_ips_libpod(body);
-	set_member(body, "systemd", xj_string("false"));
-	if (egress_active(ctx))
-		egress_libpod(ctx, body);
-}
-
 int
 create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
     cJSON *body, struct cg_refusal *r)
 {
-	static const char *const namespaces[] = {
-		"pidns", "ipcns", "utsns", "userns", "cgroupns",
-	};
+	const cJSON *priv;
 	const char *v;
-	size_t i;
 	char qb[260];
 
 	if (schema_check(&sc_libpod_create, body, r) != 0 ||	/* steps 3-6 */
@@ -238,13 +261,9 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (rule_env_hooks(json_get(body, "env"), "env", r) != 0 ||
 	    rule_env_hooks(json_get(body, "envmerge"), "envmerge", r) != 0)
 		return -1;
-	/* 10 (§3.2) */
-	for (i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
-		if (rule_ns_libpod(body, namespaces[i], r) != 0)
-			return -1;
-	/* 11 (§3.3) */
-	if (rule_netns_libpod(body, r) != 0 ||
-	    rule_networks_libpod(ctx, body, r) != 0)
+	/* 10-11 */
+	if (rule_namespaces_libpod(ctx, body, sizeof(libpod_namespaces) /
+	    sizeof(libpod_namespaces[0]), r) != 0)
 		return -1;
 	/* 12 (§3.4) */
 	if (rule_security_libpod(body, r) != 0)
@@ -254,34 +273,34 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	if (rule_annotations(json_get(body, "annotations"), r) != 0)
 		return -1;
 	/* 15-17 */
-	if (json_truthy(json_get(body, "sysctl")))
-		return cg_refuse(r, "sysctls", D_SYSCTLS);
-	if (json_truthy(json_get(body, "cgroup_parent")))
-		return cg_refuse(r, "cgroup-parent", D_CGPARENT);
-	if (rule_cgroup_map(json_get(json_get(body, "resource_limits"),
-	    "unified"), "resource_limits.unified", r) != 0 ||
+	if (rule_kernel_libpod(body, r) != 0 ||
 	    rule_cgroup_map(json_get(body, "unified"), "unified", r) != 0 ||
 	    rule_hugepage_limits(json_get(json_get(body, "resource_limits"),
 	    "hugepageLimits"), r) != 0)
 		return -1;
 	if (json_truthy(json_get(body, "oci_runtime")))
 		return cg_refuse(r, "runtime", D_RUNTIME);
-	if (rule_systemd_libpod(body, r) != 0)
-		return -1;
+	/*
+	 * systemd mode: on cgroup v1 podman 4.3.1 bind-mounts the root of the
+	 * host's name=systemd hierarchy read-write into the container (red
+	 * team rt10 F2: mkdir there, moves into the host's root cgroup). The
+	 * client asking for it with "always" is refused; any other value
+	 * (podman's default "true": systemd mode when the command is an
+	 * init) becomes "false" below, which runs such a command as a plain
+	 * process (measured: tests/integration/isolation.sh i_systemd_mode).
+	 */
+	v = jstr0(body, "systemd");
+	if (strcasecmp(v, "always") == 0)
+		return cg_refuse(r, "systemd", "systemd=%s is refused: systemd "
+		    "mode mounts the host's cgroup tree", q(v, qb));
 	/* 19 */
 	if (not_null(json_get(body, "mask")))
 		return cg_refuse(r, "masked-paths", "mask is refused");
 	if (not_null(json_get(body, "unmask")))
 		return cg_refuse(r, "security-opt", "unmask is refused");
-	/* 20; publish_image_ports as PublishAllPorts above */
-	if (rule_publish_libpod(body, r) != 0)
+	/* 20-22; publish_image_ports as PublishAllPorts above */
+	if (rule_ports_mounts_libpod(ctx, body, r) != 0)
 		return -1;
-	/* 21 (§4.3) */
-	if (rule_mounts_libpod(ctx, body, r) != 0)
-		return -1;
-	/* 22 */
-	if (json_truthy(json_get(body, "volumes_from")))
-		return cg_refuse_hint(r, "volumes-from", CG_HINT_IN_DETAIL, D_VOLUMES_FROM);
 	/* 23 (§3.8) */
 	v = jstr0(body, "healthLogDestination");
 	if (v[0] != '\0' && strcmp(v, "local") != 0 &&
@@ -295,13 +314,55 @@ create_libpod(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	/* 24 (§3.9; ids rewritten in place) */
 	if (rule_pod_deps(ctx, req, body, r) != 0)
 		return -1;
-	/* 25 */
-	if (rule_egress_required(ctx, r) != 0)
+	/* 25, the project's network, the shared §6.2 rewrites */
+	if (finish_libpod(ctx, req, body, 0, r) != 0)
 		return -1;
-	/* the project's own network, last: a refused create asks nothing */
-	if (rewrite_project_network_libpod(ctx, req, body, 0, r) != 0)
-		return -1;
+	/* the other §6.2 rewrites */
+	priv = json_get(body, "privileged");
+	if (priv == NULL || cJSON_IsNull(priv))
+		set_member(body, "privileged", xj_false());
+	rewrite_host_ips_libpod(body);
+	set_member(body, "systemd", xj_string("false"));
+	if (egress_active(ctx))
+		egress_libpod(ctx, body);
+	return 0;
+}
 
-	rewrite_create_libpod(ctx, body);	/* §6.2 */
+/* ==================================================================== */
+/* Pod create (§7)                                                      */
+/* ==================================================================== */
+
+int
+pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
+    cJSON *body, struct cg_refusal *r)
+{
+	if (schema_check(&sc_pod_create, body, r) != 0)
+		return -1;
+	/* devices (B23: resource_limits.devices) */
+	if (json_truthy(json_get(json_get(body, "resource_limits"), "devices")))
+		return cg_refuse_hint(r, "devices", CG_HINT_IN_DETAIL, D_DEVICES);
+	/* namespaces (§3.2), network (§3.3) */
+	if (rule_namespaces_libpod(ctx, body, POD_NAMESPACES, r) != 0)
+		return -1;
+	/* security options (§3.4) */
+	if (rule_security_opts(json_get(body, "security_opt"), r) != 0)
+		return -1;
+	/* sysctls, cgroup-parent */
+	if (rule_kernel_libpod(body, r) != 0 ||
+	    rule_hugepage_limits(json_get(json_get(body, "resource_limits"),
+	    "hugepageLimits"), r) != 0)
+		return -1;
+	/* publishing (§3.7), mounts and volumes (§4.3), volumes-from */
+	if (rule_ports_mounts_libpod(ctx, body, r) != 0)
+		return -1;
+	/* host paths (§3.8; infra_image: red team s7 F2b) */
+	if (rule_idmappings_paths(body, r) != 0 ||
+	    image_field_check("infra_image", jstr0(body, "infra_image"), r) != 0)
+		return -1;
+	/* egress-required; the infra container's network: the project's own */
+	if (finish_libpod(ctx, req, body, 1, r) != 0)
+		return -1;
+	/* rewrites: host_ip (label above; bind sources already resolved) */
+	rewrite_host_ips_libpod(body);
 	return 0;
 }

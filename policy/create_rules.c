@@ -3,7 +3,7 @@
  * shapes: namespaces (§3.2), network (§3.3), security options (§3.4), log
  * configuration (§3.5, compat), annotations (§3.6), publishing (§3.7),
  * host paths (§3.8) and egress-required (§3.1 step 25). Pod create (§7,
- * resources.c) shares the libpod ones; network create and the named
+ * create.c) shares the libpod ones; network create and the named
  * networks of §5 (body.c) share the network keywords. Contracts in
  * body_int.h.
  */

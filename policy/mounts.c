@@ -1,7 +1,7 @@
 /*
  * Mounts and binds of container create (policy.md §4): compat Binds and
  * HostConfig.Mounts (§4.1-4.2), libpod mounts and volumes (§4.3, shared
- * with pod create, resources.c), the allow-list of mount options and the
+ * with pod create, create.c), the allow-list of mount options and the
  * compat Volumes keys (hardening beyond the spec). Bind sources are
  * resolved by the monitor (§4.4, ctx->facts->resolve) and the resolved
  * path replaces the client's (B26). Contracts in body_int.h.

@@ -1,6 +1,6 @@
 /*
- * Body policies of the routes other than container create: pod create
- * (policy.md §7), exec (§8), update (§9), volume create (§11), network
+ * Body policies of the routes other than container and pod create
+ * (create.c): exec (§8), update (§9), volume create (§11), network
  * create, connect and disconnect (§12), commit (§13.1).
  */
 #include <string.h>
@@ -11,70 +11,6 @@
 #include "policy/json.h"
 #include "policy/schema.h"
 
-#define D_DEVICES	"host devices are refused; run without --device / --gpus"
-
-/* ---- §7 pod create ---- */
-
-int
-pod_create(const struct cg_policy_ctx *ctx, struct cg_request *req,
-    cJSON *body, struct cg_refusal *r)
-{
-	static const char *const namespaces[] = {
-		"pidns", "ipcns", "utsns", "userns",
-	};
-	size_t i;
-
-	if (schema_check(&sc_pod_create, body, r) != 0)
-		return -1;
-	/* devices (B23: resource_limits.devices) */
-	if (json_truthy(json_get(json_get(body, "resource_limits"), "devices")))
-		return cg_refuse_hint(r, "devices", CG_HINT_IN_DETAIL, D_DEVICES);
-	/* namespaces (§3.2) */
-	for (i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
-		if (rule_ns_libpod(body, namespaces[i], r) != 0)
-			return -1;
-	/* network (§3.3) */
-	if (rule_netns_libpod(body, r) != 0 ||
-	    rule_networks_libpod(ctx, body, r) != 0)
-		return -1;
-	/* security options (§3.4) */
-	if (rule_security_opts(json_get(body, "security_opt"), r) != 0)
-		return -1;
-	if (json_truthy(json_get(body, "sysctl")))
-		return cg_refuse(r, "sysctls", "kernel parameters are refused");
-	if (json_truthy(json_get(body, "cgroup_parent")))
-		return cg_refuse(r, "cgroup-parent",
-		    "custom cgroup parents are refused");
-	if (rule_cgroup_map(json_get(json_get(body, "resource_limits"),
-	    "unified"), "resource_limits.unified", r) != 0 ||
-	    rule_hugepage_limits(json_get(json_get(body, "resource_limits"),
-	    "hugepageLimits"), r) != 0)
-		return -1;
-	/* publishing (§3.7) */
-	if (rule_publish_libpod(body, r) != 0)
-		return -1;
-	/* mounts and volumes (§4.3) */
-	if (rule_mounts_libpod(ctx, body, r) != 0)
-		return -1;
-	if (json_truthy(json_get(body, "volumes_from")))
-		return cg_refuse_hint(r, "volumes-from", CG_HINT_IN_DETAIL,
-		    "--volumes-from is refused; "
-		    "share a named volume instead");
-	/* host paths (§3.8; infra_image: red team s7 F2b) */
-	if (rule_idmappings_paths(body, r) != 0 ||
-	    image_field_check("infra_image", jstr0(body, "infra_image"), r) != 0)
-		return -1;
-	if (rule_egress_required(ctx, r) != 0)
-		return -1;
-	/* the infra container's network: the project's own */
-	if (rewrite_project_network_libpod(ctx, req, body, 1, r) != 0)
-		return -1;
-	/* rewrites: label, host_ip (bind sources already resolved) */
-	warn_publish_libpod(ctx, body);
-	rewrite_label(ctx, body, "labels", 1);
-	rewrite_host_ips_libpod(body);
-	return 0;
-}
 
 /* ---- §8.1 exec create ---- */
 

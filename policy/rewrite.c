@@ -1,8 +1,8 @@
 /*
  * The rewrites after a create is allowed (policy.md §6): the project
- * label (§6.1-6.2; pod, volume and network create too, resources.c),
- * loopback HostIp for published ports that name none, and egress
- * injection of the proxy variables (§6.3). Contracts in body_int.h.
+ * label (§6.1-6.2; pod create too, create.c; volume and network create,
+ * resources.c), loopback HostIp for published ports that name none, and
+ * egress injection of the proxy variables (§6.3). Contracts in body_int.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
