@@ -22,6 +22,7 @@
 # Safe to run twice, on a half-started DIR, or on a DIR that no longer exists.
 # Refuses a directory that dockerd-up.sh did not make (no DIR/.cg-dockerd).
 set -uo pipefail
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/private-daemon.sh"
 # -h/--help: the comment above; any other DIR starting with "-" is a mistake
 case ${1-} in
   -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
@@ -42,22 +43,6 @@ export DOCKER_CONFIG=$T/client
 mkdir -p "$DOCKER_CONFIG" 2>/dev/null; [ -f "$DOCKER_CONFIG/config.json" ] || echo '{}' > "$DOCKER_CONFIG/config.json" 2>/dev/null
 dk() { DOCKER_HOST=unix://$SOCK timeout 30 docker "$@"; }
 
-ancestors=" $$ "
-p=$$
-while [ "$p" -gt 1 ] 2>/dev/null; do
-  p=$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null) || break
-  [ -n "$p" ] || break
-  ancestors="$ancestors$p "
-done
-pids_of_T() {  # processes whose command line names this private dir
-  local d p
-  for d in /proc/[0-9]*; do
-    p=${d#/proc/}
-    case $ancestors in *" $p "*) continue;; esac
-    { tr '\0' ' ' < "$d/cmdline"; } 2>/dev/null | grep -qF -- "$T/" && echo "$p"
-  done
-  return 0
-}
 stop_pid() {  # FILE NEEDLE: stop the process named in FILE if its command line has NEEDLE
   local pid
   pid=$(cat "$1" 2>/dev/null || true)
@@ -103,12 +88,7 @@ stop_pid "$T/dockerd.pid" "unix://$SOCK"
 stop_pid "$T/containerd.pid" "$T/containerd.toml"
 
 # 4. leftovers naming DIR/ (shims, clients), then the killed containers' cgroups
-for _ in $(seq 50); do
-  left=$(pids_of_T)
-  [ -z "$left" ] && break
-  kill -9 $left 2>/dev/null
-  sleep 0.1
-done
+kill_naming_dir "$T"
 for id in "${ctr_ids[@]}"; do
   case $id in *[!0-9a-f]*|'') continue ;; esac   # a container id, nothing else
   find /sys/fs/cgroup -mindepth 2 -maxdepth 4 -type d -name "$id" 2>/dev/null | sort -r |
@@ -121,19 +101,8 @@ for b in "${bridges[@]}"; do
 done
 if [ -f "$T/docker0" ] && ip link show docker0 >/dev/null 2>&1; then ip link del docker0 2>/dev/null; fi
 
-# 6. mounts, then the directory
-re=$(printf '%s' "$T" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
-for i in 1 2 3 4 5; do
-  findmnt -rn -o TARGET | grep -E "^$re(/|$)" | sort -r |
-    while read -r m; do umount "$m" 2>/dev/null || { [ "$i" -ge 3 ] && umount -l "$m" 2>/dev/null; }; done
-  rm -rf "$T" 2>/dev/null && break
-  sleep 0.2
-done
-if [ -e "$T" ]; then
-  echo "$0: could not remove $T:" >&2
-  findmnt -rn -o TARGET | grep -F "$T" >&2
-  exit 1
-fi
+# 6. mounts (lazily from the 3rd try), then the directory
+unmount_remove "$T" 3
 
 # 7. the default bridge of CG_DOCKERD_NET=stock, and the iptables chains of dockerd
 #    (its networks' rules went with the networks in step 1) unless another dockerd

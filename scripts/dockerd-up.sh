@@ -33,6 +33,7 @@
 # capability, the process's bounding set lacks some); the gateway refuses it anyway.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/lib/private-daemon.sh"
 
 # -h/--help: the comment above; any other DIR starting with "-" is a mistake
 case ${1-} in
@@ -58,12 +59,6 @@ done
 
 ping_ok() { curl -sf -m 2 --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1; }
 dk() { DOCKER_HOST=unix://$SOCK timeout 60 docker "$@"; }
-pid_is() {  # pid_is FILE NEEDLE: FILE names a live process whose command line has NEEDLE
-  local p
-  p=$(cat "$1" 2>/dev/null) || return 1
-  case $p in ''|*[!0-9]*) return 1;; esac
-  tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -qF -- "$2"
-}
 import_busybox() {
   if [ -z "$TAR" ]; then TAR=$T/busybox.tar; [ -f "$TAR" ] || "$HERE/mk-busybox-tar.sh" "$TAR"; fi
   dk import "$TAR" localhost/busybox:latest >/dev/null
@@ -77,18 +72,7 @@ if [ -f "$T/.cg-dockerd" ] && pid_is "$T/dockerd.pid" "unix://$SOCK" && ping_ok;
 fi
 
 # --- a stale or half-started DIR: tear it down first ------------------------------
-if [ -e "$T" ]; then
-  if [ -f "$T/.cg-dockerd" ]; then
-    "$HERE/dockerd-down.sh" "$T" >/dev/null
-  elif [ -d "$T" ] && [ -z "$(ls -A "$T")" ]; then
-    rmdir "$T"
-  else
-    echo "$0: $T exists and was not made by dockerd-up.sh; refusing to use it" >&2; exit 1
-  fi
-fi
-
-mkdir -p "$T"
-touch "$T/.cg-dockerd"           # marks DIR as ours: dockerd-down.sh refuses other dirs
+claim_dir "$T" .cg-dockerd       # marks DIR as ours: dockerd-down.sh refuses other dirs
 mkdir -p "$T/containerd" "$T/client"
 echo '{}' > "$T/client/config.json"
 cat > "$T/env" <<ENV

@@ -9,6 +9,7 @@
 # Safe to run twice, on a half-started DIR, or on a DIR that no longer exists.
 # Refuses a directory that podman-up.sh did not make (no DIR/.cg-podman).
 set -uo pipefail
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/private-daemon.sh"
 # -h/--help: the comment above; any other DIR starting with "-" is a mistake
 case ${1-} in
   -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
@@ -22,26 +23,6 @@ if [ ! -f "$T/.cg-podman" ]; then
   echo "$0: $T was not made by podman-up.sh (no .cg-podman); refusing to remove it" >&2
   exit 1
 fi
-
-ancestors=" $$ "
-p=$$
-while [ "$p" -gt 1 ] 2>/dev/null; do
-  p=$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null) || break
-  [ -n "$p" ] || break
-  ancestors="$ancestors$p "
-done
-pids_of_T() {  # processes whose command line names this private dir
-  local d p cmd
-  for d in /proc/[0-9]*; do
-    p=${d#/proc/}
-    case $ancestors in *" $p "*) continue;; esac
-    cmd=$({ tr '\0' ' ' < "$d/cmdline"; } 2>/dev/null) || continue
-    # a gateway in front of this service is a client, not ours to kill
-    case ${cmd%% *} in */container-gateway|container-gateway) continue ;; esac
-    case $cmd in *"$T/"*) echo "$p" ;; esac
-  done
-  return 0
-}
 
 # 1. containers and pods, with the local CLI on the private store only (never
 #    without our own conf files: that would act on the system's store)
@@ -62,24 +43,10 @@ if [ -n "$pid" ] && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF --
   kill -9 "$pid" 2>/dev/null
 fi
 
-# 3. leftovers naming DIR/ (conmons, cleanup processes, clients)
-for _ in $(seq 50); do
-  left=$(pids_of_T)
-  [ -z "$left" ] && break
-  kill -9 $left 2>/dev/null
-  sleep 0.1
-done
+# 3. leftovers naming DIR/ (conmons, cleanup processes, clients; a gateway in front
+#    of this service is a client, not ours to kill)
+kill_naming_dir "$T" gateways
 
-# 4. mounts, then the directory
-for i in 1 2 3 4 5; do
-  findmnt -rn -o TARGET | grep -E "^$(printf '%s' "$T" | sed 's/[][\.*^$+?(){}|/]/\\&/g')(/|$)" | sort -r |
-    while read -r m; do umount "$m" 2>/dev/null || { [ "$i" -ge 4 ] && umount -l "$m" 2>/dev/null; }; done
-  rm -rf "$T" 2>/dev/null && break
-  sleep 0.2
-done
-if [ -e "$T" ]; then
-  echo "$0: could not remove $T:" >&2
-  findmnt -rn -o TARGET | grep -F "$T" >&2
-  exit 1
-fi
+# 4. mounts (lazily from the 4th try), then the directory
+unmount_remove "$T" 4
 exit 0

@@ -29,6 +29,7 @@
 #   * CONTAINER_HOST must never be exported (it makes the local CLI remote).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/lib/private-daemon.sh"
 
 # -h/--help: the comment above; --restart DIR; any other DIR starting with "-" is a mistake
 RESTART=0
@@ -55,10 +56,7 @@ done
 ping_ok() { curl -sf -m 2 --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1; }
 
 service_pid_ok() {  # DIR/service.pid names a live podman service for this DIR
-  local p
-  p=$(cat "$T/service.pid" 2>/dev/null) || return 1
-  case $p in ''|*[!0-9]*) return 1;; esac
-  tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -qF -- "system service --time=0 unix://$SOCK"
+  pid_is "$T/service.pid" "system service --time=0 unix://$SOCK"
 }
 
 # start_service WHAT: the API service on DIR's store, in its own session (it outlives
@@ -99,18 +97,7 @@ if [ -f "$T/env" ] && service_pid_ok && ping_ok; then
 fi
 
 # --- a stale or half-started DIR: tear it down first -------------------------
-if [ -e "$T" ]; then
-  if [ -f "$T/.cg-podman" ]; then
-    "$HERE/podman-down.sh" "$T" >/dev/null
-  elif [ -d "$T" ] && [ -z "$(ls -A "$T")" ]; then
-    rmdir "$T"
-  else
-    echo "$0: $T exists and was not made by podman-up.sh; refusing to use it" >&2; exit 1
-  fi
-fi
-
-mkdir -p "$T"
-touch "$T/.cg-podman"          # marks DIR as ours: podman-down.sh refuses other dirs
+claim_dir "$T" .cg-podman      # marks DIR as ours: podman-down.sh refuses other dirs
 mkdir -p "$T"/{root,run,libpod,networks,volumes,tmp}
 
 # A default network of this service's own: its own id (hence its own netavark iptables
