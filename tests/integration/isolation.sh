@@ -38,16 +38,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 
-KEY=org.apache.magpie.project
-IMG=localhost/busybox
-
-dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
-dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
-pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
-pm2() { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R2/podman.sock" "$@"; }
-bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
-podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
-
 # urlenc STRING: percent-encode for a query value
 urlenc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
 # gw METHOD PATH [FILTERS-JSON]: raw curl through project 1's socket for PATH

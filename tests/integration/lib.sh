@@ -28,6 +28,16 @@
 #   expect_fail_match NAME ERE CMD... same with an extended regular expression
 #   cg_compare_flows LABEL D G    a client's flows, directly (file D) and through a gateway (G)
 #   cg_summary                    print "N passed, M failed"; exit 1 when M > 0
+#   dk dk2 / pm pm2               the docker / podman CLI through project 1's / 2's gateway
+#                                 (run dir $R1 / $R2), with the per-command timeout
+#   bk, bk_q, bk_rm               the docker CLI on the backend itself, bypassing every
+#                                 gateway (setup and verification only); bk_q quietly,
+#                                 bk_rm removes containers quietly
+#   podman_only NAME              true with the podman backend, else SKIP NAME and false
+#   KEY, IMG, NOTFOUND            the project label, the test image, and what the CLIs
+#                                 print for a missing (or foreign) container
+#   (the wrappers are defaults: a suite that talks to the backend otherwise, e.g. with
+#   curl, defines its own after sourcing this file)
 #
 # Every command run by the expect_* helpers gets `timeout` ($CG_TIMEOUT, 60 s); its
 # combined stdout+stderr is left in $CG_OUT and its exit status in $CG_RC.
@@ -106,9 +116,27 @@ fail() {
 }
 skip() { echo "SKIP $1: ${2:-}"; }
 
+cg_timeout() { timeout -k 5 "$CG_TIMEOUT" "$@"; }
+
+# ---- CLI wrappers (defaults; a suite may define its own after sourcing) ------------
+KEY=org.apache.magpie.project
+IMG=localhost/busybox
+NOTFOUND='[Nn]o such (container|object)|not-found'
+dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
+dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
+# --url alone implies --remote. DOCKER_CONFIG is unset for podman: podman-remote would
+# send `authfile=$DOCKER_CONFIG/config.json` on every pull (run), which the gateway
+# refuses (denied-query: a file on the daemon's host).
+pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
+pm2() { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R2/podman.sock" "$@"; }
+bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
+bk_q() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
+bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker rm -f "$@" >/dev/null 2>&1; return 0; }
+# podman-only checks: no podman.sock when the backend is dockerd
+podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
+
 # run CMD with a timeout, capture output and status. A shell function is called as
 # is: it must apply cg_timeout itself (timeout(1) cannot run functions).
-cg_timeout() { timeout -k 5 "$CG_TIMEOUT" "$@"; }
 cg_run() {
   if declare -F "$1" >/dev/null; then CG_OUT=$("$@" 2>&1)
   else CG_OUT=$(cg_timeout "$@" 2>&1); fi

@@ -11,7 +11,6 @@ if [ -z "${CG_PODMAN_SOCKET:-}" ] || [ "$(id -u)" = 0 ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 S=$CG_PODMAN_SOCKET
-IMG=localhost/busybox
 HOOK=$CG_REPO/contrib/hooks/container-gateway-hook
 NO_USERNS=$CG_REPO/tests/helpers/no_userns
 # the backend itself, bypassing every gateway (set-up and checks only)

@@ -17,7 +17,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 
-IMG=localhost/busybox
 MB=${STREAMS_MB:-256}
 # the log test's size: conmon writes a log line by line, about 3 s per 10 MiB here, and
 # 64 MiB is far beyond every buffer on the way (the monitor holds 256 KiB per direction:
@@ -27,15 +26,12 @@ BIG=$CG_TMP/big.bin
 LOGLINE=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY
 CG_TIMEOUT=${CG_TIMEOUT:-120}
 
-dk() { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
-bk_rm() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker rm -f "$@" >/dev/null 2>&1; return 0; }
 sha() { sha256sum | cut -d' ' -f1; }
 mon_fds() { cg_monitor_fds "$GW1"; }
 mon_own_fds() { cg_monitor_own_fds "$GW1" "$CG_BACKEND_SOCK"; }
 mon_hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$GW1/status"; }
 mon_hwm_reset() { echo 5 > "/proc/$GW1/clear_refs"; }
 parsers() { cg_parsers "$GW1" | wc -w; }
-
 
 # ---- scenarios ------------------------------------------------------------------
 

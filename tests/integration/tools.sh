@@ -25,19 +25,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 
-KEY=org.apache.magpie.project
-IMG=localhost/busybox
-NOTFOUND='[Nn]o such (container|object)|not-found'
-
-dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
-dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
-pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
-bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
-bk_q() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
 # the docker CLI has no pod command: t_image_annotations' pod goes through the libpod API
 rm_annpod() { curl -s -o /dev/null -m 30 -X DELETE --unix-socket "$CG_BACKEND_SOCK" \
   'http://d/v4.3.1/libpod/pods/cgt-annpod?force=true'; return 0; }
-podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
 
 # ---- docker-compose 1.29 ------------------------------------------------------------
 t_compose() {

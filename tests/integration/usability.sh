@@ -27,19 +27,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 . "$(dirname "$0")/lib.sh"
 
-KEY=org.apache.magpie.project
-IMG=localhost/busybox
 HOOK=$CG_REPO/contrib/hooks/container-gateway-hook
 U_DEMOS=()     # demo directories to tear down if a check left them behind
 
-dk()  { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
-dk2() { DOCKER_HOST="unix://$R2/docker.sock" cg_timeout docker "$@"; }
-pm()  { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R1/podman.sock" "$@"; }
-bk()  { DOCKER_HOST="unix://$CG_BACKEND_SOCK" cg_timeout docker "$@"; }
-bk_q() { timeout 30 env DOCKER_HOST="unix://$CG_BACKEND_SOCK" docker "$@" >/dev/null 2>&1; return 0; }
 # remove containers at once (sleep as pid 1 ignores SIGTERM: rm -f would wait 10 s)
 bk_kill_rm() { bk_q kill "$@"; bk_q rm -f "$@"; }
-podman_only() { [ "$CG_BACKEND" = podman ] && return 0; skip "$1" "podman only (CG_BACKEND=$CG_BACKEND)"; return 1; }
 # the flags that put a gateway in front of this run's backend
 backend_flags() {
   if [ "$CG_BACKEND" = docker ]; then echo --backend docker --docker-socket "$CG_DOCKER_SOCK"

@@ -28,7 +28,6 @@ fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../integration/lib.sh"
 . "$HERE/lib.sh"
-IMG=localhost/busybox
 FC=$HERE/faultclient.py
 MIB=$((1 << 20))
 declare -A FC_PID FC_FD
@@ -38,7 +37,6 @@ bk() { curl -s -m 10 --unix-socket "$CG_BACKEND_SOCK" "http://d$1"; }
 bk_status() { curl -s -m 10 -o /dev/null -w '%{http_code}' --unix-socket "$CG_BACKEND_SOCK" "http://d$1"; }
 # a command in a container, run by the backend directly (not through the gateway)
 bk_exec() { DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout 30 docker exec "$@" 2>&1; }
-dk() { DOCKER_HOST="unix://$R1/docker.sock" cg_timeout docker "$@"; }
 parsers() { cg_parsers "$GW1" | wc -w; }
 own_fds() { cg_monitor_own_fds "$GW1" "$CG_BACKEND_SOCK"; }
 settled() { [ "$(parsers)" -le 1 ]; }   # only the spare parser

@@ -42,7 +42,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CLIENTS=${LOAD_CLIENTS:-256}
 SECONDS_=${LOAD_SECONDS:-60}
 CP_MB=${LOAD_CP_MB:-256}
-IMG=localhost/busybox
 LOADGEN=$CG_REPO/bench/loadgen
 export CG_GW_LOG_LEVEL=info         # one access line per request; debug would log every message
 

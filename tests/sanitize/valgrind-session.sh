@@ -8,7 +8,6 @@ set -u
 if [ "$(id -u)" -ne 0 ]; then echo "SKIP valgrind session: needs root"; exit 77; fi
 . "$(dirname "$0")/../integration/lib.sh"
 
-IMG=localhost/busybox
 dk() { DOCKER_HOST="unix://$R/docker.sock" cg_timeout docker "$@"; }
 pm() { env -u DOCKER_CONFIG timeout -k 5 "$CG_TIMEOUT" podman --url "unix://$R/podman.sock" "$@"; }
 
