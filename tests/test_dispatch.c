@@ -621,6 +621,23 @@ test_question_limits(void **state)
 
 /* ---------------------------------------------------------------- bodies */
 
+/*
+ * A streamed IMPORT on a fresh connection to sock_up (no response queued
+ * yet): the FORWARD with framing kind and length len is accepted and the
+ * request reaches RS_STREAM, waiting for BODY messages.
+ */
+static void
+t_open_import(struct t *t, int kind, uint64_t len)
+{
+	struct ipc_msg m;
+
+	t_open(t, sock_up);
+	fb_queue(NULL, 0);
+	m = m_forward(1, "POST", IMPORT, kind, len);
+	assert_int_equal(t_send_run(t, &m), 0);
+	assert_true(drive_until(t->c, RS_STREAM));
+}
+
 static void
 test_body_limits(void **state)
 {
@@ -679,11 +696,7 @@ test_body_limits(void **state)
 	m = m_data(IPC_BODY, 1, "ab", 2);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 5);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
+	t_open_import(&t, FWD_LENGTH, 5);
 	t_expect_msg(&t, IPC_VERDICT, &m);
 	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
 	m = m_data(IPC_BODY, 1, "ab", 2);
@@ -692,11 +705,7 @@ test_body_limits(void **state)
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 	assert_log("BODY_END before the declared length");
 
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 5);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
+	t_open_import(&t, FWD_LENGTH, 5);
 	m = m_data(IPC_BODY, 1, "abc", 3);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	m = m_data(IPC_BODY, 1, "def", 3);
@@ -704,11 +713,7 @@ test_body_limits(void **state)
 	assert_log("BODY beyond the declared Content-Length");
 
 	/* the exact length, BODY_END; the backend saw head + 5 bytes */
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", IMPORT, FWD_LENGTH, 5);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
+	t_open_import(&t, FWD_LENGTH, 5);
 	m = m_data(IPC_BODY, 1, "abc", 3);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	m = m_data(IPC_BODY, 1, "de", 2);
@@ -723,11 +728,7 @@ test_body_limits(void **state)
 	assert_log("BODY_END not allowed now");
 
 	/* chunked: framed by the monitor; BODY after BODY_END */
-	t_open(&t, sock_up);
-	fb_queue(NULL, 0);
-	m = m_forward(1, "POST", IMPORT, FWD_CHUNKED, 0);
-	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(drive_until(t.c, RS_STREAM));
+	t_open_import(&t, FWD_CHUNKED, 0);
 	m = m_data(IPC_BODY, 1, "0123456789abcdefX", 17);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	m = m_simple(IPC_BODY_END, 1);
