@@ -33,6 +33,7 @@
 #include "ipc/proto.h"
 #include "monitor/confine.h"
 #include "seccomp/filter.h"
+#include "tests/spawn_stderr.h"
 
 #define HELPER		"tests/helpers/try_monitor"
 #ifdef CG_SANITIZE
@@ -85,30 +86,11 @@ struct outcome {
 static void
 run_helper(const char *name, struct outcome *o)
 {
-	int pfd[2], devnull;
-	size_t used = 0;
-	ssize_t n;
+	char *argv[] = { HELPER, (char *)name, run_dir, outside, NULL };
 	const char *c;
 	pid_t pid;
 
-	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		devnull = open("/dev/null", O_RDWR);
-		if (devnull < 0 || dup2(devnull, 0) < 0 ||
-		    dup2(devnull, 1) < 0 || dup2(pfd[1], 2) < 0)
-			_exit(120);
-		closefrom(3);
-		execl(HELPER, HELPER, name, run_dir, outside, (char *)NULL);
-		_exit(121);
-	}
-	close(pfd[1]);
-	while (used + 1 < sizeof(o->err) &&
-	    (n = read(pfd[0], o->err + used, sizeof(o->err) - 1 - used)) > 0)
-		used += (size_t)n;
-	o->err[used] = '\0';
-	close(pfd[0]);
+	pid = spawn_stderr(argv, o->err, sizeof(o->err));
 	assert_int_equal(waitpid(pid, &o->status, 0), pid);
 	o->landlock = -1;
 	o->caps[0] = '\0';

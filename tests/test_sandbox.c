@@ -57,6 +57,7 @@
 #include <cmocka.h>
 
 #include "seccomp/filter.h"
+#include "tests/spawn_stderr.h"
 #include "unpriv/sandbox.h"
 #include "unpriv/sanitize.h"
 
@@ -290,35 +291,14 @@ expect_name(enum expect e)
 static int
 run_helper(const char *name, char *err, size_t errsz)
 {
-	int pfd[2], status, devnull;
-	size_t used = 0;
-	ssize_t n;
+	char *dir = have_chroot_dir ? chroot_dir : (char *)"-";
+	char *zyg[] = { HELPER, "--zygote", (char *)name, dir, NULL };
+	char *plain[] = { HELPER, (char *)name, dir, NULL };
+	int status;
 	pid_t pid, child;
 	const char *cp;
 
-	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		devnull = open("/dev/null", O_RDWR);
-		if (devnull < 0 || dup2(devnull, 0) < 0 ||
-		    dup2(devnull, 1) < 0 || dup2(pfd[1], 2) < 0)
-			_exit(120);
-		closefrom(3);
-		if (in_zygote)
-			execl(HELPER, HELPER, "--zygote", name,
-			    have_chroot_dir ? chroot_dir : "-", (char *)NULL);
-		else
-			execl(HELPER, HELPER, name,
-			    have_chroot_dir ? chroot_dir : "-", (char *)NULL);
-		_exit(121);
-	}
-	close(pfd[1]);
-	while (used + 1 < errsz &&
-	    (n = read(pfd[0], err + used, errsz - 1 - used)) > 0)
-		used += (size_t)n;
-	err[used] = '\0';
-	close(pfd[0]);
+	pid = spawn_stderr(in_zygote ? zyg : plain, err, errsz);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (!in_zygote && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		cp = strstr(err, "child-pid ");
