@@ -145,15 +145,5 @@ try_driver() {
   import_busybox >"$T/smoke.log" 2>&1 || return 1
   dk run --rm --network none localhost/busybox true >>"$T/smoke.log" 2>&1
 }
-case $DRV in
-  auto)
-    if try_driver overlay2; then DRV=overlay2
-    else
-      echo "dockerd-up: overlay2 failed ($(tail -1 "$T/smoke.log" 2>/dev/null)); using vfs" >&2
-      stop_dockerd
-      try_driver vfs || { cat "$T/smoke.log" >&2; exit 1; }
-      DRV=vfs
-    fi ;;
-  *) try_driver "$DRV" || { cat "$T/smoke.log" >&2; exit 1; } ;;
-esac
+pick_driver overlay2 stop_dockerd "$T/smoke.log"
 echo "dockerd-up: dockerd pid $(cat "$T/dockerd.pid") on $SOCK (driver $DRV, containerd pid $(cat "$T/containerd.pid"))"

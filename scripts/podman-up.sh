@@ -175,16 +175,6 @@ wipe_storage() {
   findmnt -rn -o TARGET | grep -F "$T/" | sort -r | xargs -r umount 2>/dev/null || true
   rm -rf "$T/root" "$T/run" "$T/libpod" "$T/tmp"; mkdir -p "$T"/{root,run,libpod,tmp}
 }
-case $DRV in
-  auto)
-    if try_driver overlay; then DRV=overlay
-    else
-      echo "podman-up: overlay failed ($(tail -1 "$T/smoke.log")); using vfs" >&2
-      wipe_storage
-      try_driver vfs || { cat "$T/smoke.log" >&2; exit 1; }
-      DRV=vfs
-    fi ;;
-  *) try_driver "$DRV" || { cat "$T/smoke.log" >&2; exit 1; } ;;
-esac
+pick_driver overlay wipe_storage "$T/smoke.log"
 
 start_service "driver $DRV"

@@ -1,6 +1,7 @@
 # Sourced by scripts/{podman,dockerd}-{up,down}.sh: the steps their private daemons
 # (a DIR holding every piece of state, ../shared/backend-recipe.md §3) share.
-# Functions only; they read no variable of the caller but $0 (for messages).
+# Functions only; they read no variable of the caller but $0 (for messages), and
+# pick_driver reads and sets DRV.
 
 # pid_is FILE NEEDLE: FILE names a live process whose command line has NEEDLE
 # (a pid file alone may name a reused pid)
@@ -77,4 +78,24 @@ unmount_remove() {
     findmnt -rn -o TARGET | grep -F "$t" >&2
     exit 1
   fi
+}
+
+# pick_driver FAST UNDO SMOKE: settle the storage driver DRV. A DRV other than "auto"
+# must work as given; "auto" tries FAST and, when it fails, says so, runs UNDO (what the
+# failed try left) and tries vfs; DRV is then the driver that works. try_driver NAME is
+# the caller's: it proves a driver, leaving its output in the file SMOKE. When no driver
+# works, SMOKE goes to stderr and the script exits 1.
+pick_driver() {
+  local fast=$1 undo=$2 smoke=$3
+  case $DRV in
+    auto)
+      if try_driver "$fast"; then DRV=$fast
+      else
+        echo "$(basename "$0" .sh): $fast failed ($(tail -1 "$smoke" 2>/dev/null)); using vfs" >&2
+        "$undo"
+        try_driver vfs || { cat "$smoke" >&2; exit 1; }
+        DRV=vfs
+      fi ;;
+    *) try_driver "$DRV" || { cat "$smoke" >&2; exit 1; } ;;
+  esac
 }
