@@ -105,7 +105,7 @@ fi
 mkdir -p "$T/repo"
 (cd "$REPO" && cp --parents tests/integration/lib.sh tests/integration/cli.sh \
    tests/integration/rootless_user.sh contrib/hooks/container-gateway-hook \
-   tests/helpers/no_userns "$T/repo/") && cp "$GATEWAY" "$T/repo/container-gateway"
+   tests/helpers/no_userns tests/helpers/hook_harness.py "$T/repo/") && cp "$GATEWAY" "$T/repo/container-gateway"
 "$REPO/scripts/mk-busybox-tar.sh" "$T/busybox.tar"
 chmod -R a+rX "$T/repo" "$T/busybox.tar"
 

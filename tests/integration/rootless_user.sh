@@ -83,13 +83,8 @@ r_build() {
 # with PAYLOAD and lives on until NAME.end exists (its pid in HPID; killed at teardown)
 harness() {
   local name=$1 payload=$2; shift 2
-  cg_bg python3 -c 'import os, subprocess, sys, time
-name, payload = sys.argv[1], sys.argv[2].encode()
-with open(name + ".out", "wb") as o, open(name + ".err", "wb") as e:
-    subprocess.run(sys.argv[3:], input=payload, stdout=o, stderr=e)
-open(name + ".done", "w").close()
-while not os.path.exists(name + ".end"):
-    time.sleep(0.05)' "$CG_TMP/$name" "$payload" env CONTAINER_GATEWAY_BIN="$CG_GATEWAY" \
+  cg_bg python3 "$CG_REPO/tests/helpers/hook_harness.py" "$CG_TMP/$name" "$payload" \
+      env CONTAINER_GATEWAY_BIN="$CG_GATEWAY" \
       CLAUDE_ENV_FILE="$CG_TMP/$name.env" "$HOOK" "$@"
   HPID=$CG_BG_PID
   cg_wait_for 90000 test -e "$CG_TMP/$name.done"

@@ -67,13 +67,7 @@ check "env: not running, exit 1 and nothing on stdout" [ "$HRC" = 1 -a -z "$HOUT
 # a harness: a process (not a shell) that runs the hook and lives until NAME.end exists
 harness() {  # NAME PAYLOAD ARGS...
   local name=$1 payload=$2; shift 2
-  ops_bg python3 -c 'import os, subprocess, sys, time
-name, payload = sys.argv[1], sys.argv[2].encode()
-with open(name + ".out", "wb") as o, open(name + ".err", "wb") as e:
-    subprocess.run(sys.argv[3:], input=payload, stdout=o, stderr=e)
-open(name + ".done", "w").close()
-while not os.path.exists(name + ".end"):
-    time.sleep(0.05)' "$OPS_TMP/$name" "$payload" env PATH="$BASEPATH" "$HOOK" "$@"
+  ops_bg python3 "$OPS_REPO/tests/helpers/hook_harness.py" "$OPS_TMP/$name" "$payload" env PATH="$BASEPATH" "$HOOK" "$@"
   HPID=$OPS_BG_PID
   ops_wait_for "[ -e '$OPS_TMP/$name.done' ]" 60
 }
