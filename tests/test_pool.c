@@ -198,18 +198,28 @@ test_pool_reuse(void **state)
 	t_close(&t, HANDLED);
 }
 
+/*
+ * A fresh backend and an empty pool, then a connection whose first GET
+ * leaves exactly one backend connection kept in the pool.
+ */
+static void
+t_open_kept(struct t *t)
+{
+	memset(kb, 0, sizeof(*kb));
+	backend_pool_close(&gw);
+	t_open(t, kb_path);
+	exchange(t, 1, "GET", "/v1.41/info");
+	kb_wait_reqs(1);
+	assert_int_equal(gw.pools[0].n, 1);
+}
+
 static void
 test_pool_stale(void **state)
 {
 	struct t t;
 
 	(void)state;
-	memset(kb, 0, sizeof(*kb));
-	backend_pool_close(&gw);
-	t_open(&t, kb_path);
-	exchange(&t, 1, "GET", "/v1.41/info");
-	kb_wait_reqs(1);
-	assert_int_equal(gw.pools[0].n, 1);
+	t_open_kept(&t);
 	/*
 	 * The backend closes the kept connection when the next request
 	 * arrives (an idle timeout racing the request): the GET goes again,
@@ -239,12 +249,7 @@ test_pool_socket_gone(void **state)
 	struct t t;
 
 	(void)state;
-	memset(kb, 0, sizeof(*kb));
-	backend_pool_close(&gw);
-	t_open(&t, kb_path);
-	exchange(&t, 1, "GET", "/v1.41/info");
-	kb_wait_reqs(1);
-	assert_int_equal(gw.pools[0].n, 1);
+	t_open_kept(&t);
 	snprintf(moved, sizeof(moved), "%s.old", kb_path);
 	assert_int_equal(rename(kb_path, moved), 0);
 	exchange(&t, 2, "GET", "/v1.41/info");
