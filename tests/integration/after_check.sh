@@ -267,10 +267,8 @@ ALL=(a_swap_before_start a_swap_stop_start a_cp_after_swap a_pins_lifecycle a_wo
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl); else need=(docker podman curl); fi
-if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need "${need[@]}"
+cg_need_gateway
 cg_two_gateways || exit
 cleanup
 if ! setup; then fail "after-check set-up" "could not build the images"; cleanup; cg_summary; exit; fi

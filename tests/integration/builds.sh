@@ -507,10 +507,8 @@ ALL=(b_mount_read b_mount_rw b_dockerfile_link b_from_archive b_write_through b_
 # ---- main -------------------------------------------------------------------------
 need=(docker docker-compose python3 curl timeout tar)
 if [ "$CG_BACKEND" = docker ]; then need+=(dockerd containerd); else need+=(podman); fi
-if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need "${need[@]}"
+cg_need_gateway
 cg_two_gateways || exit
 cg_run_scenarios "$@"
 bk_q rmi -f localhost/cgt-b:1

@@ -386,10 +386,8 @@ ALL=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_s
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl timeout); else need=(docker podman curl timeout); fi
-if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need "${need[@]}"
+cg_need_gateway
 cg_two_gateways || exit
 cg_run_scenarios "$@"
 cg_summary

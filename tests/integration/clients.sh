@@ -231,12 +231,10 @@ c_podman_compose() {
 # ---- main -------------------------------------------------------------------------------
 need=(go ruby docker curl python3)
 [ "$CG_BACKEND" = podman ] && need+=(podman podman-compose)
-if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+cg_need "${need[@]}"
 if ! ruby -e 'require "docker"' 2>/dev/null; then fail "prerequisites" "ruby docker-api is not installed"; cg_summary; exit; fi
 if [ ! -x "$NODE" ]; then fail "client libraries" "none at $LIBS_DIR (scripts/install-libs.sh)"; cg_summary; exit; fi
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need_gateway
 cg_two_gateways || exit
 ALL=(c_go c_ruby c_devcontainer c_podman_compose c_testcontainers)
 cg_run_scenarios "$@"

@@ -38,9 +38,7 @@ export CG_BACKEND=docker
 
 CLI_SCENARIOS=(s_run_rm s_detached_lifecycle s_bind_inside s_refusals s_isolation s_cp s_stdin s_encoded_image_names s_publish_all)
 
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need_gateway
 if ! cg_backend_up; then fail "docker backend" "dockerd-up.sh failed"; cg_summary; exit; fi
 docker_ver=$(DOCKER_HOST="unix://$CG_DOCKER_SOCK" timeout 10 docker version --format '{{.Server.Version}}' 2>/dev/null)
 echo "# dockerd ${docker_ver:-?} ($(grep -o 'driver [a-z0-9]*' "$CG_TMP/dockerd-up.log" | head -n 1))"

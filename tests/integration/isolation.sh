@@ -1265,10 +1265,8 @@ ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_te
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
-if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need "${need[@]}"
+cg_need_gateway
 cg_two_gateways || exit
 cleanup
 if ! setup; then fail "isolation set-up" "could not create the fixtures"; cleanup; cg_summary; exit; fi

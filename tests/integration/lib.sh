@@ -28,6 +28,8 @@
 #   expect_fail_match NAME ERE CMD... same with an extended regular expression
 #   cg_compare_flows LABEL D G    a client's flows, directly (file D) and through a gateway (G)
 #   cg_summary                    print "N passed, M failed"; exit 1 when M > 0
+#   cg_need TOOL... / cg_need_gateway  end the run with a FAIL when a tool / the gateway
+#                                 binary is missing
 #   dk dk2 / pm pm2               the docker / podman CLI through project 1's / 2's gateway
 #                                 (run dir $R1 / $R2), with the per-command timeout
 #   bk, bk_q, bk_rm               the docker CLI on the backend itself, bypassing every
@@ -193,6 +195,19 @@ cg_require() {
   if [ ${#missing[@]} -gt 0 ]; then
     echo "integration: missing ${missing[*]} (run scripts/install-deps.sh)" >&2
     return 1
+  fi
+}
+
+# cg_need TOOL...: when a tool is missing, FAIL "prerequisites" and end the run (cg_summary)
+cg_need() {
+  cg_require "$@" && return 0
+  fail "prerequisites" "missing tools"; cg_summary; exit
+}
+# cg_need_gateway: when CG_GATEWAY is no executable (and CG_DIRECT=1 does not do without
+# one), FAIL "gateway binary" and end the run (cg_summary)
+cg_need_gateway() {
+  if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
+    fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
   fi
 }
 

@@ -217,9 +217,7 @@ s_flows() {
 if [ ! -x "$NODE" ]; then
   fail "client libraries" "none at $LIBS_DIR (run scripts/install-libs.sh; make check does)"; cg_summary; exit
 fi
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need_gateway
 cg_two_gateways || exit
 echo "# $("$NODE" --version), dockerode $("$NODE" -p 'require("dockerode/package.json").version'), testcontainers $("$NODE" -p 'require("testcontainers/package.json").version')"
 ALL=(s_measure s_flows)

@@ -657,11 +657,9 @@ ALL=(t_compose t_sdk t_build t_build_cpp t_build_transports t_volume_driver t_ne
 PY3=${CG_PYTHON:-/usr/bin/python3}
 need=(docker docker-compose "$PY3" curl timeout skopeo)
 if [ "$CG_BACKEND" = docker ]; then need+=(dockerd containerd); else need+=(podman); fi
-if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+cg_need "${need[@]}"
 if ! "$PY3" -c 'import docker' 2>/dev/null; then fail "prerequisites" "python3-docker is not installed"; cg_summary; exit; fi
-if [ "$CG_DIRECT" != 1 ] && [ ! -x "$CG_GATEWAY" ]; then
-  fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit
-fi
+cg_need_gateway
 cg_two_gateways || exit
 cg_run_scenarios "$@"
 cg_summary

@@ -584,7 +584,7 @@ ALL=(u_chain u_commit u_commit_label_forms u_prune u_df u_inspect u_images u_hin
 # ---- main -------------------------------------------------------------------------
 need=(docker curl timeout git python3 script)
 if [ "$CG_BACKEND" = docker ]; then need+=(dockerd containerd); else need+=(podman); fi
-if ! cg_require "${need[@]}"; then fail "prerequisites" "missing tools"; cg_summary; exit; fi
+cg_need "${need[@]}"
 if [ ! -x "$CG_GATEWAY" ]; then fail "gateway binary" "no executable at $CG_GATEWAY (make first)"; cg_summary; exit; fi
 cg_two_gateways || exit
 cg_run_scenarios "$@"
