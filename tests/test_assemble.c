@@ -22,6 +22,7 @@
 #include "policy/policy.h"
 #include "policy/query.h"
 #include "policy/routes.h"
+#include "tests/policy_ctx.h"
 
 #define ROOT	"/home/u/proj"
 #define P	CG_PODMAN
@@ -80,14 +81,7 @@ static const struct ref_case ref_cases[] = {
 static struct cg_policy_ctx
 make_ctx(enum cg_kind sock, enum cg_kind backend)
 {
-	struct cg_policy_ctx c;
-
-	memset(&c, 0, sizeof(c));
-	c.root = ROOT;
-	c.socket_kind = sock;
-	c.backend_kind = backend;
-	c.backend_timeout_ms = 60000;
-	return c;
+	return policy_test_ctx(ROOT, sock, backend, NULL);
 }
 
 static void

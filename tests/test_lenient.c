@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "policy/policy.h"
+#include "tests/policy_ctx.h"
 
 #define ROOT	"/home/u/proj"
 #define PROJNET	"cg-p-0123456789abcdef"	/* the project's own network */
@@ -59,14 +60,9 @@ static int
 run(const char *method, const char *target, const char *body,
     struct cg_request *req, struct cg_refusal *r)
 {
-	struct cg_policy_ctx ctx;
+	struct cg_policy_ctx ctx = policy_test_ctx(ROOT,
+	    strstr(target, "/libpod/") ? CG_PODMAN : CG_DOCKER, CG_PODMAN, &facts);
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.root = ROOT;
-	ctx.socket_kind = strstr(target, "/libpod/") ? CG_PODMAN : CG_DOCKER;
-	ctx.backend_kind = CG_PODMAN;
-	ctx.facts = &facts;
-	ctx.backend_timeout_ms = 60000;
 	memset(r, 0, sizeof(*r));
 	if (policy_route(&ctx, method, target, strlen(target), 0, req, r) != 0)
 		return -1;

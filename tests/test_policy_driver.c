@@ -21,6 +21,7 @@
 #include "policy/json.h"
 #include "policy/policy.h"
 #include "policy/query.h"
+#include "tests/policy_ctx.h"
 
 #define ROOT	"/home/u/proj"
 #define ID_A	"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"
@@ -107,15 +108,7 @@ static struct cg_facts facts = { fake_owned, NULL, NULL, &fake };
 static struct cg_policy_ctx
 make_ctx(enum cg_kind sock)
 {
-	struct cg_policy_ctx c;
-
-	memset(&c, 0, sizeof(c));
-	c.root = ROOT;
-	c.socket_kind = sock;
-	c.backend_kind = CG_PODMAN;
-	c.facts = &facts;
-	c.backend_timeout_ms = 60000;
-	return c;
+	return policy_test_ctx(ROOT, sock, CG_PODMAN, &facts);
 }
 
 /*

@@ -21,6 +21,7 @@
 #include "policy/query.h"
 #include "policy/querykeys.h"
 #include "policy/routes.h"
+#include "tests/policy_ctx.h"
 
 #define ROOT	"/home/u/proj"
 #define ENC_LABEL_ONLY \
@@ -32,13 +33,8 @@ static int
 route(enum cg_kind sock, const char *method, const char *target,
     struct cg_request *req, struct cg_refusal *r)
 {
-	struct cg_policy_ctx ctx;
+	struct cg_policy_ctx ctx = policy_test_ctx(ROOT, sock, CG_PODMAN, NULL);
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.root = ROOT;
-	ctx.socket_kind = sock;
-	ctx.backend_kind = CG_PODMAN;
-	ctx.backend_timeout_ms = 60000;
 	memset(r, 0, sizeof(*r));
 	return policy_route(&ctx, method, target, strlen(target), 0, req, r);
 }

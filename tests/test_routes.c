@@ -19,6 +19,7 @@
 #include "policy/policy.h"
 #include "policy/query.h"
 #include "policy/routes.h"
+#include "tests/policy_ctx.h"
 
 #define ROOT	"/home/u/proj"
 #define LBL	"org.apache.magpie.project=" ROOT
@@ -38,15 +39,7 @@
 static struct cg_policy_ctx
 make_ctx(enum cg_kind sock)
 {
-	struct cg_policy_ctx c;
-
-	memset(&c, 0, sizeof(c));
-	c.root = ROOT;
-	c.socket_kind = sock;
-	c.backend_kind = CG_PODMAN;
-	c.egress = CG_EGRESS_OFF;
-	c.backend_timeout_ms = 60000;
-	return c;
+	return policy_test_ctx(ROOT, sock, CG_PODMAN, NULL);
 }
 
 /* Route a request on a socket with a podman or docker backend. */
