@@ -30,11 +30,7 @@ case ${1-} in
 esac
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
 T=$(realpath -m -- "$1")
-[ -e "$T" ] || exit 0
-if [ ! -f "$T/.cg-dockerd" ]; then
-  echo "$0: $T was not made by dockerd-up.sh (no .cg-dockerd); refusing to remove it" >&2
-  exit 1
-fi
+claimed_dir "$T" .cg-dockerd
 SOCK=$T/docker.sock
 BR=$(cat "$T/bridge" 2>/dev/null)   # step 7; DIR is gone by then
 case $BR in cgd[0-9a-f]*) ;; *) BR= ;; esac

@@ -18,11 +18,7 @@ esac
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
 T=$(realpath -m -- "$1")
 unset CONTAINER_HOST CONTAINER_CONNECTION DOCKER_CONFIG REGISTRY_AUTH_FILE   # podman fails on a DOCKER_CONFIG dir without config.json
-[ -e "$T" ] || exit 0
-if [ ! -f "$T/.cg-podman" ]; then
-  echo "$0: $T was not made by podman-up.sh (no .cg-podman); refusing to remove it" >&2
-  exit 1
-fi
+claimed_dir "$T" .cg-podman
 
 # 1. containers and pods, with the local CLI on the private store only (never
 #    without our own conf files: that would act on the system's store)

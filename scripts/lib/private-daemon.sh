@@ -32,6 +32,18 @@ claim_dir() {
   touch "$t/$marker"
 }
 
+# claimed_dir DIR MARKER: for a down script. Exit 0 when DIR does not exist (nothing to
+# undo), 1 when it does without MARKER (not made by the up script: refuse to remove it).
+claimed_dir() {
+  local t=$1 marker=$2 up
+  up=$(basename "$0"); up=${up%-down.sh}-up.sh
+  [ -e "$t" ] || exit 0
+  if [ ! -f "$t/$marker" ]; then
+    echo "$0: $t was not made by $up (no $marker); refusing to remove it" >&2
+    exit 1
+  fi
+}
+
 # kill_naming_dir DIR [gateways]: SIGKILL, until none is left (5 s at most), every
 # process whose command line names DIR/ (shims, conmons, clients), but this shell
 # and its ancestors; with "gateways", a container-gateway in front of the daemon is
