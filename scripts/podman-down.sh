@@ -10,13 +10,7 @@
 # Refuses a directory that podman-up.sh did not make (no DIR/.cg-podman).
 set -uo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/private-daemon.sh"
-# -h/--help: the comment above; any other DIR starting with "-" is a mistake
-case ${1-} in
-  -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-  -*) set -- ;;
-esac
-[ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
-T=$(realpath -m -- "$1")
+down_args "$@"   # -h/--help: the comment above; sets T
 unset CONTAINER_HOST CONTAINER_CONNECTION DOCKER_CONFIG REGISTRY_AUTH_FILE   # podman fails on a DOCKER_CONFIG dir without config.json
 claimed_dir "$T" .cg-podman
 

@@ -1,7 +1,7 @@
 # Sourced by scripts/{podman,dockerd}-{up,down}.sh: the steps their private daemons
 # (a DIR holding every piece of state, ../shared/backend-recipe.md §3) share.
-# Functions only; they read no variable of the caller but $0 (for messages), and
-# pick_driver reads and sets DRV.
+# Functions only; they read no variable of the caller but $0 (for messages); down_args
+# sets T, pick_driver reads and sets DRV.
 
 # pid_is FILE NEEDLE: FILE names a live process whose command line has NEEDLE
 # (a pid file alone may name a reused pid)
@@ -30,6 +30,18 @@ claim_dir() {
   fi
   mkdir -p "$t"
   touch "$t/$marker"
+}
+
+# down_args ARG...: a down script's command line. -h/--help prints the script's header
+# comment and exits 0; one DIR (not starting with "-": a mistyped option is no DIR) sets
+# T to its absolute path; anything else is a usage error (exit 2).
+down_args() {
+  case ${1-} in
+    -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+    -*) set -- ;;
+  esac
+  [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
+  T=$(realpath -m -- "$1")
 }
 
 # claimed_dir DIR MARKER: for a down script. Exit 0 when DIR does not exist (nothing to
