@@ -14,7 +14,7 @@ commit, every ratio of the same run and the bars.
 
 usage: bench/bench.py [--quick] [--out FILE] [--only SECTION,...] [--gateways N]
                       [--gateway-before BINARY]
-  sections: memory latency cpu cli stream uploads conc budget gateways
+  sections: memory latency refusal cpu cli stream uploads conc budget gateways
 Needs root (a private rootful podman) and haproxy (make bench installs it).
 Every process it starts is stopped by pid at the end, also on failure.
 """
@@ -416,6 +416,39 @@ def section_latency(rep, socks, cid, args):
         for p, label in (("p50_us", "p50"), ("p90_us", "p90"), ("p99_us", "p99")):
             vals = {s: statistics.median(r[p] for r in res[s]) for s in SIDES}
             rep.add(sec, f"{name}, {label}", vals, "us", bars if label == "p50" else ())
+
+
+def section_refusal(rep, gw_sock, gw_pid, args):
+    """A 4 MiB create body with an unknown field, parsed by the request
+    parser and refused (403): the JSON path's cost, and the monitor's RSS
+    after it (it never holds the body). Gateway only: the backend would
+    not refuse it."""
+    rounds = 3 if args.quick else 7
+    body = (b'{"Image":"x","Env":[' + b",".join(b'"A=%d"' % i for i in range(400000))
+            + b'],"Bogus":1}')
+    head = (b"POST /v1.41/containers/create HTTP/1.1\r\nHost: d\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
+    times = []
+    for _ in range(rounds):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(gw_sock)
+        t0 = time.perf_counter()
+        s.sendall(head + body)
+        got = b""
+        while b"\r\n\r\n" not in got:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+        times.append((time.perf_counter() - t0) * 1e3)
+        s.close()
+        if not got.startswith(b"HTTP/1.1 403"):
+            rep.notes.append("4 MiB refused create: answered "
+                             + got.split(b"\r\n", 1)[0].decode(errors="replace"))
+    sec = "JSON refusal"
+    rep.add(sec, f"{len(body) / MIB:.1f} MiB create body parsed and refused, median ms",
+            {"gateway": statistics.median(times)}, "ms")
+    rep.add(sec, "the monitor's RSS after it", {"gateway": rss_kib(gw_pid) / 1024}, "MiB")
 
 
 def section_cpu(rep, socks, pids, pm_pid, args):
@@ -952,7 +985,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default=os.path.join(REPO, "doc", "performance.md"))
-    ap.add_argument("--only", default="memory,latency,cpu,cli,stream,uploads,conc,budget,gateways")
+    ap.add_argument("--only", default="memory,latency,refusal,cpu,cli,stream,uploads,conc,budget,gateways")
     ap.add_argument("--gateway-before", help="another gateway binary (e.g. main's, built in a "
                     "scratch copy) to compare the checked uploads with (section uploads)")
     ap.add_argument("--gateways", type=int, default=0,
@@ -997,6 +1030,8 @@ def main():
                     "MiB", [("gateway", None, 2)])
         if "latency" in only:
             section_latency(rep, socks, cid, args)
+        if "refusal" in only:
+            section_refusal(rep, gw_sock, gw.pid, args)
         if "cpu" in only:
             section_cpu(rep, socks, pids, pm_pid, args)
         if "cli" in only:
