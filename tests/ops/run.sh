@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")" || exit 1
 total_p=0; total_f=0; bad=()
-for t in rundir.sh lifecycle.sh cli.sh limits.sh timeouts.sh hook.sh docs.sh logs-follow.sh confine.sh spares.sh framing.sh logrotate.sh; do
+for t in rundir.sh lifecycle.sh cli.sh limits.sh timeouts.sh hook.sh docs.sh logs-follow.sh confine.sh spares.sh framing.sh logrotate.sh stdio.sh; do
   echo "== tests/ops/$t"
   out=$(timeout -k 10 300 "./$t" 2>&1); rc=$?
   printf '%s\n' "$out"
