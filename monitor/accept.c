@@ -6,7 +6,6 @@
 #include "monitor/gateway.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,48 +19,6 @@
 #include "monitor/linger.h"
 #include "monitor/log.h"
 #include "monitor/zygote.h"
-
-/* Hand the client to a ready child (privsep.md §8 step 1). */
-void
-start_conn(struct gateway *gw, struct conn *c)
-{
-	const struct listener *l = &gw->lis[c->lis];
-	struct ipc_msg m = { .type = IPC_CONN_START };
-	int rc;
-
-	c->id = ++gw->next_conn_id;
-	m.fd = c->client;
-	m.u.conn_start.conn = c->id;
-	m.u.conn_start.socket_kind = l->socket_kind == CG_DOCKER ?
-	    IPC_KIND_DOCKER : IPC_KIND_PODMAN;
-	m.u.conn_start.backend_kind = l->backend_kind == CG_DOCKER ?
-	    IPC_KIND_DOCKER : IPC_KIND_PODMAN;
-	m.u.conn_start.root.p = gw->root;
-	m.u.conn_start.root.len = (uint32_t)strlen(gw->root);
-	m.u.conn_start.egress = (uint8_t)gw->cfg->egress;
-	m.u.conn_start.proxy.p = l->proxy;
-	m.u.conn_start.proxy.len = (uint32_t)strlen(l->proxy);
-	m.u.conn_start.noproxy.p = l->noproxy;
-	m.u.conn_start.noproxy.len = (uint32_t)strlen(l->noproxy);
-	m.u.conn_start.proxy_available = (uint8_t)l->proxy_available;
-	m.u.conn_start.backend_timeout_ms = gw->backend_timeout_ms;
-	m.u.conn_start.commit_needs_body = (uint8_t)l->commit_needs_body;
-	m.u.conn_start.backend_rootless = (uint8_t)l->backend_rootless;
-	ipc_audit(c, "to-child", &m);
-	rc = ipc_send(c->ipc, &m, MSG_DONTWAIT);
-	/*
-	 * The monitor keeps its copy: it writes forwarded responses and
-	 * relays switched streams itself (privsep.md §1 amendment).
-	 */
-	c->started = 1;
-	if (rc != IPC_OK) {
-		log_msg(LOG_ERROR, "child-exit", "cannot hand connection %llu to "
-		    "its request parser: %s", (unsigned long long)c->id,
-		    ipc_strerror(rc));
-		kill(c->pid, SIGKILL);
-		c->dead = 1;
-	}
-}
 
 /*
  * 1 when c holds a slot without a request in flight: waiting for its

@@ -1,16 +1,12 @@
 /*
  * Accepting clients (monitor/accept.c): the connection limit, idle slots
- * given to newcomers, the hand-over to a request parser.
+ * given to newcomers (the hand-over to a request parser: start_conn,
+ * monitor/conn.h).
  */
 #ifndef CG_MONITOR_ACCEPT_H
 #define CG_MONITOR_ACCEPT_H
 
 #include "monitor/gateway.h"
-
-/* Hand client connection c (c->client, c->lis set) to its ready request
- * parser with CONN_START (privsep.md §8 step 1); a failed send kills the
- * child and marks c dead. */
-void start_conn(struct gateway *gw, struct conn *c);
 
 /* Accept one client on listener li: a request parser for it, the slot of
  * an idle connection at the limit, or the 503 (linger.c). Returns 1 when

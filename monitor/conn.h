@@ -15,6 +15,16 @@
 struct conn *conn_new(struct gateway *gw, pid_t pid, int ipc);
 
 /*
+ * Hand client connection c (c->client, c->lis set) to its ready request
+ * parser with CONN_START (privsep.md §8 step 1): c gets its id, the
+ * message carries the client's socket and the listener's settings. A
+ * failed send is logged, kills the child and marks c dead. Called when the
+ * parser is ready and the client waits (accept.c, serve.c), or when the
+ * zygote reports the pid of a parser a client waits for (zygote.c).
+ */
+void start_conn(struct gateway *gw, struct conn *c);
+
+/*
  * Close every descriptor of c and free c and everything it owns. Does not
  * kill or reap the child, and does not unlink c from gw->conns (the
  * caller does both first).

@@ -26,7 +26,6 @@
 
 #include "base/util.h"
 #include "base/xmalloc.h"
-#include "monitor/accept.h"
 #include "monitor/children.h"
 #include "monitor/conn.h"
 #include "monitor/evloop.h"
