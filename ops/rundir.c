@@ -82,37 +82,6 @@ struct loc {
 	int fallback;			/* read-only: never servable (§5.1) */
 };
 
-int
-rundir_component(const char *path, const char *label, int create)
-{
-	struct stat st;
-
-	for (;;) {
-		if (lstat(path, &st) == 0)
-			break;
-		if (errno != ENOENT)
-			return refuse("%s (%s) cannot be inspected: %s; refusing",
-			    label, path, strerror(errno));
-		if (!create)
-			return RD_NO_RUNDIR;
-		if (mkdir(path, 0700) == 0 || errno == EEXIST)
-			continue;	/* a lost race re-checks what is there */
-		return refuse("%s (%s) cannot be created: %s; refusing", label,
-		    path, strerror(errno));
-	}
-	if (S_ISLNK(st.st_mode))
-		return refuse("%s (%s) is a symlink; refusing", label, path);
-	if (!S_ISDIR(st.st_mode))
-		return refuse("%s (%s) is not a directory; refusing", label, path);
-	if (st.st_uid != geteuid())
-		return refuse("%s (%s) is not owned by the current user; refusing",
-		    label, path);
-	if (st.st_mode & 022)
-		return refuse("%s (%s) is group- or world-writable; refusing",
-		    label, path);
-	return 0;
-}
-
 /*
  * Create/check every component of dir below anchor, top-down, one at a
  * time, never "make parents" (cli.md §5.3). Read-only: stops at the

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ops/rundir.h"
+#include "ops/dirsafe.h"
 
 /* The start time of pid (clock ticks since boot), or 0 when it is gone. */
 static unsigned long long
