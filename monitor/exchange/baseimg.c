@@ -35,7 +35,6 @@
  */
 #include "monitor/gateway.h"
 #include "monitor/exchange/backend.h"
-#include "monitor/exchange/relay.h"
 
 #include <errno.h>
 #include <fcntl.h>

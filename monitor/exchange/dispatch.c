@@ -308,6 +308,8 @@ on_body_spliced(struct conn *c, const struct ipc_msg *m)
 {
 	int rc = splice_on_body_spliced(c, m);
 
+	if (rc == SPLICE_CHECKED)	/* a checked upload's: its checker's */
+		rc = check_on_spliced(c, m->u.body_spliced.len);
 	if (rc >= 0 && c->body_deadline > 0)
 		body_moved(c);
 	if (rc == 1)

@@ -56,9 +56,14 @@ void splice_offer_body_pipe(struct conn *c);
  * body) and moves exactly that many bytes from the pipe to the backend.
  * Any other message of the child that comes meanwhile waits until they
  * are out (c->stash, monitor/exchange/dispatch.c), so BODY and pipe bytes stay in
- * order. Returns 0, 1 when writing to the backend failed (the caller ends
- * the upload: relay_backend_write_failed), or -1 after a violation.
+ * order. A checked upload's bytes (c->ck.kind) are counted here and
+ * moved by its checker instead: SPLICE_CHECKED, the caller hands them to
+ * check_on_spliced (monitor/exchange/check.h; the relay pipe stays below
+ * the checker). Returns 0, SPLICE_CHECKED (2), 1 when writing to the
+ * backend failed (the caller ends the upload: relay_backend_write_failed),
+ * or -1 after a violation.
  */
+#define SPLICE_CHECKED	2
 int splice_on_body_spliced(struct conn *c, const struct ipc_msg *m);
 /*
  * Write c's upload while the backend takes it: the framing in c->bc.out,
