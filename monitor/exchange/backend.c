@@ -26,8 +26,8 @@
 #include "monitor/evloop.h"
 #include "monitor/exchange/audit.h"
 #include "monitor/exchange/exchange.h"
-#include "monitor/exchange/image.h"
 #include "policy/headers.h"
+#include "policy/json.h"
 
 #define INTERNAL_RESPONSE_MAX	((8u << 20) + HTTP_HEAD_MAX)
 
@@ -499,6 +499,45 @@ backend_set_json(struct conn *c, char *json, size_t len)
 	c->head_len = (size_t)n;
 }
 
+/*
+ * The forwarded create's image field (Image, image or infra_image) made
+ * to name the id c's image step checked (c->im_pin, set by
+ * monitor/exchange/image.c), so that the daemon uses exactly that image:
+ * a retag between the check and the daemon's lookup swapped in an
+ * unchecked one (red team rt9 F6). c->json and the Content-Length of
+ * c->head are replaced. No-op without a pin. Returns 0, or -1 when the
+ * body does not parse or names no image (a broken invariant: the phase
+ * read the same body). Here, below the stages, because the forward is
+ * where the body is last rewritten: after its audit record, which names
+ * the image as the client did.
+ */
+static int
+pin_image(struct conn *c)
+{
+	char err[128], *body;
+	const char *key;
+	cJSON *tree, *v;
+	size_t len;
+
+	if (c->im_pin == NULL || c->json == NULL)
+		return 0;
+	key = c->im_pod ? "infra_image" : c->api == IPC_API_COMPAT ? "Image" :
+	    "image";
+	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
+	v = cJSON_GetObjectItemCaseSensitive(tree, key);
+	if (!cJSON_IsString(v) || cJSON_SetValuestring(v, c->im_pin) == NULL) {
+		cJSON_Delete(tree);
+		return -1;
+	}
+	/* the body is the policy's canonical form: only the value changes */
+	body = json_serialize(tree, &len);
+	cJSON_Delete(tree);
+	backend_set_json(c, body, len);
+	free(c->im_pin);	/* used: a later request starts without it */
+	c->im_pin = NULL;
+	return 0;
+}
+
 void
 backend_forward(struct conn *c)
 {
@@ -513,7 +552,7 @@ backend_forward(struct conn *c)
 	/* the record names the image as the client did, before the pin */
 	if (c->json != NULL)
 		audit_forward_body(c, c->json, (size_t)c->body_len);
-	if (image_pin_body(c) < 0) {
+	if (pin_image(c) < 0) {
 		backend_refuse(c, "malformed", "the create's image could not be "
 		    "pinned to the checked id");
 		return;

@@ -265,7 +265,7 @@ check_config(struct conn *c, const char *body, size_t len)
 	if (c->ph_pub_all && ic.exposed_ports != NULL)
 		c->ph_exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
 		    1));
-	/* the body will name exactly this image (image_pin_body) */
+	/* the body will name exactly this image (backend_forward pins it) */
 	free(c->im_pin);
 	c->im_pin = !c->im_default && image_ref_path_safe(ic.id,
 	    strlen(ic.id)) ? xstrdup(ic.id) : NULL;
@@ -341,31 +341,4 @@ image_step_done(struct conn *c, int ok, int timeout)
 	} else
 		check_config(c, body, body_len);
 	free(body);
-}
-
-int
-image_pin_body(struct conn *c)
-{
-	char err[128], *body;
-	const char *key;
-	cJSON *tree, *v;
-	size_t len;
-
-	if (c->im_pin == NULL || c->json == NULL)
-		return 0;
-	key = c->im_pod ? "infra_image" : c->api == IPC_API_COMPAT ? "Image" :
-	    "image";
-	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
-	v = cJSON_GetObjectItemCaseSensitive(tree, key);
-	if (!cJSON_IsString(v) || cJSON_SetValuestring(v, c->im_pin) == NULL) {
-		cJSON_Delete(tree);
-		return -1;
-	}
-	/* the body is the policy's canonical form: only the value changes */
-	body = json_serialize(tree, &len);
-	cJSON_Delete(tree);
-	backend_set_json(c, body, len);
-	free(c->im_pin);	/* used: a later request starts without it */
-	c->im_pin = NULL;
-	return 0;
 }

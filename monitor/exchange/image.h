@@ -23,15 +23,4 @@ int image_step_start(struct conn *c, const char *ref, int default_infra,
  */
 void image_step_done(struct conn *c, int ok, int timeout);
 
-/*
- * The forwarded create's image field (Image, image or infra_image) made
- * to name the id c's image step checked (c->im_pin), so that the daemon
- * uses exactly that image: a retag between the check and the daemon's
- * lookup swapped in an unchecked one (red team rt9 F6). c->json and the
- * Content-Length of c->head are replaced. No-op without a pin. Returns
- * 0, or -1 when the body does not parse or names no image (a broken
- * invariant: the phase read the same body).
- */
-int image_pin_body(struct conn *c);
-
 #endif
