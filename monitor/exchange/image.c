@@ -38,7 +38,6 @@
 #include "base/xmalloc.h"
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/image.h"
-#include "monitor/exchange/phase.h"
 #include "monitor/log.h"
 #include "policy/imagecfg.h"
 #include "policy/imageref.h"
@@ -224,8 +223,11 @@ systemd_step(struct conn *c, const struct image_config *ic)
 	return rc;
 }
 
-/* The image's configuration in body: checked; then the phase goes on. */
-static void
+/*
+ * The image's configuration in body: checked. Returns 1 when it passed
+ * (the phase goes on), 0 when another request runs or c was refused.
+ */
+static int
 check_config(struct conn *c, const char *body, size_t len)
 {
 	struct image_config ic;
@@ -234,7 +236,7 @@ check_config(struct conn *c, const char *body, size_t len)
 	if (image_config_parse(body, len, &ic) < 0) {
 		backend_refuse(c, "backend-unreachable", "unexpected image "
 		    "inspect response");
-		return;
+		return 0;
 	}
 	if (c->im_step == IM_RESOLVE) {
 		/* podman: the id the compat lookup resolved, inspected whole */
@@ -242,24 +244,24 @@ check_config(struct conn *c, const char *body, size_t len)
 			image_config_free(&ic);
 			backend_refuse(c, "backend-unreachable", "unexpected "
 			    "image inspect response");
-			return;
+			return 0;
 		}
 		free(c->im_id);
 		c->im_id = xstrdup(ic.id);
 		image_config_free(&ic);
 		im_request(c, IM_INSPECT, LIBPOD_PREFIX "/images/%s/json",
 		    c->im_id);
-		return;
+		return 0;
 	}
 	memset(&r, 0, sizeof(r));
 	if (image_config_check(&ic, c->im_ref, c->gw->root, &r) < 0) {
 		image_config_free(&ic);
 		backend_refuse_r(c, &r);
-		return;
+		return 0;
 	}
 	if (systemd_step(c, &ic) < 0) {
 		image_config_free(&ic);
-		return;
+		return 0;
 	}
 	/* publish.h: the ports a publish-all create binds on 127.0.0.1 */
 	if (c->ph_pub_all && ic.exposed_ports != NULL)
@@ -271,7 +273,7 @@ check_config(struct conn *c, const char *body, size_t len)
 	    strlen(ic.id)) ? xstrdup(ic.id) : NULL;
 	image_config_free(&ic);
 	c->im_step = IM_NONE;
-	phase_continue(c);
+	return 1;
 }
 
 /*
@@ -299,16 +301,16 @@ inspect_refused(struct conn *c, int status, const char *body, size_t len)
 	cJSON_Delete(tree);
 }
 
-void
+int
 image_step_done(struct conn *c, int ok, int timeout)
 {
 	char *body = NULL;
 	size_t body_len;
-	int status;
+	int status, passed = 0;
 
 	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
 		backend_refuse_transport(c, timeout);
-		return;
+		return 0;
 	}
 	if (c->im_step == IM_VERSION) {
 		if (status < 200 || status > 299)
@@ -325,7 +327,7 @@ image_step_done(struct conn *c, int ok, int timeout)
 			    "the default infra image of pod creates is not "
 			    "checked");
 			c->im_step = IM_NONE;
-			phase_continue(c);
+			passed = 1;
 		}
 	} else if (status == 404 && c->im_pod && !c->im_default) {
 		backend_refuse(c, "pod", "infra image %s is not present; pull "
@@ -334,11 +336,11 @@ image_step_done(struct conn *c, int ok, int timeout)
 		/* a default infra image podman builds afresh still runs
 		 * infra_command */
 		c->im_step = IM_NONE;
-		if (systemd_step(c, NULL) == 0)
-			phase_continue(c);
+		passed = systemd_step(c, NULL) == 0;
 	} else if (status < 200 || status > 299) {
 		inspect_refused(c, status, body, body_len);
 	} else
-		check_config(c, body, body_len);
+		passed = check_config(c, body, body_len);
 	free(body);
+	return passed;
 }

@@ -19,8 +19,9 @@ int image_step_start(struct conn *c, const char *ref, int default_infra,
 /*
  * The internal exchange of c's image step ended (ok, timeout as for
  * phase_done): the next request, a refusal (annotations, pod, 502, 504),
- * or phase_continue().
+ * or the image passed. Returns 1 when it passed (the caller, phase_done,
+ * goes on with the phase), 0 otherwise.
  */
-void image_step_done(struct conn *c, int ok, int timeout);
+int image_step_done(struct conn *c, int ok, int timeout);
 
 #endif

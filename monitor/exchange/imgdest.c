@@ -22,7 +22,6 @@
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/facts.h"
 #include "monitor/exchange/imgdest.h"
-#include "monitor/exchange/phase.h"
 #include "monitor/log.h"
 
 static void
@@ -59,7 +58,7 @@ imgdest_start(struct conn *c)
 	return 1;
 }
 
-void
+int
 imgdest_done(struct conn *c, int ok, int timeout)
 {
 	char id[CG_ID_MAX + 1], *body = NULL;
@@ -70,7 +69,7 @@ imgdest_done(struct conn *c, int ok, int timeout)
 
 	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
 		backend_refuse_transport(c, timeout);
-		return;
+		return 0;
 	}
 	v = facts_verdict(CG_FACT_IMAGE, (enum cg_api)c->api, status, body,
 	    body_len, c->gw->root, id);
@@ -78,7 +77,7 @@ imgdest_done(struct conn *c, int ok, int timeout)
 	if (status != 404 && v == CG_UNEXPECTED) {
 		backend_refuse(c, "backend-unreachable", "unexpected image "
 		    "inspect response");
-		return;
+		return 0;
 	}
 	if (status != 404 && v != CG_OWNED) {
 		struct cg_refusal r;
@@ -88,15 +87,15 @@ imgdest_done(struct conn *c, int ok, int timeout)
 		    "image that is not this project's (pulled, or another "
 		    "project's)", c->dn.key[c->dn_i], name);
 		backend_refuse_r(c, &r);
-		return;
+		return 0;
 	}
 	if (++c->dn_i < c->dn.n) {
 		ask(c);
-		return;
+		return 0;
 	}
 	log_msg(LOG_DEBUG, "image-dest", "%zu image name(s) free or the "
 	    "project's (conn %llu)", c->dn.n, (unsigned long long)c->id);
 	image_dests_free(&c->dn);
 	c->dn_step = 0;
-	phase_resume(c);
+	return 1;
 }

@@ -16,8 +16,12 @@
  */
 int imgdest_start(struct conn *c);
 
-/* The internal inspect of c's destination name ended (ok, timeout as for
- * phase_done). */
-void imgdest_done(struct conn *c, int ok, int timeout);
+/*
+ * The internal inspect of c's destination name ended (ok, timeout as for
+ * phase_done): the next name's inspect, or a refusal. Returns 1 when every
+ * name passed (the caller, phase_done, resumes the phase: phase_resume),
+ * 0 otherwise.
+ */
+int imgdest_done(struct conn *c, int ok, int timeout);
 
 #endif

@@ -448,12 +448,6 @@ phase_next(struct conn *c)
 	backend_forward(c);
 }
 
-void
-phase_continue(struct conn *c)
-{
-	phase_next(c);
-}
-
 /*
  * The phase outlives the body's tree (its inspects and pre-creates wait for
  * the backend): the names it checks, c->ph_names (pointing into tree), are
@@ -681,13 +675,15 @@ phase_done(struct conn *c, int ok, int timeout)
 {
 	if (c->ans_kind != 0)
 		answer_done(c, ok, timeout);
-	else if (c->im_step != 0)
-		image_step_done(c, ok, timeout);
-	else if (c->sc != NULL)
+	else if (c->im_step != 0) {
+		if (image_step_done(c, ok, timeout))
+			phase_next(c);		/* the image passed */
+	} else if (c->sc != NULL)
 		startcheck_done(c, ok, timeout);
-	else if (c->dn_step != 0)
-		imgdest_done(c, ok, timeout);
-	else if (c->ph_step == 3)
+	else if (c->dn_step != 0) {
+		if (imgdest_done(c, ok, timeout))
+			phase_resume(c);	/* every name passed */
+	} else if (c->ph_step == 3)
 		volume_name_done(c, ok, timeout);
 	else
 		named_done(c, ok, timeout);

@@ -1,7 +1,9 @@
 /*
  * The named-resource phase (monitor/exchange/phase.c; policy.md §5, §11):
- * its start, its steps' ends, and the steps that run outside phase.c
- * going back to it.
+ * its start and its steps' ends. The steps that run outside phase.c
+ * (answer.c, startcheck.c, imgdest.c, image.c) are started and ended from
+ * here and never call back into it: one that passed says so in its return
+ * value, and phase.c goes on.
  */
 #ifndef CG_MONITOR_EXCHANGE_PHASE_H
 #define CG_MONITOR_EXCHANGE_PHASE_H
@@ -26,15 +28,10 @@ void phase_start(struct conn *c);
 void phase_done(struct conn *c, int ok, int timeout);
 
 /*
- * Go on with c's phase after a step that ran outside phase.c (the image
- * step): the next network or volume, or the forward.
- */
-void phase_continue(struct conn *c);
-
-/*
  * The phase of c after its destination image names passed (imgdest.c):
  * the project network, named networks and volumes, the image step, then
- * the forward. Called by phase_start() and imgdest_done().
+ * the forward. Called by phase_start(), and by phase_done() once
+ * imgdest_done() says every name passed.
  */
 void phase_resume(struct conn *c);
 
