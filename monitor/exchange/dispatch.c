@@ -34,6 +34,7 @@
 #include "monitor/exchange/facts.h"
 #include "monitor/exchange/pathres.h"
 #include "monitor/exchange/phase.h"
+#include "monitor/exchange/projnet.h"
 #include "monitor/exchange/splice.h"
 #include "monitor/exchange/verify.h"
 #include "monitor/log.h"
@@ -43,6 +44,21 @@
 #define LOG_LINES_MAX	32	/* per request: a child cannot flood the log */
 
 /* ---------------------------------------------------------------- requests */
+
+/*
+ * FACT_QUERY (monitor/exchange/facts.c); one about the project network is
+ * projnet.c's, which asks its own questions through facts.c.
+ */
+static int
+on_fact_query(struct conn *c, const struct ipc_msg *m)
+{
+	int rc = facts_on_query(c, m);
+
+	if (rc != FACTS_PROJNET)
+		return rc;
+	projnet_fact_start(c);
+	return 0;
+}
 
 static int
 on_path_query(struct conn *c, const struct ipc_msg *m)
@@ -477,7 +493,7 @@ static const struct dispatch {
 	{ IPC_BYE, ST_ALL, 0, on_bye },
 	{ IPC_REQUEST_BEGIN, ST(RS_IDLE), 1, on_begin },
 	{ IPC_ACCESS, ST(RS_IDLE), 1, on_access },
-	{ IPC_FACT_QUERY, ST(RS_IDLE), 1, facts_on_query },
+	{ IPC_FACT_QUERY, ST(RS_IDLE), 1, on_fact_query },
 	{ IPC_PATH_QUERY, ST(RS_IDLE), 1, on_path_query },
 	{ IPC_FORWARD, ST(RS_IDLE), 1, on_forward },
 	/* RS_WAIT_DONE: a streamed body that crossed RESPONSE_END */
@@ -763,7 +779,9 @@ conn_on_ipc(struct conn *c)
 static void
 internal_done(struct conn *c, int ok, int timeout)
 {
-	if (c->rs == RS_FACT)
+	if (c->rs == RS_FACT && c->q_kind == CG_FACT_PROJNET)
+		projnet_fact_done(c, ok, timeout);
+	else if (c->rs == RS_FACT)
 		facts_done(c, ok, timeout);
 	else if (c->rs == RS_PHASE)
 		phase_done(c, ok, timeout);

@@ -13,7 +13,6 @@
 #include "monitor/conn.h"
 #include "monitor/exchange/facts.h"
 #include "monitor/exchange/ocache.h"
-#include "monitor/exchange/projnet.h"
 #include "policy/imageref.h"
 #include "policy/json.h"
 #include "policy/query.h"
@@ -51,6 +50,28 @@ facts_inspect_request(enum cg_fact_kind kind, enum cg_api api,
 		xoom();
 	*len = (size_t)n;
 	return req;
+}
+
+static int
+podman_backend(const struct conn *c)
+{
+	return c->gw->lis[c->lis].backend_kind == CG_PODMAN;
+}
+
+char *
+facts_network_request(const struct conn *c, const char *name, size_t *len)
+{
+	return podman_backend(c) ?
+	    facts_inspect_request(CG_FACT_NETWORK, CG_API_LIBPOD,
+	    CG_LIBPOD_PREFIX, name, len) :
+	    facts_inspect_request(CG_FACT_NETWORK, CG_API_COMPAT, c->q_prefix,
+	    name, len);
+}
+
+enum cg_api
+facts_network_api(const struct conn *c)
+{
+	return podman_backend(c) ? CG_API_LIBPOD : CG_API_COMPAT;
 }
 
 /* [A-Za-z0-9][A-Za-z0-9_.:@-]{0,254} (routes.md §9.3). */
@@ -232,7 +253,7 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 		return;
 	}
 	/* networks on podman: never its compat inspect (monitor/exchange/netcompat.h) */
-	req = kind == CG_FACT_NETWORK ? projnet_inspect_request(c, ref, &len) :
+	req = kind == CG_FACT_NETWORK ? facts_network_request(c, ref, &len) :
 	    facts_inspect_request(kind, (enum cg_api)c->q_api, c->q_prefix,
 	    ref, &len);
 	if (backend_internal(c, req, len, 1) < 0) {
@@ -299,7 +320,7 @@ own_list_request(const struct conn *c, size_t *len)
 	free(filters);
 	/* networks on podman: never its compat list (monitor/exchange/netcompat.h) */
 	lib = c->q_api == IPC_API_LIBPOD || (c->q_kind == CG_FACT_NETWORK &&
-	    projnet_inspect_api(c) == CG_API_LIBPOD);
+	    facts_network_api(c) == CG_API_LIBPOD);
 	n = asprintf(&req, "GET %s%s?%s HTTP/1.1\r\nHost: docker\r\n\r\n",
 	    c->q_api != IPC_API_LIBPOD && lib ? CG_LIBPOD_PREFIX : c->q_prefix,
 	    paths[c->q_kind][lib], enc);
@@ -388,10 +409,6 @@ facts_done(struct conn *c, int ok, int timeout)
 	enum cg_fact_kind kind = c->q_stage == FS_EXEC_CONTAINER ?
 	    CG_FACT_CONTAINER : (enum cg_fact_kind)c->q_kind;
 
-	if (c->q_kind == CG_FACT_PROJNET) {
-		projnet_fact_done(c, ok, timeout);
-		return;
-	}
 	if (facts_internal_answer(c, ok, timeout, &status, &body, &body_len) < 0)
 		return;
 	if (c->q_stage == FS_OWN_PREFIX) {
@@ -399,7 +416,7 @@ facts_done(struct conn *c, int ok, int timeout)
 		free(body);
 		return;
 	}
-	v = facts_verdict(kind, kind == CG_FACT_NETWORK ? projnet_inspect_api(c) :
+	v = facts_verdict(kind, kind == CG_FACT_NETWORK ? facts_network_api(c) :
 	    (enum cg_api)c->q_api, status, body, body_len, c->gw->root, id);
 	free(body);
 	if (v == CG_NOT_OWNED && status >= 200 && status < 300 &&
@@ -502,10 +519,8 @@ facts_on_query(struct conn *c, const struct ipc_msg *m)
 	memcpy(c->q_ref, ref->p, ref->len);
 	c->q_ref[ref->len] = '\0';
 	c->rs = RS_FACT;
-	if (c->q_kind == CG_FACT_PROJNET) {
-		projnet_fact_start(c);
-		return 0;
-	}
+	if (c->q_kind == CG_FACT_PROJNET)
+		return FACTS_PROJNET;	/* projnet.c's question (dispatch.c) */
 	c->q_stage = FS_INSPECT;
 	start_fact(c, (enum cg_fact_kind)c->q_kind, c->q_ref);
 	return 0;

@@ -35,18 +35,39 @@ enum cg_fact_result facts_verdict(enum cg_fact_kind kind, enum cg_api api,
 char *facts_inspect_request(enum cg_fact_kind kind, enum cg_api api,
     const char *prefix, const char *ref, size_t *len);
 
+/* The libpod API version of the monitor's own libpod requests on a compat
+ * connection: network create wants 4.0.0 or later (podman 4.3.1). */
+#define CG_LIBPOD_PREFIX	"/v4.0.0"
+
+/*
+ * The network inspect the monitor makes about any network (ownership
+ * questions, the project network, the named-resource phase), and its API:
+ * libpod on a podman backend (only its answer shows the isolate option,
+ * and podman's compat inspect strips that option: monitor/exchange/netcompat.h),
+ * compat with the client's version prefix on dockerd. Returns a malloc'd
+ * request, its length in *len.
+ */
+char *facts_network_request(const struct conn *c, const char *name,
+    size_t *len);
+enum cg_api facts_network_api(const struct conn *c);
+
 /*
  * Handle a FACT_QUERY m (privsep.md §7.2, §6.6): at most
  * IPC_FACT_QUERIES_MAX per request, a ref that is a path segment (images:
  * segments), a prefix that is "" or a canonical version. Starts the
- * inspect (c->rs = RS_FACT) or answers unreachable at once. Returns 0, or
- * -1 after conn_violation().
+ * inspect (c->rs = RS_FACT) or answers unreachable at once. Returns 0,
+ * -1 after conn_violation(), or FACTS_PROJNET for a question about the
+ * project network (CG_FACT_PROJNET; c->rs = RS_FACT, the question kept in
+ * c->q_*): the caller starts it (projnet_fact_start, whose internal
+ * answers go to projnet_fact_done, not facts_done), so that the
+ * ownership questions stay below the project network, which asks them.
  */
+#define FACTS_PROJNET	1
 int facts_on_query(struct conn *c, const struct ipc_msg *m);
 
 /*
  * The inspect of c's running FACT_QUERY ended (ok: a complete response;
- * timeout: the deadline passed): answer FACT_ANSWER, or first inspect the
+ * timeout: the deadline passed; not for CG_FACT_PROJNET: projnet.c's): answer FACT_ANSWER, or first inspect the
  * container of an exec session (routes.md §9.4). Owned answers are kept in
  * c->facts for the FORWARD's verification.
  */

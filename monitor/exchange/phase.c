@@ -68,7 +68,7 @@ phase_start_inspect(struct conn *c)
 	char *req;
 	size_t len;
 
-	req = c->ph_kind == 0 ? projnet_inspect_request(c, PH_NAME(c), &len) :
+	req = c->ph_kind == 0 ? facts_network_request(c, PH_NAME(c), &len) :
 	    facts_inspect_request(CG_FACT_VOLUME, (enum cg_api)c->api,
 	    c->q_prefix, PH_NAME(c), &len);
 	c->ph_step = PH_INSPECT;
@@ -102,7 +102,7 @@ phase_start_netrecheck(struct conn *c)
 	char *req;
 	size_t len;
 
-	req = projnet_inspect_request(c, projnet_answered(c), &len);
+	req = facts_network_request(c, projnet_answered(c), &len);
 	c->ph_step = PH_NET_RECHECK;
 	if (backend_internal(c, req, len, 1) < 0)
 		backend_refuse_transport(c, 0);
@@ -171,7 +171,7 @@ netcreate_done(struct conn *c, int status, char *body, size_t body_len)
 		}
 		return;
 	}
-	v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status, body,
+	v = facts_verdict(CG_FACT_NETWORK, facts_network_api(c), status, body,
 	    body_len, c->gw->root, id);
 	if (status == 404 && v == CG_NOT_OWNED) {
 		free(body);	/* gone again (a prune): create it */
@@ -232,7 +232,7 @@ network_inspected(struct conn *c, int status, char *body, size_t body_len)
 	const char *name = PH_NAME(c);
 	enum cg_fact_result v;
 
-	v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status,
+	v = facts_verdict(CG_FACT_NETWORK, facts_network_api(c), status,
 	    body, body_len, c->gw->root, id);
 	/* isolated from other projects' networks (podman: its
 	 * libpod answer says so; dockerd isolates every bridge) */

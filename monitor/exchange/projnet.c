@@ -81,22 +81,6 @@ podman_backend(const struct conn *c)
 	return c->gw->lis[c->lis].backend_kind == CG_PODMAN;
 }
 
-char *
-projnet_inspect_request(const struct conn *c, const char *name, size_t *len)
-{
-	return podman_backend(c) ?
-	    facts_inspect_request(CG_FACT_NETWORK, CG_API_LIBPOD, LIBPOD_PREFIX,
-	    name, len) :
-	    facts_inspect_request(CG_FACT_NETWORK, CG_API_COMPAT, c->q_prefix,
-	    name, len);
-}
-
-enum cg_api
-projnet_inspect_api(const struct conn *c)
-{
-	return podman_backend(c) ? CG_API_LIBPOD : CG_API_COMPAT;
-}
-
 int
 projnet_measured_podman(const struct conn *c)
 {
@@ -133,7 +117,7 @@ projnet_fact_start(struct conn *c)
 	}
 	projnet_name(c->gw->root, name);
 	c->q_stage = FS_PN_INSPECT;
-	req = projnet_inspect_request(c, name, &len);
+	req = facts_network_request(c, name, &len);
 	if (backend_internal(c, req, len, 1) < 0) {
 		conn_close_backend(c);
 		facts_answer(c, IPC_FACT_UNREACHABLE, NULL);
@@ -259,7 +243,7 @@ projnet_fact_done(struct conn *c, int ok, int timeout)
 		return;
 	}
 	if (c->q_stage == FS_PN_INSPECT) {
-		v = facts_verdict(CG_FACT_NETWORK, projnet_inspect_api(c), status,
+		v = facts_verdict(CG_FACT_NETWORK, facts_network_api(c), status,
 		    body, body_len, c->gw->root, id);
 		free(body);
 		if (status == 404 || v == CG_OWNED) {

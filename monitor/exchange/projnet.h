@@ -9,9 +9,6 @@
 #include "monitor/gateway.h"
 
 #define PROJNET_NAME_MAX	64
-/* The libpod API version of the monitor's own libpod requests on a compat
- * connection: network create wants 4.0.0 or later (podman 4.3.1). */
-#define CG_LIBPOD_PREFIX	"/v4.0.0"
 #define PROJNET_LABEL		"org.apache.magpie.network"	/* = default */
 
 /*
@@ -20,18 +17,6 @@
  * most 32>-<FNV-1a 64 of root, 16 hex>", at most 52 bytes.
  */
 void projnet_name(const char *root, char out[PROJNET_NAME_MAX + 1]);
-
-/*
- * The network inspect the monitor makes about any network (ownership
- * questions, the project network, the named-resource phase), and its API:
- * libpod on a podman backend (only its answer shows the isolate option,
- * and podman's compat inspect strips that option: monitor/exchange/netcompat.h),
- * compat with the client's version prefix on dockerd. Returns a malloc'd
- * request, its length in *len.
- */
-char *projnet_inspect_request(const struct conn *c, const char *name,
-    size_t *len);
-enum cg_api projnet_inspect_api(const struct conn *c);
 
 /*
  * 1 when c's backend is a podman that said so (Server: Libpod/... in its
