@@ -342,6 +342,10 @@ struct ckstate {
 					   monitor's end; -1 */
 	int xfull;			/* that pipe was full: wait for the
 					   checker's CHECK_PROGRESS */
+	/* the end of the base images' step, set by check.c (check_init):
+	   r NULL when every image passed (the build's end goes), else the
+	   refusal; baseimg.c, below the checker, never calls up into it */
+	void (*img_over)(struct conn *c, const struct cg_refusal *r);
 };
 enum req_state {
 	RS_IDLE,		/* waiting for the next FORWARD or question */

@@ -53,7 +53,6 @@
 #include "monitor/conn.h"
 #include "monitor/evloop.h"
 #include "monitor/exchange/baseimg.h"
-#include "monitor/exchange/check.h"
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/facts.h"
 #include "monitor/log.h"
@@ -173,7 +172,7 @@ refuse(struct conn *c, const char *code, const char *hint, const char *fmt,
 	char q[260];
 
 	cg_refuse_hint(&r, code, hint, fmt, cg_quote(ref, strlen(ref), q));
-	check_refuse(c, &r);
+	c->ck.img_over(c, &r);
 }
 
 /* The checker cannot tell: fail closed (400 malformed, as check.c). */
@@ -184,7 +183,7 @@ checker_failed(struct conn *c, const char *what)
 
 	cg_refuse_hint(&r, "malformed", "build again", "the gateway could not "
 	    "check the build's base images: its checker %s", what);
-	check_refuse(c, &r);
+	c->ck.img_over(c, &r);
 }
 
 /* What img[] holds, in refusals: "%s" stands for the name. */
@@ -284,7 +283,7 @@ export(struct conn *c)
 
 		cg_refuse(&r, "too-many-connections", "the gateway has no "
 		    "descriptor left to check the build's base images with");
-		check_refuse(c, &r);
+		c->ck.img_over(c, &r);
 		return;
 	}
 	m.fd = p.fd[0];
@@ -333,7 +332,7 @@ next_image(struct conn *c)
 	c->ck.img_step = IMG_NONE;
 	c->ck.approved = c->ck.fed;	/* the checker approved all but the end */
 	c->ck.state = CK_OK;
-	check_pump(c);
+	c->ck.img_over(c, NULL);	/* every image passed: the end goes */
 }
 
 void
@@ -573,7 +572,7 @@ baseimg_verdict(struct conn *c, const struct cg_refusal *r)
 		    "%.12s) refused: %s", (unsigned long long)c->id,
 		    c->ck.img[c->ck.img_i], c->ck.img_id, d);
 		free(d);
-		check_refuse(c, r);
+		c->ck.img_over(c, r);
 		return;
 	}
 	if (cacheable(c))

@@ -25,8 +25,9 @@ int baseimg_named(struct conn *c, const char *ref, size_t len,
  * Every approved byte of c's build but its end is with the backend and
  * the checker named base images: park the build's connection, and for
  * each image inspect it (pull it first when it is missing), have the
- * daemon export it to the checker unless its id passed before; then the
- * end goes (check_pump). Refusals answer the client (check_refuse).
+ * daemon export it to the checker unless its id passed before; then
+ * c->ck.img_over(c, NULL): the end goes (check.c). A refusal goes to
+ * c->ck.img_over(c, r), which answers the client.
  */
 void baseimg_start(struct conn *c);
 

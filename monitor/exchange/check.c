@@ -93,10 +93,17 @@ refuse(struct conn *c, const struct cg_refusal *r)
 	relay_refuse(c, r);
 }
 
-void
-check_refuse(struct conn *c, const struct cg_refusal *r)
+/*
+ * The base images' step ended (baseimg.c, through c->ck.img_over): r NULL
+ * when every image passed and the build's end goes, else its refusal.
+ */
+static void
+images_over(struct conn *c, const struct cg_refusal *r)
 {
-	refuse(c, r);
+	if (r != NULL)
+		refuse(c, r);
+	else
+		check_pump(c);
 }
 
 static void
@@ -700,4 +707,5 @@ check_init(struct conn *c)
 	c->ck.ipc = c->ck.feed = c->ck.feed_rd = c->ck.xfeed = -1;
 	c->ck.parked.fd = -1;
 	rpipe_init(&c->ck.in);
+	c->ck.img_over = images_over;
 }

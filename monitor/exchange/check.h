@@ -46,7 +46,4 @@ void check_pump(struct conn *c);
 /* The checker's messages: progress, verdict; a broken one refuses. */
 void check_on_ipc(struct conn *c);
 
-/* The checker failed or refused c's upload: answer the client. */
-void check_refuse(struct conn *c, const struct cg_refusal *r);
-
 #endif
