@@ -1,5 +1,6 @@
 #!/bin/bash
-# tests/boundary.sh — the monitor's layout, kept by grep (make check, tests/run-all.sh):
+# tests/boundary.sh — the monitor's layout, kept by grep and scripts/layers.py
+# (make check, tests/run-all.sh):
 #   1. outside monitor/exchange/, the per-request engine is reached through its one
 #      header, monitor/exchange/exchange.h: no other file of monitor/, ops/ or the
 #      other modules includes a header of monitor/exchange/ (tests/ are exempt: the
@@ -7,9 +8,14 @@
 #   2. no catch-all header: monitor/loop.h is gone and nobody includes it, and
 #      monitor/gateway.h holds the process state's types only (no function);
 #   3. the zygote is the event loop's: no file of monitor/exchange/ includes
-#      monitor/zygote.h or calls a zygote_ function (comments aside).
-# One line per violation (FILE:LINE: what); last line "N passed, M failed" (one
-# check per file); exit status 1 when any failed.
+#      monitor/zygote.h or calls a zygote_ function (comments aside);
+#   4. no circle in the include graph of monitor/ and ops/ (scripts/layers.py:
+#      a .c and its .h one node): a lower file never includes a higher one.
+#      The check first shows, on a circle of two files of its own, that
+#      layers.py sees one.
+# One line per violation (FILE:LINE: what, or the circle's files); last line
+# "N passed, M failed" (one check per file, two for the include graph); exit
+# status 1 when any failed.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 passed=0; failed=0
@@ -56,6 +62,41 @@ if [ -e monitor/loop.h ]; then
 else
   passed=$((passed + 1))
 fi
+# 4. include circles. layers.py exits 0 (none) or 1 (some); anything else,
+# or no count line, means it did not run, which fails too.
+layers() {  # DIR...: layers.py's output, run in the current directory
+  local out rc
+  out=$(python3 "$top/scripts/layers.py" "$@" 2>&1); rc=$?
+  if [ "$rc" -gt 1 ] || ! head -1 <<<"$out" | grep -qE '^[0-9]+ nodes, .* circles$'; then
+    echo "scripts/layers.py $*: did not run (status $rc): $(head -1 <<<"$out")"
+    return 2
+  fi
+  printf '%s\n' "$out"
+}
+top=$PWD
+selftest=$(mktemp -d) || exit 1
+mkdir "$selftest/x"
+printf '#include "x/b.h"\n' >"$selftest/x/a.c"
+printf '#include "x/a.h"\n' >"$selftest/x/b.c"
+touch "$selftest/x/a.h" "$selftest/x/b.h"
+out=$(cd "$selftest" && layers x)
+rm -rf "$selftest"
+if grep -qx 'circle: x/a x/b' <<<"$out"; then
+  passed=$((passed + 1))
+else
+  echo "scripts/layers.py: its self-test's circle x/a <-> x/b is not seen: $(head -1 <<<"$out")"
+  failed=$((failed + 1))
+fi
+if ! out=$(layers monitor ops); then
+  echo "$out"; failed=$((failed + 1))
+elif grep -q '^circle:' <<<"$out"; then
+  grep '^circle:' <<<"$out" |
+    sed 's|^circle: \(.*\)|include circle: \1 (python3 scripts/layers.py monitor ops: a lower file includes a higher one)|'
+  failed=$((failed + $(grep -c '^circle:' <<<"$out")))
+else
+  passed=$((passed + 1))
+fi
+
 while IFS= read -r f; do
   [ -f "$f" ] || continue
   if check_file "$f"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi

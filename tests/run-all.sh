@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/run-all.sh — what `make check` runs after building:
 #   1. every unit test program tests/test_* (cmocka), each counted as one suite;
-#      tests/boundary.sh (the monitor's layout, by grep);
+#      tests/boundary.sh (the monitor's layout: grep, scripts/layers.py);
 #      then tests/forwarded/run.py (the gateway before a fake, recording daemon) and
 #      tests/hostile/run.py (a puppet request parser lying to the real monitor);
 #      tests/tarparity/run.py (the checker's tar reader against Go's archive/tar);
