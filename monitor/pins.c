@@ -462,7 +462,7 @@ sweep_ask(struct gateway *gw, int li)
 	int rc;
 
 	p->sw_lis = li;
-	q = answer_label_query(gw->root, "all=1");
+	q = facts_label_query(gw->root, "all=1");
 	if (asprintf(&target, "/containers/json?%s", q) < 0)
 		xoom();
 	free(q);

@@ -147,27 +147,6 @@ answer_unreadable(struct conn *c, const char *what)
 	    "not be read", conn_backend_name(c), what);
 }
 
-char *
-answer_label_query(const char *root, const char *extra)
-{
-	struct cg_refusal r;
-	struct cg_query *q;
-	char *esc, *json, *enc;
-
-	q = query_parse(extra, strlen(extra), &r);
-	if (q == NULL)		/* our own constant: a broken invariant */
-		abort();
-	esc = cg_json_escape(root, strlen(root));
-	if (asprintf(&json, "{\"label\":[\"%s=%s\"]}", CG_LABEL_KEY, esc) < 0)
-		xoom();
-	query_append(q, "filters", json);
-	enc = query_encode(q, NULL);
-	free(esc);
-	free(json);
-	query_free(q);
-	return enc;
-}
-
 /* Start the internal request req[0..n) (n < 0: out of memory) for c's
  * answer (c->rs RS_PHASE); a failed connect is a 502. */
 static void
@@ -237,7 +216,7 @@ net_ask(struct conn *c)
 	int kind = network_route(c, &id, &idlen), n;
 
 	if (c->ans_step == 1) {
-		cq = answer_label_query(c->gw->root, "all=1");
+		cq = facts_label_query(c->gw->root, "all=1");
 		ask(c, "/containers/json", cq);
 		free(cq);
 		return;
@@ -288,7 +267,7 @@ df_ask(struct conn *c)
 		path = lib ? "/volumes/json" : "/volumes";
 		extra = "";
 	}
-	q = df_parts[i].labelled ? answer_label_query(c->gw->root, extra) : xstrdup(extra);
+	q = df_parts[i].labelled ? facts_label_query(c->gw->root, extra) : xstrdup(extra);
 	ask(c, path, q);
 	free(q);
 }

@@ -143,14 +143,16 @@ void phase_wake(struct gateway *gw);
  */
 void phase_settle(struct conn *c, int status);
 
-/* ---- monitor/exchange/answer.c */
+/* ---- monitor/exchange/facts.c */
 
 /*
  * The query "<extra>&filters={"label":["<KEY>=<root>"]}", encoded as
  * the monitor sends it (malloc'd; the caller frees it). extra is the
- * monitor's own constant pairs (e.g. "all=1").
+ * monitor's own constant pairs (e.g. "all=1"). The project's label
+ * filter of the lists the monitor asks for itself (answer.c, projnet.c,
+ * monitor/pins.c).
  */
-char *answer_label_query(const char *root, const char *extra);
+char *facts_label_query(const char *root, const char *extra);
 
 /* ---- monitor/exchange/projnet.c */
 

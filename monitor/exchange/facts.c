@@ -11,6 +11,7 @@
 
 #include "base/xmalloc.h"
 #include "monitor/conn.h"
+#include "monitor/exchange/exchange.h"
 #include "monitor/exchange/facts.h"
 #include "monitor/exchange/ocache.h"
 #include "policy/imageref.h"
@@ -72,6 +73,27 @@ enum cg_api
 facts_network_api(const struct conn *c)
 {
 	return podman_backend(c) ? CG_API_LIBPOD : CG_API_COMPAT;
+}
+
+char *
+facts_label_query(const char *root, const char *extra)
+{
+	struct cg_refusal r;
+	struct cg_query *q;
+	char *esc, *json, *enc;
+
+	q = query_parse(extra, strlen(extra), &r);
+	if (q == NULL)		/* our own constant: a broken invariant */
+		abort();
+	esc = cg_json_escape(root, strlen(root));
+	if (asprintf(&json, "{\"label\":[\"%s=%s\"]}", CG_LABEL_KEY, esc) < 0)
+		xoom();
+	query_append(q, "filters", json);
+	enc = query_encode(q, NULL);
+	free(esc);
+	free(json);
+	query_free(q);
+	return enc;
 }
 
 /* [A-Za-z0-9][A-Za-z0-9_.:@-]{0,254} (routes.md §9.3). */

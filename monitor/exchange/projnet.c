@@ -131,7 +131,7 @@ start_list(struct conn *c)
 	char *q, *req;
 	int n;
 
-	q = answer_label_query(c->gw->root, "");
+	q = facts_label_query(c->gw->root, "");
 	n = asprintf(&req, "GET %s%s?%s HTTP/1.1\r\nHost: docker\r\n\r\n",
 	    podman_backend(c) ? LIBPOD_PREFIX : c->q_prefix,
 	    podman_backend(c) ? "/libpod/networks/json" : "/networks", q);
