@@ -93,12 +93,20 @@ start_conn(struct gateway *gw, struct conn *c)
 }
 
 void
+conn_settle(struct conn *c, int status)
+{
+	pins_settle(c, status);
+	if (c->sc_settle != NULL)
+		c->sc_settle(c);
+}
+
+void
 conn_free(struct conn *c)
 {
 	check_end(c);
 	projnet_unlock(c);	/* others waiting to create it go on */
 	budget_release(c);
-	phase_settle(c, -1);	/* an outcome not seen: the sweep decides */
+	conn_settle(c, -1);	/* an outcome not seen: the sweep decides */
 	free(c->pin_names);
 	conn_close_backend(c);
 	ev_close_sole(c->gw, c->ipc);

@@ -104,6 +104,18 @@ const char *conn_backend_name(const struct conn *c);
  */
 void conn_abandon(struct conn *c, const char *why);
 
+/*
+ * c's request reached its end as far as what its stages keep goes: the
+ * final head of the forwarded request arrived with status, or the
+ * monitor refused or answered it (its status; 0 for a refused VERDICT),
+ * or the exchange ended unseen (-1: a new FORWARD, the connection's
+ * end). A create's pins are kept or removed (pins_settle), a start's
+ * locks and state released (c->sc_settle, set by startcheck.c). Here,
+ * below the relay and the backend that call it, so that none of them
+ * calls up into the stages.
+ */
+void conn_settle(struct conn *c, int status);
+
 /* Free the names c's named-resource phase keeps, if any. */
 void conn_free_phase_tree(struct conn *c);
 

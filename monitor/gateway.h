@@ -577,6 +577,10 @@ struct conn {
 	int ph_create;			/* 1 container create, 2 pod create */
 	int ph_pinned;			/* its bind sources are pinned */
 	struct startcheck *sc;		/* a start being checked (startcheck.c) */
+	/* set by startcheck.c while c holds c->sc or a start lock: what
+	   conn_settle calls to release them (startcheck.c stands above
+	   the relay and the backend, which settle requests) */
+	void (*sc_settle)(struct conn *c);
 	char (*pin_names)[41];		/* pins made for this create (pins.c;
 					   PIN_NAME_MAX + 1 bytes each) */
 	unsigned npins;

@@ -735,7 +735,7 @@ backend_refuse_r(struct conn *c, const struct cg_refusal *r)
 	audit_write(c, r->status >= 500 ? AO_ERROR : AO_REFUSED, c->method,
 	    c->log_path, r->code, r->status, conn_duration_ms(c), r->detail);
 	c->closing = 1;		/* the child writes the error and lingers */
-	phase_settle(c, 0);	/* nothing was created: its pins go */
+	conn_settle(c, 0);	/* nothing was created: its pins go */
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
 	backend_verdict(c, r);

@@ -179,7 +179,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	struct cg_fwd_headers fh;
 
 	c->fwd_pending = 1;
-	phase_settle(c, -1);	/* the previous request's, if it had no head */
+	conn_settle(c, -1);	/* the previous request's, if it had no head */
 	if (verify_forward(c, m, &fh) < 0)
 		return -1;
 	free(c->json);

@@ -3,7 +3,7 @@
  * header files outside monitor/exchange/ include of it (tests/boundary.sh
  * keeps it so). The loop hands a connection's events to the exchange
  * (conn_on_ipc, conn_on_poll, the timers), ends and frees connections with
- * its help (check_init/check_end, phase_settle, drain_take, the record's
+ * its help (check_init/check_end, drain_take, the record's
  * calls), and runs the exchange's own timers and slots (drains, the
  * backend pool, budget continuations, the project network's wake-up).
  *
@@ -132,16 +132,6 @@ void check_end(struct conn *c);
  * still missing). Called by the event loop when gw->pn_wake is set.
  */
 void phase_wake(struct gateway *gw);
-
-/*
- * c's request reached its end as far as the phase's state goes: the
- * final head of the forwarded request arrived with status, or the
- * monitor refused or answered it (its status; 0 for a refused VERDICT),
- * or the exchange ended unseen (-1: a new FORWARD, the connection's
- * end). A create's pins are kept or removed (pins_settle), a start's
- * locks released (startcheck_settle).
- */
-void phase_settle(struct conn *c, int status);
 
 /* ---- monitor/exchange/facts.c */
 

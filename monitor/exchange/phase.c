@@ -688,10 +688,3 @@ phase_done(struct conn *c, int ok, int timeout)
 	else
 		named_done(c, ok, timeout);
 }
-
-void
-phase_settle(struct conn *c, int status)
-{
-	pins_settle(c, status);
-	startcheck_settle(c);
-}

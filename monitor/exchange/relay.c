@@ -441,7 +441,7 @@ head_bytes(struct conn *c)
 	c->sp_known = 0;
 	c->sp_off = c->sp_wait = 0;
 	c->status = resp.status;
-	phase_settle(c, resp.status);	/* a create's pins stay or go */
+	conn_settle(c, resp.status);	/* a create's pins stay or go */
 	c->bc.deadline = 0;
 	c->bc.keep = backend_keeps_alive(&resp);
 	/* a kept ownership ends with its resource (ocache.c) */
@@ -811,7 +811,7 @@ relay_answer(struct conn *c, const char *decision, const char *code,
 	    strcmp(decision, "deny") == 0 ? AO_REFUSED : AO_ERROR, c->method,
 	    c->log_path, code, status, conn_duration_ms(c), detail);
 	c->status = status;
-	phase_settle(c, status);
+	conn_settle(c, status);
 	c->head_done = c->resp_done = 1;
 	c->framing = FR_LENGTH;
 	c->remaining = 0;

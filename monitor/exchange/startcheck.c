@@ -96,6 +96,8 @@ struct sc_lock {
 static struct sc_lock *locks;
 static size_t nlocks, caplocks;
 
+static void startcheck_settle(struct conn *c);
+
 /* Lock id for c (upload: an archive PUT); 0, or -1 when the other holds it. */
 static int
 lock_take(struct conn *c, const char *id, int upload)
@@ -113,10 +115,15 @@ lock_take(struct conn *c, const char *id, int upload)
 	locks[nlocks].c = c;
 	locks[nlocks].upload = upload;
 	snprintf(locks[nlocks++].id, sizeof(locks[0].id), "%s", id);
+	c->sc_settle = startcheck_settle;
 	return 0;
 }
 
-void
+/*
+ * c's request ended (head, refusal, end: conn_settle, through
+ * c->sc_settle): its locks and state go.
+ */
+static void
 startcheck_settle(struct conn *c)
 {
 	size_t i;
@@ -133,6 +140,7 @@ startcheck_settle(struct conn *c)
 	}
 	free(c->sc);
 	c->sc = NULL;
+	c->sc_settle = NULL;
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -736,6 +744,7 @@ startcheck_start(struct conn *c)
 	    (l->backend_kind == CG_PODMAN ? 0 : pod))
 		return 0;
 	s = c->sc = xcalloc(1, sizeof(*s));
+	c->sc_settle = startcheck_settle;	/* conn_settle frees it */
 	s->pod = pod;
 	s->podman = l->backend_kind == CG_PODMAN;
 	s->workdir = (l->advisories & (1u << ADV_PODMAN_WORKDIR)) != 0;

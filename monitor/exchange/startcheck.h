@@ -27,7 +27,4 @@ void startcheck_done(struct conn *c, int ok, int timeout);
  */
 int startcheck_lock(struct conn *c);
 
-/* c's request ended (head, refusal, end): its locks and state go. */
-void startcheck_settle(struct conn *c);
-
 #endif
