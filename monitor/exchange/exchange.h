@@ -23,8 +23,8 @@
  *   pathres.c    bind-source resolution
  *   check.c      a checked upload: the checker, the hold pipe
  *   baseimg.c    a build's base images, checked before its end goes
- *   backend.c    backend connections and their pool, the forwarded head,
- *                VERDICT, internal exchanges
+ *   backend.c    backend connections and their pool, the forwarded head
+ *                (a create's image pinned), VERDICT, internal exchanges
  *   relay.c      the backend's response, relayed towards the client
  *   splice.c     its large bodies moved through a pipe (splice(2))
  *   answer.c     routes the monitor answers itself (system df, build
@@ -36,6 +36,12 @@
  *   drain.c      answers read after their connection ended, for the record
  *   audit.c      the audit record (access line), the IPC audit, the
  *                request parsers' LOG lines
+ * Their includes make no circle, and no file calls one above it
+ * (python3 scripts/layers.py monitor ops draws the floors;
+ * tests/boundary.sh fails on a circle): a stage learns that a lower one
+ * ended from its return value (image_step_done, imgdest_done,
+ * facts_on_query, splice_on_body_spliced) or through a callback it set
+ * (c->ck.img_over, c->sc_settle).
  */
 #ifndef CG_MONITOR_EXCHANGE_EXCHANGE_H
 #define CG_MONITOR_EXCHANGE_EXCHANGE_H
