@@ -249,18 +249,18 @@ conn_backend_name(const struct conn *c)
 void
 conn_free_phase_tree(struct conn *c)
 {
-	free(c->ph_names_mem);
-	c->ph_names_mem = NULL;
-	c->ph_n[0] = c->ph_n[1] = 0;
+	free(c->ph.names_mem);
+	c->ph.names_mem = NULL;
+	c->ph.n[0] = c->ph.n[1] = 0;
 	free(c->im_ref);
 	free(c->im_id);
 	c->im_ref = c->im_id = NULL;
 	c->im_step = 0;
 	image_dests_free(&c->dn);
 	c->dn_step = 0;
-	c->ph_pub_all = 0;
-	cJSON_Delete(c->ph_exposed);
-	c->ph_exposed = NULL;
+	c->ph.pub_all = 0;
+	cJSON_Delete(c->ph.exposed);
+	c->ph.exposed = NULL;
 }
 
 void

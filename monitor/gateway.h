@@ -464,6 +464,36 @@ struct fact {
 	char ref[1025];			/* the ref as asked */
 };
 
+/*
+ * The named-resource phase of the current request (monitor/exchange/
+ * phase.c). Only phase.c writes it (tests/boundary.sh); the other stages
+ * read it or call phase.c. phase_reset() starts a phase, phase_free()
+ * releases what it holds.
+ */
+struct phase_slice {
+	const char *names[2][64];
+	size_t n[2];
+	size_t i;
+	int kind;			/* 0 networks, 1 volumes, 2 pre-creates */
+	unsigned char missing[64];	/* volume i answered 404 */
+	int step;
+	int pub_all;			/* a create that publishes every
+					   exposed port (monitor/exchange/publish.h) */
+	struct cJSON *exposed;		/* then its image's ExposedPorts, as
+					   the image step read them, or NULL */
+	int pn;				/* the project network: 1 missing,
+					   to be created; 0 otherwise */
+	int reloaded;			/* podman re-read its network files */
+	int pn_tries;			/* its creates that met podman's
+					   interface race (phase.c) */
+	int create;			/* 1 container create, 2 pod create */
+	int pinned;			/* its bind sources are pinned */
+	char *names_mem;		/* the names above, copied out of the
+					   body's tree (freed at once: a parse
+					   of 8 MiB can take 300 MB:
+					   doc/reliability.md) */
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
@@ -558,24 +588,8 @@ struct conn {
 					   the monitor pulls them (baseimg.c) */
 	char *head;			/* the serialised forwarded head */
 	size_t head_len;
-	/* monitor phase */
-	const char *ph_names[2][64];
-	size_t ph_n[2];
-	size_t ph_i;
-	int ph_kind;			/* 0 networks, 1 volumes, 2 pre-creates */
-	unsigned char ph_missing[64];	/* volume i answered 404 */
-	int ph_step;
-	int ph_pub_all;			/* a create that publishes every
-					   exposed port (monitor/exchange/publish.h) */
-	struct cJSON *ph_exposed;	/* then its image's ExposedPorts, as
-					   the image step read them, or NULL */
-	int ph_pn;			/* the project network: 1 missing,
-					   to be created; 0 otherwise */
-	int ph_reloaded;		/* podman re-read its network files */
-	int ph_pn_tries;		/* its creates that met podman's
-					   interface race (phase.c) */
-	int ph_create;			/* 1 container create, 2 pod create */
-	int ph_pinned;			/* its bind sources are pinned */
+	/* the named-resource phase: phase.c's alone (phase_reset, phase_free) */
+	struct phase_slice ph;
 	struct startcheck *sc;		/* a start being checked (startcheck.c) */
 	/* set by startcheck.c while c holds c->sc or a start lock: what
 	   conn_settle calls to release them (startcheck.c stands above
@@ -584,10 +598,6 @@ struct conn {
 	char (*pin_names)[41];		/* pins made for this create (pins.c;
 					   PIN_NAME_MAX + 1 bytes each) */
 	unsigned npins;
-	char *ph_names_mem;		/* the names above, copied out of the
-					   body's tree (freed at once: a parse
-					   of 8 MiB can take 300 MB:
-					   doc/reliability.md) */
 	/* the image step of the phase (monitor/exchange/image.c) */
 	char *im_ref;			/* the image being checked, malloc'd */
 	char *im_id;			/* its id (compat on podman), malloc'd */

@@ -264,8 +264,8 @@ check_config(struct conn *c, const char *body, size_t len)
 		return 0;
 	}
 	/* publish.h: the ports a publish-all create binds on 127.0.0.1 */
-	if (c->ph_pub_all && ic.exposed_ports != NULL)
-		c->ph_exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
+	if (c->ph.pub_all && ic.exposed_ports != NULL)
+		c->ph.exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
 		    1));
 	/* the body will name exactly this image (backend_forward pins it) */
 	free(c->im_pin);

@@ -35,9 +35,9 @@
 static void phase_next(struct conn *c);
 
 /* The name the phase is at: networks in stage 0, volumes in stages 1-2. */
-#define PH_NAME(c)	((c)->ph_names[(c)->ph_kind == 0 ? 0 : 1][(c)->ph_i])
+#define PH_NAME(c)	((c)->ph.names[(c)->ph.kind == 0 ? 0 : 1][(c)->ph.i])
 
-/* What c->ph_step says the running internal exchange is. */
+/* What c->ph.step says the running internal exchange is. */
 enum {
 	PH_INSPECT = 0,		/* a named network's or volume's inspect */
 	PH_VOL_CREATE,		/* a missing volume's pre-create */
@@ -57,7 +57,7 @@ phase_start_reload(struct conn *c, int remove)
 	size_t len;
 
 	req = projnet_reload_request(c, remove, &len);
-	c->ph_step = remove ? PH_RELOAD_REMOVE : PH_RELOAD_CREATE;
+	c->ph.step = remove ? PH_RELOAD_REMOVE : PH_RELOAD_CREATE;
 	if (backend_internal(c, req, len, 0) < 0)
 		backend_refuse_transport(c, 0);
 }
@@ -68,10 +68,10 @@ phase_start_inspect(struct conn *c)
 	char *req;
 	size_t len;
 
-	req = c->ph_kind == 0 ? facts_network_request(c, PH_NAME(c), &len) :
+	req = c->ph.kind == 0 ? facts_network_request(c, PH_NAME(c), &len) :
 	    facts_inspect_request(CG_FACT_VOLUME, (enum cg_api)c->api,
 	    c->q_prefix, PH_NAME(c), &len);
-	c->ph_step = PH_INSPECT;
+	c->ph.step = PH_INSPECT;
 	if (backend_internal(c, req, len, 1) < 0)
 		backend_refuse_transport(c, 0);
 }
@@ -85,11 +85,11 @@ phase_start_netcreate(struct conn *c)
 	size_t len;
 
 	if (!projnet_lock(c)) {
-		c->ph_step = PH_NET_WAIT;
+		c->ph.step = PH_NET_WAIT;
 		return;
 	}
 	req = projnet_create_request(c, projnet_answered(c), &len);
-	c->ph_step = PH_NET_CREATE;
+	c->ph.step = PH_NET_CREATE;
 	if (backend_internal(c, req, len, 0) < 0) {
 		projnet_unlock(c);
 		backend_refuse_transport(c, 0);
@@ -103,7 +103,7 @@ phase_start_netrecheck(struct conn *c)
 	size_t len;
 
 	req = facts_network_request(c, projnet_answered(c), &len);
-	c->ph_step = PH_NET_RECHECK;
+	c->ph.step = PH_NET_RECHECK;
 	if (backend_internal(c, req, len, 1) < 0)
 		backend_refuse_transport(c, 0);
 }
@@ -114,7 +114,7 @@ phase_wake(struct gateway *gw)
 	struct conn *c;
 
 	for (c = TAILQ_FIRST(&gw->conns); c != NULL; c = TAILQ_NEXT(c, entry))
-		if (!c->dead && c->rs == RS_PHASE && c->ph_step == PH_NET_WAIT &&
+		if (!c->dead && c->rs == RS_PHASE && c->ph.step == PH_NET_WAIT &&
 		    gw->pn_holder == NULL) {
 			phase_start_netrecheck(c);
 			mark_dirty(gw, c);
@@ -133,7 +133,7 @@ netcreate_done(struct conn *c, int status, char *body, size_t body_len)
 	const char *name = projnet_answered(c);
 	enum cg_fact_result v;
 
-	if (c->ph_step == PH_NET_CREATE) {
+	if (c->ph.step == PH_NET_CREATE) {
 		projnet_unlock(c);
 		/*
 		 * podman 4.3.1 lists the host's interfaces to pick a subnet
@@ -142,9 +142,9 @@ netcreate_done(struct conn *c, int status, char *body, size_t body_len)
 		 * at the same moment: libs.sh saw it beside other suites).
 		 * Nothing was created: try again, a few times.
 		 */
-		if (status == 500 && body != NULL && c->ph_pn_tries < 3 &&
+		if (status == 500 && body != NULL && c->ph.pn_tries < 3 &&
 		    memmem(body, body_len, "no such network interface", 25)) {
-			c->ph_pn_tries++;
+			c->ph.pn_tries++;
 			free(body);
 			log_msg(LOG_INFO, "project-network", "creating network "
 			    "%s met podman's interface race; trying again", name);
@@ -155,7 +155,7 @@ netcreate_done(struct conn *c, int status, char *body, size_t body_len)
 		if (status >= 200 && status <= 299) {
 			log_msg(LOG_INFO, "project-network", "created network %s, "
 			    "this project's own", name);
-			c->ph_pn = 0;
+			c->ph.pn = 0;
 			phase_next(c);
 		} else if (status == 409) {
 			log_msg(LOG_INFO, "project-network", "network %s was "
@@ -181,7 +181,7 @@ netcreate_done(struct conn *c, int status, char *body, size_t body_len)
 	if (v == CG_OWNED && (!projnet_measured_podman(c) ||
 	    !projnet_unisolated(body, body_len))) {
 		free(body);
-		c->ph_pn = 0;
+		c->ph.pn = 0;
 		phase_next(c);
 		return;
 	}
@@ -214,7 +214,7 @@ phase_start_precreate(struct conn *c)
 	if (n < 0)
 		xoom();
 	len = (size_t)n;
-	c->ph_step = PH_VOL_CREATE;
+	c->ph.step = PH_VOL_CREATE;
 	if (backend_internal(c, req, len, 0) < 0)
 		backend_refuse_transport(c, 0);
 }
@@ -243,11 +243,11 @@ network_inspected(struct conn *c, int status, char *body, size_t body_len)
 		 * podman may hold it stripped (monitor/exchange/netcompat.h): a
 		 * network file written makes it read them all again
 		 */
-		if (!c->ph_reloaded) {
+		if (!c->ph.reloaded) {
 			log_msg(LOG_INFO, "project-network", "podman holds "
 			    "network %s without isolation; having it read "
 			    "its network files again", name);
-			c->ph_reloaded = 1;
+			c->ph.reloaded = 1;
 			phase_start_reload(c, 0);
 			return;
 		}
@@ -260,8 +260,8 @@ network_inspected(struct conn *c, int status, char *body, size_t body_len)
 	free(body);
 	if (status == 404 && projnet_answered(c) != NULL &&
 	    strcmp(projnet_answered(c), name) == 0) {
-		c->ph_pn = 1;	/* created once all are checked */
-		c->ph_i++;
+		c->ph.pn = 1;	/* created once all are checked */
+		c->ph.i++;
 		phase_next(c);
 	} else if (v == CG_UNEXPECTED)
 		backend_refuse(c, "backend-unreachable", "unexpected "
@@ -270,7 +270,7 @@ network_inspected(struct conn *c, int status, char *body, size_t body_len)
 		backend_refuse(c, "network", "network %s is not a network "
 		    "of this project", name);
 	else {
-		c->ph_i++;
+		c->ph.i++;
 		phase_next(c);
 	}
 }
@@ -305,7 +305,7 @@ volume_precreated(struct conn *c, int status, char *body, size_t body_len)
 			free(body);
 			log_msg(LOG_INFO, "volume-precreate", "pre-created "
 			    "volume %s for this project", name);
-			c->ph_i++;
+			c->ph.i++;
 			phase_next(c);
 			return;
 		}
@@ -313,7 +313,7 @@ volume_precreated(struct conn *c, int status, char *body, size_t body_len)
 	free(body);
 	/* re-inspect: must be owned now */
 	phase_start_inspect(c);
-	c->ph_step = PH_VOL_RECHECK;
+	c->ph.step = PH_VOL_RECHECK;
 }
 
 /* An inspect or pre-create of the networks-and-volumes steps finished. */
@@ -327,35 +327,35 @@ named_done(struct conn *c, int ok, int timeout)
 	enum cg_fact_result v;
 
 	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
-		if (c->ph_step == PH_NET_CREATE)
+		if (c->ph.step == PH_NET_CREATE)
 			projnet_unlock(c);
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	if (c->ph_step == PH_NET_CREATE || c->ph_step == PH_NET_RECHECK) {
+	if (c->ph.step == PH_NET_CREATE || c->ph.step == PH_NET_RECHECK) {
 		netcreate_done(c, status, body, body_len);
 		return;
 	}
-	if (c->ph_step == PH_RELOAD_CREATE || c->ph_step == PH_RELOAD_REMOVE) {
+	if (c->ph.step == PH_RELOAD_CREATE || c->ph.step == PH_RELOAD_REMOVE) {
 		free(body);
-		if (c->ph_step == PH_RELOAD_CREATE && status >= 200 && status <= 299)
+		if (c->ph.step == PH_RELOAD_CREATE && status >= 200 && status <= 299)
 			phase_start_reload(c, 1);
 		else		/* re-read (a 409: another connection's): look again */
 			phase_start_inspect(c);
 		return;
 	}
-	if (c->ph_kind == 0) {		/* network: must be owned (§5.1) */
+	if (c->ph.kind == 0) {		/* network: must be owned (§5.1) */
 		network_inspected(c, status, body, body_len);
 		return;
 	}
-	if (c->ph_step == PH_INSPECT) {	/* volume inspect (§5.2) */
+	if (c->ph.step == PH_INSPECT) {	/* volume inspect (§5.2) */
 		v = facts_verdict(CG_FACT_VOLUME, (enum cg_api)c->api, status,
 		    body, body_len, c->gw->root, id);
 		free(body);
 		if (v == CG_OWNED || status == 404) {
 			/* missing ones are created once all are checked (F9) */
-			c->ph_missing[c->ph_i] = status == 404;
-			c->ph_i++;
+			c->ph.missing[c->ph.i] = status == 404;
+			c->ph.i++;
 			phase_next(c);
 		} else if (v == CG_NOT_OWNED) {
 			backend_refuse(c, "bind-mount", "volume %s is not a volume "
@@ -366,7 +366,7 @@ named_done(struct conn *c, int ok, int timeout)
 		}
 		return;
 	}
-	if (c->ph_step == PH_VOL_CREATE) {	/* pre-create answer */
+	if (c->ph.step == PH_VOL_CREATE) {	/* pre-create answer */
 		volume_precreated(c, status, body, body_len);
 		return;
 	}
@@ -378,14 +378,14 @@ named_done(struct conn *c, int ok, int timeout)
 		    "this project", name);
 		return;
 	}
-	c->ph_i++;
+	c->ph.i++;
 	phase_next(c);
 }
 
 /*
  * publish.h: a create that publishes every exposed port is forwarded with
  * explicit 127.0.0.1 bindings of the ports its image exposes (as the image
- * step read them: c->ph_exposed; none for a missing image, which the
+ * step read them: c->ph.exposed; none for a missing image, which the
  * daemon refuses) and of its own. 0, or -1 after a refusal.
  */
 static int
@@ -394,9 +394,9 @@ publish_apply(struct conn *c)
 	char *out, detail[200];
 	size_t out_len;
 
-	c->ph_pub_all = 0;
+	c->ph.pub_all = 0;
 	if (publish_all_rewrite((enum cg_api)c->api, c->json,
-	    (size_t)c->body_len, c->ph_exposed, &out, &out_len, detail) < 0) {
+	    (size_t)c->body_len, c->ph.exposed, &out, &out_len, detail) < 0) {
 		backend_refuse(c, "publish-all", "%s", detail);
 		return -1;
 	}
@@ -417,32 +417,32 @@ publish_apply(struct conn *c)
 static void
 phase_next(struct conn *c)
 {
-	for (; c->ph_kind < 3; c->ph_kind++, c->ph_i = 0) {
-		if (c->ph_kind < 2 && c->ph_i < c->ph_n[c->ph_kind]) {
+	for (; c->ph.kind < 3; c->ph.kind++, c->ph.i = 0) {
+		if (c->ph.kind < 2 && c->ph.i < c->ph.n[c->ph.kind]) {
 			phase_start_inspect(c);
 			return;
 		}
-		if (c->ph_kind == 2 && c->ph_pn) {
+		if (c->ph.kind == 2 && c->ph.pn) {
 			phase_start_netcreate(c);
 			return;
 		}
-		if (c->ph_kind == 2) {
+		if (c->ph.kind == 2) {
 			/* every name passed: pin the bind sources before
 			   anything is created (pins.c) */
-			if (c->ph_create != 0 && !c->ph_pinned) {
-				c->ph_pinned = 1;
-				if (pins_create(c, c->ph_create == 2) < 0)
+			if (c->ph.create != 0 && !c->ph.pinned) {
+				c->ph.pinned = 1;
+				if (pins_create(c, c->ph.create == 2) < 0)
 					return;
 			}
-			while (c->ph_i < c->ph_n[1] && !c->ph_missing[c->ph_i])
-				c->ph_i++;
-			if (c->ph_i < c->ph_n[1]) {
+			while (c->ph.i < c->ph.n[1] && !c->ph.missing[c->ph.i])
+				c->ph.i++;
+			if (c->ph.i < c->ph.n[1]) {
 				phase_start_precreate(c);
 				return;
 			}
 		}
 	}
-	if (c->ph_pub_all && publish_apply(c) < 0)
+	if (c->ph.pub_all && publish_apply(c) < 0)
 		return;
 	conn_free_phase_tree(c);
 	backend_forward(c);
@@ -450,8 +450,8 @@ phase_next(struct conn *c)
 
 /*
  * The phase outlives the body's tree (its inspects and pre-creates wait for
- * the backend): the names it checks, c->ph_names (pointing into tree), are
- * copied into one block, c->ph_names_mem, and the caller frees the tree at
+ * the backend): the names it checks, c->ph.names (pointing into tree), are
+ * copied into one block, c->ph.names_mem, and the caller frees the tree at
  * once, so that no connection keeps a parse tree across the event loop
  * (doc/reliability.md "Memory bounds": the tree of an 8 MiB body can take 300
  * MB; the monitor makes one at a time).
@@ -463,14 +463,14 @@ keep_names(struct conn *c)
 	char *p;
 
 	for (k = 0; k < 2; k++)
-		for (i = 0; i < c->ph_n[k]; i++)
-			len += strlen(c->ph_names[k][i]) + 1;
-	p = c->ph_names_mem = xmalloc(len + 1);
+		for (i = 0; i < c->ph.n[k]; i++)
+			len += strlen(c->ph.names[k][i]) + 1;
+	p = c->ph.names_mem = xmalloc(len + 1);
 	for (k = 0; k < 2; k++)
-		for (i = 0; i < c->ph_n[k]; i++) {
-			len = strlen(c->ph_names[k][i]) + 1;
-			memcpy(p, c->ph_names[k][i], len);
-			c->ph_names[k][i] = p;
+		for (i = 0; i < c->ph.n[k]; i++) {
+			len = strlen(c->ph.names[k][i]) + 1;
+			memcpy(p, c->ph.names[k][i], len);
+			c->ph.names[k][i] = p;
 			p += len;
 		}
 }
@@ -521,20 +521,20 @@ phase_init(struct conn *c, int create, int join)
 {
 	char *seg, *end;
 
-	c->ph_n[0] = c->ph_n[1] = 0;
-	c->ph_create = create;
-	c->ph_pinned = 0;
-	memset(c->ph_missing, 0, sizeof(c->ph_missing));
-	c->ph_i = 0;
-	c->ph_kind = 0;
-	c->ph_pn = 0;
-	c->ph_reloaded = 0;
-	c->ph_pn_tries = 0;
+	c->ph.n[0] = c->ph.n[1] = 0;
+	c->ph.create = create;
+	c->ph.pinned = 0;
+	memset(c->ph.missing, 0, sizeof(c->ph.missing));
+	c->ph.i = 0;
+	c->ph.kind = 0;
+	c->ph.pn = 0;
+	c->ph.reloaded = 0;
+	c->ph.pn_tries = 0;
 	/* a build's RUN steps on the project network (build_project_network):
 	 * inspected, created when missing, like a create's */
 	if (c->op == FOP_BUILD && projnet_answered(c) != NULL) {
-		c->ph_names[0][0] = projnet_answered(c);
-		c->ph_n[0] = 1;
+		c->ph.names[0][0] = projnet_answered(c);
+		c->ph.n[0] = 1;
 		keep_names(c);
 	}
 	if (join && c->ref_len > 0) {
@@ -543,8 +543,8 @@ phase_init(struct conn *c, int create, int join)
 		end = seg + c->ref_len;
 		if (*end == '/') {
 			*end = '\0';
-			c->ph_names[0][0] = seg;
-			c->ph_n[0] = 1;
+			c->ph.names[0][0] = seg;
+			c->ph.n[0] = 1;
 			keep_names(c);
 			*end = '/';
 		}
@@ -567,15 +567,15 @@ volume_name_check(struct conn *c, cJSON *tree)
 	name = json_get(tree, "Name");
 	if (!cJSON_IsString(name) || name->valuestring[0] == '\0')
 		return 0;
-	c->ph_names[1][0] = name->valuestring;
-	c->ph_n[1] = 1;
-	c->ph_kind = 1;
+	c->ph.names[1][0] = name->valuestring;
+	c->ph.n[1] = 1;
+	c->ph.kind = 1;
 	keep_names(c);
 	cJSON_Delete(tree);
 	c->rs = RS_PHASE;
-	c->ph_step = 3;	/* name check only */
+	c->ph.step = 3;	/* name check only */
 	req = facts_inspect_request(CG_FACT_VOLUME, (enum cg_api)c->api,
-	    c->q_prefix, c->ph_names[1][0], &len);
+	    c->q_prefix, c->ph.names[1][0], &len);
 	if (backend_internal(c, req, len, 1) < 0)
 		backend_refuse_transport(c, 0);
 	return 1;
@@ -606,13 +606,13 @@ phase_resume(struct conn *c)
 	}
 	/* publish.h: every exposed port as an explicit loopback binding */
 	if (tree != NULL && ctr)
-		c->ph_pub_all = publish_all_wanted((enum cg_api)c->api, tree);
+		c->ph.pub_all = publish_all_wanted((enum cg_api)c->api, tree);
 	if (tree != NULL && (ctr || pod)) {
 		if (body_named_resources((enum cg_api)c->api,
-		    c->gw->lis[c->lis].backend_kind, pod, tree, c->ph_names[0],
-		    &c->ph_n[0], c->ph_names[1], &c->ph_n[1], 64) < 0) {
+		    c->gw->lis[c->lis].backend_kind, pod, tree, c->ph.names[0],
+		    &c->ph.n[0], c->ph.names[1], &c->ph.n[1], 64) < 0) {
 			cJSON_Delete(tree);
-			c->ph_n[0] = c->ph_n[1] = 0;
+			c->ph.n[0] = c->ph.n[1] = 0;
 			backend_refuse(c, "bind-mount", "too many named volumes "
 			    "or networks");
 			return;
@@ -647,7 +647,7 @@ volume_name_done(struct conn *c, int ok, int timeout)
 	size_t body_len;
 	int status;
 	enum cg_fact_result v;
-	const char *name = c->ph_names[1][0];
+	const char *name = c->ph.names[1][0];
 
 	if (backend_internal_done(c, ok, &status, &body, &body_len) < 0) {
 		backend_refuse_transport(c, timeout);
@@ -683,7 +683,7 @@ phase_done(struct conn *c, int ok, int timeout)
 	else if (c->dn_step != 0) {
 		if (imgdest_done(c, ok, timeout))
 			phase_resume(c);	/* every name passed */
-	} else if (c->ph_step == 3)
+	} else if (c->ph.step == 3)
 		volume_name_done(c, ok, timeout);
 	else
 		named_done(c, ok, timeout);
