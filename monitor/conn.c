@@ -249,18 +249,15 @@ conn_backend_name(const struct conn *c)
 void
 conn_free_phase_tree(struct conn *c)
 {
-	free(c->ph.names_mem);
-	c->ph.names_mem = NULL;
-	c->ph.n[0] = c->ph.n[1] = 0;
+	phase_free(c);
 	free(c->im_ref);
 	free(c->im_id);
 	c->im_ref = c->im_id = NULL;
 	c->im_step = 0;
+	cJSON_Delete(c->im_exposed);
+	c->im_exposed = NULL;
 	image_dests_free(&c->dn);
 	c->dn_step = 0;
-	c->ph.pub_all = 0;
-	cJSON_Delete(c->ph.exposed);
-	c->ph.exposed = NULL;
 }
 
 void

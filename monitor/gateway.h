@@ -478,9 +478,8 @@ struct phase_slice {
 	unsigned char missing[64];	/* volume i answered 404 */
 	int step;
 	int pub_all;			/* a create that publishes every
-					   exposed port (monitor/exchange/publish.h) */
-	struct cJSON *exposed;		/* then its image's ExposedPorts, as
-					   the image step read them, or NULL */
+					   exposed port (monitor/exchange/publish.h;
+					   its image's ports: c->im_exposed) */
 	int pn;				/* the project network: 1 missing,
 					   to be created; 0 otherwise */
 	int reloaded;			/* podman re-read its network files */
@@ -607,6 +606,10 @@ struct conn {
 	int im_step;			/* its internal request, 0: none */
 	int im_pod;			/* a pod create's infra image */
 	int im_default;			/* podman's default infra image */
+	struct cJSON *im_exposed;	/* a publish-all create's image's
+					   ExposedPorts, as the image step read
+					   them, or NULL (phase.c publishes
+					   them: monitor/exchange/publish.h) */
 	/* the image names the request moves (monitor/exchange/imgdest.c) */
 	struct image_dests dn;		/* names, malloc'd (conn_free_phase_tree) */
 	size_t dn_i;			/* the one being inspected */

@@ -12,13 +12,29 @@
 #   4. no circle in the include graph of monitor/ and ops/ (scripts/layers.py:
 #      a .c and its .h one node): a lower file never includes a higher one.
 #      The check first shows, on a circle of two files of its own, that
-#      layers.py sees one.
+#      layers.py sees one;
+#   5. a slice of struct conn (monitor/gateway.h) is written by its owner file
+#      only (SLICES below: slice:owner); the others read it or call the owner.
+#      Caught, outside comments, in every file but tests/: an assignment to
+#      ->SLICE.field (with subscripts) by = or a compound operator (+= |= <<=
+#      ...), ++ or -- on it, and its address taken (&c->SLICE...: a callee
+#      could write through it). Not caught: a write through a pointer or
+#      macro that hides the "->SLICE." spelling, memcpy over struct conn.
 # One line per violation (FILE:LINE: what, or the circle's files); last line
 # "N passed, M failed" (one check per file, two for the include graph); exit
 # status 1 when any failed.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 passed=0; failed=0
+
+# rule 5's slices of struct conn, each with the one file that writes it
+SLICES="ph:monitor/exchange/phase.c"
+
+slice_writes() {  # FILE SLICE: FILE's lines that write ->SLICE.<field>
+  local fld="->$2\\.[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*\\])*[[:space:]]*"
+  grep -nE -e "$fld(([-+*/%&|^]|<<|>>)?=([^=]|\$)|\\+\\+|--)|(\\+\\+|--)[[:space:]]*[A-Za-z_(][A-Za-z0-9_()]*->$2\\.|&[[:space:]]*\\(?[A-Za-z_][A-Za-z0-9_]*\\)?->$2([^A-Za-z0-9_]|\$)" "$1" |
+    grep -vE '^[0-9]+:[[:space:]]*(/?\*|//)'
+}
 
 # the code of a C file without its comments (string contents stay)
 code_of() {
@@ -46,6 +62,18 @@ check_file() {  # FILE: prints its violations; returns 1 when it has any
       hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"monitor/exchange/[^"]*"' "$f" |
         grep -vE '"monitor/exchange/exchange\.h"')
       [ -n "$hits" ] && { sed -E "s|^([0-9]+):.*\"(monitor/exchange/[^\"]*)\".*|$f:\1: includes \2, internal to the exchange (use monitor/exchange/exchange.h)|" <<<"$hits"; bad=1; }
+      ;;
+  esac
+  case $f in
+    tests/*) ;;
+    *)
+      local sl slice owner
+      for sl in $SLICES; do
+        slice=${sl%%:*}; owner=${sl#*:}
+        [ "$f" = "$owner" ] && continue
+        hits=$(slice_writes "$f" "$slice")
+        [ -n "$hits" ] && { sed "s|^\([0-9]*\):.*|$f:\1: writes c->$slice, which only $owner writes|" <<<"$hits"; bad=1; }
+      done
       ;;
   esac
   hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"monitor/loop\.h"' "$f")

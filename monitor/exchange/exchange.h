@@ -139,6 +139,15 @@ void check_end(struct conn *c);
  */
 void phase_wake(struct gateway *gw);
 
+/*
+ * Release what c's named-resource phase holds (its names' copy) and
+ * forget its names and publish-all: the phase's share of
+ * conn_free_phase_tree(), at a phase's start, its forward, the request's
+ * end and the connection's. c->ph is phase.c's alone (tests/boundary.sh):
+ * the other files call this.
+ */
+void phase_free(struct conn *c);
+
 /* ---- monitor/exchange/facts.c */
 
 /*

@@ -265,7 +265,7 @@ check_config(struct conn *c, const char *body, size_t len)
 	}
 	/* publish.h: the ports a publish-all create binds on 127.0.0.1 */
 	if (c->ph.pub_all && ic.exposed_ports != NULL)
-		c->ph.exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
+		c->im_exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
 		    1));
 	/* the body will name exactly this image (backend_forward pins it) */
 	free(c->im_pin);

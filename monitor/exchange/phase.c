@@ -385,7 +385,7 @@ named_done(struct conn *c, int ok, int timeout)
 /*
  * publish.h: a create that publishes every exposed port is forwarded with
  * explicit 127.0.0.1 bindings of the ports its image exposes (as the image
- * step read them: c->ph.exposed; none for a missing image, which the
+ * step read them: c->im_exposed; none for a missing image, which the
  * daemon refuses) and of its own. 0, or -1 after a refusal.
  */
 static int
@@ -396,7 +396,7 @@ publish_apply(struct conn *c)
 
 	c->ph.pub_all = 0;
 	if (publish_all_rewrite((enum cg_api)c->api, c->json,
-	    (size_t)c->body_len, c->ph.exposed, &out, &out_len, detail) < 0) {
+	    (size_t)c->body_len, c->im_exposed, &out, &out_len, detail) < 0) {
 		backend_refuse(c, "publish-all", "%s", detail);
 		return -1;
 	}
@@ -510,6 +510,29 @@ phase_start(struct conn *c)
 		phase_resume(c);
 }
 
+void
+phase_reset(struct conn *c)
+{
+	c->ph.n[0] = c->ph.n[1] = 0;
+	c->ph.create = 0;
+	c->ph.pinned = 0;
+	memset(c->ph.missing, 0, sizeof(c->ph.missing));
+	c->ph.i = 0;
+	c->ph.kind = 0;
+	c->ph.pn = 0;
+	c->ph.reloaded = 0;
+	c->ph.pn_tries = 0;
+}
+
+void
+phase_free(struct conn *c)
+{
+	free(c->ph.names_mem);
+	c->ph.names_mem = NULL;
+	c->ph.n[0] = c->ph.n[1] = 0;
+	c->ph.pub_all = 0;
+}
+
 /*
  * The networks-and-volumes state of c before its steps: create (1 a
  * container's, 2 a pod's, 0 neither), no names; then the names known
@@ -521,15 +544,8 @@ phase_init(struct conn *c, int create, int join)
 {
 	char *seg, *end;
 
-	c->ph.n[0] = c->ph.n[1] = 0;
+	phase_reset(c);
 	c->ph.create = create;
-	c->ph.pinned = 0;
-	memset(c->ph.missing, 0, sizeof(c->ph.missing));
-	c->ph.i = 0;
-	c->ph.kind = 0;
-	c->ph.pn = 0;
-	c->ph.reloaded = 0;
-	c->ph.pn_tries = 0;
 	/* a build's RUN steps on the project network (build_project_network):
 	 * inspected, created when missing, like a create's */
 	if (c->op == FOP_BUILD && projnet_answered(c) != NULL) {

@@ -35,4 +35,13 @@ void phase_done(struct conn *c, int ok, int timeout);
  */
 void phase_resume(struct conn *c);
 
+/*
+ * Start c's phase afresh (phase_resume, before its names are read): no
+ * names, no create, no pins, no missing volume, the first network, no
+ * project network to create, no reload, no create tries. Its step is set
+ * by each step before it is read; what the phase holds is released by
+ * phase_free() (phase_start) before this.
+ */
+void phase_reset(struct conn *c);
+
 #endif
