@@ -250,12 +250,12 @@ void
 conn_free_phase_tree(struct conn *c)
 {
 	phase_free(c);
-	free(c->im_ref);
-	free(c->im_id);
-	c->im_ref = c->im_id = NULL;
-	c->im_step = 0;
-	cJSON_Delete(c->im_exposed);
-	c->im_exposed = NULL;
+	free(c->im.ref);
+	free(c->im.id);
+	c->im.ref = c->im.id = NULL;
+	c->im.step = 0;
+	cJSON_Delete(c->im.exposed);
+	c->im.exposed = NULL;
 	image_dests_free(&c->dn);
 	c->dn_step = 0;
 }

@@ -479,7 +479,7 @@ struct phase_slice {
 	int step;
 	int pub_all;			/* a create that publishes every
 					   exposed port (monitor/exchange/publish.h;
-					   its image's ports: c->im_exposed) */
+					   its image's ports: c->im.exposed) */
 	int pn;				/* the project network: 1 missing,
 					   to be created; 0 otherwise */
 	int reloaded;			/* podman re-read its network files */
@@ -491,6 +491,25 @@ struct phase_slice {
 					   body's tree (freed at once: a parse
 					   of 8 MiB can take 300 MB:
 					   doc/reliability.md) */
+};
+
+/*
+ * The image step of a container or pod create (monitor/exchange/image.c).
+ * Only image.c writes it (tests/boundary.sh); the other files read it or
+ * call image.c. image_reset() starts a step, image_free() releases what it
+ * holds. The id the forwarded body is made to name (c->im_pin) is not
+ * here: backend.c, below image.c, uses and frees it.
+ */
+struct image_slice {
+	char *ref;			/* the image being checked, malloc'd */
+	char *id;			/* its id (compat on podman), malloc'd */
+	int step;			/* its internal request, 0: none */
+	int pod;			/* a pod create's infra image */
+	int default_infra;		/* podman's default infra image */
+	struct cJSON *exposed;		/* a publish-all create's image's
+					   ExposedPorts, as the image step read
+					   them, or NULL (phase.c publishes
+					   them: monitor/exchange/publish.h) */
 };
 
 struct conn {
@@ -597,19 +616,15 @@ struct conn {
 	char (*pin_names)[41];		/* pins made for this create (pins.c;
 					   PIN_NAME_MAX + 1 bytes each) */
 	unsigned npins;
-	/* the image step of the phase (monitor/exchange/image.c) */
-	char *im_ref;			/* the image being checked, malloc'd */
-	char *im_id;			/* its id (compat on podman), malloc'd */
+	/* the image step of the phase: image.c's alone (image_reset, image_free) */
+	struct image_slice im;
 	char *im_pin;			/* the id of the image that passed the
 					   check, which the forwarded body is
-					   made to name (image.c), malloc'd */
-	int im_step;			/* its internal request, 0: none */
-	int im_pod;			/* a pod create's infra image */
-	int im_default;			/* podman's default infra image */
-	struct cJSON *im_exposed;	/* a publish-all create's image's
-					   ExposedPorts, as the image step read
-					   them, or NULL (phase.c publishes
-					   them: monitor/exchange/publish.h) */
+					   made to name, malloc'd: set by
+					   image.c, used and freed by
+					   backend.c (pin_image), which stands
+					   below image.c (scripts/layers.py),
+					   so not in the im slice */
 	/* the image names the request moves (monitor/exchange/imgdest.c) */
 	struct image_dests dn;		/* names, malloc'd (conn_free_phase_tree) */
 	size_t dn_i;			/* the one being inspected */

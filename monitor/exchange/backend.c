@@ -521,7 +521,7 @@ pin_image(struct conn *c)
 
 	if (c->im_pin == NULL || c->json == NULL)
 		return 0;
-	key = c->im_pod ? "infra_image" : c->api == IPC_API_COMPAT ? "Image" :
+	key = c->im.pod ? "infra_image" : c->api == IPC_API_COMPAT ? "Image" :
 	    "image";
 	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
 	v = cJSON_GetObjectItemCaseSensitive(tree, key);

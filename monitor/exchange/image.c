@@ -59,7 +59,7 @@ im_request(struct conn *c, enum im_step step, const char *fmt,
 	char *path, *req;
 	int n;
 
-	c->im_step = step;
+	c->im.step = step;
 	if (asprintf(&path, fmt, arg) < 0)
 		xoom();
 	n = asprintf(&req, "GET %s HTTP/1.1\r\nHost: docker\r\n\r\n", path);
@@ -83,20 +83,20 @@ start_compat(struct conn *c, enum im_step step)
 	char fmt[64];
 
 	snprintf(fmt, sizeof(fmt), "%s/images/%%s/json", c->q_prefix);
-	im_request(c, step, fmt, c->im_ref);
+	im_request(c, step, fmt, c->im.ref);
 }
 
 int
 image_step_start(struct conn *c, const char *ref, int default_infra,
     int pod)
 {
-	free(c->im_ref);
-	free(c->im_id);
+	free(c->im.ref);
+	free(c->im.id);
 	free(c->im_pin);
-	c->im_ref = c->im_id = c->im_pin = NULL;
-	c->im_step = IM_NONE;
-	c->im_pod = pod;
-	c->im_default = ref == NULL;
+	c->im.ref = c->im.id = c->im_pin = NULL;
+	c->im.step = IM_NONE;
+	c->im.pod = pod;
+	c->im.default_infra = ref == NULL;
 	if (ref == NULL && !(default_infra && podman_backend(c)))
 		return 0;
 	if (ref != NULL) {
@@ -106,7 +106,7 @@ image_step_start(struct conn *c, const char *ref, int default_infra,
 			    "not a valid path segment");
 			return -1;
 		}
-		c->im_ref = xstrdup(ref);
+		c->im.ref = xstrdup(ref);
 	}
 	c->rs = RS_PHASE;
 	if (ref == NULL)
@@ -115,7 +115,7 @@ image_step_start(struct conn *c, const char *ref, int default_infra,
 		start_compat(c, podman_backend(c) ? IM_RESOLVE : IM_INSPECT);
 	else
 		im_request(c, IM_INSPECT, LIBPOD_PREFIX "/images/%s/json",
-		    c->im_ref);
+		    c->im.ref);
 	return 1;
 }
 
@@ -165,7 +165,7 @@ rfc3339_seconds(const char *s)
 
 /*
  * The default infra image name from a GET /libpod/version answer, into
- * c->im_ref: "localhost/podman-pause:<Version>-<Built>". 0, or -1 when the
+ * c->im.ref: "localhost/podman-pause:<Version>-<Built>". 0, or -1 when the
  * answer lacks Version or Components[0].Details.BuildTime.
  */
 static int
@@ -186,8 +186,8 @@ default_infra_name(struct conn *c, const char *body, size_t len)
 	    asprintf(&name, "localhost/podman-pause:%s-%lld", v->valuestring,
 	    built) > 0) {
 		if (image_ref_path_safe(name, strlen(name))) {
-			free(c->im_ref);
-			c->im_ref = name;
+			free(c->im.ref);
+			c->im.ref = name;
 			rc = 0;
 		} else
 			free(name);
@@ -210,13 +210,13 @@ systemd_step(struct conn *c, const struct image_config *ic)
 	cJSON *tree;
 	int rc;
 
-	if (!podman_backend(c) || (!c->im_pod && c->api != IPC_API_COMPAT))
+	if (!podman_backend(c) || (!c->im.pod && c->api != IPC_API_COMPAT))
 		return 0;
 	tree = c->json != NULL ? json_parse(c->json, (size_t)c->body_len,
 	    err, sizeof(err)) : NULL;
 	memset(&r, 0, sizeof(r));
 	rc = tree == NULL ? cg_refuse(&r, "malformed", "the create body is "
-	    "not JSON") : image_systemd_check(ic, tree, c->im_pod, &r);
+	    "not JSON") : image_systemd_check(ic, tree, c->im.pod, &r);
 	cJSON_Delete(tree);
 	if (rc < 0)
 		backend_refuse_r(c, &r);
@@ -238,7 +238,7 @@ check_config(struct conn *c, const char *body, size_t len)
 		    "inspect response");
 		return 0;
 	}
-	if (c->im_step == IM_RESOLVE) {
+	if (c->im.step == IM_RESOLVE) {
 		/* podman: the id the compat lookup resolved, inspected whole */
 		if (!image_ref_path_safe(ic.id, strlen(ic.id))) {
 			image_config_free(&ic);
@@ -246,15 +246,15 @@ check_config(struct conn *c, const char *body, size_t len)
 			    "image inspect response");
 			return 0;
 		}
-		free(c->im_id);
-		c->im_id = xstrdup(ic.id);
+		free(c->im.id);
+		c->im.id = xstrdup(ic.id);
 		image_config_free(&ic);
 		im_request(c, IM_INSPECT, LIBPOD_PREFIX "/images/%s/json",
-		    c->im_id);
+		    c->im.id);
 		return 0;
 	}
 	memset(&r, 0, sizeof(r));
-	if (image_config_check(&ic, c->im_ref, c->gw->root, &r) < 0) {
+	if (image_config_check(&ic, c->im.ref, c->gw->root, &r) < 0) {
 		image_config_free(&ic);
 		backend_refuse_r(c, &r);
 		return 0;
@@ -265,14 +265,14 @@ check_config(struct conn *c, const char *body, size_t len)
 	}
 	/* publish.h: the ports a publish-all create binds on 127.0.0.1 */
 	if (c->ph.pub_all && ic.exposed_ports != NULL)
-		c->im_exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
+		c->im.exposed = json_checked(cJSON_Duplicate(ic.exposed_ports,
 		    1));
 	/* the body will name exactly this image (backend_forward pins it) */
 	free(c->im_pin);
-	c->im_pin = !c->im_default && image_ref_path_safe(ic.id,
+	c->im_pin = !c->im.default_infra && image_ref_path_safe(ic.id,
 	    strlen(ic.id)) ? xstrdup(ic.id) : NULL;
 	image_config_free(&ic);
-	c->im_step = IM_NONE;
+	c->im.step = IM_NONE;
 	return 1;
 }
 
@@ -295,8 +295,8 @@ inspect_refused(struct conn *c, int status, const char *body, size_t len)
 
 	backend_refuse(c, "backend-unreachable", "the daemon cannot inspect "
 	    "image %s (status %d%s%s): it cannot create a container from it "
-	    "either", c->im_ref != NULL ? cg_quote(c->im_ref,
-	    strlen(c->im_ref), qr) : "-", status, ml > 0 ? ": " : "",
+	    "either", c->im.ref != NULL ? cg_quote(c->im.ref,
+	    strlen(c->im.ref), qr) : "-", status, ml > 0 ? ": " : "",
 	    ml > 0 ? cg_quote(m, ml, qm) : "");
 	cJSON_Delete(tree);
 }
@@ -312,13 +312,13 @@ image_step_done(struct conn *c, int ok, int timeout)
 		backend_refuse_transport(c, timeout);
 		return 0;
 	}
-	if (c->im_step == IM_VERSION) {
+	if (c->im.step == IM_VERSION) {
 		if (status < 200 || status > 299)
 			backend_refuse(c, "backend-unreachable", "unexpected "
 			    "version response");
 		else if (default_infra_name(c, body, body_len) == 0)
 			im_request(c, IM_INSPECT, LIBPOD_PREFIX
-			    "/images/%s/json", c->im_ref);
+			    "/images/%s/json", c->im.ref);
 		else {
 			/* podman always names them; another backend has no
 			 * default infra image of podman's to check */
@@ -326,16 +326,16 @@ image_step_done(struct conn *c, int ok, int timeout)
 			    "/libpod/version names no Version and BuildTime: "
 			    "the default infra image of pod creates is not "
 			    "checked");
-			c->im_step = IM_NONE;
+			c->im.step = IM_NONE;
 			passed = 1;
 		}
-	} else if (status == 404 && c->im_pod && !c->im_default) {
+	} else if (status == 404 && c->im.pod && !c->im.default_infra) {
 		backend_refuse(c, "pod", "infra image %s is not present; pull "
-		    "it first (the daemon would pull it unchecked)", c->im_ref);
+		    "it first (the daemon would pull it unchecked)", c->im.ref);
 	} else if (status == 404) {
 		/* a default infra image podman builds afresh still runs
 		 * infra_command */
-		c->im_step = IM_NONE;
+		c->im.step = IM_NONE;
 		passed = systemd_step(c, NULL) == 0;
 	} else if (status < 200 || status > 299) {
 		inspect_refused(c, status, body, body_len);

@@ -385,7 +385,7 @@ named_done(struct conn *c, int ok, int timeout)
 /*
  * publish.h: a create that publishes every exposed port is forwarded with
  * explicit 127.0.0.1 bindings of the ports its image exposes (as the image
- * step read them: c->im_exposed; none for a missing image, which the
+ * step read them: c->im.exposed; none for a missing image, which the
  * daemon refuses) and of its own. 0, or -1 after a refusal.
  */
 static int
@@ -396,7 +396,7 @@ publish_apply(struct conn *c)
 
 	c->ph.pub_all = 0;
 	if (publish_all_rewrite((enum cg_api)c->api, c->json,
-	    (size_t)c->body_len, c->im_exposed, &out, &out_len, detail) < 0) {
+	    (size_t)c->body_len, c->im.exposed, &out, &out_len, detail) < 0) {
 		backend_refuse(c, "publish-all", "%s", detail);
 		return -1;
 	}
@@ -691,7 +691,7 @@ phase_done(struct conn *c, int ok, int timeout)
 {
 	if (c->ans_kind != 0)
 		answer_done(c, ok, timeout);
-	else if (c->im_step != 0) {
+	else if (c->im.step != 0) {
 		if (image_step_done(c, ok, timeout))
 			phase_next(c);		/* the image passed */
 	} else if (c->sc != NULL)
