@@ -250,12 +250,7 @@ void
 conn_free_phase_tree(struct conn *c)
 {
 	phase_free(c);
-	free(c->im.ref);
-	free(c->im.id);
-	c->im.ref = c->im.id = NULL;
-	c->im.step = 0;
-	cJSON_Delete(c->im.exposed);
-	c->im.exposed = NULL;
+	image_free(c);
 	image_dests_free(&c->dn);
 	c->dn_step = 0;
 }

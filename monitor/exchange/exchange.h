@@ -148,6 +148,17 @@ void phase_wake(struct gateway *gw);
  */
 void phase_free(struct conn *c);
 
+/* ---- monitor/exchange/image.c */
+
+/*
+ * Release what c's image step holds (the image's ref and id, its exposed
+ * ports) and mark no step running: its share of conn_free_phase_tree(),
+ * at a phase's start, its forward, the request's end and the
+ * connection's. c->im is image.c's alone (tests/boundary.sh): the other
+ * files call this. The pinned id (c->im_pin) stays for the forward.
+ */
+void image_free(struct conn *c);
+
 /* ---- monitor/exchange/facts.c */
 
 /*

@@ -86,15 +86,32 @@ start_compat(struct conn *c, enum im_step step)
 	im_request(c, step, fmt, c->im.ref);
 }
 
+void
+image_free(struct conn *c)
+{
+	free(c->im.ref);
+	free(c->im.id);
+	c->im.ref = c->im.id = NULL;
+	c->im.step = IM_NONE;
+	cJSON_Delete(c->im.exposed);
+	c->im.exposed = NULL;
+}
+
+void
+image_reset(struct conn *c)
+{
+	image_free(c);
+	c->im.pod = 0;
+	c->im.default_infra = 0;
+}
+
 int
 image_step_start(struct conn *c, const char *ref, int default_infra,
     int pod)
 {
-	free(c->im.ref);
-	free(c->im.id);
+	image_reset(c);
 	free(c->im_pin);
-	c->im.ref = c->im.id = c->im_pin = NULL;
-	c->im.step = IM_NONE;
+	c->im_pin = NULL;
 	c->im.pod = pod;
 	c->im.default_infra = ref == NULL;
 	if (ref == NULL && !(default_infra && podman_backend(c)))

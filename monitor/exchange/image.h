@@ -24,4 +24,11 @@ int image_step_start(struct conn *c, const char *ref, int default_infra,
  */
 int image_step_done(struct conn *c, int ok, int timeout);
 
+/*
+ * Start c's image step afresh (image_step_start): what it holds released
+ * (image_free), not a pod's, not podman's default infra image. The pinned
+ * id (c->im_pin) is not the slice's: image_step_start clears it itself.
+ */
+void image_reset(struct conn *c);
+
 #endif
