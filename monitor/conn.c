@@ -128,7 +128,7 @@ conn_free(struct conn *c)
 	free(c->im_pin);
 	free(c->head);
 	free(c->rhead);
-	free(c->lf_buf);
+	free(c->lf.buf);
 	c->rec.msg = NULL;
 	audit_rec_clear(c);
 	evfilter_free(c->ef);
@@ -297,7 +297,7 @@ void
 conn_end_request(struct conn *c)
 {
 	int parsed_big = (c->body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
-	    c->lf_len >= TRIM_MIN;
+	    c->lf.len >= TRIM_MIN;
 
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
@@ -312,16 +312,16 @@ conn_end_request(struct conn *c)
 	free(c->reg_config);
 	free(c->head);
 	free(c->rhead);
-	free(c->lf_buf);
+	free(c->lf.buf);
 	free(c->im_pin);
-	c->json = c->head = c->rhead = c->lf_buf = c->reg_config = NULL;
+	c->json = c->head = c->rhead = c->lf.buf = c->reg_config = NULL;
 	c->build_pull = 0;
 	c->im_pin = NULL;
-	c->rheadlen = c->lf_len = c->lf_headlen = 0;
-	c->lf_on = 0;
+	c->rheadlen = c->lf.len = c->lf.headlen = 0;
+	c->lf.on = 0;
 	evfilter_free(c->ef);
 	c->ef = NULL;
-	c->ef_on = 0;
+	c->lf.ev_on = 0;
 	budget_release(c);	/* all freed above: back to the pool */
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;

@@ -512,6 +512,20 @@ struct image_slice {
 					   them: monitor/exchange/publish.h) */
 };
 
+/*
+ * A filtered answer as the relay runs it (monitor/exchange/relay.c): a
+ * list answer collected whole then filtered (listfilter.c), or an events
+ * stream filtered line by line (evfilter.c). Only relay.c writes it
+ * (tests/boundary.sh); relay_filter_reset() releases and clears it.
+ */
+struct filter_slice {
+	int on;				/* collecting this list answer */
+	char *buf;			/* final head, then the wire body */
+	size_t len, headlen;
+	int ev_on;			/* filtering this events answer,
+					   re-chunked */
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
@@ -703,12 +717,10 @@ struct conn {
 	/* a post-filtered list answer (doc/filters.md, listfilter.c) */
 	int lf_kind;			/* enum lf_kind of the verified route */
 	enum cg_api lf_api;		/* its API, from the monitor's routing */
-	int lf_on;			/* collecting this answer */
-	char *lf_buf;			/* final head, then the wire body */
-	size_t lf_len, lf_headlen;
 	/* a filtered events stream (monitor/exchange/evfilter.c) */
 	struct evfilter *ef;		/* the verified events route's filter */
-	int ef_on;			/* filtering this answer, re-chunked */
+	/* the answer being filtered: relay.c's alone (relay_filter_reset) */
+	struct filter_slice lf;
 	/* a route the monitor answers or pre-checks itself (answer.c) */
 	int answer;			/* an RF_ANSWER route (verify.c) */
 	int ans_kind;			/* enum answer_kind while one runs */

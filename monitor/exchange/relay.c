@@ -105,8 +105,8 @@ write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
 	c->closing = 1;
 	c->resp_done = 1;
 	c->head_done = 1;
-	c->lf_on = 0;
-	c->ef_on = 0;
+	c->lf.on = 0;
+	c->lf.ev_on = 0;
 	c->framing = FR_NONE;
 	resp = cg_error_response(r, c->is_head, &len);
 	fifo_free(&c->down);
@@ -125,8 +125,8 @@ fail(struct conn *c, const char *code, const char *detail)
 static void
 truncated(struct conn *c, const char *detail)
 {
-	if (c->lf_on) {		/* nothing of it was written yet: a 502 */
-		c->lf_on = 0;
+	if (c->lf.on) {		/* nothing of it was written yet: a 502 */
+		c->lf.on = 0;
 		fail(c, "backend-unreachable", "the backend's list answer ended "
 		    "early or has invalid chunked framing");
 		return;
@@ -166,7 +166,7 @@ events_end(struct conn *c)
 	evfilter_end(c->ef, &out, &len);
 	put_chunk(c, out, len);
 	fifo_put(&c->down, "0\r\n\r\n", 5);
-	c->ef_on = 0;
+	c->lf.ev_on = 0;
 }
 
 /*
@@ -209,7 +209,7 @@ events_body(struct conn *c, size_t n)
 		    &used) < 0) {
 			free(data);
 			fifo_unput(&c->down, n);
-			c->ef_on = 0;	/* what was relayed stays; no last chunk */
+			c->lf.ev_on = 0;	/* what was relayed stays; no last chunk */
 			truncated(c, "invalid chunked framing");
 			return;
 		}
@@ -248,7 +248,7 @@ take_body(struct conn *c, size_t n)
 {
 	size_t used, wrote = 0;
 
-	if (c->ef_on) {
+	if (c->lf.ev_on) {
 		events_body(c, n);
 		return;
 	}
@@ -293,8 +293,8 @@ take_body(struct conn *c, size_t n)
 	if (c->rec.deferred && n > 0)
 		audit_body(c, fifo_data(&c->down) + c->down.len - n, n,
 		    c->framing == FR_CHUNKED);
-	if (c->lf_on && n > 0) {
-		if (c->lf_len - c->lf_headlen + n > LISTFILTER_RAW_MAX) {
+	if (c->lf.on && n > 0) {
+		if (c->lf.len - c->lf.headlen + n > LISTFILTER_RAW_MAX) {
 			fail(c, "backend-unreachable", "the backend's list answer "
 			    "could not be filtered");
 			return;
@@ -307,13 +307,13 @@ take_body(struct conn *c, size_t n)
 			fail_hint(c, "too-many-connections", budget_hint(), detail);
 			return;
 		}
-		c->lf_buf = xrealloc(c->lf_buf, c->lf_len + n);
-		memcpy(c->lf_buf + c->lf_len, fifo_data(&c->down) + c->down.len - n,
+		c->lf.buf = xrealloc(c->lf.buf, c->lf.len + n);
+		memcpy(c->lf.buf + c->lf.len, fifo_data(&c->down) + c->down.len - n,
 		    n);
-		c->lf_len += n;
+		c->lf.len += n;
 		fifo_unput(&c->down, n);
 	}
-	if (c->resp_done && c->lf_on)
+	if (c->resp_done && c->lf.on)
 		emit_filtered(c);
 	if (c->resp_done)
 		audit_flush(c);
@@ -377,11 +377,11 @@ emit_filtered(struct conn *c)
 	size_t len;
 	int n;
 
-	c->lf_on = 0;
+	c->lf.on = 0;
 	if (listfilter_response(c->lf_kind, c->lf_api,
-	    c->gw->lis[c->lis].backend_kind, c->gw->root, c->lf_buf,
-	    c->lf_headlen, c->framing == FR_CHUNKED, c->lf_buf + c->lf_headlen,
-	    c->lf_len - c->lf_headlen, &out, &len) == -1) {
+	    c->gw->lis[c->lis].backend_kind, c->gw->root, c->lf.buf,
+	    c->lf.headlen, c->framing == FR_CHUNKED, c->lf.buf + c->lf.headlen,
+	    c->lf.len - c->lf.headlen, &out, &len) == -1) {
 		fail(c, "backend-unreachable", "the backend's list answer could "
 		    "not be filtered");
 		return;
@@ -400,9 +400,9 @@ emit_filtered(struct conn *c)
 	put_head(c, out, (size_t)n, &resp, 0);
 	fifo_put(&c->down, out + n, len - (size_t)n);
 	free(out);
-	free(c->lf_buf);
-	c->lf_buf = NULL;
-	c->lf_len = c->lf_headlen = 0;
+	free(c->lf.buf);
+	c->lf.buf = NULL;
+	c->lf.len = c->lf.headlen = 0;
 }
 
 /*
@@ -449,12 +449,12 @@ head_bytes(struct conn *c)
 	    resp.status < 300 && c->op == FOP_REMOVE)))
 		ocache_drop(c->gw, c->oc_kind, c->oc_id);
 	/* a list answer is post-filtered whole, then logged (filters.md) */
-	c->lf_on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
+	c->lf.on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
 	    !(c->hijack && http_response_switches(&resp));
 	/* an events answer is filtered line by line, re-chunked */
-	c->ef_on = c->ef != NULL && resp.status == 200 && !c->is_head;
+	c->lf.ev_on = c->ef != NULL && resp.status == 200 && !c->is_head;
 	/* a create's record waits for the id in its body (audit.c) */
-	if (!audit_head(c, resp.status) && !c->lf_on)
+	if (!audit_head(c, resp.status) && !c->lf.on)
 		audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL,
 		    resp.status, conn_duration_ms(c), NULL);
 	if (c->hijack && http_response_switches(&resp)) {
@@ -471,19 +471,19 @@ head_bytes(struct conn *c)
 		/* §5.6; a request body still arriving ends the connection too */
 		if (c->client_close || c->framing == FR_EOF || !c->stream_done)
 			c->closing = 1;
-		if (c->lf_on) {
-			c->lf_buf = xmalloc((size_t)n);
-			memcpy(c->lf_buf, c->rhead, (size_t)n);
-			c->lf_len = c->lf_headlen = (size_t)n;
+		if (c->lf.on) {
+			c->lf.buf = xmalloc((size_t)n);
+			memcpy(c->lf.buf, c->rhead, (size_t)n);
+			c->lf.len = c->lf.headlen = (size_t)n;
 		} else {
-			put_head(c, c->rhead, (size_t)n, &resp, c->ef_on);
+			put_head(c, c->rhead, (size_t)n, &resp, c->lf.ev_on);
 		}
 		if (c->framing == FR_NONE || (c->framing == FR_LENGTH &&
 		    c->remaining == 0)) {
 			c->resp_done = 1;
-			if (c->lf_on)
+			if (c->lf.on)
 				emit_filtered(c);
-			if (c->ef_on)
+			if (c->lf.ev_on)
 				events_end(c);
 		}
 	}
@@ -518,9 +518,9 @@ backend_ended(struct conn *c, int err)
 	} else if (c->framing == FR_EOF && !err) {
 		c->resp_done = 1;
 		conn_close_backend(c);
-		if (c->lf_on)
+		if (c->lf.on)
 			emit_filtered(c);
-		if (c->ef_on)
+		if (c->lf.ev_on)
 			events_end(c);
 	} else if (!c->resp_done) {
 		truncated(c, "the backend closed early");

@@ -49,7 +49,7 @@ pipe_open(struct conn *c)
 int
 splice_open(struct conn *c)
 {
-	if (c->lf_on || c->ef_on || c->sp_off || c->framing == FR_NONE || c->client < 0)
+	if (c->lf.on || c->lf.ev_on || c->sp_off || c->framing == FR_NONE || c->client < 0)
 		return 0;
 	/* chunked: opened by chunk_ahead at the first large chunk */
 	if (c->dp.fd[0] >= 0 || c->framing == FR_CHUNKED)
