@@ -128,7 +128,7 @@ conn_free(struct conn *c)
 	free(c->im_pin);
 	free(c->head);
 	free(c->rhead);
-	free(c->lf.buf);
+	relay_filter_reset(c);
 	c->rec.msg = NULL;
 	audit_rec_clear(c);
 	evfilter_free(c->ef);
@@ -312,16 +312,14 @@ conn_end_request(struct conn *c)
 	free(c->reg_config);
 	free(c->head);
 	free(c->rhead);
-	free(c->lf.buf);
+	relay_filter_reset(c);
 	free(c->im_pin);
-	c->json = c->head = c->rhead = c->lf.buf = c->reg_config = NULL;
+	c->json = c->head = c->rhead = c->reg_config = NULL;
 	c->build_pull = 0;
 	c->im_pin = NULL;
-	c->rheadlen = c->lf.len = c->lf.headlen = 0;
-	c->lf.on = 0;
+	c->rheadlen = 0;
 	evfilter_free(c->ef);
 	c->ef = NULL;
-	c->lf.ev_on = 0;
 	budget_release(c);	/* all freed above: back to the pool */
 	c->rs = RS_IDLE;
 	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;

@@ -192,11 +192,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	c->logged = c->head_done = c->interim = c->resp_done = 0;
 	c->end_sent = 0;
 	c->client_unwatch = 0;
-	free(c->lf.buf);
-	c->lf.buf = NULL;
-	c->lf.len = c->lf.headlen = 0;
-	c->lf.on = 0;
-	c->lf.ev_on = 0;
+	relay_filter_reset(c);
 	c->framing = FR_NONE;
 	c->client_eof = c->backend_eof = c->client_shut = c->backend_shut = 0;
 	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)

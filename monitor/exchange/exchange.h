@@ -159,6 +159,17 @@ void phase_free(struct conn *c);
  */
 void image_free(struct conn *c);
 
+/* ---- monitor/exchange/relay.c */
+
+/*
+ * Release c's filtered-answer state (a list answer's collected bytes) and
+ * clear it: no list answer collected, no events answer filtered. Called
+ * when a FORWARD starts (on_forward), at the request's end and the
+ * connection's. c->lf is relay.c's alone (tests/boundary.sh): the other
+ * files call this.
+ */
+void relay_filter_reset(struct conn *c);
+
 /* ---- monitor/exchange/facts.c */
 
 /*

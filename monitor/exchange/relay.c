@@ -839,3 +839,13 @@ relay_head_timeout(struct conn *c)
 	fail(c, "backend-timeout", r.detail);
 	relay_progress(c);
 }
+
+void
+relay_filter_reset(struct conn *c)
+{
+	free(c->lf.buf);
+	c->lf.buf = NULL;
+	c->lf.len = c->lf.headlen = 0;
+	c->lf.on = 0;
+	c->lf.ev_on = 0;
+}
