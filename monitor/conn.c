@@ -118,7 +118,7 @@ conn_free(struct conn *c)
 	free(c->stash);
 	fifo_free(&c->early);
 	conn_free_phase_tree(c);
-	conn_free_answer(c);
+	answer_free(c);
 	free(c->facts);
 	policy_request_free(&c->fwd_route);
 	free(c->target);
@@ -278,17 +278,17 @@ conn_abandon(struct conn *c, const char *why)
 }
 
 void
-conn_free_answer(struct conn *c)
+answer_free(struct conn *c)
 {
 	size_t i;
 
 	for (i = 0; i < ANSWER_PARTS; i++) {
-		free(c->ans_body[i]);
-		c->ans_body[i] = NULL;
-		c->ans_len[i] = 0;
+		free(c->ans.body[i]);
+		c->ans.body[i] = NULL;
+		c->ans.len[i] = 0;
 	}
-	c->ans_kind = ANS_NONE;
-	c->ans_step = 0;
+	c->ans.kind = ANS_NONE;
+	c->ans.step = 0;
 }
 
 /* ---------------------------------------------------------------- requests */

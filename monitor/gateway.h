@@ -526,6 +526,18 @@ struct filter_slice {
 					   re-chunked */
 };
 
+/*
+ * A route the monitor answers or pre-checks itself, as it runs
+ * (monitor/exchange/answer.c). Only answer.c writes it
+ * (tests/boundary.sh); answer_free() releases and clears it.
+ */
+struct answer_slice {
+	int kind;			/* enum answer_kind while one runs */
+	unsigned step;			/* internal answers collected so far */
+	char *body[ANSWER_PARTS];	/* their decoded bodies */
+	size_t len[ANSWER_PARTS];
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
@@ -723,10 +735,8 @@ struct conn {
 	struct filter_slice lf;
 	/* a route the monitor answers or pre-checks itself (answer.c) */
 	int answer;			/* an RF_ANSWER route (verify.c) */
-	int ans_kind;			/* enum answer_kind while one runs */
-	unsigned ans_step;		/* internal answers collected so far */
-	char *ans_body[ANSWER_PARTS];	/* their decoded bodies */
-	size_t ans_len[ANSWER_PARTS];
+	struct answer_slice ans;	/* its run: answer.c's alone
+					   (answer_free) */
 };
 
 #endif

@@ -93,7 +93,7 @@ answer_json(struct conn *c, const char *body, size_t len)
 	resp = xmalloc((size_t)n + len);
 	memcpy(resp, head, (size_t)n);
 	memcpy(resp + n, body, len);
-	conn_free_answer(c);
+	answer_free(c);
 	answered_verdict(c, NULL);
 	relay_answer(c, "allow", NULL, 200, NULL, closing, resp, (size_t)n + len);
 }
@@ -117,7 +117,7 @@ answer_refuse(struct conn *c, const char *code, const char *hint,
 	va_end(ap);
 	cg_refuse_hint(&r, code, hint, "%s", detail);
 	resp = cg_error_response(&r, c->is_head, &len);
-	conn_free_answer(c);
+	answer_free(c);
 	answered_verdict(c, r.code);
 	relay_answer(c, r.status >= 500 ? "error" : "deny", r.code, r.status,
 	    r.detail, 1, resp, len);
@@ -132,7 +132,7 @@ answer_empty_stream(struct conn *c, const char *code, const char *detail)
 	char *resp = xmalloc(sizeof(head) - 1);
 
 	memcpy(resp, head, sizeof(head) - 1);
-	conn_free_answer(c);
+	answer_free(c);
 	answered_verdict(c, code);
 	/* logged as the refusal it stands for */
 	relay_answer(c, "deny", code, 403, detail, 1, resp, sizeof(head) - 1);
@@ -142,7 +142,7 @@ answer_empty_stream(struct conn *c, const char *code, const char *detail)
 static void
 answer_unreadable(struct conn *c, const char *what)
 {
-	conn_free_answer(c);
+	answer_free(c);
 	backend_refuse(c, "backend-unreachable", "the %s backend's %s could "
 	    "not be read", conn_backend_name(c), what);
 }
@@ -156,7 +156,7 @@ send_request(struct conn *c, char *req, int n)
 		xoom();
 	c->rs = RS_PHASE;
 	if (backend_internal(c, req, (size_t)n, 1) < 0) {
-		conn_free_answer(c);
+		answer_free(c);
 		backend_refuse_transport(c, 0);
 	}
 }
@@ -215,7 +215,7 @@ net_ask(struct conn *c)
 	char *req, *cq;
 	int kind = network_route(c, &id, &idlen), n;
 
-	if (c->ans_step == 1) {
+	if (c->ans.step == 1) {
 		cq = facts_label_query(c->gw->root, "all=1");
 		ask(c, "/containers/json", cq);
 		free(cq);
@@ -237,12 +237,12 @@ net_compose(struct conn *c)
 	size_t idlen;
 	char *out;
 	size_t len;
-	int rc = netcompat_answer(c->ans_body[0], c->ans_len[0],
-	    network_route(c, &id, &idlen) == 2, c->ans_body[1], c->ans_len[1],
+	int rc = netcompat_answer(c->ans.body[0], c->ans.len[0],
+	    network_route(c, &id, &idlen) == 2, c->ans.body[1], c->ans.len[1],
 	    c->gw->root, &out, &len);
 
 	if (rc == -2) {
-		conn_free_answer(c);
+		answer_free(c);
 		backend_refuse(c, "not-found", "no such network");
 		return;
 	}
@@ -254,12 +254,12 @@ net_compose(struct conn *c)
 	free(out);
 }
 
-/* The next internal request of a df (c->ans_step of them done). */
+/* The next internal request of a df (c->ans.step of them done). */
 static void
 df_ask(struct conn *c)
 {
 	int lib = c->api == IPC_API_LIBPOD;
-	unsigned i = c->ans_step;
+	unsigned i = c->ans.step;
 	const char *path = df_parts[i].path, *extra = df_parts[i].query[lib];
 	char *q;
 
@@ -277,10 +277,10 @@ df_compose(struct conn *c)
 {
 	const struct listener *l = &c->gw->lis[c->lis];
 	struct usage_src in = {
-		.containers = c->ans_body[0], .containers_len = c->ans_len[0],
-		.volumes = c->ans_body[1], .volumes_len = c->ans_len[1],
-		.images = c->ans_body[2], .images_len = c->ans_len[2],
-		.df = c->ans_body[3], .df_len = c->ans_len[3],
+		.containers = c->ans.body[0], .containers_len = c->ans.len[0],
+		.volumes = c->ans.body[1], .volumes_len = c->ans.len[1],
+		.images = c->ans.body[2], .images_len = c->ans.len[2],
+		.df = c->ans.body[3], .df_len = c->ans.len[3],
 	};
 	char *out;
 	size_t len;
@@ -306,12 +306,12 @@ prune_checked(struct conn *c)
 	const struct listener *l = &c->gw->lis[c->lis];
 	unsigned n;
 
-	if (usage_foreign_pods(l->backend_kind, c->gw->root, c->ans_body[0],
-	    c->ans_len[0], &n) == -1) {
+	if (usage_foreign_pods(l->backend_kind, c->gw->root, c->ans.body[0],
+	    c->ans.len[0], &n) == -1) {
 		answer_unreadable(c, "pod list");
 		return;
 	}
-	conn_free_answer(c);
+	answer_free(c);
 	if (n > 0) {
 		answer_refuse(c, "denied-endpoint", "prune by kind: docker "
 		    "system prune, or podman --remote container prune, image "
@@ -350,14 +350,14 @@ df_start(struct conn *c)
 		    UNMEASURED);
 		return;
 	}
-	c->ans_kind = ANS_DF;
+	c->ans.kind = ANS_DF;
 	df_ask(c);
 }
 
 int
 answer_start(struct conn *c)
 {
-	conn_free_answer(c);
+	answer_free(c);
 	if (c->answer) {
 		if (c->op == FOP_BUILD_PRUNE)
 			build_prune(c);
@@ -373,13 +373,13 @@ answer_start(struct conn *c)
 		size_t idlen;
 
 		if (network_route(c, &id, &idlen) != 0) {
-			c->ans_kind = ANS_NETWORKS;
+			c->ans.kind = ANS_NETWORKS;
 			net_ask(c);
 			return 1;
 		}
 	}
 	if (c->api == IPC_API_LIBPOD && c->op == FOP_SYSTEM_PRUNE) {
-		c->ans_kind = ANS_PRUNE_CHECK;
+		c->ans.kind = ANS_PRUNE_CHECK;
 		ask(c, "/pods/json", "");
 		return 1;
 	}
@@ -395,32 +395,32 @@ answer_done(struct conn *c, int ok, int timeout)
 
 	/* the connection goes back to the pool, for the next part */
 	if (backend_internal_done(c, ok, &status, &body, &len) < 0) {
-		conn_free_answer(c);
+		answer_free(c);
 		backend_refuse_transport(c, timeout);
 		return;
 	}
-	if (c->ans_kind == ANS_NETWORKS && c->ans_step == 0 && status == 404) {
+	if (c->ans.kind == ANS_NETWORKS && c->ans.step == 0 && status == 404) {
 		free(body);	/* removed since the ownership check */
-		conn_free_answer(c);
+		answer_free(c);
 		backend_refuse(c, "not-found", "no such network");
 		return;
 	}
-	if (status != 200 || c->ans_step >= ANSWER_PARTS) {
+	if (status != 200 || c->ans.step >= ANSWER_PARTS) {
 		free(body);
-		conn_free_answer(c);
+		answer_free(c);
 		backend_refuse(c, "backend-unreachable", "the %s backend answered "
 		    "the gateway's own request with status %d",
 		    conn_backend_name(c), status);
 		return;
 	}
-	c->ans_body[c->ans_step] = body;
-	c->ans_len[c->ans_step] = len;
-	c->ans_step++;
-	if (c->ans_kind == ANS_PRUNE_CHECK)
+	c->ans.body[c->ans.step] = body;
+	c->ans.len[c->ans.step] = len;
+	c->ans.step++;
+	if (c->ans.kind == ANS_PRUNE_CHECK)
 		prune_checked(c);
-	else if (c->ans_kind == ANS_NETWORKS)
-		c->ans_step < 2 ? net_ask(c) : net_compose(c);
-	else if (c->ans_step < ANSWER_PARTS)
+	else if (c->ans.kind == ANS_NETWORKS)
+		c->ans.step < 2 ? net_ask(c) : net_compose(c);
+	else if (c->ans.step < ANSWER_PARTS)
 		df_ask(c);
 	else
 		df_compose(c);

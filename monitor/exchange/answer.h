@@ -41,7 +41,7 @@ void answer_empty_stream(struct conn *c, const char *code,
 /*
  * The internal exchange of c's answer ended (ok: a complete response;
  * timeout: the deadline passed): the next request, the computed answer,
- * the forward, or a refusal. Called by phase_done() while c->ans_kind is
+ * the forward, or a refusal. Called by phase_done() while c->ans.kind is
  * set.
  */
 void answer_done(struct conn *c, int ok, int timeout);

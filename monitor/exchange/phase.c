@@ -689,7 +689,7 @@ volume_name_done(struct conn *c, int ok, int timeout)
 void
 phase_done(struct conn *c, int ok, int timeout)
 {
-	if (c->ans_kind != 0)
+	if (c->ans.kind != 0)
 		answer_done(c, ok, timeout);
 	else if (c->im.step != 0) {
 		if (image_step_done(c, ok, timeout))
