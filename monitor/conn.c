@@ -277,20 +277,6 @@ conn_abandon(struct conn *c, const char *why)
 	conn_abandon_exchange(c, why);
 }
 
-void
-answer_free(struct conn *c)
-{
-	size_t i;
-
-	for (i = 0; i < ANSWER_PARTS; i++) {
-		free(c->ans.body[i]);
-		c->ans.body[i] = NULL;
-		c->ans.len[i] = 0;
-	}
-	c->ans.kind = ANS_NONE;
-	c->ans.step = 0;
-}
-
 /* ---------------------------------------------------------------- requests */
 
 void

@@ -57,9 +57,6 @@ void conn_end_exchange(struct conn *c);
  */
 void conn_abandon_exchange(struct conn *c, const char *why);
 
-/* Free what c's answer collected (conn_free, a finished answer). */
-void answer_free(struct conn *c);
-
 /*
  * Audit m (to-child), queue it for c's child and send what the socket
  * takes now. m->fd is ignored. An m the encoder refuses is a broken

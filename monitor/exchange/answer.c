@@ -425,3 +425,17 @@ answer_done(struct conn *c, int ok, int timeout)
 	else
 		df_compose(c);
 }
+
+void
+answer_free(struct conn *c)
+{
+	size_t i;
+
+	for (i = 0; i < ANSWER_PARTS; i++) {
+		free(c->ans.body[i]);
+		c->ans.body[i] = NULL;
+		c->ans.len[i] = 0;
+	}
+	c->ans.kind = ANS_NONE;
+	c->ans.step = 0;
+}

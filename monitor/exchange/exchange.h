@@ -170,6 +170,16 @@ void image_free(struct conn *c);
  */
 void relay_filter_reset(struct conn *c);
 
+/* ---- monitor/exchange/answer.c */
+
+/*
+ * Free what c's answer collected and clear its run (no answer running):
+ * at a finished or failed answer, and the connection's end (conn_free).
+ * c->ans is answer.c's alone (tests/boundary.sh): the other files call
+ * this.
+ */
+void answer_free(struct conn *c);
+
 /* ---- monitor/exchange/facts.c */
 
 /*
