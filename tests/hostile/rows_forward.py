@@ -543,7 +543,8 @@ def _(p, x):
     p.send(body(1, b"pay"))
     p.send(done(1))
     p.expect("RESPONSE_END", mode="close")
-    sent = [bytes(c.data) for c in x.rec.settle(x.mark) if b"/archive?" in c.data]
+    sent = [bytes(c.data) for c in x.rec.settle(x.mark, want=b"/archive?")
+            if b"/archive?" in c.data]
     if len(sent) != 1 or not b"pay".startswith(sent[0].split(b"\r\n\r\n", 1)[1]):
         raise AssertionError("the backend got %r" % sent)
 
@@ -753,7 +754,8 @@ def _(p, x):
     data = _tar(lambda f: (f("Dockerfile", b"FROM onbuild\nRUN true\n"),))
     _build(p, x, data)
     _refused_upload(p, 1, data, "bind-mount")
-    sent = [bytes(c.data) for c in x.rec.settle(x.mark) if b"/build?" in c.data]
+    sent = [bytes(c.data) for c in x.rec.settle(x.mark, want=b"/build?")
+            if b"/build?" in c.data]
     if len(sent) != 1 or len(sent[0].split(b"\r\n\r\n", 1)[1]) > len(data) - 1024:
         raise AssertionError("the backend got the build's end")
 
@@ -790,7 +792,8 @@ def _(p, x):
     p.send(body(1, data[:-1]))
     p.send(done(1))
     p.expect("RESPONSE_END", mode="close")
-    sent = [bytes(c.data) for c in x.rec.settle(x.mark) if b"/build?" in c.data]
+    sent = [bytes(c.data) for c in x.rec.settle(x.mark, want=b"/build?")
+            if b"/build?" in c.data]
     if len(sent) != 1 or len(sent[0].split(b"\r\n\r\n", 1)[1]) > len(data) - 1024:
         raise AssertionError("the backend got %d body bytes of %d" %
                              (len(sent[0].split(b"\r\n\r\n", 1)[1]) if sent else -1,
