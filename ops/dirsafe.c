@@ -12,12 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The refusal on stderr (cli.md §5.3), as ops/rundir.c prints its own. */
-static int
-refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-refuse(const char *fmt, ...)
+int
+rd_refuse(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -38,24 +34,24 @@ rundir_component(const char *path, const char *label, int create)
 		if (lstat(path, &st) == 0)
 			break;
 		if (errno != ENOENT)
-			return refuse("%s (%s) cannot be inspected: %s; refusing",
+			return rd_refuse("%s (%s) cannot be inspected: %s; refusing",
 			    label, path, strerror(errno));
 		if (!create)
 			return RD_NO_RUNDIR;
 		if (mkdir(path, 0700) == 0 || errno == EEXIST)
 			continue;	/* a lost race re-checks what is there */
-		return refuse("%s (%s) cannot be created: %s; refusing", label,
+		return rd_refuse("%s (%s) cannot be created: %s; refusing", label,
 		    path, strerror(errno));
 	}
 	if (S_ISLNK(st.st_mode))
-		return refuse("%s (%s) is a symlink; refusing", label, path);
+		return rd_refuse("%s (%s) is a symlink; refusing", label, path);
 	if (!S_ISDIR(st.st_mode))
-		return refuse("%s (%s) is not a directory; refusing", label, path);
+		return rd_refuse("%s (%s) is not a directory; refusing", label, path);
 	if (st.st_uid != geteuid())
-		return refuse("%s (%s) is not owned by the current user; refusing",
+		return rd_refuse("%s (%s) is not owned by the current user; refusing",
 		    label, path);
 	if (st.st_mode & 022)
-		return refuse("%s (%s) is group- or world-writable; refusing",
+		return rd_refuse("%s (%s) is group- or world-writable; refusing",
 		    label, path);
 	return 0;
 }

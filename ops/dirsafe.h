@@ -19,6 +19,12 @@
 #define RD_NO_RUNDIR	5	/* read-only: a run-directory component is missing */
 
 /*
+ * Print "container-gateway: <fmt...>" and a newline on stderr: a start-up
+ * refusal (cli.md §5.3). Returns RD_REFUSED (exit 2).
+ */
+int rd_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * Check one directory component at path (cli.md §5.3: not a symlink, a
  * directory, owned by the effective uid, not group- or world-writable);
  * create it (0700) when create and missing; label names it in refusals.

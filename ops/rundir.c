@@ -25,21 +25,6 @@
 
 #define SOCK_PATH_MAX	103	/* cli.md §5.4 */
 
-static int
-refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-refuse(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("container-gateway: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 
 /* Valid UTF-8 without control bytes (cli.md §4.2). */
 static int
@@ -95,7 +80,7 @@ make_chain(const char *anchor, const char *dir, int create)
 	int rc;
 
 	if (strncmp(dir, anchor, alen) != 0 || dir[alen] != '/')
-		return refuse("run directory (%s) is not below %s; refusing", dir,
+		return rd_refuse("run directory (%s) is not below %s; refusing", dir,
 		    anchor);
 	snprintf(path, sizeof(path), "%s", dir);
 	for (i = alen + 1; ; i++) {
@@ -198,7 +183,7 @@ runtime_run_dir(struct gateway *gw, struct loc *l, int create)
 	if (base == NULL || base[0] != '/') {
 		if (!create)
 			return RD_NO_RUNDIR;
-		return refuse("a linked worktree's run directory goes below "
+		return rd_refuse("a linked worktree's run directory goes below "
 		    "XDG_RUNTIME_DIR, which is %s (a login session sets it to "
 		    "/run/user/<uid>); refusing (pass --run-dir)",
 		    base == NULL || base[0] == '\0' ? "not set" :
@@ -208,7 +193,7 @@ runtime_run_dir(struct gateway *gw, struct loc *l, int create)
 	    st.st_uid != geteuid() || (st.st_mode & 022) != 0) {
 		if (!create)
 			return RD_NO_RUNDIR;
-		return refuse("runtime directory (%s) is not a directory owned "
+		return rd_refuse("runtime directory (%s) is not a directory owned "
 		    "by the current user and closed to others; refusing (pass "
 		    "--run-dir)", base);
 	}
@@ -264,7 +249,7 @@ default_run_dir(struct gateway *gw, struct loc *l, int create)
 		if (!valid_worktree_id(id)) {
 			if (!create)
 				goto neither;
-			return refuse("worktree git directory name '%s' is not "
+			return rd_refuse("worktree git directory name '%s' is not "
 			    "[A-Za-z0-9._-]+; refusing — pass --run-dir", id);
 		}
 		snprintf(l->id, sizeof(l->id), "%s", id);
@@ -273,7 +258,7 @@ default_run_dir(struct gateway *gw, struct loc *l, int create)
 	}
 neither:
 	if (create)
-		return refuse("%s has not adopted Magpie and is not a git "
+		return rd_refuse("%s has not adopted Magpie and is not a git "
 		    "repository; pass --run-dir", gw->root);
 	l->kind = LOC_ROOT;
 	l->common[0] = l->gitdir[0] = '\0';
@@ -297,25 +282,25 @@ check_git_common(const struct gateway *gw, const struct loc *l)
 	struct stat st, st2;
 
 	if (stat(l->common, &st) < 0 || !S_ISDIR(st.st_mode))
-		return refuse("git common directory (%s) has no HEAD file or "
+		return rd_refuse("git common directory (%s) has no HEAD file or "
 		    "objects directory; refusing (pass --run-dir)", l->common);
 	if (st.st_uid != getuid())
-		return refuse("git common directory (%s) is not owned by the "
+		return rd_refuse("git common directory (%s) is not owned by the "
 		    "current user; refusing (pass --run-dir)", l->common);
 	if (st.st_mode & 022)
-		return refuse("git common directory (%s) is group- or "
+		return rd_refuse("git common directory (%s) is group- or "
 		    "world-writable; refusing (pass --run-dir)", l->common);
 	snprintf(p, sizeof(p), "%s/HEAD", l->common);
 	snprintf(want, sizeof(want), "%s/objects", l->common);
 	if (stat(p, &st) < 0 || !S_ISREG(st.st_mode) || stat(want, &st2) < 0 ||
 	    !S_ISDIR(st2.st_mode))
-		return refuse("git common directory (%s) has no HEAD file or "
+		return rd_refuse("git common directory (%s) has no HEAD file or "
 		    "objects directory; refusing (pass --run-dir)", l->common);
 	if (strcmp(l->gitdir, l->common) == 0)
 		return 0;	/* a submodule: its gitdir is its common dir */
 	snprintf(want, sizeof(want), "%s/worktrees/%s", l->common, l->id);
 	if (strcmp(l->gitdir, want) != 0)
-		return refuse("worktree git directory (%s) is not %s; refusing "
+		return rd_refuse("worktree git directory (%s) is not %s; refusing "
 		    "(pass --run-dir)", l->gitdir, want);
 	snprintf(p, sizeof(p), "%s/gitdir", l->gitdir);
 	snprintf(want, sizeof(want), "%s/.git", gw->root);
@@ -323,7 +308,7 @@ check_git_common(const struct gateway *gw, const struct loc *l)
 	    (strcmp(line, want) != 0 &&
 	    (resolve_against(l->gitdir, line, back, sizeof(back)) < 0 ||
 	    strcmp(back, want) != 0)))
-		return refuse("worktree git directory (%s) does not point back to "
+		return rd_refuse("worktree git directory (%s) does not point back to "
 		    "%s; refusing (pass --run-dir)", l->gitdir, want);
 	return 0;
 }
@@ -346,12 +331,12 @@ locate_paths(struct gateway *gw, struct loc *l, int create)
 		snprintf(gw->root, sizeof(gw->root), "%s", cfg->project);
 		if (!create)
 			return RD_NO_ROOT;
-		return refuse("project root (%s) does not exist", cfg->project);
+		return rd_refuse("project root (%s) does not exist", cfg->project);
 	}
 	snprintf(gw->root, sizeof(gw->root), "%s", rp);
 	free(rp);
 	if (!label_safe(gw->root))
-		return refuse("project root (%s) cannot be used as a label value; "
+		return rd_refuse("project root (%s) cannot be used as a label value; "
 		    "refusing", gw->root);
 	if (cfg->run_dir != NULL) {
 		l->kind = LOC_CUSTOM;
@@ -371,7 +356,7 @@ locate_paths(struct gateway *gw, struct loc *l, int create)
 		n = (size_t)snprintf(sp, sizeof(sp), "%s/%s", gw->run_dir,
 		    i == 0 ? "podman.sock" : "docker.sock");
 		if (n > SOCK_PATH_MAX && create)
-			return refuse("socket path too long (%zu bytes > %d: %s); "
+			return rd_refuse("socket path too long (%zu bytes > %d: %s); "
 			    "pass a shorter --run-dir", n, SOCK_PATH_MAX, sp);
 		if (n < sizeof(gw->lis[i].path))
 			snprintf(gw->lis[i].path, sizeof(gw->lis[i].path), "%s", sp);
@@ -404,7 +389,7 @@ check_chain(struct gateway *gw, const struct loc *l, int create)
 		if (rp == NULL) {
 			if (!create)
 				return RD_NO_RUNDIR;
-			return refuse("the run directory's parent (%s) does not exist",
+			return rd_refuse("the run directory's parent (%s) does not exist",
 			    parent);
 		}
 		slash = strrchr(gw->run_dir, '/');
@@ -493,7 +478,7 @@ rundir_prepare(struct gateway *gw)
 		rp = realpath(cfg->extra_roots[i], NULL);
 		if (rp == NULL || stat(rp, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			free(rp);
-			return refuse("extra bind root (%s) is not an existing "
+			return rd_refuse("extra bind root (%s) is not an existing "
 			    "directory", cfg->extra_roots[i]);
 		}
 		gw->bind_roots[gw->nbind_roots++] = rp;
@@ -524,11 +509,11 @@ rundir_prepare(struct gateway *gw)
 	    gw->run_dir);
 	if (geteuid() == 0) {
 		if (mkdir(gw->sandbox_dir, 0500) < 0 && errno != EEXIST)
-			return refuse("cannot create %s: %s", gw->sandbox_dir,
+			return rd_refuse("cannot create %s: %s", gw->sandbox_dir,
 			    strerror(errno));
 		if (lstat(gw->sandbox_dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != 0 || (st.st_mode & 0222) != 0)
-			return refuse("%s is not an empty root-owned read-only "
+			return rd_refuse("%s is not an empty root-owned read-only "
 			    "directory; refusing", gw->sandbox_dir);
 	}
 	/* a session joins before the probe: a stop in between keeps it */
@@ -570,7 +555,7 @@ rundir_take_pid(struct gateway *gw)
 		    O_NONBLOCK, 0600);
 		if (fd < 0) {
 			if (errno == ELOOP)
-				return refuse("%s is a symlink; refusing", gw->pid_file);
+				return rd_refuse("%s is a symlink; refusing", gw->pid_file);
 			fprintf(stderr, "container-gateway: cannot open %s: %s\n",
 			    gw->pid_file, strerror(errno));
 			return 1;
@@ -578,7 +563,7 @@ rundir_take_pid(struct gateway *gw)
 		if (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) ||
 		    fst.st_uid != geteuid()) {
 			close(fd);
-			return refuse("%s is not a plain, owned, 0600 pid file; "
+			return rd_refuse("%s is not a plain, owned, 0600 pid file; "
 			    "refusing", gw->pid_file);
 		}
 		for (tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
