@@ -6,7 +6,7 @@
  *
  * A writer never grows past its maximum; a reader never reads past its
  * end. Every put/get returns IPC_OK or a negative IPC_E* code
- * (ipc/proto.h) and leaves the buffer unchanged on error.
+ * (ipc/wire.h) and leaves the buffer unchanged on error.
  */
 #ifndef CG_IPC_BUF_H
 #define CG_IPC_BUF_H
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ipc/proto.h"
+#include "ipc/wire.h"
 
 /* Writer over caller memory p[0..max). len = bytes written so far. */
 struct ipc_wbuf {

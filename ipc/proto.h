@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ipc/wire.h"
+
 #define IPC_MAGIC		0x43475031u	/* "CGP1" */
 #define IPC_HDR_LEN		16
 #define IPC_MSG_MAX		262144		/* bytes per datagram */
@@ -96,15 +98,6 @@ enum ipc_outcome { IPC_OUTCOME_FORWARDING = 0, IPC_OUTCOME_REFUSED };
 enum ipc_end_mode { IPC_END_KEEP_ALIVE = 0, IPC_END_CLOSE };
 enum ipc_check_kind { IPC_CHECK_BUILD = 0, IPC_CHECK_ARCHIVE, IPC_CHECK_LOAD };
 
-/*
- * A str or bytes field: points into the received datagram (decode) or
- * into caller memory (encode); not NUL-terminated. Decoded str fields
- * contain no NUL byte.
- */
-struct ipc_str {
-	const char *p;
-	uint32_t len;
-};
 
 struct ipc_header_pair {
 	struct ipc_str name;	/* str(64) */
@@ -207,19 +200,6 @@ struct ipc_msg {
 	} u;
 };
 
-/* Error codes (negative), never errno values. */
-#define IPC_OK		0
-#define IPC_ESHORT	-1	/* payload shorter than its fields */
-#define IPC_ELONG	-2	/* trailing bytes / len mismatch */
-#define IPC_ETYPE	-3	/* unknown type or bad magic/flags */
-#define IPC_ERANGE	-4	/* enum out of range */
-#define IPC_ETOOBIG	-5	/* field over its maximum / message too big */
-#define IPC_ESTR	-6	/* NUL in str, or invalid UTF-8 where required */
-#define IPC_EFD		-7	/* descriptor where none allowed or missing */
-#define IPC_ESYS	-8	/* system call failed; errno set */
-#define IPC_EOF		-9	/* peer closed */
-#define IPC_ETRUNC	-10	/* MSG_TRUNC / MSG_CTRUNC */
-#define IPC_EAGAIN	-11	/* non-blocking socket would block */
 
 /*
  * Static human text for an IPC_E* code (or IPC_OK); "unknown error"
