@@ -23,7 +23,7 @@
 #include "check/dockerfile.h"
 #include "check/onbuild.h"
 #include "ipc/proto.h"
-#include "unpriv/child.h"
+#include "unpriv/layout.h"
 
 #define READ_MAX	(256u << 10)
 #define REPORT_EVERY	(256u << 10)	/* bytes read between reports */

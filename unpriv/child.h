@@ -51,15 +51,6 @@ void child_serve(const struct ipc_msg *m, unsigned char *buf)
  */
 void zygote_main(const char *chroot_dir) __attribute__((noreturn));
 
-#define CHILD_IPC_FD	3	/* = CG_CHILD_IPC_FD of seccomp/filter.h */
-#define CHILD_NOFILE	8	/* RLIMIT_NOFILE, privsep.md §4 step 1 */
-#define CHILD_EXE_FD	4	/* the binary, during the exec only */
-
-/*
- * argv[0] the zygote is executed with (and so every request parser forked
- * from it shows); argv[1] is the chroot directory, or "-" when not
- * running as root (monitor/zygote.c).
- */
-#define CHILD_ARGV0	"container-gateway-request-parser"
+#include "unpriv/layout.h"	/* CHILD_IPC_FD, CHILD_ARGV0, ... */
 
 #endif
