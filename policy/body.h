@@ -9,7 +9,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "policy/policy.h"
+#include "base/gwerror.h"
+#include "policy/types.h"
 
 /*
  * Run the body policy of req's route on *tree (the parsed body, never

@@ -10,7 +10,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "policy/policy.h"
+#include "base/gwerror.h"
+#include "policy/types.h"
 
 /*
  * Per-route body policies. Each takes the parsed top-level object (type

@@ -12,7 +12,7 @@
 
 #include "base/gwerror.h"
 #include "http/http.h"
-#include "policy/policy.h"
+#include "policy/types.h"
 
 #define CG_FWD_FIELDS_MAX	10	/* entries of a forwarded list */
 #define CG_FWD_VALUE_MAX	8192	/* bytes of a forwarded value (privsep.md §7.2) */

@@ -9,7 +9,7 @@
 #define CG_POLICY_IMAGEREF_H
 
 #include "base/gwerror.h"
-#include "policy/policy.h"
+#include "policy/types.h"
 #include "policy/query.h"
 
 struct cg_route;

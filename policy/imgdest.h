@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "base/gwerror.h"
-#include "policy/policy.h"
+#include "policy/types.h"
 
 #define IMGDEST_MAX	16	/* names one request may move */
 

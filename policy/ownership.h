@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "base/gwerror.h"
-#include "policy/policy.h"
+#include "policy/types.h"
 #include "policy/query.h"
 
 /* Questions asked in one policy_finish() (bounded by CG_REFS_MAX). */

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "policy/policy.h"
+#include "policy/types.h"
 #include "policy/query.h"
 
 struct cg_route;

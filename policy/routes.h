@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "base/gwerror.h"
-#include "policy/policy.h"
+#include "policy/types.h"
 #include "policy/query.h"
 
 /* API masks of a route row. */

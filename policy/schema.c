@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/gwerror.h"
 #include "policy/json.h"
-#include "policy/policy.h"
+#include "policy/types.h"
 
 
 #define SC_PATH_MAX 600
