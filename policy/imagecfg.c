@@ -7,8 +7,10 @@
 #include "policy/imagecfg.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/xmalloc.h"
 #include "policy/body_int.h"
 #include "policy/json.h"
 
@@ -203,40 +205,53 @@ json_ws(const char *p)
 	return p;
 }
 
-int
-image_systemd_check(const struct image_config *ic, const cJSON *body,
-    int pod, struct cg_refusal *r)
+/* w's first words (at most three) into out, copied; its count into *n. */
+static void
+words_keep(const struct words *w, char *out[3], size_t *n)
 {
-	static const char *const inits[] = {
-		"/sbin/init", "/usr/sbin/init", "/usr/local/sbin/init",
-	};
-	struct words be = { { 0 }, 0 }, bc = { { 0 }, 0 }, ie = { { 0 }, 0 },
-	    ic_cmd = { { 0 }, 0 }, cmd = { { 0 }, 0 }, *entry;
-	const char *w0, *t;
-	char err[128], q0[260];
-	cJSON *dec = NULL;
-	int ep_nil, rc = 0;
 	size_t i;
 
-	if (words_add(&ie, ic != NULL ? ic->entrypoint : NULL) < 0 ||
-	    words_add(&ic_cmd, ic != NULL ? ic->cmd : NULL) < 0)
-		return cg_refuse(r, "malformed", "the image's Entrypoint or Cmd "
-		    "is not a list of strings");
+	for (i = 0; i < w->n && i < 3; i++)
+		out[i] = xstrdup(w->v[i]);
+	*n = w->n;
+}
+
+/* The words a summary kept, as words_add() would have listed them. */
+static void
+words_of(struct words *w, char *const v[3], size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < 3; i++)
+		w->v[i] = v[i];
+	w->n = n;
+}
+
+void
+image_systemd_body(const cJSON *body, int pod, struct systemd_body *sb)
+{
+	struct words be = { { 0 }, 0 }, bc = { { 0 }, 0 };
+	const char *t;
+	char err[128];
+	cJSON *dec = NULL;
+
+	memset(sb, 0, sizeof(*sb));
 	if (pod) {
 		/* pod_create.go: infra_command, when not empty, is the infra
 		 * container's entrypoint; an infra container has no command */
-		if (!cJSON_IsArray(json_get(body, "infra_command")) &&
-		    not_null(json_get(body, "infra_command")))
-			return cg_refuse(r, "malformed", "infra_command is not "
-			    "a list of strings");
-		if (words_add(&be, json_get(body, "infra_command")) < 0)
-			return cg_refuse(r, "malformed", "infra_command is not "
-			    "a list of strings");
+		if ((!cJSON_IsArray(json_get(body, "infra_command")) &&
+		    not_null(json_get(body, "infra_command"))) ||
+		    words_add(&be, json_get(body, "infra_command")) < 0) {
+			sb->malformed = "infra_command is not a list of strings";
+			return;
+		}
 	} else if (words_add(&be, json_get(body, "Entrypoint")) < 0 ||
-	    words_add(&bc, json_get(body, "Cmd")) < 0)
-		return cg_refuse(r, "malformed", "Entrypoint or Cmd is not a "
-		    "string or a list of strings");
-	ep_nil = be.n == 0;
+	    words_add(&bc, json_get(body, "Cmd")) < 0) {
+		sb->malformed = "Entrypoint or Cmd is not a string or a list of "
+		    "strings";
+		return;
+	}
+	sb->ep_nil = be.n == 0;
 	if (!pod && be.n == 1) {
 		/* compat: a one-element Entrypoint goes to podman's CLI code,
 		 * which reads it as a JSON array when it parses as one
@@ -244,21 +259,59 @@ image_systemd_check(const struct image_config *ic, const cJSON *body,
 		t = json_ws(be.v[0]);
 		if (strncmp(t, "null", 4) == 0 && *json_ws(t + 4) == '\0') {
 			be.n = 0;	/* Go: null leaves the slice nil */
-			ep_nil = 1;
+			sb->ep_nil = 1;
 		} else if (*t == '[') {
 			dec = json_parse(be.v[0], strlen(be.v[0]), err,
 			    sizeof(err));
 			memset(&be, 0, sizeof(be));
 			if (!cJSON_IsArray(dec) || words_add(&be, dec) < 0) {
 				cJSON_Delete(dec);
-				return cg_refuse(r, "malformed", "a one-element "
-				    "Entrypoint that starts with [ is not a "
-				    "JSON list of strings");
+				sb->malformed = "a one-element Entrypoint that "
+				    "starts with [ is not a JSON list of strings";
+				return;
 			}
 		}
 	}
+	words_keep(&be, sb->be, &sb->be_n);
+	words_keep(&bc, sb->bc, &sb->bc_n);
+	cJSON_Delete(dec);
+}
+
+void
+image_systemd_body_free(struct systemd_body *sb)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		free(sb->be[i]);
+		free(sb->bc[i]);
+	}
+	memset(sb, 0, sizeof(*sb));
+}
+
+int
+image_systemd_decide(const struct image_config *ic,
+    const struct systemd_body *sb, int pod, struct cg_refusal *r)
+{
+	static const char *const inits[] = {
+		"/sbin/init", "/usr/sbin/init", "/usr/local/sbin/init",
+	};
+	struct words be = { { 0 }, 0 }, bc = { { 0 }, 0 }, ie = { { 0 }, 0 },
+	    ic_cmd = { { 0 }, 0 }, cmd = { { 0 }, 0 }, *entry;
+	const char *w0;
+	char q0[260];
+	size_t i;
+
+	if (words_add(&ie, ic != NULL ? ic->entrypoint : NULL) < 0 ||
+	    words_add(&ic_cmd, ic != NULL ? ic->cmd : NULL) < 0)
+		return cg_refuse(r, "malformed", "the image's Entrypoint or Cmd "
+		    "is not a list of strings");
+	if (sb->malformed != NULL)
+		return cg_refuse(r, "malformed", "%s", sb->malformed);
+	words_of(&be, sb->be, sb->be_n);
+	words_of(&bc, sb->bc, sb->bc_n);
 	/* makeCommand */
-	entry = ep_nil ? &ie : &be;
+	entry = sb->ep_nil ? &ie : &be;
 	if (!(entry->n == 1 && entry->v[0][0] == '\0'))
 		words_cat(&cmd, entry);
 	if (bc.n > 0)
@@ -269,7 +322,7 @@ image_systemd_check(const struct image_config *ic, const cJSON *body,
 	if (cmd.n == 0)
 		words_cat(&cmd, &ic_cmd);
 	if (cmd.n == 0)
-		goto out;
+		return 0;
 	w0 = cmd.v[0];
 	if (cmd.n > 2 && strcmp(cmd.v[0], "/bin/sh") == 0 &&
 	    strcmp(cmd.v[1], "-c") == 0)
@@ -278,13 +331,24 @@ image_systemd_check(const struct image_config *ic, const cJSON *body,
 		if (strcmp(w0, inits[i]) == 0)
 			break;
 	if (i < sizeof(inits) / sizeof(inits[0]) || base_is_systemd(w0))
-		rc = cg_refuse(r, "systemd", "podman would run %s%s in "
+		return cg_refuse(r, "systemd", "podman would run %s%s in "
 		    "systemd mode, which mounts the host's cgroup tree into "
 		    "the container%s", pod ? "the infra command " : "",
 		    cg_quote(w0, strlen(w0), q0), pod ? " (an infra image "
 		    "and infra_command that are not an init, e.g. the "
 		    "default ones, are fine)" : "");
-out:
-	cJSON_Delete(dec);
+	return 0;
+}
+
+int
+image_systemd_check(const struct image_config *ic, const cJSON *body,
+    int pod, struct cg_refusal *r)
+{
+	struct systemd_body sb;
+	int rc;
+
+	image_systemd_body(body, pod, &sb);
+	rc = image_systemd_decide(ic, &sb, pod, r);
+	image_systemd_body_free(&sb);
 	return rc;
 }

@@ -84,4 +84,31 @@ int image_config_check(const struct image_config *ic, const char *ref,
 int image_systemd_check(const struct image_config *ic, const cJSON *body,
     int pod, struct cg_refusal *r);
 
+/*
+ * image_systemd_check() in two halves, for a caller that reads the body
+ * before it has the image (monitor/exchange/createbody.c reads the create
+ * body once; the image step decides later): what the check takes from
+ * the body, with no pointer into it.
+ */
+struct systemd_body {
+	const char *malformed;	/* NULL, or the 400 malformed detail the
+				   body alone earns (a static string) */
+	char *be[3], *bc[3];	/* the first three words of the body's
+				   entrypoint (pod: infra_command; a
+				   one-element '[' Entrypoint decoded) and
+				   Cmd, malloc'd */
+	size_t be_n, bc_n;	/* how many words each has */
+	int ep_nil;		/* no entrypoint (Go: a nil slice) */
+};
+
+/* Fill *sb from body (pod as for image_systemd_check); release it with
+ * image_systemd_body_free. Exits through xoom() on allocation failure. */
+void image_systemd_body(const cJSON *body, int pod, struct systemd_body *sb);
+void image_systemd_body_free(struct systemd_body *sb);
+
+/* image_systemd_check() on a body summarised by image_systemd_body():
+ * the same result and refusal, the image's own errors first. */
+int image_systemd_decide(const struct image_config *ic,
+    const struct systemd_body *sb, int pod, struct cg_refusal *r);
+
 #endif
