@@ -251,6 +251,7 @@ conn_free_phase_tree(struct conn *c)
 {
 	phase_free(c);
 	image_free(c);
+	createbody_free(c);
 	image_dests_free(&c->dn);
 	c->dn_step = 0;
 }

@@ -494,6 +494,31 @@ struct phase_slice {
 };
 
 /*
+ * A create's JSON body as the stages after the phase's read of it need it
+ * (monitor/exchange/createbody.c), and how often the monitor parsed this
+ * request's body. Only createbody.c writes it (tests/boundary.sh);
+ * createbody_begin() starts a request, createbody_free() releases what it
+ * holds.
+ */
+struct systemd_body;
+struct create_bind {
+	char *path;			/* a bind source, malloc'd */
+	int binds;			/* 1: a compat Binds entry (policy/body.h
+					   struct cg_bind_src) */
+};
+struct create_body {
+	unsigned parses;		/* parses of the JSON body (c->json)
+					   since the replay began */
+	int read;			/* createbody_read() filled what
+					   follows */
+	struct systemd_body *sd;	/* its command words, for image.c's
+					   systemd check, malloc'd */
+	struct create_bind *binds;	/* its bind sources, for pins.c,
+					   malloc'd */
+	int nbind;			/* how many; -1: too many */
+};
+
+/*
  * The image step of a container or pod create (monitor/exchange/image.c).
  * Only image.c writes it (tests/boundary.sh); the other files read it or
  * call image.c. image_reset() starts a step, image_free() releases what it
@@ -634,6 +659,8 @@ struct conn {
 	size_t head_len;
 	/* the named-resource phase: phase.c's alone (phase_reset, phase_free) */
 	struct phase_slice ph;
+	/* the create body's one read: createbody.c's alone */
+	struct create_body cb;
 	struct startcheck *sc;		/* a start being checked (startcheck.c) */
 	/* set by startcheck.c while c holds c->sc or a start lock: what
 	   conn_settle calls to release them (startcheck.c stands above

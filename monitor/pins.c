@@ -286,6 +286,7 @@ pins_create(struct conn *c, int pod_create)
 
 	if (c->json == NULL)
 		return 0;
+	createbody_parsed(c);
 	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
 	if (tree == NULL)
 		return 0;	/* the phase refused it already */

@@ -25,6 +25,7 @@
 #include "monitor/conn.h"
 #include "monitor/evloop.h"
 #include "monitor/exchange/audit.h"
+#include "monitor/exchange/createbody.h"
 #include "monitor/exchange/exchange.h"
 #include "policy/headers.h"
 #include "policy/json.h"
@@ -523,6 +524,7 @@ pin_image(struct conn *c)
 		return 0;
 	key = c->im.pod ? "infra_image" : c->api == IPC_API_COMPAT ? "Image" :
 	    "image";
+	createbody_parsed(c);
 	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
 	v = cJSON_GetObjectItemCaseSensitive(tree, key);
 	if (!cJSON_IsString(v) || cJSON_SetValuestring(v, c->im_pin) == NULL) {
@@ -559,6 +561,7 @@ backend_forward(struct conn *c)
 	}
 	queue_request(c, c->head, c->head_len);
 	if (c->json != NULL) {
+		createbody_log(c);
 		fifo_put(&c->bc.out, c->json, (size_t)c->body_len);
 		free(c->json);	/* replayed and queued: one copy is enough */
 		c->json = NULL;

@@ -15,6 +15,7 @@
  *   phase.c      the named-resource phase (policy.md §5, §11)
  *   imgdest.c    image names the request moves, inspected first
  *   image.c      a create's image step (annotations, the pinned id)
+ *   createbody.c a create's body read once for the later stages
  *   startcheck.c a start checked before it is forwarded
  *   publish.c    a create that publishes every exposed port (pure)
  *   facts.c      ownership questions: inspects and their verdicts
@@ -158,6 +159,19 @@ void phase_free(struct conn *c);
  * files call this. The pinned id (c->im_pin) stays for the forward.
  */
 void image_free(struct conn *c);
+
+/* ---- monitor/exchange/createbody.c */
+
+/*
+ * Release what c->cb holds (a create body's command words and bind
+ * sources): its share of conn_free_phase_tree(). Its parse count stays
+ * for the forward's debug line. c->cb is createbody.c's alone
+ * (tests/boundary.sh): the other files call this.
+ */
+void createbody_free(struct conn *c);
+
+/* Count one parse of c->json by the monitor (createbody.h). */
+void createbody_parsed(struct conn *c);
 
 /* ---- monitor/exchange/relay.c */
 

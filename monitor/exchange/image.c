@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
+#include "monitor/exchange/createbody.h"
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/image.h"
 #include "monitor/log.h"
@@ -229,6 +230,8 @@ systemd_step(struct conn *c, const struct image_config *ic)
 
 	if (!podman_backend(c) || (!c->im.pod && c->api != IPC_API_COMPAT))
 		return 0;
+	if (c->json != NULL)
+		createbody_parsed(c);
 	tree = c->json != NULL ? json_parse(c->json, (size_t)c->body_len,
 	    err, sizeof(err)) : NULL;
 	memset(&r, 0, sizeof(r));

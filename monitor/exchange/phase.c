@@ -19,6 +19,7 @@
 #include "monitor/conn.h"
 #include "monitor/evloop.h"
 #include "monitor/exchange/answer.h"
+#include "monitor/exchange/createbody.h"
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/facts.h"
 #include "monitor/exchange/image.h"
@@ -395,6 +396,7 @@ publish_apply(struct conn *c)
 	size_t out_len;
 
 	c->ph.pub_all = 0;
+	createbody_parsed(c);
 	if (publish_all_rewrite((enum cg_api)c->api, c->json,
 	    (size_t)c->body_len, c->im.exposed, &out, &out_len, detail) < 0) {
 		backend_refuse(c, "publish-all", "%s", detail);
@@ -613,6 +615,7 @@ phase_resume(struct conn *c)
 
 	phase_init(c, ctr ? 1 : pod ? 2 : 0, join);
 	if ((ctr || pod || vol) && c->json != NULL) {
+		createbody_parsed(c);
 		tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
 		if (tree == NULL) {
 			conn_violation(c, "forwarded JSON body does not parse");

@@ -15,6 +15,7 @@
 #include "base/xmalloc.h"
 #include "monitor/conn.h"
 #include "monitor/exchange/audit.h"
+#include "monitor/exchange/createbody.h"
 #include "monitor/exchange/evfilter.h"
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/listfilter.h"
@@ -421,6 +422,9 @@ verify_replay(struct conn *c)
 	ctx.facts = &facts;
 	c->replay_unknown_fact = 0;
 	c->replay_paths = 0;
+	createbody_begin(c);
+	if (c->json != NULL)
+		createbody_parsed(c);	/* policy_finish's body stage */
 	/*
 	 * Stage 1 (policy_route) asks no facts and reads nothing but ctx,
 	 * which is fixed at start-up, and c->method and c->target, which
