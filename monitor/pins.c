@@ -45,7 +45,6 @@
 #define SWEEP_PERIOD_MS	60000	/* while pins exist */
 #define SWEEP_SOON_MS	1000	/* after a remove or prune */
 #define SWEEP_LIST_MAX	JSON_MAX_TEXT	/* a list answer, wire bytes */
-#define PINS_PER_CREATE	64
 
 /* A pin this gateway made and still tracks. */
 struct pin_rec {
@@ -284,14 +283,11 @@ pins_create(struct conn *c, int pod_create)
 	size_t len;
 	int n, i, j, rc = 0, create;
 
-	if (c->json == NULL)
+	/* the phase's read of the body counted its bind sources
+	   (createbody.c); a body that did not parse was refused there */
+	if (!c->cb.read)
 		return 0;
-	createbody_parsed(c);
-	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
-	if (tree == NULL)
-		return 0;	/* the phase refused it already */
-	n = body_bind_sources((enum cg_api)c->api, pod_create, tree, src,
-	    PINS_PER_CREATE);
+	n = c->cb.nbind;
 	/*
 	 * Nothing to pin; or not root (no pins); or a backend that is
 	 * neither podman nor dockerd (its _ping's Server field): the pins
@@ -299,22 +295,26 @@ pins_create(struct conn *c, int pod_create)
 	 * another gets the checked path, as it did before pins.
 	 */
 	if (n == 0 || (n > 0 && (p == NULL ||
-	    c->gw->lis[c->lis].backend_ident == BACKEND_UNKNOWN))) {
-		cJSON_Delete(tree);
+	    c->gw->lis[c->lis].backend_ident == BACKEND_UNKNOWN)))
 		return 0;
-	}
 	if (n < 0) {
-		cJSON_Delete(tree);
 		backend_refuse(c, "bind-mount", "more than %d bind mounts",
 		    PINS_PER_CREATE);
 		return -1;
 	}
 	if (p->off[0] != '\0') {
-		cJSON_Delete(tree);
 		backend_refuse(c, "bind-mount", "bind sources cannot be pinned "
 		    "on this gateway (%s); see its log", p->off);
 		return -1;
 	}
+	/* sources to pin: the body is rewritten, which takes its tree (one
+	   at a time: the phase's was deleted) */
+	createbody_parsed(c);
+	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
+	if (tree == NULL)
+		return 0;	/* the phase parsed the same bytes */
+	n = body_bind_sources((enum cg_api)c->api, pod_create, tree, src,
+	    PINS_PER_CREATE);
 	if (c->pin_names == NULL)
 		c->pin_names = xcalloc(PINS_PER_CREATE, sizeof(*c->pin_names));
 	c->npins = 0;

@@ -10,6 +10,9 @@
 
 #include "monitor/gateway.h"
 
+/* Bind sources one create may pin; more are refused (bind-mount). */
+#define PINS_PER_CREATE	64
+
 /*
  * Start the pinner (start-up, once the lock is held and the start
  * logged, before the zygote and confine_caps(): it needs root's

@@ -501,6 +501,30 @@ backend_set_json(struct conn *c, char *json, size_t len)
 }
 
 /*
+ * pin_image() on c->json's parse: the body json_serialize() prints with
+ * key's string value made c->im_pin, into *body and *len. 0, or -1 when
+ * it names no such string.
+ */
+static int
+pin_image_tree(struct conn *c, const char *key, char **body, size_t *len)
+{
+	char err[128];
+	cJSON *tree, *v;
+
+	createbody_parsed(c);
+	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
+	v = cJSON_GetObjectItemCaseSensitive(tree, key);
+	if (!cJSON_IsString(v) || cJSON_SetValuestring(v, c->im_pin) == NULL) {
+		cJSON_Delete(tree);
+		return -1;
+	}
+	/* the body is the policy's canonical form: only the value changes */
+	*body = json_serialize(tree, len);
+	cJSON_Delete(tree);
+	return 0;
+}
+
+/*
  * The forwarded create's image field (Image, image or infra_image) made
  * to name the id c's image step checked (c->im_pin, set by
  * monitor/exchange/image.c), so that the daemon uses exactly that image:
@@ -515,25 +539,22 @@ backend_set_json(struct conn *c, char *json, size_t len)
 static int
 pin_image(struct conn *c)
 {
-	char err[128], *body;
 	const char *key;
-	cJSON *tree, *v;
+	char *body;
 	size_t len;
+	int rc;
 
 	if (c->im_pin == NULL || c->json == NULL)
 		return 0;
 	key = c->im.pod ? "infra_image" : c->api == IPC_API_COMPAT ? "Image" :
 	    "image";
-	createbody_parsed(c);
-	tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
-	v = cJSON_GetObjectItemCaseSensitive(tree, key);
-	if (!cJSON_IsString(v) || cJSON_SetValuestring(v, c->im_pin) == NULL) {
-		cJSON_Delete(tree);
+	/* the member's bytes replaced, without a parse (createbody.h) */
+	rc = createbody_set_string(c->json, (size_t)c->body_len, key,
+	    c->im_pin, &body, &len);
+	if (rc == -2)	/* a top-level key with an escape: parse */
+		rc = pin_image_tree(c, key, &body, &len);
+	if (rc < 0)
 		return -1;
-	}
-	/* the body is the policy's canonical form: only the value changes */
-	body = json_serialize(tree, &len);
-	cJSON_Delete(tree);
 	backend_set_json(c, body, len);
 	free(c->im_pin);	/* used: a later request starts without it */
 	c->im_pin = NULL;

@@ -22,6 +22,32 @@ void createbody_begin(struct conn *c);
 
 /* createbody_free(), createbody_parsed(): monitor/exchange/exchange.h */
 
+/*
+ * The phase's one parse of c->json (phase.c phase_resume), counted. For a
+ * container or pod create (create != 0; pod: a pod's) it keeps in c->cb
+ * what the later stages read of the body while the phase waits for the
+ * backend: its command words (image.c's systemd check) and how many bind
+ * sources it names (pins.c, which parses again only to rewrite them).
+ * Returns the tree (the caller deletes it before the event loop runs
+ * again: one tree at a time, monitor/budget.c), or NULL with err set
+ * when c->json does not parse.
+ */
+cJSON *createbody_read(struct conn *c, int create, int pod, char *err,
+    size_t errlen);
+
+/*
+ * Make the top-level member key of the JSON object json[0..len), a string,
+ * be value: the body json_serialize() prints after cJSON_SetValuestring()
+ * on the first member named key of its parse, without the parse. json must
+ * be json_serialize()'s output (c->json always is: the replay compared it
+ * with the policy's serialisation byte for byte, and every rewrite
+ * serialises). Returns 0 with *out (malloc'd, NUL-terminated) and
+ * *out_len; -1 when there is no such member or it is not a string; -2
+ * when a top-level key has an escape (the caller parses instead).
+ */
+int createbody_set_string(const char *json, size_t len, const char *key,
+    const char *value, char **out, size_t *out_len);
+
 /* The debug line that says how often c->json was parsed (the forward). */
 void createbody_log(const struct conn *c);
 

@@ -36,7 +36,6 @@
 #include <string.h>
 
 #include "base/xmalloc.h"
-#include "monitor/exchange/createbody.h"
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/image.h"
 #include "monitor/log.h"
@@ -216,28 +215,22 @@ default_infra_name(struct conn *c, const char *body, size_t len)
 
 /*
  * podman's systemd mode (image_systemd_check) for a compat or pod create
- * on podman, from c's create body and the image's configuration ic (NULL:
- * no image). Libpod creates carry systemd=false (policy/create.c), and
+ * on podman, from c's create body (its words in c->cb.sd, createbody.c)
+ * and the image's configuration ic (NULL: no image). Libpod creates carry systemd=false (policy/create.c), and
  * dockerd has no systemd mode. 0, or -1 after refusing c.
  */
 static int
 systemd_step(struct conn *c, const struct image_config *ic)
 {
 	struct cg_refusal r;
-	char err[128];
-	cJSON *tree;
 	int rc;
 
 	if (!podman_backend(c) || (!c->im.pod && c->api != IPC_API_COMPAT))
 		return 0;
-	if (c->json != NULL)
-		createbody_parsed(c);
-	tree = c->json != NULL ? json_parse(c->json, (size_t)c->body_len,
-	    err, sizeof(err)) : NULL;
+	/* the body's words, as the phase's read of it kept them */
 	memset(&r, 0, sizeof(r));
-	rc = tree == NULL ? cg_refuse(&r, "malformed", "the create body is "
-	    "not JSON") : image_systemd_check(ic, tree, c->im.pod, &r);
-	cJSON_Delete(tree);
+	rc = c->cb.sd == NULL ? cg_refuse(&r, "malformed", "the create body "
+	    "is not JSON") : image_systemd_decide(ic, c->cb.sd, c->im.pod, &r);
 	if (rc < 0)
 		backend_refuse_r(c, &r);
 	return rc;

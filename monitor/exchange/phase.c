@@ -615,8 +615,8 @@ phase_resume(struct conn *c)
 
 	phase_init(c, ctr ? 1 : pod ? 2 : 0, join);
 	if ((ctr || pod || vol) && c->json != NULL) {
-		createbody_parsed(c);
-		tree = json_parse(c->json, (size_t)c->body_len, err, sizeof(err));
+		/* the one parse the later stages read (createbody.h) */
+		tree = createbody_read(c, ctr || pod, pod, err, sizeof(err));
 		if (tree == NULL) {
 			conn_violation(c, "forwarded JSON body does not parse");
 			c->dead = 1;

@@ -365,7 +365,7 @@ CASES = [
 # (name, socket, target, body, parses of the body by the monitor)
 PARSES = [
     ("docker run's create on podman", "docker", C + "/containers/create?name=p1",
-     b'{"Image":"localhost/busybox","Cmd":["true"],"HostConfig":{"Binds":["{ROOT_RAW}/data:/d"]}}', 5),
+     b'{"Image":"localhost/busybox","Cmd":["true"],"HostConfig":{"Binds":["{ROOT_RAW}/data:/d"]}}', 2),
     ("volume create", "podman", L + "/volumes/create", b'{"Name":"pv1"}', 2),
 ]
 
@@ -489,7 +489,10 @@ def main():
                     name, sk, len(bad), TRIES, bad[0]))
         # the monitor parses a create's body in the replay and once in its phase
         # (monitor/exchange/createbody.h); the later stages read what the phase
-        # kept. Its debug line at the forward says how often.
+        # kept (5 parses before: the systemd check, the pins and the image pin
+        # parsed it again; the pins still do when they rewrite a source, which
+        # this gateway, no pinner for an unknown backend, does not). Its debug
+        # line at the forward says how often.
         for name, sk, target, body, want in PARSES:
             fake.reset()
             before = os.path.getsize(log_path)
