@@ -501,11 +501,6 @@ struct phase_slice {
  * holds.
  */
 struct systemd_body;
-struct create_bind {
-	char *path;			/* a bind source, malloc'd */
-	int binds;			/* 1: a compat Binds entry (policy/body.h
-					   struct cg_bind_src) */
-};
 struct create_body {
 	unsigned parses;		/* parses of the JSON body (c->json)
 					   since the replay began */
@@ -513,9 +508,8 @@ struct create_body {
 					   follows */
 	struct systemd_body *sd;	/* its command words, for image.c's
 					   systemd check, malloc'd */
-	struct create_bind *binds;	/* its bind sources, for pins.c,
-					   malloc'd */
-	int nbind;			/* how many; -1: too many */
+	int nbind;			/* its bind sources (pins.c reads the
+					   count): how many; -1: too many */
 };
 
 /*
