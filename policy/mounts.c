@@ -178,13 +178,27 @@ propagation_refused(const char *opt)
  * Everything else is refused: podman reads "O" with "upperdir=<host
  * dir>,workdir=..." as an overlay whose upper layer is an unchecked host
  * directory, and "idmap...", "key=value" options configure the mount on
- * the host side.
+ * the host side. "U" is refused with its own reason (U_REASON).
  */
 static const char *const bind_options[] = {
 	"ro", "rw", "z", "Z", "nocopy", "copy", "private", "rprivate",
 	"slave", "rslave", "bind", "rbind", "nosuid", "suid", "nodev", "dev",
-	"noexec", "exec", "U", NULL
+	"noexec", "exec", NULL
 };
+
+/*
+ * "U" (podman: chown the source to the container's user): at every start
+ * podman 4.3.1 walks the source on the host as root and chowns each
+ * entry by path. A container that binds the same directory swaps a
+ * subdirectory for a symlink during the walk, and podman chowns the
+ * host directory it names (measured by the red team on podman 4.3.1:
+ * /etc-like targets outside every project changed owner, on a bind and on
+ * a named volume alike; tool.md advisory podman-chown-walk).
+ */
+#define U_REASON	"bind option U is refused: podman chowns the " \
+			"source's files on the host at each start, following " \
+			"symlinks a container can swap in"
+#define U_HINT		"drop U and chown inside the container"
 
 /*
  * One mount option opt[0..len): shared/rshared keep their propagation
@@ -205,6 +219,9 @@ rule_bind_option(const char *opt, size_t len, struct cg_refusal *r)
 	if (propagation_refused(o)) {
 		rc = cg_refuse(r, "bind-mount", "propagation %s is refused",
 		    q(o, qb));
+	} else if (strcmp(o, "U") == 0) {
+		rc = cg_refuse_hint(r, "bind-mount", U_HINT, "%s",
+		    U_REASON);
 	} else {
 		for (a = bind_options; *a != NULL; a++)
 			if (strcmp(o, *a) == 0)

@@ -3766,6 +3766,9 @@ test_warnings(void **state)
  * one: the exact attack body, refused and allowed neighbours.
  */
 #define D_BINDOPT(o)	"bind option " o " is refused"
+#define D_BINDOPT_U	"bind option U is refused: podman chowns the " \
+			"source's files on the host at each start, following " \
+			"symlinks a container can swap in"
 #define D_SUBNETS	"explicit subnets and routes are refused; the daemon " \
 			"assigns one"
 #define CMT(n, b, c, d, o) RT(CG_API_COMPAT, "commit", "commit", n, b, c, d, o)
@@ -3797,10 +3800,18 @@ test_hardening(void **state)
 		    "propagation Shared is refused"),
 		CCX("F1 every allowed option", "{'HostConfig':{'Binds':['" ROOT
 		    "/data:/a:ro,rw,z,Z,nocopy,copy,private,rprivate,slave,"
-		    "rslave,bind,rbind,nosuid,suid,nodev,dev,noexec,exec,U']}}",
+		    "rslave,bind,rbind,nosuid,suid,nodev,dev,noexec,exec']}}",
 		    "{'HostConfig':{'Binds':['" ROOT "/data:/a:ro,rw,z,Z,"
 		    "nocopy,copy,private,rprivate,slave,rslave,bind,rbind,"
-		    "nosuid,suid,nodev,dev,noexec,exec,U']," CNET "}," CLBL "}"),
+		    "nosuid,suid,nodev,dev,noexec,exec']," CNET "}," CLBL "}"),
+		/* the chown walk follows swapped symlinks (podman-chown-walk) */
+		CCD("U attack: bind chowned on the host", "{'HostConfig':"
+		    "{'Binds':['" ROOT "/data:/x:U']}}", "bind-mount",
+		    D_BINDOPT_U),
+		CCD("U attack: named volume chowned on the host", "{'HostConfig':"
+		    "{'Binds':['ownvol:/x:ro,U']}}", "bind-mount", D_BINDOPT_U),
+		CCD("U lower-case stays an unknown option", "{'HostConfig':"
+		    "{'Binds':['ownvol:/x:u']}}", "bind-mount", D_BINDOPT("u")),
 		CCO("F1 compose rw on a named volume", "{'HostConfig':{'Binds':"
 		    "['cp_data:/data:rw']}}", "'cp_data:/data:rw'"),
 		CCO("F1 docker :ro", "{'HostConfig':{'Binds':['" ROOT
@@ -3837,8 +3848,17 @@ test_hardening(void **state)
 		    "a volume driver configuration is refused; use a named "
 		    "volume"),
 		LCO("F1 libpod volume options", "{'volumes':[{'Name':'pv1',"
-		    "'Dest':'/x','Options':['ro','z','nocopy','U']}]}",
-		    "['ro','z','nocopy','U']"),
+		    "'Dest':'/x','Options':['ro','z','nocopy']}]}",
+		    "['ro','z','nocopy']"),
+		LCD("U attack: libpod volume chowned on the host", "{'volumes':"
+		    "[{'Name':'pv1','Dest':'/x','Options':['ro','U']}]}",
+		    "bind-mount", D_BINDOPT_U),
+		LCD("U attack: libpod bind chowned on the host", "{'mounts':[{"
+		    "'destination':'/x','type':'bind','source':'" ROOT "/data',"
+		    "'options':['rbind','U']}]}", "bind-mount", D_BINDOPT_U),
+		RT(CG_API_LIBPOD, "pods", "create", "U attack: pod volume",
+		    "{'volumes':[{'Name':'pv1','Dest':'/x','Options':['U']}]}",
+		    "bind-mount", D_BINDOPT_U, NULL),
 		/* pod create shares the rule */
 		RT(CG_API_LIBPOD, "pods", "create", "F1 pod volume overlay",
 		    "{'volumes':[{'Name':'pv1','Dest':'/x','Options':['O']}]}",

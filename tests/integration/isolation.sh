@@ -566,6 +566,33 @@ i_bind_oracle() {
   rm -f "$P1/orf" "$P1/orm"
 }
 
+# Red-team finding: with the bind option U podman walks the source on the host as root at
+# each start and chowns every entry by path, following a directory a second container
+# swapped for a symlink meanwhile (host files outside every project changed owner).
+# Measured on podman itself: U chowns the bound directory's files to the container's
+# user. Through the gateway U is refused on binds and volumes, docker and podman CLIs.
+i_chown_option() {
+  local d=$P1/isochown
+  mkdir -p "$d/sub" && touch "$d/sub/f" && chown -R 0:0 "$d"
+  if podman_only "the U option"; then
+    bk run --rm --network none -u 4321:4321 -v "$d:/x:U" $IMG true >/dev/null 2>&1
+    if [ "$(stat -c %u "$d/sub/f")" = 4321 ]; then pass "measured (podman): U chowns the bound files on the host"
+    else fail "measured (podman): U chowns the bound files on the host" "owner $(stat -c %u "$d/sub/f")"; fi
+    expect_fail_with "podman --remote run -v SRC:/x:U refused" \
+      "container-gateway: bind-mount: bind option U is refused" pm run --rm --network none -v "$d:/x:U" $IMG true
+    expect_fail_with "podman --remote run --mount type=volume,U=true refused" \
+      "container-gateway: bind-mount: bind option U is refused" \
+      pm run --rm --network none --mount type=volume,src=isochownv,dst=/x,U=true $IMG true
+  fi
+  expect_fail_with "docker run -v SRC:/x:U refused" \
+    "container-gateway: bind-mount: bind option U is refused" dk run --rm --network none -v "$d:/x:U" $IMG true
+  expect_fail_with "docker run -v VOLUME:/x:U refused" \
+    "container-gateway: bind-mount: bind option U is refused" dk run --rm --network none -v isochownv:/x:U $IMG true
+  rm -rf "$d"
+  bk volume rm -f isochownv >/dev/null 2>&1
+  return 0
+}
+
 # Red-team finding: podman refuses a new network whose name is a prefix of an
 # existing network's id, so short all-hex names would tell project 1 project 2's network
 # ids, one hex digit per at most 16 creates. Measured on podman itself (the oracle), then
@@ -1261,7 +1288,7 @@ i_image_names() {
 ALL=(i_lists i_prunes i_host_facts i_system_prune i_hex_network_names i_mount_text i_network_name_case
      i_force_falsy i_split_transport i_filter_key_split i_form_body i_allow_lists
      i_docker_ps_args i_bind_oracle i_short_id_names i_events_labels i_network_projects
-     i_egress_alias i_systemd_mode i_image_names)
+     i_egress_alias i_systemd_mode i_image_names i_chown_option)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl python3); else need=(docker podman curl python3); fi
