@@ -42,7 +42,7 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	c->wfd[0] = c->wfd[1] = c->wfd[2] = c->wfd[3] = -1;
 	check_init(c);
 	c->oc_kind = -1;
-	rpipe_init(&c->dp);
+	relay_init(c);
 	rpipe_init(&c->up);
 	c->rs = RS_IDLE;
 	ipc_queue_init(&c->outq);
@@ -112,8 +112,7 @@ conn_free(struct conn *c)
 	ev_close_sole(c->gw, c->ipc);
 	ev_close(c->gw, c->client);
 	ipc_queue_clear(&c->outq);
-	fifo_free(&c->down);
-	rpipe_close(&c->dp);
+	relay_free(c);
 	rpipe_close(&c->up);
 	free(c->stash);
 	fifo_free(&c->early);
@@ -127,7 +126,6 @@ conn_free(struct conn *c)
 	free(c->reg_config);
 	free(c->im_pin);
 	free(c->head);
-	free(c->rhead);
 	relay_filter_reset(c);
 	c->rec.msg = NULL;
 	audit_rec_clear(c);
@@ -289,8 +287,7 @@ conn_end_request(struct conn *c)
 	conn_close_backend(c);
 	conn_free_phase_tree(c);
 	check_end(c);
-	fifo_free(&c->down);
-	rpipe_close(&c->dp);
+	relay_free(c);
 	rpipe_close(&c->up);
 	c->up_given = c->up_crlf = 0;
 	c->up_next = 0;
@@ -298,13 +295,11 @@ conn_end_request(struct conn *c)
 	free(c->json);
 	free(c->reg_config);
 	free(c->head);
-	free(c->rhead);
 	relay_filter_reset(c);
 	free(c->im_pin);
-	c->json = c->head = c->rhead = c->reg_config = NULL;
+	c->json = c->head = c->reg_config = NULL;
 	c->build_pull = 0;
 	c->im_pin = NULL;
-	c->rheadlen = 0;
 	evfilter_free(c->ef);
 	c->ef = NULL;
 	budget_release(c);	/* all freed above: back to the pool */
@@ -333,12 +328,8 @@ conn_end_exchange(struct conn *c)
 
 	audit_flush(c);		/* a create's record waiting for its id */
 	conn_close_backend(c);
-	fifo_free(&c->down);
-	rpipe_close(&c->dp);
+	relay_free(c);
 	fifo_free(&c->early);
-	free(c->rhead);
-	c->rhead = NULL;
-	c->rheadlen = 0;
 	if (c->closing && c->client >= 0) {
 		/* the child keeps its copy while it lingers */
 		shutdown(c->client, SHUT_WR);

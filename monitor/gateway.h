@@ -248,7 +248,7 @@ struct gateway {
  * A response body from this many bytes on (Content-Length), until close,
  * a chunk with this much data, and a switched stream's backend direction
  * go through the relay pipe (splice(2), base/rpipe.h; doc/privsep.md
- * "Relaying"): fewer copies and system calls than through c->down. Smaller
+ * "Relaying"): fewer copies and system calls than through c->rp.down. Smaller
  * pieces are copied.
  */
 #define RELAY_SPLICE_MIN	(16u << 10)
@@ -557,6 +557,38 @@ struct answer_slice {
 	size_t len[ANSWER_PARTS];
 };
 
+/*
+ * The backend's response to the forwarded request as the relay runs it
+ * (monitor/exchange/relay.c; http.md §8, §9): its head being read, its
+ * framing followed, the bytes for the client (copied through down, or
+ * spliced through the relay pipe dp: doc/privsep.md "Relaying"), a
+ * switched stream's directions. Only relay.c writes it
+ * (tests/boundary.sh); the other files read it or call relay.c:
+ * relay_init() when the connection is made, relay_reset() when a FORWARD
+ * starts, relay_free() when its exchange, its request or the connection
+ * ends.
+ */
+struct response_slice {
+	char *rhead;			/* backend bytes until the final head */
+	size_t rheadlen;
+	int head_done, interim, status;
+	enum framing framing;
+	uint64_t remaining;
+	struct http_chunked chunk;
+	struct fifo down;		/* bytes for the client */
+	struct rpipe dp;		/* bytes for the client after down's,
+					   spliced (closed unless in use) */
+	uint64_t sp_known;		/* chunked: bytes the decoder counted,
+					   still in the backend socket */
+	int sp_off;			/* no relay pipe for this exchange */
+	int sp_wait;			/* copied bytes wait for dp to drain */
+	int sp_sized;			/* the client's SO_SNDBUF raised
+					   (once per connection) */
+	int resp_done;			/* everything for the client is in down */
+	int client_eof, backend_eof;	/* switched: directions read to EOF */
+	int client_shut, backend_shut;	/* switched: write sides shut down */
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
@@ -694,24 +726,11 @@ struct conn {
 	size_t early_total;
 	int early_done;			/* the empty CLIENT_DATA seen */
 
-	/* response relay (relay.c) */
 	int logged;			/* this request's record is out */
 	struct audit_rec rec;		/* what its record gathers (audit.c) */
-	char *rhead;			/* backend bytes until the final head */
-	size_t rheadlen;
-	int head_done, interim, status;
-	enum framing framing;
-	uint64_t remaining;
-	struct http_chunked chunk;
-	struct fifo down;		/* bytes for the client */
-	struct rpipe dp;		/* bytes for the client after down's,
-					   spliced (closed unless in use) */
-	uint64_t sp_known;		/* chunked: bytes the decoder counted,
-					   still in the backend socket */
-	int sp_off;			/* no relay pipe for this exchange */
-	int sp_wait;			/* copied bytes wait for dp to drain */
-	int sp_sized;			/* the client's SO_SNDBUF raised
-					   (once per connection) */
+	/* the response relay: relay.c's alone (relay_init, relay_reset,
+	   relay_free) */
+	struct response_slice rp;
 	struct rpipe up;		/* the body pipe offered to the child
 					   (read end; len: bytes announced by
 					   BODY_SPLICED, framed, not yet
@@ -730,7 +749,6 @@ struct conn {
 	struct ckstate ck;		/* a checked upload (check.c) */
 	int up_given;			/* BODY_PIPE sent for this request */
 	int up_crlf;			/* a spliced chunk's CRLF is owed */
-	int resp_done;			/* everything for the client is in down */
 	int end_sent;			/* RESPONSE_END sent, or owed only
 					   when asked (light_req) */
 	/*
@@ -742,8 +760,6 @@ struct conn {
 	 */
 	uint32_t light_req;
 	int ipc_paused;
-	int client_eof, backend_eof;	/* switched: directions read to EOF */
-	int client_shut, backend_shut;	/* switched: write sides shut down */
 	/* the forwarded path's full id, if its ownership is kept (ocache.c) */
 	int oc_kind;			/* enum cg_fact_kind, or -1 */
 	char oc_id[65];

@@ -242,7 +242,7 @@ test_large_body(void **state)
 	assert_true(t.c->end_sent);
 	assert_int_equal(t.c->rs, RS_IDLE);	/* light, kept alive: over */
 	/* the monitor held at most its buffer, never the whole body */
-	assert_true(t.c->down.cap <= RELAY_DOWN_MAX + HTTP_HEAD_MAX + IPC_DATA_MAX);
+	assert_true(t.c->rp.down.cap <= RELAY_DOWN_MAX + HTTP_HEAD_MAX + IPC_DATA_MAX);
 	t_close(&t, HANDLED);
 }
 

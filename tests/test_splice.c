@@ -1,6 +1,6 @@
 /*
  * Large response bodies and switched streams go through the monitor's
- * relay pipe (splice(2); monitor/exchange/splice.c, relay.c to_client): the bytes the
+ * relay pipe (splice(2); monitor/exchange/relay.c pipe_from_backend, to_client): the bytes the
  * client gets are exactly the backend's, the framing is followed by counting
  * (chunk lines split across the backend's writes, a body that ends exactly
  * where the pipe's bound does, bytes past the end), and a client that leaves
@@ -96,7 +96,7 @@ finish(struct t *t)
 	assert_false(t->c->synced);
 	t_expect_end(t, &m);
 	mode = m.u.response_end.mode;
-	assert_int_equal(t->c->dp.fd[0], -1);	/* the pipe is given back */
+	assert_int_equal(t->c->rp.dp.fd[0], -1);	/* the pipe is given back */
 	if (mode == IPC_END_KEEP_ALIVE) {
 		assert_int_equal(t->c->rs, RS_IDLE);
 		return mode;
@@ -127,7 +127,7 @@ test_chunk_lines_split(void **state)
 	fb_write(&t, "40\r", 3, &got);
 	fb_write(&t, "\n", 1, &got);
 	fb_write(&t, body, 40000, &got);
-	used_pipe = t.c->dp.fd[0] >= 0;
+	used_pipe = t.c->rp.dp.fd[0] >= 0;
 	fb_write(&t, "\r", 1, &got);		/* CRLF split from the line */
 	fb_write(&t, "\n10000;ext=1\r\n", 14, &got);
 	fb_write(&t, body + 40000, 65536, &got);
@@ -213,8 +213,8 @@ test_length_exact(void **state)
 	    "Content-Length: %u\r\n\r\n", BIG);
 	fb_write(&t, resp, n, &got);
 	fb_write(&t, body, 1u << 20, &got);
-	assert_true(t.c->dp.fd[0] >= 0);	/* spliced, not copied */
-	assert_true(t.c->down.cap <= HTTP_HEAD_MAX + IPC_DATA_MAX);
+	assert_true(t.c->rp.dp.fd[0] >= 0);	/* spliced, not copied */
+	assert_true(t.c->rp.down.cap <= HTTP_HEAD_MAX + IPC_DATA_MAX);
 	fb_write(&t, body + (1u << 20), BIG - (1u << 20), &got);
 	drain(&t, &got, 100);
 	hl = strlen(client_head("Content-Length: 3145728\r\n"));
@@ -250,7 +250,7 @@ test_client_gone_mid_splice(void **state)
 		pump(t.c);
 		(void)recv(t.cl, buf, sizeof(buf), MSG_DONTWAIT);
 	}
-	assert_true(t.c->dp.fd[0] >= 0);
+	assert_true(t.c->rp.dp.fd[0] >= 0);
 	assert_int_equal(t.c->rs, RS_RESPONSE);
 	close(t.cl);
 	t.cl = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -260,7 +260,7 @@ test_client_gone_mid_splice(void **state)
 	assert_int_equal(m.u.response_end.mode, IPC_END_CLOSE);
 	assert_int_equal(t.c->client, -1);
 	assert_int_equal(t.c->bc.fd, -1);
-	assert_int_equal(t.c->dp.fd[0], -1);
+	assert_int_equal(t.c->rp.dp.fd[0], -1);
 	assert_int_equal(log_count("access conn="), 1);
 	t_close(&t, HANDLED);
 }

@@ -449,7 +449,7 @@ audit_flush(struct conn *c)
 	if (!c->rec.deferred || c->logged)
 		return;
 	created_id(c);
-	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->status,
+	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->rp.status,
 	    conn_duration_ms(c), NULL);
 }
 

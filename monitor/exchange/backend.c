@@ -210,7 +210,7 @@ backend_retry(struct conn *c)
 	long long deadline = c->bc.deadline;
 
 	if (!c->bc.reused || req == NULL || c->bc.inlen > 0 ||
-	    (!internal && (c->head_done || c->rheadlen > 0)))
+	    (!internal && (c->rp.head_done || c->rp.rheadlen > 0)))
 		return -1;
 	c->bc.retry = NULL;
 	conn_close_backend(c);		/* frees the queue, not req */
@@ -231,10 +231,10 @@ backend_release(struct conn *c)
 
 	/* announced body bytes still in the body pipe: the request is not over */
 	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 && c->up.len == 0 &&
-	    (c->bc.internal || (!c->hijack && c->resp_done &&
+	    (c->bc.internal || (!c->hijack && c->rp.resp_done &&
 	    c->stream_done && !c->upload_failed &&
-	    (c->framing == FR_LENGTH || c->framing == FR_CHUNKED ||
-	    c->framing == FR_NONE)))) {
+	    (c->rp.framing == FR_LENGTH || c->rp.framing == FR_CHUNKED ||
+	    c->rp.framing == FR_NONE)))) {
 		p = c->bc.sknown ? pool_of(c->gw, c->lis) : NULL;
 		/* the kept ones all came through the same socket file */
 		if (p != NULL && p->n > 0 &&

@@ -85,7 +85,7 @@ refuse(struct conn *c, const struct cg_refusal *r)
 		close(c->ck.feed);
 		c->ck.feed = -1;
 	}
-	if (c->head_done || c->rs != RS_STREAM) {
+	if (c->rp.head_done || c->rs != RS_STREAM) {
 		conn_close_backend(c);
 		conn_abandon_exchange(c, "abandoned: the checker refused the body");
 		return;
@@ -383,7 +383,7 @@ release_one(struct conn *c)
 			c->up_crlf = 0;
 		}
 		c->rs = RS_RESPONSE;
-		if (!c->no_head_timeout && !c->head_done)
+		if (!c->no_head_timeout && !c->rp.head_done)
 			c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	} else {
 		return 0;

@@ -189,12 +189,10 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	c->stream_started = c->stream_done = c->upload_failed = 0;
 	c->early_total = 0;
 	c->early_done = 0;
-	c->logged = c->head_done = c->interim = c->resp_done = 0;
+	c->logged = 0;
 	c->end_sent = 0;
 	c->client_unwatch = 0;
-	relay_filter_reset(c);
-	c->framing = FR_NONE;
-	c->client_eof = c->backend_eof = c->client_shut = c->backend_shut = 0;
+	relay_reset(c);
 	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
 		c->stream_done = 1;
 	c->brefused = 0;
@@ -309,7 +307,7 @@ on_body_end(struct conn *c, const struct ipc_msg *m)
 	}
 	if (c->rs == RS_STREAM)
 		c->rs = RS_RESPONSE;
-	if (!c->no_head_timeout && !c->head_done)
+	if (!c->no_head_timeout && !c->rp.head_done)
 		c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	return 0;
 }
@@ -844,7 +842,7 @@ on_backend(struct conn *c, short revents)
 			relay_backend_write_failed(c);
 		else if (c->ck.kind != CK_NONE)
 			check_pump(c);	/* room in the hold pipe, more approved */
-		else if (c->framing == FR_SWITCHED)
+		else if (c->rp.framing == FR_SWITCHED)
 			relay_progress(c);	/* a client's end waited for this */
 	}
 	if (c->bc.fd < 0 || !(revents & (POLLIN | POLLHUP | POLLERR)))
@@ -870,7 +868,7 @@ on_backend(struct conn *c, short revents)
 	more = -1;
 	for (i = 0; i < BACKEND_READS && relay_backend_wants_read(c); i++) {
 		more = relay_from_backend(c);
-		if (more != 1 || c->down.len > 0)
+		if (more != 1 || c->rp.down.len > 0)
 			break;
 	}
 	if (more >= 0)		/* read at least once */
@@ -1016,7 +1014,7 @@ conn_on_timer(struct conn *c, long long now)
 		internal_done(c, 0, 1);
 	else if (c->rs == RS_SENDING)
 		backend_refuse_transport(c, 1);
-	else if (!c->head_done)
+	else if (!c->rp.head_done)
 		relay_head_timeout(c);
 	return 0;
 }

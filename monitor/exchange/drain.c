@@ -72,7 +72,7 @@ drain_take(struct conn *c, enum audit_outcome o, const char *code,
 	struct gateway *gw = c->gw;
 	struct drain *d;
 
-	if (!c->rec.forwarded || c->head_done || c->bc.fd < 0 ||
+	if (!c->rec.forwarded || c->rp.head_done || c->bc.fd < 0 ||
 	    c->bc.internal || c->rs != RS_RESPONSE || !c->stream_done ||
 	    c->bc.out.len > 0 || c->up.len > 0 || c->hijack ||
 	    gw->ndrains == DRAIN_SLOTS || c->log_path == NULL)
@@ -85,10 +85,10 @@ drain_take(struct conn *c, enum audit_outcome o, const char *code,
 	snprintf(d->code, sizeof(d->code), "%s", code != NULL ? code : "");
 	d->why = xstrdup(why);
 	d->buf = xmalloc(DRAIN_READ_MAX + 1);
-	if (c->rheadlen > 0) {
-		d->len = c->rheadlen > DRAIN_READ_MAX ? DRAIN_READ_MAX :
-		    c->rheadlen;
-		memcpy(d->buf, c->rhead, d->len);
+	if (c->rp.rheadlen > 0) {
+		d->len = c->rp.rheadlen > DRAIN_READ_MAX ? DRAIN_READ_MAX :
+		    c->rp.rheadlen;
+		memcpy(d->buf, c->rp.rhead, d->len);
 	}
 	d->g = detach(c);
 	c->logged = 1;		/* its record is the drain's now */
@@ -107,7 +107,6 @@ finish(struct gateway *gw, int i, int status, const char *body, size_t len,
 	struct drain *d = gw->drains[i];
 	struct conn *g = d->g;
 
-	g->status = status;
 	if (audit_head(g, status) && body != NULL) {
 		audit_body(g, body, len, chunked);
 	}

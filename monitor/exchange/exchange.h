@@ -27,7 +27,8 @@
  *   backend.c    backend connections and their pool, the forwarded head
  *                (a create's image pinned), VERDICT, internal exchanges
  *   relay.c      the backend's response, relayed towards the client
- *   splice.c     its large bodies moved through a pipe (splice(2))
+ *                (its large bodies through the relay pipe, splice(2))
+ *   splice.c     a streamed request body's pipe to the backend (splice(2))
  *   answer.c     routes the monitor answers itself (system df, build
  *                prune) and the libpod system prune pre-check
  *   listfilter.c list answers kept to the project's elements (pure)
@@ -183,6 +184,22 @@ void createbody_parsed(struct conn *c);
  * files call this.
  */
 void relay_filter_reset(struct conn *c);
+/*
+ * c->rp, the response being relayed, is relay.c's alone
+ * (tests/boundary.sh): the other files call these. relay_init: its relay
+ * pipe marked closed (a new connection, conn_new). relay_reset: a FORWARD
+ * starts (on_forward): no head read, no interim answer, nothing done, no
+ * framing, a switched stream's directions open, and relay_filter_reset();
+ * what the previous response left in its buffers was freed by
+ * relay_free. relay_free: the bytes for the client (copied and in the
+ * relay pipe) and a head being read are released; at the end of the
+ * exchange (conn_end_exchange), of the request and of the connection.
+ * The client's SO_SNDBUF raised (c->rp.sp_sized) is the connection's
+ * and stays.
+ */
+void relay_init(struct conn *c);
+void relay_reset(struct conn *c);
+void relay_free(struct conn *c);
 
 /* ---- monitor/exchange/answer.c */
 

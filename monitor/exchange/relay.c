@@ -103,14 +103,14 @@ write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
 		    conn_duration_ms(c), r->detail);
 	conn_close_backend(c);
 	c->closing = 1;
-	c->resp_done = 1;
-	c->head_done = 1;
+	c->rp.resp_done = 1;
+	c->rp.head_done = 1;
 	c->lf.on = 0;
 	c->lf.ev_on = 0;
-	c->framing = FR_NONE;
+	c->rp.framing = FR_NONE;
 	resp = cg_error_response(r, c->is_head, &len);
-	fifo_free(&c->down);
-	fifo_put(&c->down, resp, len);
+	fifo_free(&c->rp.down);
+	fifo_put(&c->rp.down, resp, len);
 	free(resp);
 }
 
@@ -135,7 +135,7 @@ truncated(struct conn *c, const char *detail)
 	    detail);
 	conn_close_backend(c);
 	c->closing = 1;
-	c->resp_done = 1;
+	c->rp.resp_done = 1;
 }
 
 static void emit_filtered(struct conn *c);
@@ -149,9 +149,9 @@ put_chunk(struct conn *c, char *out, size_t len)
 
 	if (len > 0) {
 		w = snprintf(line, sizeof(line), "%zx\r\n", len);
-		fifo_put(&c->down, line, (size_t)w);
-		fifo_put(&c->down, out, len);
-		fifo_put(&c->down, "\r\n", 2);
+		fifo_put(&c->rp.down, line, (size_t)w);
+		fifo_put(&c->rp.down, out, len);
+		fifo_put(&c->rp.down, "\r\n", 2);
 	}
 	free(out);
 }
@@ -165,12 +165,12 @@ events_end(struct conn *c)
 
 	evfilter_end(c->ef, &out, &len);
 	put_chunk(c, out, len);
-	fifo_put(&c->down, "0\r\n\r\n", 5);
+	fifo_put(&c->rp.down, "0\r\n\r\n", 5);
 	c->lf.ev_on = 0;
 }
 
 /*
- * The last n bytes of c->down are new body bytes of an events answer
+ * The last n bytes of c->rp.down are new body bytes of an events answer
  * (evfilter.h): they are taken out, decoded from the backend's framing,
  * and only the kept event lines go back, as a chunk of the client's
  * chunked answer.
@@ -178,7 +178,7 @@ events_end(struct conn *c)
 static void
 events_body(struct conn *c, size_t n)
 {
-	const char *in = fifo_data(&c->down) + c->down.len - n;
+	const char *in = fifo_data(&c->rp.down) + c->rp.down.len - n;
 	char *data = xmalloc(n + 1), *out = NULL;
 	size_t dlen = 0, used = n, olen = 0, raw = n;
 
@@ -191,32 +191,32 @@ events_body(struct conn *c, size_t n)
 	evfilter_limit(c->ef, budget_stream(c) ? EVFILTER_LINE_MAX :
 	    RELAY_FLOOR);
 
-	switch (c->framing) {
+	switch (c->rp.framing) {
 	case FR_LENGTH:
-		if (n > c->remaining) {
-			n = used = (size_t)c->remaining;
+		if (n > c->rp.remaining) {
+			n = used = (size_t)c->rp.remaining;
 			c->bc.keep = 0;
 		}
-		c->remaining -= n;
-		if (c->remaining == 0)
-			c->resp_done = 1;
+		c->rp.remaining -= n;
+		if (c->rp.remaining == 0)
+			c->rp.resp_done = 1;
 		memcpy(data, in, n);
 		dlen = n;
 		break;
 	case FR_CHUNKED:
 		dlen = n;
-		if (http_chunked_feed(&c->chunk, in, n, data, &dlen,
+		if (http_chunked_feed(&c->rp.chunk, in, n, data, &dlen,
 		    &used) < 0) {
 			free(data);
-			fifo_unput(&c->down, n);
+			fifo_unput(&c->rp.down, n);
 			c->lf.ev_on = 0;	/* what was relayed stays; no last chunk */
 			truncated(c, "invalid chunked framing");
 			return;
 		}
 		if (used < n)
 			c->bc.keep = 0;
-		if (c->chunk.done)
-			c->resp_done = 1;
+		if (c->rp.chunk.done)
+			c->rp.resp_done = 1;
 		break;
 	case FR_EOF:
 		memcpy(data, in, n);
@@ -227,11 +227,11 @@ events_body(struct conn *c, size_t n)
 			c->bc.keep = 0;
 		break;
 	}
-	fifo_unput(&c->down, raw);
+	fifo_unput(&c->rp.down, raw);
 	evfilter_feed(c->ef, data, dlen, &out, &olen);
 	free(data);
 	put_chunk(c, out, olen);
-	if (c->resp_done) {
+	if (c->rp.resp_done) {
 		events_end(c);
 		audit_flush(c);
 		backend_release(c);
@@ -239,7 +239,7 @@ events_body(struct conn *c, size_t n)
 }
 
 /*
- * The last n bytes of c->down are new body bytes: keep those that belong
+ * The last n bytes of c->rp.down are new body bytes: keep those that belong
  * to the response (http.md §8.4) and see whether it is complete. A list
  * answer that is post-filtered (doc/filters.md) collects them instead, bounded.
  */
@@ -253,37 +253,37 @@ take_body(struct conn *c, size_t n)
 		return;
 	}
 
-	switch (c->framing) {
+	switch (c->rp.framing) {
 	case FR_NONE:
 		if (n > 0)
 			c->bc.keep = 0;	/* bytes where none belong */
-		fifo_unput(&c->down, n);
+		fifo_unput(&c->rp.down, n);
 		n = 0;
 		break;
 	case FR_LENGTH:
-		if (n > c->remaining) {
+		if (n > c->rp.remaining) {
 			/* bytes past the end: dropped, the connection not reused */
-			fifo_unput(&c->down, n - (size_t)c->remaining);
-			n = (size_t)c->remaining;
+			fifo_unput(&c->rp.down, n - (size_t)c->rp.remaining);
+			n = (size_t)c->rp.remaining;
 			c->bc.keep = 0;
 		}
-		c->remaining -= n;
-		if (c->remaining == 0)
-			c->resp_done = 1;
+		c->rp.remaining -= n;
+		if (c->rp.remaining == 0)
+			c->rp.resp_done = 1;
 		break;
 	case FR_CHUNKED:
-		if (http_chunked_feed(&c->chunk, fifo_data(&c->down) +
-		    c->down.len - n, n, NULL, &wrote, &used) < 0) {
-			fifo_unput(&c->down, n - used);
+		if (http_chunked_feed(&c->rp.chunk, fifo_data(&c->rp.down) +
+		    c->rp.down.len - n, n, NULL, &wrote, &used) < 0) {
+			fifo_unput(&c->rp.down, n - used);
 			truncated(c, "invalid chunked framing");
 			return;
 		}
 		if (used < n)
 			c->bc.keep = 0;	/* bytes past the end */
-		fifo_unput(&c->down, n - used);
+		fifo_unput(&c->rp.down, n - used);
 		n = used;
-		if (c->chunk.done)
-			c->resp_done = 1;
+		if (c->rp.chunk.done)
+			c->rp.resp_done = 1;
 		break;
 	case FR_EOF:
 	case FR_SWITCHED:
@@ -291,8 +291,8 @@ take_body(struct conn *c, size_t n)
 	}
 	/* a create's answer names the new id (its record waits for it) */
 	if (c->rec.deferred && n > 0)
-		audit_body(c, fifo_data(&c->down) + c->down.len - n, n,
-		    c->framing == FR_CHUNKED);
+		audit_body(c, fifo_data(&c->rp.down) + c->rp.down.len - n, n,
+		    c->rp.framing == FR_CHUNKED);
 	if (c->lf.on && n > 0) {
 		if (c->lf.len - c->lf.headlen + n > LISTFILTER_RAW_MAX) {
 			fail(c, "backend-unreachable", "the backend's list answer "
@@ -308,17 +308,17 @@ take_body(struct conn *c, size_t n)
 			return;
 		}
 		c->lf.buf = xrealloc(c->lf.buf, c->lf.len + n);
-		memcpy(c->lf.buf + c->lf.len, fifo_data(&c->down) + c->down.len - n,
-		    n);
+		memcpy(c->lf.buf + c->lf.len, fifo_data(&c->rp.down) +
+		    c->rp.down.len - n, n);
 		c->lf.len += n;
-		fifo_unput(&c->down, n);
+		fifo_unput(&c->rp.down, n);
 	}
-	if (c->resp_done && c->lf.on)
+	if (c->rp.resp_done && c->lf.on)
 		emit_filtered(c);
-	if (c->resp_done)
+	if (c->rp.resp_done)
 		audit_flush(c);
 	/* nothing past the end is relayed; a clean end may be reused */
-	if (c->resp_done && c->framing != FR_SWITCHED)
+	if (c->rp.resp_done && c->rp.framing != FR_SWITCHED)
 		backend_release(c);
 }
 
@@ -338,7 +338,7 @@ put_head(struct conn *c, const char *p, size_t headlen,
 
 	/* a parsed head: every line ends in CRLF, and no LF comes alone */
 	eol = memchr(p, '\n', headlen);
-	fifo_put(&c->down, p, (size_t)(eol - p) + 1);
+	fifo_put(&c->rp.down, p, (size_t)(eol - p) + 1);
 	for (i = 0; i < resp->nfields; i++) {
 		const struct http_field *f = &resp->fields[i];
 
@@ -353,13 +353,13 @@ put_head(struct conn *c, const char *p, size_t headlen,
 		    "Transfer-Encoding")))
 			continue;
 		le = memchr(f->name, '\n', headlen - (size_t)(f->name - p));
-		fifo_put(&c->down, f->name, (size_t)(le - f->name) + 1);
+		fifo_put(&c->rp.down, f->name, (size_t)(le - f->name) + 1);
 	}
 	if (rechunk)
-		fifo_put(&c->down, "Transfer-Encoding: chunked\r\n", 28);
+		fifo_put(&c->rp.down, "Transfer-Encoding: chunked\r\n", 28);
 	if (c->closing)
-		fifo_put(&c->down, "Connection: close\r\n", 19);
-	fifo_put(&c->down, CG_HEADER_LINE "\r\n",
+		fifo_put(&c->rp.down, "Connection: close\r\n", 19);
+	fifo_put(&c->rp.down, CG_HEADER_LINE "\r\n",
 	    sizeof(CG_HEADER_LINE "\r\n") - 1);
 }
 
@@ -380,8 +380,9 @@ emit_filtered(struct conn *c)
 	c->lf.on = 0;
 	if (listfilter_response(c->lf_kind, c->lf_api,
 	    c->gw->lis[c->lis].backend_kind, c->gw->root, c->lf.buf,
-	    c->lf.headlen, c->framing == FR_CHUNKED, c->lf.buf + c->lf.headlen,
-	    c->lf.len - c->lf.headlen, &out, &len) == -1) {
+	    c->lf.headlen, c->rp.framing == FR_CHUNKED,
+	    c->lf.buf + c->lf.headlen, c->lf.len - c->lf.headlen, &out,
+	    &len) == -1) {
 		fail(c, "backend-unreachable", "the backend's list answer could "
 		    "not be filtered");
 		return;
@@ -393,12 +394,12 @@ emit_filtered(struct conn *c)
 		    "not be filtered");
 		return;
 	}
-	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->status,
+	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->rp.status,
 	    conn_duration_ms(c), NULL);
 	/* a Content-Length answer now, whatever the backend's framing */
 	c->closing = c->client_close || !c->stream_done;
 	put_head(c, out, (size_t)n, &resp, 0);
-	fifo_put(&c->down, out + n, len - (size_t)n);
+	fifo_put(&c->rp.down, out + n, len - (size_t)n);
 	free(out);
 	free(c->lf.buf);
 	c->lf.buf = NULL;
@@ -406,8 +407,8 @@ emit_filtered(struct conn *c)
 }
 
 /*
- * Parse what c->rhead holds (http.md §8.1-8.2, §9.1): interim responses
- * are dropped, the final head is logged and written to c->down with its
+ * Parse what c->rp.rhead holds (http.md §8.1-8.2, §9.1): interim responses
+ * are dropped, the final head is logged and written to c->rp.down with its
  * framing set, the bytes after it taken as body. Returns 0 (done or need
  * more), -1 after a 502.
  */
@@ -418,8 +419,8 @@ head_bytes(struct conn *c)
 	int n;
 
 	for (;;) {
-		n = http_parse_response(c->rhead, c->rheadlen, &resp);
-		if (n == -2 && c->rheadlen < RHEAD_MAX)
+		n = http_parse_response(c->rp.rhead, c->rp.rheadlen, &resp);
+		if (n == -2 && c->rp.rheadlen < RHEAD_MAX)
 			return 0;
 		/* a protocol switch nobody asked for is no valid answer */
 		if (n < 0 || (resp.status == 101 && !c->hijack)) {
@@ -429,18 +430,19 @@ head_bytes(struct conn *c)
 		}
 		if (resp.status >= 200 || resp.status == 101)
 			break;
-		if (++c->interim > HTTP_INTERIM_MAX) {
+		if (++c->rp.interim > HTTP_INTERIM_MAX) {
 			fail(c, "backend-unreachable", "the backend sent too "
 			    "many interim responses");
 			return -1;
 		}
-		memmove(c->rhead, c->rhead + n, c->rheadlen - (size_t)n);
-		c->rheadlen -= (size_t)n;
+		memmove(c->rp.rhead, c->rp.rhead + n,
+		    c->rp.rheadlen - (size_t)n);
+		c->rp.rheadlen -= (size_t)n;
 	}
-	c->head_done = 1;
-	c->sp_known = 0;
-	c->sp_off = c->sp_wait = 0;
-	c->status = resp.status;
+	c->rp.head_done = 1;
+	c->rp.sp_known = 0;
+	c->rp.sp_off = c->rp.sp_wait = 0;
+	c->rp.status = resp.status;
 	conn_settle(c, resp.status);	/* a create's pins stay or go */
 	c->bc.deadline = 0;
 	c->bc.keep = backend_keeps_alive(&resp);
@@ -458,45 +460,47 @@ head_bytes(struct conn *c)
 		audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL,
 		    resp.status, conn_duration_ms(c), NULL);
 	if (c->hijack && http_response_switches(&resp)) {
-		c->framing = FR_SWITCHED;
+		c->rp.framing = FR_SWITCHED;
 		c->rs = RS_SWITCHED;
 		c->closing = 1;
 		/* relayed byte for byte (§9.2); the early bytes go first */
-		fifo_put(&c->down, c->rhead, (size_t)n);
+		fifo_put(&c->rp.down, c->rp.rhead, (size_t)n);
 		relay_early_ready(c);
 	} else {
-		c->framing = backend_framing(&resp, c->is_head);
-		c->remaining = resp.content_length;
-		http_chunked_init(&c->chunk, 1);
+		c->rp.framing = backend_framing(&resp, c->is_head);
+		c->rp.remaining = resp.content_length;
+		http_chunked_init(&c->rp.chunk, 1);
 		/* §5.6; a request body still arriving ends the connection too */
-		if (c->client_close || c->framing == FR_EOF || !c->stream_done)
+		if (c->client_close || c->rp.framing == FR_EOF ||
+		    !c->stream_done)
 			c->closing = 1;
 		if (c->lf.on) {
 			c->lf.buf = xmalloc((size_t)n);
-			memcpy(c->lf.buf, c->rhead, (size_t)n);
+			memcpy(c->lf.buf, c->rp.rhead, (size_t)n);
 			c->lf.len = c->lf.headlen = (size_t)n;
 		} else {
-			put_head(c, c->rhead, (size_t)n, &resp, c->lf.ev_on);
+			put_head(c, c->rp.rhead, (size_t)n, &resp, c->lf.ev_on);
 		}
-		if (c->framing == FR_NONE || (c->framing == FR_LENGTH &&
-		    c->remaining == 0)) {
-			c->resp_done = 1;
+		if (c->rp.framing == FR_NONE || (c->rp.framing == FR_LENGTH &&
+		    c->rp.remaining == 0)) {
+			c->rp.resp_done = 1;
 			if (c->lf.on)
 				emit_filtered(c);
 			if (c->lf.ev_on)
 				events_end(c);
 		}
 	}
-	if (c->rheadlen > (size_t)n && !c->resp_done) {
-		fifo_put(&c->down, c->rhead + n, c->rheadlen - (size_t)n);
-		take_body(c, c->rheadlen - (size_t)n);
-	} else if (c->rheadlen > (size_t)n) {
+	if (c->rp.rheadlen > (size_t)n && !c->rp.resp_done) {
+		fifo_put(&c->rp.down, c->rp.rhead + n,
+		    c->rp.rheadlen - (size_t)n);
+		take_body(c, c->rp.rheadlen - (size_t)n);
+	} else if (c->rp.rheadlen > (size_t)n) {
 		c->bc.keep = 0;	/* bytes past a response without a body */
 	}
-	free(c->rhead);
-	c->rhead = NULL;
-	c->rheadlen = 0;
-	if (c->resp_done) {
+	free(c->rp.rhead);
+	c->rp.rhead = NULL;
+	c->rp.rheadlen = 0;
+	if (c->rp.resp_done) {
 		audit_flush(c);
 		backend_release(c);
 	}
@@ -508,38 +512,184 @@ static void
 backend_ended(struct conn *c, int err)
 {
 	/* a pooled connection the backend had closed: once more, afresh */
-	if (!c->head_done && c->rheadlen == 0 && backend_retry(c) == 0)
+	if (!c->rp.head_done && c->rp.rheadlen == 0 && backend_retry(c) == 0)
 		return;
-	if (!c->head_done) {
+	if (!c->rp.head_done) {
 		fail(c, "backend-unreachable", err ? "the backend connection "
 		    "failed" : "the backend closed without a response");
-	} else if (c->framing == FR_SWITCHED) {
-		c->backend_eof = 1;
-	} else if (c->framing == FR_EOF && !err) {
-		c->resp_done = 1;
+	} else if (c->rp.framing == FR_SWITCHED) {
+		c->rp.backend_eof = 1;
+	} else if (c->rp.framing == FR_EOF && !err) {
+		c->rp.resp_done = 1;
 		conn_close_backend(c);
 		if (c->lf.on)
 			emit_filtered(c);
 		if (c->lf.ev_on)
 			events_end(c);
-	} else if (!c->resp_done) {
+	} else if (!c->rp.resp_done) {
 		truncated(c, "the backend closed early");
 	}
 }
 
+/* ------------------------------------------------------- the relay pipe */
+
+/*
+ * Large response bodies and a switched stream's backend direction move
+ * from the backend socket into c's relay pipe (c->rp.dp) and from there
+ * to the client (to_client), the monitor following the backend's framing
+ * by counting: Content-Length, until close, chunk sizes read with
+ * MSG_PEEK (doc/privsep.md "Relaying"). The client's bytes are never
+ * looked at here.
+ */
+
+#define PEEK_MAX	64	/* bytes peeked at for chunk lines */
+
+/* pipe_from_backend() outcomes */
+enum { PIPE_NONE, PIPE_MOVED, PIPE_COPY, PIPE_EOF, PIPE_ERROR, PIPE_SHORT };
+
+/*
+ * Open c's relay pipe (pipe_usable); the first time on this connection
+ * also raise the client's SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups of
+ * the client; it stays for the connection's lifetime). The client socket
+ * is non-blocking for good (accept.c; the child's filter has no
+ * F_SETFL), so splices to it never wait. Returns 0, or -1 (c->rp.sp_off
+ * set) when no pipe can be made.
+ */
+static int
+pipe_open(struct conn *c)
+{
+	int sz = (int)RELAY_DOWN_MAX;
+
+	if (rpipe_open(&c->rp.dp, RPIPE_SIZE) < 0) {
+		c->rp.sp_off = 1;
+		return -1;
+	}
+	if (!c->rp.sp_sized)
+		(void)setsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz,
+		    sizeof(sz));
+	c->rp.sp_sized = 1;
+	return 0;
+}
+
+/*
+ * 1 when the response body's next bytes may go through c's relay pipe
+ * (doc/privsep.md "Relaying"), opening it on first use (a chunked body's at
+ * its first chunk of RELAY_SPLICE_MIN data): not a list answer being
+ * collected, not a Content-Length body under RELAY_SPLICE_MIN, not when no
+ * pipe can be opened (c->rp.sp_off: the exchange copies through
+ * c->rp.down, as before). The first opening on a connection raises the client socket's
+ * SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups). The client socket is
+ * non-blocking for good (accepted so; the child, which shares its open file,
+ * cannot clear O_NONBLOCK: no F_SETFL or ioctl in its filter), so relay.c
+ * splices to it as soon as bytes are in the pipe and waits for POLLOUT only
+ * after EAGAIN (doc/privsep.md "Relaying").
+ */
+static int
+pipe_usable(struct conn *c)
+{
+	if (c->lf.on || c->lf.ev_on || c->rp.sp_off ||
+	    c->rp.framing == FR_NONE || c->client < 0)
+		return 0;
+	/* chunked: opened by chunk_ahead at the first large chunk */
+	if (c->rp.dp.fd[0] >= 0 || c->rp.framing == FR_CHUNKED)
+		return 1;
+	if (c->rp.framing == FR_LENGTH && c->rp.remaining < RELAY_SPLICE_MIN)
+		return 0;
+	return pipe_open(c) == 0;
+}
+
+/*
+ * Chunked: look at the next backend bytes without taking them (MSG_PEEK)
+ * and let the decoder count the chunk lines there (http.md §8.4). When
+ * they end inside a chunk with at least RELAY_SPLICE_MIN data bytes, or
+ * end the body, those bytes and the rest of that chunk's data are counted
+ * (c->rp.sp_known) for the pipe: PIPE_MOVED. PIPE_NONE when nothing is
+ * there, PIPE_EOF/PIPE_ERROR when the backend ended, PIPE_COPY when
+ * these bytes are copied instead (small chunks, a line split across the
+ * backend's writes, invalid framing: the copy path relays the valid
+ * prefix and ends the body as before).
+ */
+static int
+chunk_ahead(struct conn *c)
+{
+	struct http_chunked ch = c->rp.chunk;
+	char pk[PEEK_MAX];
+	size_t used, wrote = 0;
+	uint64_t data;
+	ssize_t n;
+
+	do
+		n = recv(c->bc.fd, pk, sizeof(pk), MSG_PEEK | MSG_DONTWAIT);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN)
+		return PIPE_NONE;
+	if (n <= 0)
+		return n == 0 ? PIPE_EOF : PIPE_ERROR;
+	if (http_chunked_feed(&ch, pk, (size_t)n, NULL, &wrote, &used) < 0)
+		return PIPE_COPY;
+	data = http_chunked_skip_data(&ch);
+	if ((!ch.done && data < RELAY_SPLICE_MIN) ||
+	    (c->rp.dp.fd[0] < 0 && (ch.done || pipe_open(c) < 0)))
+		return PIPE_COPY;
+	if (ch.done && used < (size_t)n)
+		c->bc.keep = 0;	/* bytes past the end */
+	c->rp.chunk = ch;
+	c->rp.sp_known = used + data;
+	return PIPE_MOVED;
+}
+
+/*
+ * Move the body's next bytes from the backend into the relay pipe,
+ * bounded by RELAY_DOWN_MAX with c->rp.down, following the framing by
+ * counting so that nothing past the end is taken (http.md §8.4); sets
+ * c->rp.resp_done and releases the backend at the end. Returns PIPE_MOVED
+ * after progress (PIPE_SHORT: fewer bytes than asked for, the socket is
+ * empty for now), PIPE_NONE when there is nothing now, PIPE_COPY when
+ * these bytes must go through c->rp.down instead (small chunks, a chunk line
+ * split across writes, invalid framing), PIPE_EOF or PIPE_ERROR when
+ * the backend's side ended (the caller handles it as for recv).
+ */
+static int
+pipe_from_backend(struct conn *c)
+{
+	uint64_t want = RELAY_DOWN_MAX - c->rp.down.len - c->rp.dp.len;
+	ssize_t n;
+	int rc;
+
+	if (c->rp.framing == FR_CHUNKED && c->rp.sp_known == 0 &&
+	    (rc = chunk_ahead(c)) != PIPE_MOVED)
+		return rc;
+	if (c->rp.framing == FR_CHUNKED && want > c->rp.sp_known)
+		want = c->rp.sp_known;
+	else if (c->rp.framing == FR_LENGTH && want > c->rp.remaining)
+		want = c->rp.remaining;
+	n = rpipe_fill(&c->rp.dp, c->bc.fd, (size_t)want);
+	if (n < 0 && errno == EAGAIN)
+		return PIPE_NONE;
+	if (n <= 0)
+		return n == 0 ? PIPE_EOF : PIPE_ERROR;
+	if (c->rp.framing == FR_LENGTH && (c->rp.remaining -= (uint64_t)n) == 0)
+		c->rp.resp_done = 1;
+	if (c->rp.framing == FR_CHUNKED &&
+	    (c->rp.sp_known -= (uint64_t)n) == 0 && c->rp.chunk.done)
+		c->rp.resp_done = 1;
+	if (c->rp.resp_done)
+		backend_release(c);
+	return (uint64_t)n < want ? PIPE_SHORT : PIPE_MOVED;
+}
 int
 relay_backend_wants_read(const struct conn *c)
 {
 	if (c->bc.fd < 0 || c->rs < RS_STREAM || c->rs == RS_WAIT_DONE ||
-	    c->resp_done || c->backend_eof)
+	    c->rp.resp_done || c->rp.backend_eof)
 		return 0;
-	if (!c->head_done)
+	if (!c->rp.head_done)
 		return 1;
 	/* a full pipe, or copied bytes that must follow the pipe's */
-	if (c->dp.len > 0 && (c->dp.full || c->sp_wait))
+	if (c->rp.dp.len > 0 && (c->rp.dp.full || c->rp.sp_wait))
 		return 0;
-	return c->down.len + c->dp.len < RELAY_DOWN_MAX &&
-	    c->down.len < heap_limit(c, RELAY_DOWN_MAX);
+	return c->rp.down.len + c->rp.dp.len < RELAY_DOWN_MAX &&
+	    c->rp.down.len < heap_limit(c, RELAY_DOWN_MAX);
 }
 
 int
@@ -548,40 +698,40 @@ relay_from_backend(struct conn *c)
 	ssize_t n;
 	int rc;
 
-	if (!c->head_done) {
-		if (c->rhead == NULL)
-			c->rhead = xmalloc(RHEAD_MAX);
-		n = recv(c->bc.fd, c->rhead + c->rheadlen, RHEAD_MAX - c->rheadlen,
-		    MSG_DONTWAIT);
+	if (!c->rp.head_done) {
+		if (c->rp.rhead == NULL)
+			c->rp.rhead = xmalloc(RHEAD_MAX);
+		n = recv(c->bc.fd, c->rp.rhead + c->rp.rheadlen,
+		    RHEAD_MAX - c->rp.rheadlen, MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return 0;
 		if (n <= 0) {
 			backend_ended(c, n < 0);
 			return 0;
 		}
-		c->rheadlen += (size_t)n;
+		c->rp.rheadlen += (size_t)n;
 		(void)head_bytes(c);
 		return 1;
 	}
-	if (splice_open(c)) {
-		rc = splice_from_backend(c);
-		if (rc == SPLICE_EOF || rc == SPLICE_ERROR)
-			backend_ended(c, rc == SPLICE_ERROR);
-		if (rc != SPLICE_COPY)
-			return rc == SPLICE_MOVED ? 1 : rc == SPLICE_SHORT ? 2 : 0;
+	if (pipe_usable(c)) {
+		rc = pipe_from_backend(c);
+		if (rc == PIPE_EOF || rc == PIPE_ERROR)
+			backend_ended(c, rc == PIPE_ERROR);
+		if (rc != PIPE_COPY)
+			return rc == PIPE_MOVED ? 1 : rc == PIPE_SHORT ? 2 : 0;
 	}
-	if (c->dp.len > 0) {	/* copied bytes go after the pipe's */
-		c->sp_wait = 1;
+	if (c->rp.dp.len > 0) {	/* copied bytes go after the pipe's */
+		c->rp.sp_wait = 1;
 		return 0;
 	}
-	want_reserve(c, &c->down);
+	want_reserve(c, &c->rp.down);
 	{
-		size_t room = (c->down.len < heap_limit(c, RELAY_DOWN_MAX) ?
-		    heap_limit(c, RELAY_DOWN_MAX) - c->down.len : 0);
+		size_t room = (c->rp.down.len < heap_limit(c, RELAY_DOWN_MAX) ?
+		    heap_limit(c, RELAY_DOWN_MAX) - c->rp.down.len : 0);
 
-		if (c->framing == FR_LENGTH && c->remaining < room)
-			room = (size_t)c->remaining;
-		n = fifo_recv(&c->down, c->bc.fd, room);
+		if (c->rp.framing == FR_LENGTH && c->rp.remaining < room)
+			room = (size_t)c->rp.remaining;
+		n = fifo_recv(&c->rp.down, c->bc.fd, room);
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
@@ -606,7 +756,7 @@ client_to_backend(struct conn *c)
 	size_t room = RELAY_UP_MAX - c->bc.out.len - c->up.len;
 	ssize_t n;
 
-	if (c->bc.out.len == 0 && !c->sp_off && (c->up.fd[0] >= 0 ||
+	if (c->bc.out.len == 0 && !c->rp.sp_off && (c->up.fd[0] >= 0 ||
 	    rpipe_open(&c->up, RPIPE_UP_SIZE) == 0)) {
 		n = rpipe_fill(&c->up, c->client, room);
 		if (n > 0 && splice_to_backend(c) == -1)
@@ -626,7 +776,7 @@ client_to_backend(struct conn *c)
 		return;
 	}
 	if (n == 0)
-		c->client_eof = 1;
+		c->rp.client_eof = 1;
 }
 
 /*
@@ -636,23 +786,23 @@ client_to_backend(struct conn *c)
 static void
 switched_progress(struct conn *c)
 {
-	if (c->client_eof && !c->backend_shut && c->bc.out.len == 0 &&
+	if (c->rp.client_eof && !c->rp.backend_shut && c->bc.out.len == 0 &&
 	    c->up.len == 0 &&
 	    c->bc.fd >= 0) {
 		shutdown(c->bc.fd, SHUT_WR);
-		c->backend_shut = 1;
+		c->rp.backend_shut = 1;
 	}
-	if ((c->backend_eof || c->bc.fd < 0) && !c->client_shut &&
-	    c->down.len == 0 && c->dp.len == 0) {
+	if ((c->rp.backend_eof || c->bc.fd < 0) && !c->rp.client_shut &&
+	    c->rp.down.len == 0 && c->rp.dp.len == 0) {
 		shutdown(c->client, SHUT_WR);
-		c->client_shut = 1;
+		c->rp.client_shut = 1;
 	}
-	if (c->client_shut && (c->backend_shut || c->bc.fd < 0))
+	if (c->rp.client_shut && (c->rp.backend_shut || c->bc.fd < 0))
 		conn_end_exchange(c);
 }
 
 /*
- * Write what waits for the client, c->down then the relay pipe, as much
+ * Write what waits for the client, c->rp.down then the relay pipe, as much
  * as the socket takes now (it is non-blocking: splice.c pipe_open; what
  * is left waits for POLLOUT); end the exchange when all is out.
  */
@@ -661,28 +811,28 @@ to_client(struct conn *c)
 {
 	ssize_t n;
 
-	if (c->down.len > 0) {
-		n = fifo_send(&c->down, c->client);
+	if (c->rp.down.len > 0) {
+		n = fifo_send(&c->rp.down, c->client);
 		if (n < 0 && errno != EAGAIN) {
 			client_gone(c);
 			return;
 		}
-		if (c->down.len > 0)
+		if (c->rp.down.len > 0)
 			return;
 	}
-	if (c->dp.len > 0) {
-		n = rpipe_drain(&c->dp, c->client, c->dp.len);
+	if (c->rp.dp.len > 0) {
+		n = rpipe_drain(&c->rp.dp, c->client, c->rp.dp.len);
 		if (n < 0 && errno != EAGAIN) {
 			client_gone(c);
 			return;
 		}
-		if (c->dp.len > 0)
+		if (c->rp.dp.len > 0)
 			return;
-		c->sp_wait = 0;
+		c->rp.sp_wait = 0;
 	}
-	if (c->framing == FR_SWITCHED)
+	if (c->rp.framing == FR_SWITCHED)
 		switched_progress(c);
-	else if (c->resp_done)
+	else if (c->rp.resp_done)
 		conn_end_exchange(c);
 }
 
@@ -716,19 +866,20 @@ relay_client_events(const struct conn *c)
 	if (c->end_sent || (c->rs != RS_STREAM && c->rs != RS_RESPONSE &&
 	    c->rs != RS_SWITCHED))
 		return -1;
-	if ((c->down.len > 0 || c->dp.len > 0) && may_write(c))
+	if ((c->rp.down.len > 0 || c->rp.dp.len > 0) && may_write(c))
 		ev |= POLLOUT;
-	if (c->framing == FR_SWITCHED && !c->client_eof && c->early_done &&
-	    c->bc.out.len + c->up.len < RELAY_UP_MAX && !c->up.full &&
+	if (c->rp.framing == FR_SWITCHED && !c->rp.client_eof &&
+	    c->early_done && c->bc.out.len + c->up.len < RELAY_UP_MAX &&
+	    !c->up.full &&
 	    c->bc.out.len < heap_limit(c, RELAY_UP_MAX) &&
-	    c->bc.fd >= 0 && !c->backend_shut)
+	    c->bc.fd >= 0 && !c->rp.backend_shut)
 		ev |= POLLIN;
 	/*
 	 * With its direction towards the client done, a client that closes
 	 * is no hang-up to watch for; its POLLHUP would only spin the loop
 	 * while the bytes it sent wait for room.
 	 */
-	if (ev == 0 && c->client_shut)
+	if (ev == 0 && c->rp.client_shut)
 		return -1;
 	return ev;
 }
@@ -747,7 +898,8 @@ relay_on_client(struct conn *c, short revents)
 		to_client(c);
 	if (c->end_sent || c->client < 0)
 		return;
-	if ((revents & POLLERR) || ((revents & POLLHUP) && !c->client_shut)) {
+	if ((revents & POLLERR) ||
+	    ((revents & POLLHUP) && !c->rp.client_shut)) {
 		/*
 		 * Gone: a half-close (http.md §1.4) raises no POLLHUP on a
 		 * unix socket, a close does (unless we shut ours first).
@@ -755,7 +907,7 @@ relay_on_client(struct conn *c, short revents)
 		client_gone(c);
 		return;
 	}
-	if ((revents & (POLLIN | POLLHUP)) && c->framing == FR_SWITCHED &&
+	if ((revents & (POLLIN | POLLHUP)) && c->rp.framing == FR_SWITCHED &&
 	    (relay_client_events(c) & POLLIN)) {
 		client_to_backend(c);
 		if (!c->end_sent)
@@ -768,11 +920,11 @@ relay_progress(struct conn *c)
 {
 	if (c->end_sent || c->client < 0 || c->rs < RS_STREAM)
 		return;
-	if ((c->down.len > 0 || c->dp.len > 0) && may_write(c))
+	if ((c->rp.down.len > 0 || c->rp.dp.len > 0) && may_write(c))
 		to_client(c);
-	else if (c->framing == FR_SWITCHED)
+	else if (c->rp.framing == FR_SWITCHED)
 		switched_progress(c);
-	else if (c->resp_done && c->down.len == 0 && c->dp.len == 0 &&
+	else if (c->rp.resp_done && c->rp.down.len == 0 && c->rp.dp.len == 0 &&
 	    may_write(c))
 		conn_end_exchange(c);
 }
@@ -785,9 +937,9 @@ relay_backend_write_failed(struct conn *c)
 	rpipe_close(&c->up);
 	c->up_next = 0;
 	c->upload_failed = 1;
-	if (c->framing == FR_SWITCHED) {
-		c->client_eof = 1;
-		c->backend_shut = 1;
+	if (c->rp.framing == FR_SWITCHED) {
+		c->rp.client_eof = 1;
+		c->rp.backend_shut = 1;
 		switched_progress(c);
 	}
 }
@@ -795,7 +947,7 @@ relay_backend_write_failed(struct conn *c)
 void
 relay_early_ready(struct conn *c)
 {
-	if (c->framing != FR_SWITCHED || !c->early_done || c->early.len == 0)
+	if (c->rp.framing != FR_SWITCHED || !c->early_done || c->early.len == 0)
 		return;
 	if (!c->upload_failed)
 		fifo_put(&c->bc.out, fifo_data(&c->early), c->early.len);
@@ -810,14 +962,14 @@ relay_answer(struct conn *c, const char *decision, const char *code,
 	audit_write(c, strcmp(decision, "allow") == 0 ? AO_ALLOWED :
 	    strcmp(decision, "deny") == 0 ? AO_REFUSED : AO_ERROR, c->method,
 	    c->log_path, code, status, conn_duration_ms(c), detail);
-	c->status = status;
+	c->rp.status = status;
 	conn_settle(c, status);
-	c->head_done = c->resp_done = 1;
-	c->framing = FR_LENGTH;
-	c->remaining = 0;
+	c->rp.head_done = c->rp.resp_done = 1;
+	c->rp.framing = FR_LENGTH;
+	c->rp.remaining = 0;
 	c->closing = closing || c->client_close;
-	fifo_free(&c->down);
-	fifo_put(&c->down, resp, len);
+	fifo_free(&c->rp.down);
+	fifo_put(&c->rp.down, resp, len);
 	free(resp);
 	c->rs = RS_RESPONSE;
 	relay_progress(c);
@@ -848,4 +1000,30 @@ relay_filter_reset(struct conn *c)
 	c->lf.len = c->lf.headlen = 0;
 	c->lf.on = 0;
 	c->lf.ev_on = 0;
+}
+
+void
+relay_init(struct conn *c)
+{
+	rpipe_init(&c->rp.dp);
+}
+
+void
+relay_reset(struct conn *c)
+{
+	c->rp.head_done = c->rp.interim = c->rp.resp_done = 0;
+	relay_filter_reset(c);
+	c->rp.framing = FR_NONE;
+	c->rp.client_eof = c->rp.backend_eof = 0;
+	c->rp.client_shut = c->rp.backend_shut = 0;
+}
+
+void
+relay_free(struct conn *c)
+{
+	fifo_free(&c->rp.down);
+	rpipe_close(&c->rp.dp);
+	free(c->rp.rhead);
+	c->rp.rhead = NULL;
+	c->rp.rheadlen = 0;
 }

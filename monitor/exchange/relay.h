@@ -2,7 +2,8 @@
  * The relay (doc/privsep.md "Relaying"): the backend's answer to the client,
  * by copy or through the relay pipe with splice(2), a switched stream both
  * ways, and a streamed request body from the child's body pipe to the backend
- * (monitor/exchange/relay.c; its pipe: monitor/exchange/splice.h; http.md §8, §9).
+ * (monitor/exchange/relay.c, with the relay pipe of large bodies; an upload's
+ * body pipe: monitor/exchange/splice.h; http.md §8, §9).
  * The client's bytes are moved, never interpreted.
  */
 #ifndef CG_MONITOR_EXCHANGE_RELAY_H

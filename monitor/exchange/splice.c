@@ -1,13 +1,10 @@
 /*
- * The zero-copy side of the relay (doc/privsep.md "Relaying"): large response
- * bodies and a switched stream's backend direction move from the backend
- * socket into the connection's relay pipe (c->dp) and from there to the client
- * (monitor/exchange/relay.c to_client), the monitor following the backend's framing by
- * counting: Content-Length, until close, chunk sizes read with MSG_PEEK. A
- * streamed request body comes the other way through the body pipe (c->up) the
- * child fills from its client and announces with BODY_SPLICED; the monitor
- * frames what was announced and moves exactly that many bytes to the backend.
- * The client's bytes are never looked at here.
+ * A streamed request body's pipe (doc/privsep.md "Uploads"): the body pipe
+ * (c->up) the child fills from its client and announces with BODY_SPLICED;
+ * the monitor frames what was announced and moves exactly that many bytes
+ * to the backend with splice(2). The response's own pipe, the other way,
+ * is the relay's (monitor/exchange/relay.c, c->rp.dp). The client's bytes
+ * are never looked at here.
  */
 #include "monitor/conn.h"
 #include "monitor/exchange/backend.h"
@@ -19,114 +16,6 @@
 #include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#define PEEK_MAX	64	/* bytes peeked at for chunk lines */
-
-/*
- * Open c's relay pipe (splice_open); the first time on this connection
- * also raise the client's SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups of
- * the client; it stays for the connection's lifetime). The client socket
- * is non-blocking for good (accept.c; the child's filter has no
- * F_SETFL), so splices to it never wait. Returns 0, or -1 (c->sp_off
- * set) when no pipe can be made.
- */
-static int
-pipe_open(struct conn *c)
-{
-	int sz = (int)RELAY_DOWN_MAX;
-
-	if (rpipe_open(&c->dp, RPIPE_SIZE) < 0) {
-		c->sp_off = 1;
-		return -1;
-	}
-	if (!c->sp_sized)
-		(void)setsockopt(c->client, SOL_SOCKET, SO_SNDBUF, &sz,
-		    sizeof(sz));
-	c->sp_sized = 1;
-	return 0;
-}
-
-int
-splice_open(struct conn *c)
-{
-	if (c->lf.on || c->lf.ev_on || c->sp_off || c->framing == FR_NONE || c->client < 0)
-		return 0;
-	/* chunked: opened by chunk_ahead at the first large chunk */
-	if (c->dp.fd[0] >= 0 || c->framing == FR_CHUNKED)
-		return 1;
-	if (c->framing == FR_LENGTH && c->remaining < RELAY_SPLICE_MIN)
-		return 0;
-	return pipe_open(c) == 0;
-}
-
-/*
- * Chunked: look at the next backend bytes without taking them (MSG_PEEK)
- * and let the decoder count the chunk lines there (http.md §8.4). When
- * they end inside a chunk with at least RELAY_SPLICE_MIN data bytes, or
- * end the body, those bytes and the rest of that chunk's data are counted
- * (c->sp_known) for the pipe: SPLICE_MOVED. SPLICE_NONE when nothing is
- * there, SPLICE_EOF/SPLICE_ERROR when the backend ended, SPLICE_COPY when
- * these bytes are copied instead (small chunks, a line split across the
- * backend's writes, invalid framing: the copy path relays the valid
- * prefix and ends the body as before).
- */
-static int
-chunk_ahead(struct conn *c)
-{
-	struct http_chunked ch = c->chunk;
-	char pk[PEEK_MAX];
-	size_t used, wrote = 0;
-	uint64_t data;
-	ssize_t n;
-
-	do
-		n = recv(c->bc.fd, pk, sizeof(pk), MSG_PEEK | MSG_DONTWAIT);
-	while (n < 0 && errno == EINTR);
-	if (n < 0 && errno == EAGAIN)
-		return SPLICE_NONE;
-	if (n <= 0)
-		return n == 0 ? SPLICE_EOF : SPLICE_ERROR;
-	if (http_chunked_feed(&ch, pk, (size_t)n, NULL, &wrote, &used) < 0)
-		return SPLICE_COPY;
-	data = http_chunked_skip_data(&ch);
-	if ((!ch.done && data < RELAY_SPLICE_MIN) ||
-	    (c->dp.fd[0] < 0 && (ch.done || pipe_open(c) < 0)))
-		return SPLICE_COPY;
-	if (ch.done && used < (size_t)n)
-		c->bc.keep = 0;	/* bytes past the end */
-	c->chunk = ch;
-	c->sp_known = used + data;
-	return SPLICE_MOVED;
-}
-
-int
-splice_from_backend(struct conn *c)
-{
-	uint64_t want = RELAY_DOWN_MAX - c->down.len - c->dp.len;
-	ssize_t n;
-	int rc;
-
-	if (c->framing == FR_CHUNKED && c->sp_known == 0 &&
-	    (rc = chunk_ahead(c)) != SPLICE_MOVED)
-		return rc;
-	if (c->framing == FR_CHUNKED && want > c->sp_known)
-		want = c->sp_known;
-	else if (c->framing == FR_LENGTH && want > c->remaining)
-		want = c->remaining;
-	n = rpipe_fill(&c->dp, c->bc.fd, (size_t)want);
-	if (n < 0 && errno == EAGAIN)
-		return SPLICE_NONE;
-	if (n <= 0)
-		return n == 0 ? SPLICE_EOF : SPLICE_ERROR;
-	if (c->framing == FR_LENGTH && (c->remaining -= (uint64_t)n) == 0)
-		c->resp_done = 1;
-	if (c->framing == FR_CHUNKED && (c->sp_known -= (uint64_t)n) == 0 &&
-	    c->chunk.done)
-		c->resp_done = 1;
-	if (c->resp_done)
-		backend_release(c);
-	return (uint64_t)n < want ? SPLICE_SHORT : SPLICE_MOVED;
-}
 
 /* ---------------------------------------------------------------- uploads */
 

@@ -1,44 +1,14 @@
 /*
- * The relay pipe (monitor/exchange/splice.c; doc/privsep.md "Relaying"): large
- * response bodies and a switched stream's backend direction moved with
- * splice(2), and a streamed request body from the child's body pipe to
- * the backend. The client's bytes are moved, never interpreted.
+ * The body pipe of a streamed request body (monitor/exchange/splice.c;
+ * doc/privsep.md "Uploads"): the bytes the child announces moved from it to
+ * the backend with splice(2). The response's relay pipe is relay.c's. The
+ * client's bytes are moved, never interpreted.
  */
 #ifndef CG_MONITOR_EXCHANGE_SPLICE_H
 #define CG_MONITOR_EXCHANGE_SPLICE_H
 
 #include "monitor/gateway.h"
 
-/* splice_from_backend() outcomes */
-enum { SPLICE_NONE, SPLICE_MOVED, SPLICE_COPY, SPLICE_EOF, SPLICE_ERROR,
-	SPLICE_SHORT };
-
-/*
- * 1 when the response body's next bytes may go through c's relay pipe
- * (doc/privsep.md "Relaying"), opening it on first use (a chunked body's at
- * its first chunk of RELAY_SPLICE_MIN data): not a list answer being
- * collected, not a Content-Length body under RELAY_SPLICE_MIN, not when no
- * pipe can be opened (c->sp_off: the exchange copies through c->down, as
- * before). The first opening on a connection raises the client socket's
- * SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups). The client socket is
- * non-blocking for good (accepted so; the child, which shares its open file,
- * cannot clear O_NONBLOCK: no F_SETFL or ioctl in its filter), so relay.c
- * splices to it as soon as bytes are in the pipe and waits for POLLOUT only
- * after EAGAIN (doc/privsep.md "Relaying").
- */
-int splice_open(struct conn *c);
-/*
- * Move the body's next bytes from the backend into the relay pipe,
- * bounded by RELAY_DOWN_MAX with c->down, following the framing by
- * counting so that nothing past the end is taken (http.md §8.4); sets
- * c->resp_done and releases the backend at the end. Returns SPLICE_MOVED
- * after progress (SPLICE_SHORT: fewer bytes than asked for, the socket is
- * empty for now), SPLICE_NONE when there is nothing now, SPLICE_COPY when
- * these bytes must go through c->down instead (small chunks, a chunk line
- * split across writes, invalid framing), SPLICE_EOF or SPLICE_ERROR when
- * the backend's side ended (the caller handles it as for recv).
- */
-int splice_from_backend(struct conn *c);
 /*
  * Offer c's child a pipe for the rest of a streamed request body
  * (doc/privsep.md "Uploads"): BODY_PIPE with its write end, sent at once after

@@ -1,5 +1,5 @@
 """tests/ops/framing.py - the monitor's response framing relay (the splice
-relay and the batched backend reads of monitor/exchange/dispatch.c on_backend, monitor/exchange/splice.c).
+relay and the batched backend reads of monitor/exchange/dispatch.c on_backend, monitor/exchange/relay.c).
 
 A fake backend answers GET /version with seeded random framings: chunked (random chunk
 sizes around the splice and batch limits, chunk extensions, upper-case and zero-padded
