@@ -43,7 +43,7 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	check_init(c);
 	c->oc_kind = -1;
 	relay_init(c);
-	rpipe_init(&c->up);
+	splice_init(c);
 	c->rs = RS_IDLE;
 	ipc_queue_init(&c->outq);
 	audit_rec_clear(c);
@@ -113,9 +113,8 @@ conn_free(struct conn *c)
 	ev_close(c->gw, c->client);
 	ipc_queue_clear(&c->outq);
 	relay_free(c);
-	rpipe_close(&c->up);
+	splice_free(c);
 	free(c->stash);
-	fifo_free(&c->early);
 	conn_free_phase_tree(c);
 	answer_free(c);
 	free(c->facts);
@@ -288,10 +287,7 @@ conn_end_request(struct conn *c)
 	conn_free_phase_tree(c);
 	check_end(c);
 	relay_free(c);
-	rpipe_close(&c->up);
-	c->up_given = c->up_crlf = 0;
-	c->up_next = 0;
-	fifo_free(&c->early);
+	splice_free(c);
 	free(c->json);
 	free(c->reg_config);
 	free(c->head);
@@ -329,7 +325,7 @@ conn_end_exchange(struct conn *c)
 	audit_flush(c);		/* a create's record waiting for its id */
 	conn_close_backend(c);
 	relay_free(c);
-	fifo_free(&c->early);
+	splice_early_free(c);
 	if (c->closing && c->client >= 0) {
 		/* the child keeps its copy while it lingers */
 		shutdown(c->client, SHUT_WR);

@@ -589,6 +589,38 @@ struct response_slice {
 	int client_shut, backend_shut;	/* switched: write sides shut down */
 };
 
+/*
+ * The request's body towards the backend after its head
+ * (monitor/exchange/splice.c; http.md §5.5, §9.3): a streamed body's
+ * progress, its body pipe and framing (doc/privsep.md "Uploads"), and a
+ * hijack route's early bytes. Only splice.c writes it
+ * (tests/boundary.sh); the other files read it or call splice.c:
+ * splice_init() when the connection is made, splice_reset() when a
+ * FORWARD starts, splice_early_free() when its exchange ends,
+ * splice_free() when its request or the connection ends.
+ */
+struct upload_slice {
+	int stream_started;		/* first BODY/BODY_END of a stream seen */
+	int stream_done;		/* BODY_END seen, or no streamed body */
+	int upload_failed;		/* the backend takes no more request bytes */
+	struct rpipe up;		/* the body pipe offered to the child
+					   (read end; len: bytes announced by
+					   BODY_SPLICED, framed, not yet
+					   written); for a checked upload the
+					   hold pipe (both ends; len: released
+					   bytes: check.c calls splice.c) */
+	uint64_t up_next;		/* announced after them: the next
+					   batch, framed as one chunk when
+					   up.len is out (unchecked uploads) */
+	int up_given;			/* BODY_PIPE sent for this request */
+	int up_crlf;			/* a spliced chunk's CRLF is owed */
+	struct fifo early;		/* hijack: client bytes read past the
+					   request (CLIENT_DATA), not yet
+					   written to the backend */
+	size_t early_total;
+	int early_done;			/* the empty CLIENT_DATA seen */
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
@@ -717,38 +749,23 @@ struct conn {
 					   bytes by then (RS_BODY, RS_STREAM,
 					   while the monitor waits for it);
 					   0: none */
-	int stream_started;		/* first BODY/BODY_END of a stream seen */
-	int stream_done;		/* BODY_END seen, or no streamed body */
-	int upload_failed;		/* the backend takes no more request bytes */
-	struct fifo early;		/* hijack: client bytes read past the
-					   request (CLIENT_DATA), not yet
-					   written to the backend */
-	size_t early_total;
-	int early_done;			/* the empty CLIENT_DATA seen */
+	/* the request's upload: splice.c's alone (splice_init, splice_reset,
+	   splice_free) */
+	struct upload_slice ul;
 
 	int logged;			/* this request's record is out */
 	struct audit_rec rec;		/* what its record gathers (audit.c) */
 	/* the response relay: relay.c's alone (relay_init, relay_reset,
 	   relay_free) */
 	struct response_slice rp;
-	struct rpipe up;		/* the body pipe offered to the child
-					   (read end; len: bytes announced by
-					   BODY_SPLICED, framed, not yet
-					   written); for a checked upload the
-					   hold pipe (both ends; len: released
-					   bytes) */
-	uint64_t up_next;		/* announced after them: the next
-					   batch, framed as one chunk when
-					   up.len is out (monitor/exchange/splice.c;
-					   unchecked uploads) */
 	unsigned char *stash;		/* a message of the child read while
 					   announced bytes were still in the
 					   pipe: handled once they are out
-					   (order), reading stops till then */
+					   (order), reading stops till then
+					   (dispatch.c's, which reads the
+					   child) */
 	size_t stash_len;
 	struct ckstate ck;		/* a checked upload (check.c) */
-	int up_given;			/* BODY_PIPE sent for this request */
-	int up_crlf;			/* a spliced chunk's CRLF is owed */
 	int end_sent;			/* RESPONSE_END sent, or owed only
 					   when asked (light_req) */
 	/*

@@ -17,9 +17,10 @@
 #   5. a slice of struct conn (monitor/gateway.h) is written by its owner file
 #      only (SLICES below: slice:owner); the others read it or call the owner.
 #      Caught, outside comments, in every file but tests/: an assignment to
-#      ->SLICE.field (with subscripts) by = or a compound operator (+= |= <<=
-#      ...), ++ or -- on it, and its address taken (&c->SLICE...: a callee
-#      could write through it; "&& c->SLICE" is a test, not an address).
+#      ->SLICE.field (with subscripts and members: ->SLICE.f[i].g) by = or
+#      a compound operator (+= |= <<= ...), ++ or -- on it, and its address
+#      taken (&c->SLICE...: a callee could write through it; "&& c->SLICE"
+#      is a test, not an address).
 #      Not caught: a write through a pointer or macro that hides the
 #      "->SLICE." spelling, memcpy over struct conn.
 # One line per violation (FILE:LINE: what, or the circle's files); last line
@@ -30,10 +31,10 @@ cd "$(dirname "$0")/.." || exit 1
 passed=0; failed=0
 
 # rule 5's slices of struct conn, each with the one file that writes it
-SLICES="ph:monitor/exchange/phase.c im:monitor/exchange/image.c cb:monitor/exchange/createbody.c lf:monitor/exchange/relay.c ans:monitor/exchange/answer.c rp:monitor/exchange/relay.c"
+SLICES="ph:monitor/exchange/phase.c im:monitor/exchange/image.c cb:monitor/exchange/createbody.c lf:monitor/exchange/relay.c ans:monitor/exchange/answer.c rp:monitor/exchange/relay.c ul:monitor/exchange/splice.c"
 
 slice_writes() {  # FILE SLICE: FILE's lines that write ->SLICE.<field>
-  local fld="->$2\\.[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*\\])*[[:space:]]*"
+  local fld="->$2\\.[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*\\]|\\.[A-Za-z_][A-Za-z0-9_]*)*[[:space:]]*"
   grep -nE -e "$fld(([-+*/%&|^]|<<|>>)?=([^=]|\$)|\\+\\+|--)|(\\+\\+|--)[[:space:]]*[A-Za-z_(][A-Za-z0-9_()]*->$2\\.|(^|[^&])&[[:space:]]*\\(?[A-Za-z_][A-Za-z0-9_]*\\)?->$2([^A-Za-z0-9_]|\$)" "$1" |
     grep -vE '^[0-9]+:[[:space:]]*(/?\*|//)'
 }

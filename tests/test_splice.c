@@ -419,15 +419,15 @@ test_body_pipe_batches(void **state)
 	(void)state;
 	upload(&t, "Transfer-Encoding", "chunked");
 	/* until the backend socket takes no more while its reader sleeps */
-	while (t.c->up.len == 0 && sent < 2000000) {
+	while (t.c->ul.up.len == 0 && sent < 2000000) {
 		pipe_body(&t, body + sent, 100000);
 		sent += 100000;
 		announced++;
 	}
-	assert_true(t.c->up.len > 0);
+	assert_true(t.c->ul.up.len > 0);
 	pipe_body(&t, body + sent, 30000);	/* read at once: next batch */
 	pipe_body(&t, body + sent + 30000, 20000);
-	assert_int_equal(t.c->up_next, 50000);
+	assert_int_equal(t.c->ul.up_next, 50000);
 	sent += 50000;
 	announced += 2;
 	m = m_data(IPC_BODY, 1, "tail", 4);
@@ -512,7 +512,7 @@ test_body_pipe_early_answer(void **state)
 	pipe_body(&t, body + 60000, 60000);
 	m = m_simple(IPC_BODY_END, 1);
 	assert_int_equal(t_send_run(&t, &m), 0);
-	assert_true(t.c->up.len > 0);	/* announced, not yet written */
+	assert_true(t.c->ul.up.len > 0);	/* announced, not yet written */
 	assert_int_equal(send(fb.fds[0], resp, sizeof(resp) - 1,
 	    MSG_DONTWAIT | MSG_NOSIGNAL), (ssize_t)sizeof(resp) - 1);
 	end = mono_ms() + 2000;

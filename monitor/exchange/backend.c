@@ -230,9 +230,9 @@ backend_release(struct conn *c)
 	int fd = c->bc.fd;
 
 	/* announced body bytes still in the body pipe: the request is not over */
-	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 && c->up.len == 0 &&
+	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 && c->ul.up.len == 0 &&
 	    (c->bc.internal || (!c->hijack && c->rp.resp_done &&
-	    c->stream_done && !c->upload_failed &&
+	    c->ul.stream_done && !c->ul.upload_failed &&
 	    (c->rp.framing == FR_LENGTH || c->rp.framing == FR_CHUNKED ||
 	    c->rp.framing == FR_NONE)))) {
 		p = c->bc.sknown ? pool_of(c->gw, c->lis) : NULL;

@@ -8,7 +8,7 @@
  * instead of a connection (CHECK_START). The monitor never looks at a
  * body byte: the request parser's announced bytes go from its body pipe
  * (c->ck.in) into the checker's pipe with tee(2) and into the hold pipe
- * (c->up) with splice(2); BODY datagrams are written to both. Only the
+ * (c->ul.up) with splice(2); BODY datagrams are written to both. Only the
  * first `approved` bytes of the hold pipe are framed and spliced to the
  * backend (splice.c splice_to_backend). So a compromised request parser
  * cannot skip the check: what the checker reads is what the backend
@@ -79,7 +79,7 @@ refuse(struct conn *c, const struct cg_refusal *r)
 	c->ck.state = CK_REFUSED;
 	baseimg_end(c);			/* a held build's connection: truncated */
 	rpipe_close(&c->ck.in);		/* the request parser stops splicing */
-	rpipe_close(&c->up);
+	splice_pipe_close(c);
 	fifo_free(&c->ck.pend);
 	if (c->ck.feed >= 0) {
 		close(c->ck.feed);
@@ -129,11 +129,11 @@ check_begin(struct conn *c)
 	c->ck.state = CK_WAITING;
 	/* both 1 MiB when the kernel allows: fewer rounds per body */
 	rpipe_init(&feed);
-	if (rpipe_open(&c->up, RPIPE_SIZE) < 0 ||
+	if (splice_hold_open(c) < 0 ||
 	    rpipe_open(&feed, RPIPE_SIZE) < 0) {
 		struct cg_refusal r;
 
-		rpipe_close(&c->up);
+		splice_pipe_close(c);
 		cg_refuse(&r, "too-many-connections", "the gateway has no "
 		    "descriptor left to check the body with");
 		c->ck.state = CK_REFUSED;
@@ -214,7 +214,7 @@ stuck(struct conn *c)
 {
 	struct ipc_msg m = { .type = IPC_CHECK_FLUSH, .fd = -1 };
 
-	if (c->ck.flushed || c->ck.state != CK_RUNNING || c->up.len > 0 ||
+	if (c->ck.flushed || c->ck.state != CK_RUNNING || c->ul.up.len > 0 ||
 	    c->ck.approved > c->ck.released)
 		return;
 	c->ck.flushed = 1;
@@ -248,7 +248,7 @@ feed_pend(struct conn *c)
 		c->ck.given += (uint64_t)w;
 	}
 	while (c->ck.pend_held < len) {
-		w = write(c->up.fd[1], d + c->ck.pend_held,
+		w = write(c->ul.up.fd[1], d + c->ck.pend_held,
 		    len - c->ck.pend_held);
 		if (w <= 0)
 			break;
@@ -277,7 +277,7 @@ feed_in(struct conn *c)
 
 	for (;;) {
 		if (c->ck.in_teed > 0) {
-			n = splice(c->ck.in.fd[0], NULL, c->up.fd[1], NULL,
+			n = splice(c->ck.in.fd[0], NULL, c->ul.up.fd[1], NULL,
 			    c->ck.in_teed, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 			if (n <= 0) {
 				if (n < 0 && errno == EAGAIN)
@@ -297,7 +297,7 @@ feed_in(struct conn *c)
 
 			if (k > c->ck.skip_to - c->ck.given)
 				k = (size_t)(c->ck.skip_to - c->ck.given);
-			n = splice(c->ck.in.fd[0], NULL, c->up.fd[1], NULL, k,
+			n = splice(c->ck.in.fd[0], NULL, c->ul.up.fd[1], NULL, k,
 			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 			if (n > 0) {
 				c->ck.in.len -= (size_t)n;
@@ -340,11 +340,9 @@ release_one(struct conn *c)
 {
 	uint64_t lim = c->ck.approved < c->ck.fed ? c->ck.approved : c->ck.fed;
 	uint64_t k;
-	char hex[24];
-	int n;
 
-	if (c->up.len > 0 || c->bc.out.len > 0 || c->bc.fd < 0 ||
-	    c->upload_failed || c->rs != RS_STREAM)
+	if (c->ul.up.len > 0 || c->bc.out.len > 0 || c->bc.fd < 0 ||
+	    c->ul.upload_failed || c->rs != RS_STREAM)
 		return 0;
 	/*
 	 * A body of known length ends with its last byte: that byte waits
@@ -359,13 +357,7 @@ release_one(struct conn *c)
 		k = lim - c->ck.released;
 		if (k > IPC_SPLICED_MAX)
 			k = IPC_SPLICED_MAX;
-		if (c->body_kind == FB_CHUNKED) {
-			n = snprintf(hex, sizeof(hex), "%s%llx\r\n", c->up_crlf ?
-			    "\r\n" : "", (unsigned long long)k);
-			fifo_put(&c->bc.out, hex, (size_t)n);
-			c->up_crlf = 0;
-		}
-		c->up.len = (size_t)k;
+		splice_frame(c, k);	/* its chunk line, if chunked */
 		c->ck.released += k;
 	} else if (c->ck.state == CK_IMAGES && c->ck.end_seen &&
 	    c->ck.released == lim && c->ck.img_step == IMG_NONE) {
@@ -376,12 +368,8 @@ release_one(struct conn *c)
 	    c->ck.released == c->ck.fed && !c->ck.final_sent) {
 		/* the whole body is approved: now its end (dispatch.c's) */
 		c->ck.final_sent = 1;
-		if (c->body_kind == FB_CHUNKED) {
-			if (c->up_crlf)
-				fifo_put(&c->bc.out, "\r\n", 2);
-			fifo_put(&c->bc.out, "0\r\n\r\n", 5);
-			c->up_crlf = 0;
-		}
+		if (c->body_kind == FB_CHUNKED)
+			splice_last_chunk(c);
 		c->rs = RS_RESPONSE;
 		if (!c->no_head_timeout && !c->rp.head_done)
 			c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
@@ -392,11 +380,11 @@ release_one(struct conn *c)
 		relay_backend_write_failed(c);
 		return 0;
 	}
-	if (c->bc.out.len == 0 && c->up.len > 0 && splice_to_backend(c) == -1) {
+	if (c->bc.out.len == 0 && c->ul.up.len > 0 && splice_to_backend(c) == -1) {
 		relay_backend_write_failed(c);
 		return 0;
 	}
-	return c->bc.out.len == 0 && c->up.len == 0 && !c->ck.final_sent;
+	return c->bc.out.len == 0 && c->ul.up.len == 0 && !c->ck.final_sent;
 }
 
 static void

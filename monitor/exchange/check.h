@@ -16,7 +16,7 @@ int check_kind_of(const struct conn *c);
 
 /*
  * After VERDICT forwarding of a streamed body: when c's route is checked,
- * open the hold pipe (c->up) and the checker's pipe and give c the spare
+ * open the hold pipe (c->ul.up) and the checker's pipe and give c the spare
  * request parser as its checker (now, or once one is ready:
  * check_adopt). Refuses with 503 when no descriptor is left.
  */

@@ -186,15 +186,11 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	free(c->head);
 	c->json = NULL;
 	c->body_got = 0;
-	c->stream_started = c->stream_done = c->upload_failed = 0;
-	c->early_total = 0;
-	c->early_done = 0;
 	c->logged = 0;
 	c->end_sent = 0;
 	c->client_unwatch = 0;
 	relay_reset(c);
-	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
-		c->stream_done = 1;
+	splice_reset(c);
 	c->brefused = 0;
 	backend_build_head(c, &fh);
 	/* memory first (monitor/budget.c): in line until there is room */
@@ -211,34 +207,11 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	return c->dead ? -1 : 0;
 }
 
-/* A streamed body's bytes go to the backend, framed by the monitor. */
-static void
-stream_bytes(struct conn *c, const char *p, size_t len)
-{
-	char hex[32];
-	int n;
-
-	if (c->rs == RS_WAIT_DONE || c->upload_failed || c->bc.fd < 0)
-		return;		/* the exchange is over: discarded */
-	/* the larger bound, when the pool has it (budget.c) */
-	if (!c->stream_big && c->bc.out.len + len >= RELAY_FLOOR / 2)
-		(void)budget_stream(c);
-	if (c->body_kind == FB_LENGTH) {
-		fifo_put(&c->bc.out, p, len);
-	} else if (len > 0) {
-		n = snprintf(hex, sizeof(hex), "%s%zx\r\n", c->up_crlf ? "\r\n" :
-		    "", len);
-		c->up_crlf = 0;
-		fifo_put(&c->bc.out, hex, (size_t)n);
-		fifo_put(&c->bc.out, p, len);
-		fifo_put(&c->bc.out, "\r\n", 2);
-	}
-}
-
 static int
 on_body(struct conn *c, const struct ipc_msg *m)
 {
 	const struct ipc_str *d = &m->u.body.data;
+	int rc;
 
 	if (c->rs == RS_BODY) {
 		if (c->body_got + d->len > c->body_len)
@@ -262,22 +235,14 @@ on_body(struct conn *c, const struct ipc_msg *m)
 		}
 		return 0;
 	}
-	/* after the JSON body only a streamed body continues (§9.1 item 6) */
-	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
-		return conn_violation(c, "BODY on a request without a streamed "
-		    "body");
-	if (c->stream_done)
-		return conn_violation(c, "BODY after BODY_END");
-	if (c->body_kind == FB_LENGTH && c->body_got + d->len > c->body_len)
-		return conn_violation(c, "BODY beyond the declared "
-		    "Content-Length");
-	c->body_got += d->len;
-	c->stream_started = 1;
+	/* a streamed body's (monitor/exchange/splice.c) */
+	rc = splice_on_body(c, d->p, d->len);
+	if (rc < 0)
+		return -1;
 	if (c->body_deadline > 0)
 		body_moved(c);
-	if (c->ck.kind != CK_NONE)
+	if (rc == SPLICE_CHECKED)	/* a checked upload's: its checker's */
 		return check_on_body(c, d->p, d->len);
-	stream_bytes(c, d->p, d->len);
 	return 0;
 }
 
@@ -285,14 +250,8 @@ static int
 on_body_end(struct conn *c, const struct ipc_msg *m)
 {
 	(void)m;
-	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
-		return conn_violation(c, "BODY_END on a request without a "
-		    "streamed body");
-	if (c->stream_done)
-		return conn_violation(c, "second BODY_END");
-	if (c->body_kind == FB_LENGTH && c->body_got != c->body_len)
-		return conn_violation(c, "BODY_END before the declared length");
-	c->stream_done = c->stream_started = 1;
+	if (splice_on_body_end(c) < 0)	/* checked, the stream done */
+		return -1;
 	c->body_deadline = 0;
 	if (c->rs == RS_WAIT_DONE)
 		return 0;
@@ -300,11 +259,8 @@ on_body_end(struct conn *c, const struct ipc_msg *m)
 		check_on_body_end(c);	/* the end goes when all is approved */
 		return 0;
 	}
-	if (c->body_kind == FB_CHUNKED && !c->upload_failed && c->bc.fd >= 0) {
-		if (c->up_crlf)
-			fifo_put(&c->bc.out, "\r\n", 2);
-		fifo_put(&c->bc.out, "0\r\n\r\n", 5);
-	}
+	if (c->body_kind == FB_CHUNKED && !c->ul.upload_failed && c->bc.fd >= 0)
+		splice_last_chunk(c);
 	if (c->rs == RS_STREAM)
 		c->rs = RS_RESPONSE;
 	if (!c->no_head_timeout && !c->rp.head_done)
@@ -328,33 +284,17 @@ on_body_spliced(struct conn *c, const struct ipc_msg *m)
 }
 
 /*
- * Early stream bytes of a hijack route (http.md §5.2, §9.3): what the
- * child read past the request, at most IPC_EARLY_MAX, ended by an empty
- * CLIENT_DATA; written to the backend first after a switch, dropped
- * otherwise.
+ * Early stream bytes of a hijack route (monitor/exchange/splice.c); once
+ * they are complete the relay goes on.
  */
 static int
 on_client_data(struct conn *c, const struct ipc_msg *m)
 {
-	size_t n = m->u.client_data.data.len;
+	int rc = splice_on_client_data(c, m);
 
-	if (!c->hijack)
-		return conn_violation(c, "CLIENT_DATA on a route that does not "
-		    "hijack");
-	if (c->early_done)
-		return conn_violation(c, "CLIENT_DATA after its end");
-	if (c->early_total + n > IPC_EARLY_MAX)
-		return conn_violation(c, "more than %d early stream bytes",
-		    IPC_EARLY_MAX);
-	c->early_total += n;
-	if (n == 0) {
-		c->early_done = 1;
-		relay_early_ready(c);
+	if (rc == 1)
 		relay_progress(c);
-	} else if (c->rs != RS_WAIT_DONE) {
-		fifo_put(&c->early, m->u.client_data.data.p, n);
-	}
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /*
@@ -367,7 +307,7 @@ static int
 on_done(struct conn *c, const struct ipc_msg *m)
 {
 	(void)m;
-	c->stream_started = 1;
+	splice_child_done(c);
 	c->body_deadline = 0;
 	if (c->rs == RS_STREAM)
 		conn_abandon_exchange(c, "the request body did not complete");
@@ -672,8 +612,8 @@ reads_child(const struct conn *c)
 static int
 pipe_pending(const struct conn *c)
 {
-	return c->ck.kind == CK_NONE && c->up_given &&
-	    (c->up.len > 0 || c->up_next > 0);
+	return c->ck.kind == CK_NONE && c->ul.up_given &&
+	    (c->ul.up.len > 0 || c->ul.up_next > 0);
 }
 
 /* Audit and dispatch m; 0, or -1 when c must be dropped. */
@@ -789,7 +729,7 @@ forward_written(struct conn *c)
 {
 	audit_forwarded(c);
 	backend_verdict(c, NULL);
-	if (!c->stream_done) {
+	if (!c->ul.stream_done) {
 		c->rs = RS_STREAM;
 		c->bc.deadline = 0;
 		body_moved(c);		/* the upload's deadline (privsep.md) */
@@ -834,8 +774,8 @@ on_backend(struct conn *c, short revents)
 		relay_progress(c);
 	}
 	if ((revents & (POLLOUT | POLLERR | POLLHUP)) && c->bc.fd >= 0 &&
-	    c->bc.out.len == 0 && (c->up.len > 0 || c->up_next > 0)) {
-		rc = c->up_given ? splice_upload(c) : splice_to_backend(c);
+	    c->bc.out.len == 0 && (c->ul.up.len > 0 || c->ul.up_next > 0)) {
+		rc = c->ul.up_given ? splice_upload(c) : splice_to_backend(c);
 		if (rc == -2)
 			return;
 		if (rc == -1)
@@ -885,7 +825,7 @@ backend_events(const struct conn *c)
 		return 0;
 	if (c->ck.img_step == IMG_EXPORT)
 		return baseimg_events(c);
-	if (c->bc.out.len > 0 || c->up.len > 0 || c->up_next > 0)
+	if (c->bc.out.len > 0 || c->ul.up.len > 0 || c->ul.up_next > 0)
 		ev |= POLLOUT;
 	if (c->bc.internal)
 		return c->bc.out.len == 0 ? POLLIN : ev;
@@ -969,7 +909,7 @@ conn_on_poll(struct conn *c, const struct pollfd *pfd, int n)
 	 * epoll_ctl calls and wake-ups per request). EAGAIN leaves it queued
 	 * for POLLOUT.
 	 */
-	if (!c->dead && c->bc.fd >= 0 && (c->bc.out.len > 0 || c->up.len > 0) &&
+	if (!c->dead && c->bc.fd >= 0 && (c->bc.out.len > 0 || c->ul.up.len > 0) &&
 	    !(c->bc.fd == c->wfd[EV_CONN_BACKEND - EV_CONN_IPC]))
 		on_backend(c, POLLOUT);
 }
@@ -981,7 +921,7 @@ conn_on_body_timer(struct conn *c, long long now)
 	pid_t pid = c->pid;
 
 	if ((c->rs != RS_BODY && c->rs != RS_STREAM) ||
-	    (c->rs == RS_STREAM && c->stream_done) ||
+	    (c->rs == RS_STREAM && c->ul.stream_done) ||
 	    (c->rs == RS_BODY && c->body_got == c->body_len)) {
 		c->body_deadline = 0;
 		return 0;
@@ -989,7 +929,7 @@ conn_on_body_timer(struct conn *c, long long now)
 	if (now < c->body_deadline)
 		return c->body_deadline;
 	/* the monitor holds the body back itself: the child is not late */
-	if (!reads_child(c) || c->bc.out.len > 0 || c->up.len > 0) {
+	if (!reads_child(c) || c->bc.out.len > 0 || c->ul.up.len > 0) {
 		body_moved(c);
 		return c->body_deadline;
 	}

@@ -73,8 +73,8 @@ drain_take(struct conn *c, enum audit_outcome o, const char *code,
 	struct drain *d;
 
 	if (!c->rec.forwarded || c->rp.head_done || c->bc.fd < 0 ||
-	    c->bc.internal || c->rs != RS_RESPONSE || !c->stream_done ||
-	    c->bc.out.len > 0 || c->up.len > 0 || c->hijack ||
+	    c->bc.internal || c->rs != RS_RESPONSE || !c->ul.stream_done ||
+	    c->bc.out.len > 0 || c->ul.up.len > 0 || c->hijack ||
 	    gw->ndrains == DRAIN_SLOTS || c->log_path == NULL)
 		return 0;
 	d = xcalloc(1, sizeof(*d));

@@ -201,6 +201,20 @@ void relay_init(struct conn *c);
 void relay_reset(struct conn *c);
 void relay_free(struct conn *c);
 
+/* ---- monitor/exchange/splice.c */
+
+/*
+ * c->ul, the request's upload, is splice.c's alone (tests/boundary.sh):
+ * the other files call these. splice_init: its body pipe marked closed
+ * (a new connection, conn_new). splice_early_free: a hijack route's early
+ * bytes not written released (the exchange's end, conn_end_exchange).
+ * splice_free: the body pipe closed, nothing announced, given or owed,
+ * the early bytes released (the request's end and the connection's).
+ */
+void splice_init(struct conn *c);
+void splice_early_free(struct conn *c);
+void splice_free(struct conn *c);
+
 /* ---- monitor/exchange/answer.c */
 
 /*

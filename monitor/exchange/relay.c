@@ -397,7 +397,7 @@ emit_filtered(struct conn *c)
 	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->rp.status,
 	    conn_duration_ms(c), NULL);
 	/* a Content-Length answer now, whatever the backend's framing */
-	c->closing = c->client_close || !c->stream_done;
+	c->closing = c->client_close || !c->ul.stream_done;
 	put_head(c, out, (size_t)n, &resp, 0);
 	fifo_put(&c->rp.down, out + n, len - (size_t)n);
 	free(out);
@@ -465,14 +465,14 @@ head_bytes(struct conn *c)
 		c->closing = 1;
 		/* relayed byte for byte (§9.2); the early bytes go first */
 		fifo_put(&c->rp.down, c->rp.rhead, (size_t)n);
-		relay_early_ready(c);
+		splice_early_ready(c);
 	} else {
 		c->rp.framing = backend_framing(&resp, c->is_head);
 		c->rp.remaining = resp.content_length;
 		http_chunked_init(&c->rp.chunk, 1);
 		/* §5.6; a request body still arriving ends the connection too */
 		if (c->client_close || c->rp.framing == FR_EOF ||
-		    !c->stream_done)
+		    !c->ul.stream_done)
 			c->closing = 1;
 		if (c->lf.on) {
 			c->lf.buf = xmalloc((size_t)n);
@@ -746,20 +746,20 @@ relay_from_backend(struct conn *c)
 /*
  * Move client bytes towards the backend in a switched stream (§9.3): the
  * early bytes first, then what the client sends, while the backend's
- * buffer has room: through c->up with splice(2) once the early bytes are
+ * buffer has room: through c->ul.up with splice(2) once the early bytes are
  * out (doc/privsep.md "Uploads"; the monitor holds both ends, nothing is
  * interpreted), through c->bc.out when no pipe can be made.
  */
 static void
 client_to_backend(struct conn *c)
 {
-	size_t room = RELAY_UP_MAX - c->bc.out.len - c->up.len;
+	size_t room = RELAY_UP_MAX - c->bc.out.len - c->ul.up.len;
 	ssize_t n;
+	int failed;
 
-	if (c->bc.out.len == 0 && !c->rp.sp_off && (c->up.fd[0] >= 0 ||
-	    rpipe_open(&c->up, RPIPE_UP_SIZE) == 0)) {
-		n = rpipe_fill(&c->up, c->client, room);
-		if (n > 0 && splice_to_backend(c) == -1)
+	if (c->bc.out.len == 0 && !c->rp.sp_off && splice_client_pipe(c)) {
+		n = splice_from_client(c, room, &failed);
+		if (failed)
 			relay_backend_write_failed(c);
 	} else {
 		want_reserve(c, &c->bc.out);
@@ -787,7 +787,7 @@ static void
 switched_progress(struct conn *c)
 {
 	if (c->rp.client_eof && !c->rp.backend_shut && c->bc.out.len == 0 &&
-	    c->up.len == 0 &&
+	    c->ul.up.len == 0 &&
 	    c->bc.fd >= 0) {
 		shutdown(c->bc.fd, SHUT_WR);
 		c->rp.backend_shut = 1;
@@ -845,7 +845,7 @@ may_write(const struct conn *c)
 	 * before its first BODY (http.md §5.5): nothing of ours goes first.
 	 */
 	return c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED ?
-	    1 : c->stream_started;
+	    1 : c->ul.stream_started;
 }
 
 short
@@ -869,8 +869,8 @@ relay_client_events(const struct conn *c)
 	if ((c->rp.down.len > 0 || c->rp.dp.len > 0) && may_write(c))
 		ev |= POLLOUT;
 	if (c->rp.framing == FR_SWITCHED && !c->rp.client_eof &&
-	    c->early_done && c->bc.out.len + c->up.len < RELAY_UP_MAX &&
-	    !c->up.full &&
+	    c->ul.early_done && c->bc.out.len + c->ul.up.len < RELAY_UP_MAX &&
+	    !c->ul.up.full &&
 	    c->bc.out.len < heap_limit(c, RELAY_UP_MAX) &&
 	    c->bc.fd >= 0 && !c->rp.backend_shut)
 		ev |= POLLIN;
@@ -933,25 +933,12 @@ void
 relay_backend_write_failed(struct conn *c)
 {
 	/* the upward direction is over; the backend may still answer */
-	fifo_free(&c->bc.out);
-	rpipe_close(&c->up);
-	c->up_next = 0;
-	c->upload_failed = 1;
+	splice_upload_failed(c);
 	if (c->rp.framing == FR_SWITCHED) {
 		c->rp.client_eof = 1;
 		c->rp.backend_shut = 1;
 		switched_progress(c);
 	}
-}
-
-void
-relay_early_ready(struct conn *c)
-{
-	if (c->rp.framing != FR_SWITCHED || !c->early_done || c->early.len == 0)
-		return;
-	if (!c->upload_failed)
-		fifo_put(&c->bc.out, fifo_data(&c->early), c->early.len);
-	fifo_free(&c->early);
 }
 
 void

@@ -41,8 +41,6 @@ void relay_on_client(struct conn *c, short revents);
 void relay_progress(struct conn *c);
 /* Writing to the backend failed: the upload is over, its answer may come. */
 void relay_backend_write_failed(struct conn *c);
-/* Early stream bytes are complete: after a switch they go out first. */
-void relay_early_ready(struct conn *c);
 /*
  * Write resp[0..len) (malloc'd; taken), a complete response the monitor
  * made itself for c's FORWARD, which never reached the backend
