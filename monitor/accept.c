@@ -28,7 +28,7 @@ static int
 idle_conn(const struct conn *c)
 {
 	return !c->dead && !c->reclaimed && c->client >= 0 &&
-	    c->rs == RS_IDLE && c->nfact_q + c->npath_q == 0;
+	    c->rs == RS_IDLE && c->fq.nfact_q + c->npath_q == 0;
 }
 
 /*

@@ -117,7 +117,7 @@ conn_free(struct conn *c)
 	free(c->stash);
 	conn_free_phase_tree(c);
 	answer_free(c);
-	free(c->facts);
+	facts_free(c);
 	policy_request_free(&c->fwd_route);
 	free(c->target);
 	free(c->log_path);
@@ -258,7 +258,7 @@ conn_abandon(struct conn *c, const char *why)
 {
 	/* before its FORWARD a request is known by its questions, its
 	   REQUEST_BEGIN, or the FORWARD being verified */
-	int asked = c->rs == RS_IDLE && (c->nfact_q + c->npath_q > 0 ||
+	int asked = c->rs == RS_IDLE && (c->fq.nfact_q + c->npath_q > 0 ||
 	    c->begun || c->fwd_pending);
 	int forwarded = c->rs != RS_IDLE && c->rs != RS_FACT &&
 	    c->rs != RS_WAIT_DONE;
@@ -300,7 +300,8 @@ conn_end_request(struct conn *c)
 	c->ef = NULL;
 	budget_release(c);	/* all freed above: back to the pool */
 	c->rs = RS_IDLE;
-	c->nfacts = c->nfact_q = c->npath_q = c->nlogs = 0;
+	facts_reset(c);
+	c->npath_q = c->nlogs = 0;
 	c->begun = 0;
 	c->body_deadline = 0;
 	c->body_kind = FB_NONE;

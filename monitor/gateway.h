@@ -621,6 +621,29 @@ struct upload_slice {
 	int early_done;			/* the empty CLIENT_DATA seen */
 };
 
+/*
+ * The request's owned facts (the FACT_QUERY answers its FORWARD is
+ * verified against) and its running question (monitor/exchange/facts.c;
+ * privsep.md §9.1). Only facts.c writes it (tests/boundary.sh); the other
+ * files read it or call facts.c: facts_reset() when a request starts or
+ * ends, facts_free() when the connection ends. The question's step
+ * (c->q_stage) and its API prefix (c->q_prefix) are not here: projnet.c
+ * and phase.c set them too.
+ */
+struct facts_slice {
+	/* grown on demand up to CG_FACTS_MAX, not 164 KiB in every record
+	   (doc/privsep.md "Memory") */
+	struct fact *facts;
+	unsigned facts_cap;
+	unsigned nfacts;		/* facts answered owned */
+	unsigned nfact_q;		/* FACT_QUERYs of the request */
+	/* the running question */
+	uint32_t qid;
+	uint8_t q_kind, q_api;
+	char q_ref[1025];
+	char q_exec_container[CG_ID_MAX + 1];
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
@@ -673,18 +696,19 @@ struct conn {
 	enum req_state rs;
 	long long req_ms;		/* its first message arrived */
 	int closing;			/* the connection ends after it */
-	/* the request's owned facts: grown on demand up to CG_FACTS_MAX
-	   (facts.c), not 164 KiB in every record (doc/privsep.md
-	   "Memory") */
-	struct fact *facts;
-	unsigned facts_cap;
-	unsigned nfacts, nfact_q, npath_q, nlogs;
-	/* running fact question */
-	uint32_t qid;
-	uint8_t q_kind, q_api;
-	enum fact_stage q_stage;
-	char q_prefix[33], q_ref[1025];
-	char q_exec_container[CG_ID_MAX + 1];
+	/* the request's owned facts and its running question: facts.c's
+	   alone (facts_reset, facts_free) */
+	struct facts_slice fq;
+	unsigned npath_q;		/* its PATH_QUERYs (dispatch.c) */
+	unsigned nlogs;			/* its LOG lines (dispatch.c) */
+	enum fact_stage q_stage;	/* the running question's step: facts.c
+					   sets its own, projnet.c those of a
+					   project-network question (FS_PN_*) */
+	char q_prefix[33];		/* the API prefix of the monitor's
+					   internal requests: set for a
+					   question (facts.c) and when a phase
+					   starts (phase.c phase_start), read
+					   by every stage that asks */
 
 	/* the FORWARD being served, as the monitor derives it (verify.c) */
 	char method[17];

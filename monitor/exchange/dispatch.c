@@ -450,13 +450,13 @@ check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m)
 	if (m->req == c->req && c->rs != RS_IDLE)
 		return 0;
 	if (d->new_request && c->rs == RS_IDLE && (m->req == c->req + 1 ||
-	    (m->req == c->req && (c->nfact_q + c->npath_q > 0 || c->begun)))) {
-		if (m->req == c->req && c->begun && c->nfact_q + c->npath_q == 0)
+	    (m->req == c->req && (c->fq.nfact_q + c->npath_q > 0 || c->begun)))) {
+		if (m->req == c->req && c->begun && c->fq.nfact_q + c->npath_q == 0)
 			c->req_ms = now_ms();	/* its first message after the
 						   announcement: the head's end */
 		if (m->req == c->req + 1) {
 			/* a request that asked questions ends with ACCESS or FORWARD */
-			if (c->nfact_q + c->npath_q > 0 || c->begun)
+			if (c->fq.nfact_q + c->npath_q > 0 || c->begun)
 				return conn_violation(c, "request %u abandoned "
 				    "after its %s", c->req, c->begun ?
 				    "REQUEST_BEGIN" : "questions");
@@ -465,7 +465,8 @@ check_req(struct conn *c, const struct dispatch *d, const struct ipc_msg *m)
 				    "connection's end", m->req);
 			c->req = m->req;
 			c->req_ms = now_ms();
-			c->nfacts = c->nfact_q = c->npath_q = 0;
+			facts_reset(c);
+			c->npath_q = 0;
 			c->logged = 0;
 		}
 		return 0;
@@ -713,7 +714,7 @@ conn_on_ipc(struct conn *c)
 static void
 internal_done(struct conn *c, int ok, int timeout)
 {
-	if (c->rs == RS_FACT && c->q_kind == CG_FACT_PROJNET)
+	if (c->rs == RS_FACT && c->fq.q_kind == CG_FACT_PROJNET)
 		projnet_fact_done(c, ok, timeout);
 	else if (c->rs == RS_FACT)
 		facts_done(c, ok, timeout);

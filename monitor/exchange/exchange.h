@@ -228,6 +228,16 @@ void answer_free(struct conn *c);
 /* ---- monitor/exchange/facts.c */
 
 /*
+ * c->fq, the request's owned facts and its running question, is facts.c's
+ * alone (tests/boundary.sh): the other files call these. facts_reset: no
+ * fact answered owned, no FACT_QUERY asked (a request starts, dispatch.c,
+ * or ends, conn_end_request); the array stays for the next. facts_free:
+ * the array released (the connection's end).
+ */
+void facts_reset(struct conn *c);
+void facts_free(struct conn *c);
+
+/*
  * The query "<extra>&filters={"label":["<KEY>=<root>"]}", encoded as
  * the monitor sends it (malloc'd; the caller frees it). extra is the
  * monitor's own constant pairs (e.g. "all=1"). The project's label

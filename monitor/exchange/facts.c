@@ -232,23 +232,23 @@ facts_answer(struct conn *c, uint8_t result, const char *id)
 {
 	struct ipc_msg m = { .type = IPC_FACT_ANSWER, .req = c->req };
 
-	m.u.fact_answer.qid = c->qid;
+	m.u.fact_answer.qid = c->fq.qid;
 	m.u.fact_answer.result = result;
 	m.u.fact_answer.id = ipc_cstr(result == IPC_FACT_OWNED ? id : "");
-	if (result == IPC_FACT_OWNED && c->nfacts < CG_FACTS_MAX) {
-		if (c->nfacts == c->facts_cap) {
-			c->facts_cap = c->facts_cap == 0 ? 4 : 2 * c->facts_cap;
-			if (c->facts_cap > CG_FACTS_MAX)
-				c->facts_cap = CG_FACTS_MAX;
-			c->facts = xrealloc(c->facts, c->facts_cap *
-			    sizeof(*c->facts));
+	if (result == IPC_FACT_OWNED && c->fq.nfacts < CG_FACTS_MAX) {
+		if (c->fq.nfacts == c->fq.facts_cap) {
+			c->fq.facts_cap = c->fq.facts_cap == 0 ? 4 : 2 * c->fq.facts_cap;
+			if (c->fq.facts_cap > CG_FACTS_MAX)
+				c->fq.facts_cap = CG_FACTS_MAX;
+			c->fq.facts = xrealloc(c->fq.facts, c->fq.facts_cap *
+			    sizeof(*c->fq.facts));
 		}
-		c->facts[c->nfacts].kind = c->q_kind;
-		snprintf(c->facts[c->nfacts].id, sizeof(c->facts[0].id), "%.255s",
-		    c->q_kind == CG_FACT_EXEC ? c->q_ref : id);
-		snprintf(c->facts[c->nfacts].ref, sizeof(c->facts[0].ref), "%s",
-		    c->q_ref);
-		c->nfacts++;
+		c->fq.facts[c->fq.nfacts].kind = c->fq.q_kind;
+		snprintf(c->fq.facts[c->fq.nfacts].id, sizeof(c->fq.facts[0].id), "%.255s",
+		    c->fq.q_kind == CG_FACT_EXEC ? c->fq.q_ref : id);
+		snprintf(c->fq.facts[c->fq.nfacts].ref, sizeof(c->fq.facts[0].ref), "%s",
+		    c->fq.q_ref);
+		c->fq.nfacts++;
 	}
 	c->q_stage = FS_NONE;
 	c->rs = RS_IDLE;
@@ -276,7 +276,7 @@ start_fact(struct conn *c, enum cg_fact_kind kind, const char *ref)
 	}
 	/* networks on podman: never its compat inspect (monitor/exchange/netcompat.h) */
 	req = kind == CG_FACT_NETWORK ? facts_network_request(c, ref, &len) :
-	    facts_inspect_request(kind, (enum cg_api)c->q_api, c->q_prefix,
+	    facts_inspect_request(kind, (enum cg_api)c->fq.q_api, c->q_prefix,
 	    ref, &len);
 	if (backend_internal(c, req, len, 1) < 0) {
 		conn_close_backend(c);
@@ -334,18 +334,18 @@ own_list_request(const struct conn *c, size_t *len)
 	filters = json_serialize(f, NULL);
 	cJSON_Delete(f);
 	free(entry);
-	if (c->q_kind == CG_FACT_CONTAINER)
+	if (c->fq.q_kind == CG_FACT_CONTAINER)
 		query_append(q, "all", "true");
 	query_append(q, "filters", filters);
 	enc = query_encode(q, NULL);
 	query_free(q);
 	free(filters);
 	/* networks on podman: never its compat list (monitor/exchange/netcompat.h) */
-	lib = c->q_api == IPC_API_LIBPOD || (c->q_kind == CG_FACT_NETWORK &&
+	lib = c->fq.q_api == IPC_API_LIBPOD || (c->fq.q_kind == CG_FACT_NETWORK &&
 	    facts_network_api(c) == CG_API_LIBPOD);
 	n = asprintf(&req, "GET %s%s?%s HTTP/1.1\r\nHost: docker\r\n\r\n",
-	    c->q_api != IPC_API_LIBPOD && lib ? CG_LIBPOD_PREFIX : c->q_prefix,
-	    paths[c->q_kind][lib], enc);
+	    c->fq.q_api != IPC_API_LIBPOD && lib ? CG_LIBPOD_PREFIX : c->q_prefix,
+	    paths[c->fq.q_kind][lib], enc);
 	free(enc);
 	if (n < 0)
 		xoom();
@@ -399,11 +399,11 @@ own_prefix_done(struct conn *c, int status, const char *body,
 {
 	char id[CG_ID_MAX + 1];
 	enum cg_fact_result v = status >= 200 && status < 300 ?
-	    own_prefix(body, body_len, c->q_ref, c->gw->root, id) :
+	    own_prefix(body, body_len, c->fq.q_ref, c->gw->root, id) :
 	    CG_UNEXPECTED;
 
 	if (v == CG_OWNED)
-		ocache_put(c->gw, c->q_kind, id, v);
+		ocache_put(c->gw, c->fq.q_kind, id, v);
 	/* nothing of the project's: the first inspect's answer stands */
 	facts_answer(c, (uint8_t)(v == CG_UNEXPECTED ? CG_UNEXPECTED : v), id);
 }
@@ -429,7 +429,7 @@ facts_done(struct conn *c, int ok, int timeout)
 	int status;
 	enum cg_fact_result v;
 	enum cg_fact_kind kind = c->q_stage == FS_EXEC_CONTAINER ?
-	    CG_FACT_CONTAINER : (enum cg_fact_kind)c->q_kind;
+	    CG_FACT_CONTAINER : (enum cg_fact_kind)c->fq.q_kind;
 
 	if (facts_internal_answer(c, ok, timeout, &status, &body, &body_len) < 0)
 		return;
@@ -439,11 +439,11 @@ facts_done(struct conn *c, int ok, int timeout)
 		return;
 	}
 	v = facts_verdict(kind, kind == CG_FACT_NETWORK ? facts_network_api(c) :
-	    (enum cg_api)c->q_api, status, body, body_len, c->gw->root, id);
+	    (enum cg_api)c->fq.q_api, status, body, body_len, c->gw->root, id);
 	free(body);
 	if (v == CG_NOT_OWNED && status >= 200 && status < 300 &&
-	    c->q_stage == FS_INSPECT && prefix_kind(c->q_kind) &&
-	    id_shaped(c->q_ref)) {
+	    c->q_stage == FS_INSPECT && prefix_kind(c->fq.q_kind) &&
+	    id_shaped(c->fq.q_ref)) {
 		char *req;
 		size_t len;
 
@@ -458,18 +458,18 @@ facts_done(struct conn *c, int ok, int timeout)
 	/* a 2xx verdict about a full id holds for good (ocache.c) */
 	if (status >= 200 && status < 300) {
 		const char *ref = c->q_stage == FS_EXEC_CONTAINER ?
-		    c->q_exec_container : c->q_ref;
+		    c->fq.q_exec_container : c->fq.q_ref;
 
 		if (v == CG_OWNED)
 			ocache_put(c->gw, kind, id, v);
 		else if (v == CG_NOT_OWNED)
 			ocache_put(c->gw, kind, ref, v);
 	}
-	if (v == CG_OWNED && c->q_stage == FS_INSPECT && c->q_kind == CG_FACT_EXEC) {
+	if (v == CG_OWNED && c->q_stage == FS_INSPECT && c->fq.q_kind == CG_FACT_EXEC) {
 		/* the exec's container must be owned (routes.md §9.4) */
-		snprintf(c->q_exec_container, sizeof(c->q_exec_container), "%s", id);
+		snprintf(c->fq.q_exec_container, sizeof(c->fq.q_exec_container), "%s", id);
 		c->q_stage = FS_EXEC_CONTAINER;
-		start_fact(c, CG_FACT_CONTAINER, c->q_exec_container);
+		start_fact(c, CG_FACT_CONTAINER, c->fq.q_exec_container);
 		return;
 	}
 	facts_answer(c, (uint8_t)v, id);
@@ -494,10 +494,10 @@ answered_pod(const struct conn *c, const struct ipc_str *ref)
 {
 	unsigned i;
 
-	for (i = 0; i < c->nfacts; i++)
-		if (c->facts[i].kind == CG_FACT_POD &&
-		    strlen(c->facts[i].id) == ref->len &&
-		    memcmp(c->facts[i].id, ref->p, ref->len) == 0)
+	for (i = 0; i < c->fq.nfacts; i++)
+		if (c->fq.facts[i].kind == CG_FACT_POD &&
+		    strlen(c->fq.facts[i].id) == ref->len &&
+		    memcmp(c->fq.facts[i].id, ref->p, ref->len) == 0)
 			return 1;
 	return 0;
 }
@@ -508,7 +508,7 @@ facts_on_query(struct conn *c, const struct ipc_msg *m)
 	const struct ipc_str *pfx = &m->u.fact_query.prefix, *ref = &m->u.fact_query.ref;
 	unsigned vmaj, vmin;
 
-	if (++c->nfact_q > IPC_FACT_QUERIES_MAX)
+	if (++c->fq.nfact_q > IPC_FACT_QUERIES_MAX)
 		return conn_violation(c, "more than %d FACT_QUERY", IPC_FACT_QUERIES_MAX);
 	if (m->u.fact_query.kind == CG_FACT_POD && m->u.fact_query.api != IPC_API_LIBPOD)
 		return conn_violation(c, "pod question on the compat API");
@@ -533,17 +533,32 @@ facts_on_query(struct conn *c, const struct ipc_msg *m)
 	    !answered_pod(c, ref))
 		return conn_violation(c, "project-network question about "
 		    "another ref");
-	c->qid = m->u.fact_query.qid;
-	c->q_kind = m->u.fact_query.kind;
-	c->q_api = m->u.fact_query.api;
+	c->fq.qid = m->u.fact_query.qid;
+	c->fq.q_kind = m->u.fact_query.kind;
+	c->fq.q_api = m->u.fact_query.api;
 	memcpy(c->q_prefix, pfx->p, pfx->len);
 	c->q_prefix[pfx->len] = '\0';
-	memcpy(c->q_ref, ref->p, ref->len);
-	c->q_ref[ref->len] = '\0';
+	memcpy(c->fq.q_ref, ref->p, ref->len);
+	c->fq.q_ref[ref->len] = '\0';
 	c->rs = RS_FACT;
-	if (c->q_kind == CG_FACT_PROJNET)
+	if (c->fq.q_kind == CG_FACT_PROJNET)
 		return FACTS_PROJNET;	/* projnet.c's question (dispatch.c) */
 	c->q_stage = FS_INSPECT;
-	start_fact(c, (enum cg_fact_kind)c->q_kind, c->q_ref);
+	start_fact(c, (enum cg_fact_kind)c->fq.q_kind, c->fq.q_ref);
 	return 0;
+}
+
+void
+facts_reset(struct conn *c)
+{
+	c->fq.nfacts = c->fq.nfact_q = 0;
+}
+
+void
+facts_free(struct conn *c)
+{
+	free(c->fq.facts);
+	c->fq.facts = NULL;
+	c->fq.facts_cap = 0;
+	c->fq.nfacts = 0;
 }

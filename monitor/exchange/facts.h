@@ -69,13 +69,13 @@ int facts_on_query(struct conn *c, const struct ipc_msg *m);
  * The inspect of c's running FACT_QUERY ended (ok: a complete response;
  * timeout: the deadline passed; not for CG_FACT_PROJNET: projnet.c's): answer FACT_ANSWER, or first inspect the
  * container of an exec session (routes.md §9.4). Owned answers are kept in
- * c->facts for the FORWARD's verification.
+ * c->fq.facts for the FORWARD's verification.
  */
 void facts_done(struct conn *c, int ok, int timeout);
 
 /*
  * The answer to c's running FACT_QUERY: result (enum ipc_fact_result) and,
- * when owned, id (NUL-terminated, kept in c->facts for the FORWARD's
+ * when owned, id (NUL-terminated, kept in c->fq.facts for the FORWARD's
  * verification and the replay). c goes back to RS_IDLE.
  */
 void facts_answer(struct conn *c, uint8_t result, const char *id);

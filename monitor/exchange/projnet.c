@@ -104,11 +104,11 @@ projnet_fact_start(struct conn *c)
 	char name[PROJNET_NAME_MAX + 1], *req;
 	size_t len;
 
-	if (c->q_stage != FS_PN_POD && strcmp(c->q_ref, CG_PROJNET_REF) != 0) {
+	if (c->q_stage != FS_PN_POD && strcmp(c->fq.q_ref, CG_PROJNET_REF) != 0) {
 		/* a pod's: does its infra container share the network? */
 		c->q_stage = FS_PN_POD;
 		req = facts_inspect_request(CG_FACT_POD, CG_API_LIBPOD,
-		    LIBPOD_PREFIX, c->q_ref, &len);
+		    LIBPOD_PREFIX, c->fq.q_ref, &len);
 		if (backend_internal(c, req, len, 1) < 0) {
 			conn_close_backend(c);
 			facts_answer(c, IPC_FACT_UNREACHABLE, NULL);
@@ -285,9 +285,9 @@ projnet_answered(const struct conn *c)
 {
 	unsigned i;
 
-	for (i = 0; i < c->nfacts; i++)
-		if (c->facts[i].kind == CG_FACT_PROJNET)
-			return c->facts[i].id;
+	for (i = 0; i < c->fq.nfacts; i++)
+		if (c->fq.facts[i].kind == CG_FACT_PROJNET)
+			return c->fq.facts[i].id;
 	return NULL;
 }
 

@@ -57,11 +57,11 @@ owned_fact(const struct conn *c, uint8_t kind, int by_id, const char *s,
 	const char *v;
 	unsigned i;
 
-	for (i = 0; i < c->nfacts; i++) {
-		v = by_id ? c->facts[i].id : c->facts[i].ref;
-		if (c->facts[i].kind == kind && strlen(v) == len &&
+	for (i = 0; i < c->fq.nfacts; i++) {
+		v = by_id ? c->fq.facts[i].id : c->fq.facts[i].ref;
+		if (c->fq.facts[i].kind == kind && strlen(v) == len &&
 		    memcmp(v, s, len) == 0)
-			return &c->facts[i];
+			return c->fq.facts + i;	/* read only */
 	}
 	return NULL;
 }
@@ -374,12 +374,12 @@ replay_owned(void *arg, enum cg_fact_kind kind, enum cg_api api,
 
 	(void)api;
 	(void)prefix;
-	for (i = 0; i < c->nfacts; i++) {
-		if (c->facts[i].kind != (uint8_t)kind)
+	for (i = 0; i < c->fq.nfacts; i++) {
+		if (c->fq.facts[i].kind != (uint8_t)kind)
 			continue;
-		if (strcmp(c->facts[i].id, ref) == 0 ||
-		    strcmp(c->facts[i].ref, ref) == 0) {
-			snprintf(id_out, CG_ID_MAX + 1, "%s", c->facts[i].id);
+		if (strcmp(c->fq.facts[i].id, ref) == 0 ||
+		    strcmp(c->fq.facts[i].ref, ref) == 0) {
+			snprintf(id_out, CG_ID_MAX + 1, "%s", c->fq.facts[i].id);
 			return CG_OWNED;
 		}
 	}

@@ -68,18 +68,18 @@ fz_fill_facts(struct conn *c)
 {
 	size_t i;
 
-	c->nfacts = 0;
-	if (c->facts_cap < sizeof(fz_facts) / sizeof(fz_facts[0])) {
-		c->facts_cap = sizeof(fz_facts) / sizeof(fz_facts[0]);
-		c->facts = xrealloc(c->facts, c->facts_cap * sizeof(*c->facts));
+	c->fq.nfacts = 0;
+	if (c->fq.facts_cap < sizeof(fz_facts) / sizeof(fz_facts[0])) {
+		c->fq.facts_cap = sizeof(fz_facts) / sizeof(fz_facts[0]);
+		c->fq.facts = xrealloc(c->fq.facts, c->fq.facts_cap * sizeof(*c->fq.facts));
 	}
 	for (i = 0; i < sizeof(fz_facts) / sizeof(fz_facts[0]); i++) {
-		c->facts[c->nfacts].kind = (uint8_t)fz_facts[i].kind;
-		snprintf(c->facts[c->nfacts].id, sizeof(c->facts[0].id), "%s",
+		c->fq.facts[c->fq.nfacts].kind = (uint8_t)fz_facts[i].kind;
+		snprintf(c->fq.facts[c->fq.nfacts].id, sizeof(c->fq.facts[0].id), "%s",
 		    fz_facts[i].id);
-		snprintf(c->facts[c->nfacts].ref, sizeof(c->facts[0].ref), "%s",
+		snprintf(c->fq.facts[c->fq.nfacts].ref, sizeof(c->fq.facts[0].ref), "%s",
 		    fz_facts[i].ref);
-		c->nfacts++;
+		c->fq.nfacts++;
 	}
 }
 
