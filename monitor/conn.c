@@ -41,7 +41,7 @@ conn_new(struct gateway *gw, pid_t pid, int ipc)
 	c->bc.fd = -1;
 	c->wfd[0] = c->wfd[1] = c->wfd[2] = c->wfd[3] = -1;
 	check_init(c);
-	c->oc_kind = -1;
+	verify_init(c);
 	relay_init(c);
 	splice_init(c);
 	c->rs = RS_IDLE;
@@ -118,9 +118,7 @@ conn_free(struct conn *c)
 	conn_free_phase_tree(c);
 	answer_free(c);
 	facts_free(c);
-	policy_request_free(&c->fwd_route);
-	free(c->target);
-	free(c->log_path);
+	verify_free(c);
 	free(c->json);
 	free(c->reg_config);
 	free(c->im_pin);
@@ -128,7 +126,6 @@ conn_free(struct conn *c)
 	relay_filter_reset(c);
 	c->rec.msg = NULL;
 	audit_rec_clear(c);
-	evfilter_free(c->ef);
 	free(c);
 }
 
@@ -270,8 +267,8 @@ conn_abandon(struct conn *c, const char *why)
 	 */
 	if ((asked || c->rs == RS_FACT || forwarded) && !c->logged &&
 	    !drain_take(c, AO_ALLOWED, NULL, why))
-		audit_abandon(c, forwarded ? c->method : "-", forwarded &&
-		    c->log_path != NULL ? c->log_path : "-", why);
+		audit_abandon(c, forwarded ? c->fw.method : "-", forwarded &&
+		    c->fw.log_path != NULL ? c->fw.log_path : "-", why);
 	conn_abandon_exchange(c, why);
 }
 
@@ -280,7 +277,7 @@ conn_abandon(struct conn *c, const char *why)
 void
 conn_end_request(struct conn *c)
 {
-	int parsed_big = (c->body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
+	int parsed_big = (c->fw.body_kind == FB_JSON && c->body_len >= TRIM_MIN) ||
 	    c->lf.len >= TRIM_MIN;
 
 	conn_close_backend(c);
@@ -296,15 +293,13 @@ conn_end_request(struct conn *c)
 	c->json = c->head = c->reg_config = NULL;
 	c->build_pull = 0;
 	c->im_pin = NULL;
-	evfilter_free(c->ef);
-	c->ef = NULL;
+	verify_end(c);		/* its events filter; no body */
 	budget_release(c);	/* all freed above: back to the pool */
 	c->rs = RS_IDLE;
 	facts_reset(c);
 	c->npath_q = c->nlogs = 0;
 	c->begun = 0;
 	c->body_deadline = 0;
-	c->body_kind = FB_NONE;
 	c->body_len = 0;
 	audit_rec_clear(c);
 	c->idle_ms = now_ms();	/* idle from here (serve.c reclaims) */
@@ -344,11 +339,11 @@ conn_end_exchange(struct conn *c)
 		c->end_sent = 1;
 		m.u.response_end.mode = c->closing ? IPC_END_CLOSE :
 		    IPC_END_KEEP_ALIVE;
-		if (c->synced || c->closing || c->rs == RS_IDLE)
+		if (c->fw.synced || c->closing || c->rs == RS_IDLE)
 			conn_send(c, &m);
 	}
 	c->ipc_paused = 0;	/* what the child wrote meanwhile is read now */
-	if (c->rs != RS_IDLE && !c->synced && !c->closing) {
+	if (c->rs != RS_IDLE && !c->fw.synced && !c->closing) {
 		conn_end_request(c);
 		c->light_req = c->req;
 	} else if (c->rs != RS_IDLE) {
@@ -361,7 +356,7 @@ conn_abandon_exchange(struct conn *c, const char *why)
 {
 	if (c->rs != RS_STREAM && c->rs != RS_RESPONSE && c->rs != RS_SWITCHED)
 		return;
-	audit_abandon(c, c->method, c->log_path, why);
+	audit_abandon(c, c->fw.method, c->fw.log_path, why);
 	c->closing = 1;
 	if (c->client >= 0) {
 		ev_close(c->gw, c->client);

@@ -644,6 +644,51 @@ struct facts_slice {
 	char q_exec_container[CG_ID_MAX + 1];
 };
 
+/*
+ * The FORWARD being served, as the monitor derives it from the verified
+ * message and its route (monitor/exchange/verify.c; privsep.md §9.1). Only
+ * verify.c writes it (tests/boundary.sh); the other files read it or call
+ * verify.c: verify_init() when the connection is made, verify_forward()
+ * for each FORWARD, verify_route_free() once on_forward() is over,
+ * verify_detach() when an answer is read for the record after the
+ * connection ended (drain.c), verify_end() at the request's end,
+ * verify_free() at the connection's. Not here: its API, body length and
+ * JSON body (c->api, c->body_len, c->json: read and, for the body,
+ * rewritten where the create body is parsed: backend.c's image pin), the
+ * forwarded head (c->head, built by backend.c).
+ */
+struct forward_slice {
+	char method[17];
+	char *target;
+	size_t target_len;
+	char *log_path;			/* the target's path, at most 8192 */
+	size_t ref_off, ref_len;	/* its path ref answered owned (the id
+					   of a rewritten one), 0 0: none */
+	char action[33];
+	enum fwd_op op;			/* what it is to the stages
+					   (fwd_op_of) */
+	struct cg_request fwd_route;	/* verify_forward's policy_route()
+					   of it until on_forward() returns,
+					   for a replay run before then
+					   (verify_replay); route NULL after */
+	enum fwd_body body_kind;
+	int hijack, no_head_timeout, is_head, client_close;
+	int is_safe;			/* GET or HEAD (RFC 9110 §9.2.1): may
+					   be sent twice */
+	int synced;			/* VERDICT forwarding and DONE belong to
+					   the exchange (policy_exchange_synced) */
+	int answer;			/* an RF_ANSWER route: the monitor
+					   answers or pre-checks it (answer.c) */
+	/* the forwarded path's full id, if its ownership is kept (ocache.c) */
+	int oc_kind;			/* enum cg_fact_kind, or -1 */
+	char oc_id[65];
+	/* a post-filtered list answer (doc/filters.md, listfilter.c) */
+	int lf_kind;			/* enum lf_kind of the verified route */
+	enum cg_api lf_api;		/* its API, from the monitor's routing */
+	/* a filtered events stream (monitor/exchange/evfilter.c) */
+	struct evfilter *ef;		/* the verified events route's filter */
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) zentry;	/* in gw->zyg.pending while zpending */
@@ -710,29 +755,20 @@ struct conn {
 					   starts (phase.c phase_start), read
 					   by every stage that asks */
 
-	/* the FORWARD being served, as the monitor derives it (verify.c) */
-	char method[17];
-	char *target;
-	size_t target_len;
-	char *log_path;			/* the target's path, at most 8192 */
-	size_t ref_off, ref_len;	/* its path ref answered owned (the id
-					   of a rewritten one), 0 0: none */
-	char action[33];
-	enum fwd_op op;			/* what it is to the stages
-					   (fwd_op_of) */
-	struct cg_request fwd_route;	/* verify_forward's policy_route()
-					   of it until on_forward() returns,
-					   for a replay run before then
-					   (verify_replay); route NULL after */
-	uint8_t api;
-	enum fwd_body body_kind;
-	uint64_t body_len, body_got;
-	int hijack, no_head_timeout, is_head, client_close;
-	int is_safe;			/* GET or HEAD (RFC 9110 §9.2.1): may
-					   be sent twice */
-	int synced;			/* VERDICT forwarding and DONE belong to
-					   the exchange (policy_exchange_synced) */
-	char *json;			/* the JSON body as received */
+	/* the FORWARD being served, as the monitor derives it: verify.c's
+	   alone (verify_init, verify_end, verify_free) */
+	struct forward_slice fw;
+	uint8_t api;			/* its API (verify.c; read where the
+					   create body is parsed) */
+	uint64_t body_len;		/* its JSON or Content-Length body's
+					   length (verify.c), a JSON body's
+					   after the image pin (backend.c) */
+	uint64_t body_got;		/* body bytes received: the JSON body's
+					   (dispatch.c), a streamed one's
+					   (splice.c) */
+	char *json;			/* the JSON body as received (dispatch.c;
+					   pinned, then queued and freed by
+					   backend.c) */
 	char *reg_config;		/* a build's X-Registry-Config value, for
 					   the pulls of its base images */
 	int build_pull;			/* the build asked for fresh base images:
@@ -801,18 +837,9 @@ struct conn {
 	 */
 	uint32_t light_req;
 	int ipc_paused;
-	/* the forwarded path's full id, if its ownership is kept (ocache.c) */
-	int oc_kind;			/* enum cg_fact_kind, or -1 */
-	char oc_id[65];
-	/* a post-filtered list answer (doc/filters.md, listfilter.c) */
-	int lf_kind;			/* enum lf_kind of the verified route */
-	enum cg_api lf_api;		/* its API, from the monitor's routing */
-	/* a filtered events stream (monitor/exchange/evfilter.c) */
-	struct evfilter *ef;		/* the verified events route's filter */
 	/* the answer being filtered: relay.c's alone (relay_filter_reset) */
 	struct filter_slice lf;
 	/* a route the monitor answers or pre-checks itself (answer.c) */
-	int answer;			/* an RF_ANSWER route (verify.c) */
 	struct answer_slice ans;	/* its run: answer.c's alone
 					   (answer_free) */
 };

@@ -403,7 +403,7 @@ pins_settle(struct conn *c, int status)
 	}
 	/* a container or pod may be gone: sweep soon */
 	if (status >= 200 && status <= 299 && p->off[0] == '\0' &&
-	    (c->op == FOP_REMOVE || c->op == FOP_PRUNE) &&
+	    (c->fw.op == FOP_REMOVE || c->fw.op == FOP_PRUNE) &&
 	    (p->next_sweep == 0 || p->next_sweep > now + SWEEP_SOON_MS))
 		p->next_sweep = now + SWEEP_SOON_MS;
 }

@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.." || exit 1
 passed=0; failed=0
 
 # rule 5's slices of struct conn, each with the one file that writes it
-SLICES="ph:monitor/exchange/phase.c im:monitor/exchange/image.c cb:monitor/exchange/createbody.c lf:monitor/exchange/relay.c ans:monitor/exchange/answer.c rp:monitor/exchange/relay.c ul:monitor/exchange/splice.c fq:monitor/exchange/facts.c"
+SLICES="ph:monitor/exchange/phase.c im:monitor/exchange/image.c cb:monitor/exchange/createbody.c lf:monitor/exchange/relay.c ans:monitor/exchange/answer.c rp:monitor/exchange/relay.c ul:monitor/exchange/splice.c fq:monitor/exchange/facts.c fw:monitor/exchange/verify.c"
 
 slice_writes() {  # FILE SLICE: FILE's lines that write ->SLICE.<field>
   local fld="->$2\\.[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*\\]|\\.[A-Za-z_][A-Za-z0-9_]*)*[[:space:]]*"

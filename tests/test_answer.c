@@ -46,7 +46,7 @@ child_sees_answer(struct t *t)
 {
 	struct ipc_msg m;
 
-	if (t->c->synced) {
+	if (t->c->fw.synced) {
 		t_expect_msg(t, IPC_VERDICT, &m);
 		assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
 	}
@@ -86,7 +86,7 @@ done(struct t *t, uint32_t req)
 {
 	struct ipc_msg m = m_simple(IPC_DONE, req);
 
-	if (t->c->rs == RS_IDLE && !t->c->synced && !t->c->closing)
+	if (t->c->rs == RS_IDLE && !t->c->fw.synced && !t->c->closing)
 		return;
 	assert_int_equal(t_send_run(t, &m), 0);
 	assert_int_equal(t->c->rs, RS_IDLE);

@@ -357,16 +357,16 @@ test_ref_place(void **state)
 			if (verify_forward(c, &m, &fh) != 0)
 				fail_msg("%s %s: not verified", methods[mi],
 				    target);
-			assert_int_equal(c->op, fwd_op_of(rt, methods[mi]));
-			old = old_id(c->target, rt->family);
+			assert_int_equal(c->fw.op, fwd_op_of(rt, methods[mi]));
+			old = old_id(c->fw.target, rt->family);
 			assert_non_null(old);
-			if (c->ref_len != strlen(old) ||
-			    memcmp(old, c->target + c->ref_off,
-			    c->ref_len) != 0)
+			if (c->fw.ref_len != strlen(old) ||
+			    memcmp(old, c->fw.target + c->fw.ref_off,
+			    c->fw.ref_len) != 0)
 				fail_msg("%s %s: ref at %zu+%zu, the search "
-				    "found %s", methods[mi], c->target,
-				    c->ref_off, c->ref_len, old);
-			seen |= 1u << c->op;
+				    "found %s", methods[mi], c->fw.target,
+				    c->fw.ref_off, c->fw.ref_len, old);
+			seen |= 1u << c->fw.op;
 			free(old);
 			conn_free(c);
 		}

@@ -62,7 +62,7 @@ expect_forwarding(struct t *t)
 {
 	struct ipc_msg m;
 
-	if (!t->c->synced)
+	if (!t->c->fw.synced)
 		return;
 	t_expect_msg(t, IPC_VERDICT, &m);
 	assert_int_equal(m.u.verdict.outcome, IPC_OUTCOME_FORWARDING);
@@ -78,7 +78,7 @@ child_done(struct t *t, int mode)
 {
 	struct ipc_msg m = m_simple(IPC_DONE, t->c->req);
 
-	if (!t->c->synced && mode == IPC_END_KEEP_ALIVE) {
+	if (!t->c->fw.synced && mode == IPC_END_KEEP_ALIVE) {
 		assert_int_equal(t->c->rs, RS_IDLE);
 		return;
 	}
@@ -139,7 +139,7 @@ test_framing(void **state)
 	assert_log("method=GET path=/v1.41/info decision=allow code=- status=200");
 	/* a light exchange kept alive: no VERDICT (get() saw RESPONSE_END
 	   first), no DONE, the request is over with RESPONSE_END */
-	assert_false(t.c->synced);
+	assert_false(t.c->fw.synced);
 	assert_int_equal(t.c->rs, RS_IDLE);
 	assert_int_equal(t_recv(&t, &m), IPC_EAGAIN);
 	/* a DONE now is a DONE out of state */
@@ -527,7 +527,7 @@ test_switched_duplex(void **state)
 	assert_memory_equal(in, out, total);
 	/* both directions done: the exchange ended, the child is told */
 	assert_true(drive_until_end(t.c));
-	assert_true(t.c->synced);		/* a hijack route */
+	assert_true(t.c->fw.synced);		/* a hijack route */
 	expect_forwarding(&t);
 	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
 	assert_int_equal(t.c->bc.fd, -1);
@@ -885,7 +885,7 @@ test_early_answer(void **state)
 	m = m_data(IPC_BODY, 1, "abc", 3);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	assert_true(drive_until_end(t.c));
-	assert_true(t.c->synced);		/* a streamed body */
+	assert_true(t.c->fw.synced);		/* a streamed body */
 	expect_forwarding(&t);
 	assert_int_equal(expect_end(&t), IPC_END_CLOSE);
 	got = client_gets(&t, 30, NULL, &eof);

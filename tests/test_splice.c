@@ -93,7 +93,7 @@ finish(struct t *t)
 	int mode;
 
 	assert_true(drive_until_end(t->c));
-	assert_false(t->c->synced);
+	assert_false(t->c->fw.synced);
 	t_expect_end(t, &m);
 	mode = m.u.response_end.mode;
 	assert_int_equal(t->c->rp.dp.fd[0], -1);	/* the pipe is given back */

@@ -74,7 +74,7 @@ answered_verdict(struct conn *c, const char *code)
 	m.u.verdict.outcome = IPC_OUTCOME_FORWARDING;
 	m.u.verdict.code = ipc_cstr("");
 	m.u.verdict.detail = ipc_cstr("");
-	if (c->synced)		/* a light exchange waits for the end only */
+	if (c->fw.synced)		/* a light exchange waits for the end only */
 		conn_send(c, &m);
 	c->fwd_pending = 0;
 	ipc_audit_verdict(c, "answered", code);
@@ -85,7 +85,7 @@ static void
 answer_json(struct conn *c, const char *body, size_t len)
 {
 	char head[256], *resp;
-	int n, closing = c->client_close;
+	int n, closing = c->fw.client_close;
 
 	n = snprintf(head, sizeof(head), "HTTP/1.1 200 OK\r\nContent-Type: "
 	    "application/json\r\nContent-Length: %zu\r\n%s" CG_HEADER_LINE
@@ -116,7 +116,7 @@ answer_refuse(struct conn *c, const char *code, const char *hint,
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
 	cg_refuse_hint(&r, code, hint, "%s", detail);
-	resp = cg_error_response(&r, c->is_head, &len);
+	resp = cg_error_response(&r, c->fw.is_head, &len);
 	answer_free(c);
 	answered_verdict(c, r.code);
 	relay_answer(c, r.status >= 500 ? "error" : "deny", r.code, r.status,
@@ -187,15 +187,15 @@ ask(struct conn *c, const char *path, const char *query)
 static int
 network_route(const struct conn *c, const char **id, size_t *idlen)
 {
-	const char *p = c->target + strlen(c->q_prefix), *end;
+	const char *p = c->fw.target + strlen(c->q_prefix), *end;
 
 	if (c->api != IPC_API_COMPAT || !projnet_measured_podman(c) ||
 	    strncmp(p, "/networks", 9) != 0)
 		return 0;
 	p += 9;
-	if (c->op == FOP_LIST && (*p == '\0' || *p == '?'))
+	if (c->fw.op == FOP_LIST && (*p == '\0' || *p == '?'))
 		return 1;
-	if (c->op != FOP_INSPECT || *p != '/')
+	if (c->fw.op != FOP_INSPECT || *p != '/')
 		return 0;
 	*id = ++p;
 	end = p + strcspn(p, "/?");
@@ -221,7 +221,7 @@ net_ask(struct conn *c)
 		free(cq);
 		return;
 	}
-	q = strchr(c->target, '?');
+	q = strchr(c->fw.target, '?');
 	n = kind == 2 ?
 	    asprintf(&req, "GET /v4.0.0/libpod/networks/%.*s/json HTTP/1.1\r\n"
 	    "Host: docker\r\n\r\n", (int)idlen, id) :
@@ -358,14 +358,14 @@ int
 answer_start(struct conn *c)
 {
 	answer_free(c);
-	if (c->answer) {
-		if (c->op == FOP_BUILD_PRUNE)
+	if (c->fw.answer) {
+		if (c->fw.op == FOP_BUILD_PRUNE)
 			build_prune(c);
-		else if (c->op == FOP_SYSTEM_DF)
+		else if (c->fw.op == FOP_SYSTEM_DF)
 			df_start(c);
 		else		/* a row without an answer here: never forwarded */
 			answer_refuse(c, "denied-endpoint", CG_HINT_IN_DETAIL,
-			    "%s is not available through the gateway", c->action);
+			    "%s is not available through the gateway", c->fw.action);
 		return 1;
 	}
 	{
@@ -378,7 +378,7 @@ answer_start(struct conn *c)
 			return 1;
 		}
 	}
-	if (c->api == IPC_API_LIBPOD && c->op == FOP_SYSTEM_PRUNE) {
+	if (c->api == IPC_API_LIBPOD && c->fw.op == FOP_SYSTEM_PRUNE) {
 		c->ans.kind = ANS_PRUNE_CHECK;
 		ask(c, "/pods/json", "");
 		return 1;

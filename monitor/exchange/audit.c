@@ -381,7 +381,7 @@ audit_head(struct conn *c, int status)
 	r->answer = NULL;
 	r->answer_len = 0;
 	r->deferred = r->is_create && status >= 200 && status < 300 &&
-	    !c->is_head;
+	    !c->fw.is_head;
 	return r->deferred;
 }
 
@@ -449,7 +449,7 @@ audit_flush(struct conn *c)
 	if (!c->rec.deferred || c->logged)
 		return;
 	created_id(c);
-	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->rp.status,
+	audit_write(c, AO_ALLOWED, c->fw.method, c->fw.log_path, NULL, c->rp.status,
 	    conn_duration_ms(c), NULL);
 }
 
@@ -841,12 +841,12 @@ audit_violation(struct conn *c, enum audit_outcome o, const char *code,
 	const char *method = "-", *path = "-";
 
 	audit_flush(c);		/* an answered create's record first */
-	if (r->verified && c->target != NULL) {
+	if (r->verified && c->fw.target != NULL) {
 		/* its FORWARD was verified: the request is the monitor's */
-		method = c->method;
-		path = c->log_path;
-		if (asprintf(&target, "%s %.*s", c->method, (int)(c->target_len >
-		    TARGET_MAX ? TARGET_MAX : c->target_len), c->target) < 0)
+		method = c->fw.method;
+		path = c->fw.log_path;
+		if (asprintf(&target, "%s %.*s", c->fw.method, (int)(c->fw.target_len >
+		    TARGET_MAX ? TARGET_MAX : c->fw.target_len), c->fw.target) < 0)
 			xoom();
 	} else {
 		target = attempt(r->msg, &mp, &pp);

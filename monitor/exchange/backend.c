@@ -231,7 +231,7 @@ backend_release(struct conn *c)
 
 	/* announced body bytes still in the body pipe: the request is not over */
 	if (fd >= 0 && c->bc.keep && c->bc.out.len == 0 && c->ul.up.len == 0 &&
-	    (c->bc.internal || (!c->hijack && c->rp.resp_done &&
+	    (c->bc.internal || (!c->fw.hijack && c->rp.resp_done &&
 	    c->ul.stream_done && !c->ul.upload_failed &&
 	    (c->rp.framing == FR_LENGTH || c->rp.framing == FR_CHUNKED ||
 	    c->rp.framing == FR_NONE)))) {
@@ -331,14 +331,14 @@ backend_internal_done(struct conn *c, int ok, int *status, char **body,
 static void
 build_target(struct conn *c, FILE *f)
 {
-	const char *q = memchr(c->target, '?', c->target_len);
-	const char *end = c->target + c->target_len, *p, *amp, *eq;
+	const char *q = memchr(c->fw.target, '?', c->fw.target_len);
+	const char *end = c->fw.target + c->fw.target_len, *p, *amp, *eq;
 	char sep = '?';
 	size_t klen, vlen;
 
 	c->build_pull = 0;
-	fprintf(f, "%s %.*s", c->method, (int)(q != NULL ? q - c->target :
-	    (ptrdiff_t)c->target_len), c->target);
+	fprintf(f, "%s %.*s", c->fw.method, (int)(q != NULL ? q - c->fw.target :
+	    (ptrdiff_t)c->fw.target_len), c->fw.target);
 	for (p = q != NULL ? q + 1 : end; p < end; p = amp + 1) {
 		amp = memchr(p, '&', (size_t)(end - p));
 		if (amp == NULL)
@@ -379,16 +379,16 @@ build_head_build(struct conn *c, const struct cg_fwd_headers *fh)
 
 	if (f == NULL)
 		xoom();
-	if (c->op == FOP_BUILD)
+	if (c->fw.op == FOP_BUILD)
 		build_target(c, f);
 	else
-		fprintf(f, "%s %.*s HTTP/1.1\r\nHost: docker\r\n", c->method,
-		    (int)c->target_len, c->target);
+		fprintf(f, "%s %.*s HTTP/1.1\r\nHost: docker\r\n", c->fw.method,
+		    (int)c->fw.target_len, c->fw.target);
 	/* the list is in the order of http.md §7.3; Connection is ours */
 	free(c->reg_config);
 	c->reg_config = NULL;
 	for (i = 0; i < fh->n; i++)
-		if (c->op == FOP_BUILD && c->reg_config == NULL &&
+		if (c->fw.op == FOP_BUILD && c->reg_config == NULL &&
 		    cg_ci_eq(fh->f[i].name, fh->f[i].name_len,
 		    "X-Registry-Config"))
 			c->reg_config = xstrndup(fh->f[i].value,
@@ -418,10 +418,12 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 {
 	static const char host[] = " HTTP/1.1\r\nHost: docker\r\n";
 	static const char upgrade[] = "Connection: Upgrade\r\nUpgrade: tcp\r\n";
-	size_t mlen = strlen(c->method), len, i;
+	size_t mlen = strlen(c->fw.method), len, i;
 	char *p;
 
-	if (c->op == FOP_BUILD) {
+	free(c->head);		/* a previous request's, if any */
+	c->head = NULL;
+	if (c->fw.op == FOP_BUILD) {
 		build_head_build(c, fh);
 		return;
 	}
@@ -432,17 +434,17 @@ backend_build_head(struct conn *c, const struct cg_fwd_headers *fh)
 	 * zeroed buffer was a fifth of a keep-alive request's instructions in
 	 * the monitor).
 	 */
-	len = mlen + 1 + c->target_len + sizeof(host) - 1 + 2;
+	len = mlen + 1 + c->fw.target_len + sizeof(host) - 1 + 2;
 	for (i = 0; i < fh->n; i++)
 		len += fh->f[i].name_len + 2 + fh->f[i].value_len + 2;
 	if (fh->upgrade)
 		len += sizeof(upgrade) - 1;
 	p = c->head = xmalloc(len + 1);
-	memcpy(p, c->method, mlen);
+	memcpy(p, c->fw.method, mlen);
 	p += mlen;
 	*p++ = ' ';
-	memcpy(p, c->target, c->target_len);
-	p += c->target_len;
+	memcpy(p, c->fw.target, c->fw.target_len);
+	p += c->fw.target_len;
 	memcpy(p, host, sizeof(host) - 1);
 	p += sizeof(host) - 1;
 	/* the list is in the order of http.md §7.3; Connection is ours */
@@ -565,7 +567,7 @@ void
 backend_forward(struct conn *c)
 {
 	/* only a request that may be sent twice goes on a pooled connection */
-	int reuse = !c->hijack && c->body_kind == FB_NONE && c->is_safe;
+	int reuse = !c->fw.hijack && c->fw.body_kind == FB_NONE && c->fw.is_safe;
 
 	if (open_backend(c, reuse) < 0) {
 		backend_refuse(c, "backend-unreachable", "the %s backend is "
@@ -739,7 +741,7 @@ backend_verdict(struct conn *c, const struct cg_refusal *r)
 
 	/* a light exchange is told only a refusal (doc/privsep.md,
 	   "The message catalogue") */
-	if (refused || c->synced) {
+	if (refused || c->fw.synced) {
 		m.u.verdict.outcome = refused ? IPC_OUTCOME_REFUSED :
 		    IPC_OUTCOME_FORWARDING;
 		m.u.verdict.code = ipc_cstr(refused ? code : "");
@@ -756,8 +758,8 @@ backend_verdict(struct conn *c, const struct cg_refusal *r)
 void
 backend_refuse_r(struct conn *c, const struct cg_refusal *r)
 {
-	audit_write(c, r->status >= 500 ? AO_ERROR : AO_REFUSED, c->method,
-	    c->log_path, r->code, r->status, conn_duration_ms(c), r->detail);
+	audit_write(c, r->status >= 500 ? AO_ERROR : AO_REFUSED, c->fw.method,
+	    c->fw.log_path, r->code, r->status, conn_duration_ms(c), r->detail);
 	c->closing = 1;		/* the child writes the error and lingers */
 	conn_settle(c, 0);	/* nothing was created: its pins go */
 	conn_close_backend(c);

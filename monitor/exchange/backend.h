@@ -73,6 +73,7 @@ int backend_internal_done(struct conn *c, int ok, int *status, char **body,
  * §7.2-§7.4) into c->head/c->head_len (malloc'd): request line, Host:
  * docker, the list fh (without its Connection and Upgrade), then
  * "Connection: Upgrade" and "Upgrade: tcp", or "Connection: close".
+ * A head c still holds is freed first.
  */
 void backend_build_head(struct conn *c, const struct cg_fwd_headers *fh);
 /*

@@ -122,8 +122,8 @@ baseimg_named(struct conn *c, const char *ref, size_t len, const char *id,
 static int
 cacheable(const struct conn *c)
 {
-	const char *q = memchr(c->target, '?', c->target_len), *p, *v;
-	const char *end = c->target + c->target_len;
+	const char *q = memchr(c->fw.target, '?', c->fw.target_len), *p, *v;
+	const char *end = c->fw.target + c->fw.target_len;
 	size_t n;
 
 	for (p = q != NULL ? q + 1 : end; p < end; p += n + 1) {

@@ -51,9 +51,9 @@
 int
 check_kind_of(const struct conn *c)
 {
-	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
 		return CK_NONE;
-	switch (c->op) {
+	switch (c->fw.op) {
 	case FOP_BUILD:
 		return CK_BUILD;
 	case FOP_ARCHIVE_PUT:
@@ -73,8 +73,8 @@ refuse(struct conn *c, const struct cg_refusal *r)
 	char *d = log_quote(r->detail, strlen(r->detail));
 
 	log_msg(LOG_INFO, "check", "connection %llu: %s %s refused by the "
-	    "checker: %s: %s", (unsigned long long)c->id, c->method,
-	    c->log_path != NULL ? c->log_path : "-", r->code, d);
+	    "checker: %s: %s", (unsigned long long)c->id, c->fw.method,
+	    c->fw.log_path != NULL ? c->fw.log_path : "-", r->code, d);
 	free(d);
 	c->ck.state = CK_REFUSED;
 	baseimg_end(c);			/* a held build's connection: truncated */
@@ -152,7 +152,7 @@ adopt(struct conn *c, struct conn *s)
 {
 	struct gateway *gw = c->gw;
 	struct ipc_msg m = { .type = IPC_CHECK_START };
-	const char *q = strchr(c->target, '?');
+	const char *q = strchr(c->fw.target, '?');
 	int rc;
 
 	gw->spare = NULL;
@@ -350,7 +350,7 @@ release_one(struct conn *c)
 	 * may reach past the body's end; hostile row
 	 * check-archive-ends-in-skip saw the whole body forwarded)
 	 */
-	if (c->ck.state != CK_OK && c->body_kind == FB_LENGTH &&
+	if (c->ck.state != CK_OK && c->fw.body_kind == FB_LENGTH &&
 	    c->body_len > 0 && lim >= c->body_len)
 		lim = c->body_len - 1;
 	if (lim > c->ck.released) {
@@ -368,10 +368,10 @@ release_one(struct conn *c)
 	    c->ck.released == c->ck.fed && !c->ck.final_sent) {
 		/* the whole body is approved: now its end (dispatch.c's) */
 		c->ck.final_sent = 1;
-		if (c->body_kind == FB_CHUNKED)
+		if (c->fw.body_kind == FB_CHUNKED)
 			splice_last_chunk(c);
 		c->rs = RS_RESPONSE;
-		if (!c->no_head_timeout && !c->rp.head_done)
+		if (!c->fw.no_head_timeout && !c->rp.head_done)
 			c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	} else {
 		return 0;

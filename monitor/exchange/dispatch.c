@@ -137,16 +137,16 @@ body_moved(struct conn *c)
 static uint64_t
 forward_need(const struct conn *c)
 {
-	return c->head_len + (c->body_kind == FB_JSON ? 2 * c->body_len + 1 :
-	    0) + (c->hijack ? STREAM_RESERVE : 0);
+	return c->head_len + (c->fw.body_kind == FB_JSON ? 2 * c->body_len + 1 :
+	    0) + (c->fw.hijack ? STREAM_RESERVE : 0);
 }
 
 void
 forward_admitted(struct conn *c)
 {
-	if (c->hijack)
+	if (c->fw.hijack)
 		c->stream_big = 1;	/* forward_need() took it */
-	if (c->body_kind == FB_JSON) {
+	if (c->fw.body_kind == FB_JSON) {
 		c->json = xmalloc((size_t)c->body_len + 1);
 		c->rs = RS_BODY;
 		body_moved(c);
@@ -161,7 +161,7 @@ forward_refused(struct conn *c)
 {
 	char detail[256];
 
-	if (c->body_kind == FB_JSON && c->body_got < c->body_len) {
+	if (c->fw.body_kind == FB_JSON && c->body_got < c->body_len) {
 		/* read and dropped: the child sent it after its FORWARD */
 		c->brefused = 1;
 		c->rs = RS_BODY;
@@ -182,16 +182,16 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 	conn_settle(c, -1);	/* the previous request's, if it had no head */
 	if (verify_forward(c, m, &fh) < 0)
 		return -1;
+	/* the exchange starts afresh: its JSON body, record and end */
 	free(c->json);
-	free(c->head);
 	c->json = NULL;
 	c->body_got = 0;
+	c->brefused = 0;
 	c->logged = 0;
 	c->end_sent = 0;
 	c->client_unwatch = 0;
-	relay_reset(c);
-	splice_reset(c);
-	c->brefused = 0;
+	relay_reset(c);		/* the response (relay.c) */
+	splice_reset(c);	/* the upload (splice.c) */
 	backend_build_head(c, &fh);
 	/* memory first (monitor/budget.c): in line until there is room */
 	if (budget_take(c, forward_need(c)) < 0) {
@@ -203,7 +203,7 @@ on_forward(struct conn *c, const struct ipc_msg *m)
 		forward_admitted(c);
 	}
 	/* a replay after this routes again (verify_replay) */
-	policy_request_free(&c->fwd_route);
+	verify_route_free(c);
 	return c->dead ? -1 : 0;
 }
 
@@ -259,11 +259,11 @@ on_body_end(struct conn *c, const struct ipc_msg *m)
 		check_on_body_end(c);	/* the end goes when all is approved */
 		return 0;
 	}
-	if (c->body_kind == FB_CHUNKED && !c->ul.upload_failed && c->bc.fd >= 0)
+	if (c->fw.body_kind == FB_CHUNKED && !c->ul.upload_failed && c->bc.fd >= 0)
 		splice_last_chunk(c);
 	if (c->rs == RS_STREAM)
 		c->rs = RS_RESPONSE;
-	if (!c->no_head_timeout && !c->rp.head_done)
+	if (!c->fw.no_head_timeout && !c->rp.head_done)
 		c->bc.deadline = now_ms() + c->gw->backend_timeout_ms;
 	return 0;
 }
@@ -493,7 +493,7 @@ light_end(struct conn *c, const struct ipc_msg *m)
 		conn_send(c, &e);
 		return 1;
 	}
-	if (c->rs == RS_WAIT_DONE && !c->synced && c->closing &&
+	if (c->rs == RS_WAIT_DONE && !c->fw.synced && c->closing &&
 	    m->req == c->req + 1 && m->type != IPC_LOG && m->type != IPC_BYE) {
 		log_msg(LOG_DEBUG, "ipc", "connection %llu: %s of request %u "
 		    "after the end of request %u: dropped",
@@ -569,7 +569,7 @@ on_startup_msg(struct conn *c, const struct ipc_msg *m)
 static int
 light_going(const struct conn *c)
 {
-	return c->rs == RS_RESPONSE && !c->synced;
+	return c->rs == RS_RESPONSE && !c->fw.synced;
 }
 
 /*
@@ -738,7 +738,7 @@ forward_written(struct conn *c)
 		splice_offer_body_pipe(c);
 	} else {
 		c->rs = RS_RESPONSE;
-		c->bc.deadline = c->no_head_timeout ? 0 :
+		c->bc.deadline = c->fw.no_head_timeout ? 0 :
 		    now_ms() + c->gw->backend_timeout_ms;
 	}
 }

@@ -51,13 +51,7 @@ detach(struct conn *c)
 	g->id = c->id;
 	g->req = c->req;
 	g->req_ms = c->req_ms;
-	memcpy(g->method, c->method, sizeof(g->method));
-	g->log_path = c->log_path;
-	g->target = c->target;
-	g->target_len = c->target_len;
-	g->is_head = c->is_head;
-	c->log_path = NULL;
-	c->target = NULL;
+	verify_detach(g, c);	/* its method, target, path (moved) */
 	g->rec = c->rec;
 	g->rec.msg = NULL;
 	memset(&c->rec, 0, sizeof(c->rec));
@@ -74,8 +68,8 @@ drain_take(struct conn *c, enum audit_outcome o, const char *code,
 
 	if (!c->rec.forwarded || c->rp.head_done || c->bc.fd < 0 ||
 	    c->bc.internal || c->rs != RS_RESPONSE || !c->ul.stream_done ||
-	    c->bc.out.len > 0 || c->ul.up.len > 0 || c->hijack ||
-	    gw->ndrains == DRAIN_SLOTS || c->log_path == NULL)
+	    c->bc.out.len > 0 || c->ul.up.len > 0 || c->fw.hijack ||
+	    gw->ndrains == DRAIN_SLOTS || c->fw.log_path == NULL)
 		return 0;
 	d = xcalloc(1, sizeof(*d));
 	d->fd = c->bc.fd;
@@ -112,14 +106,13 @@ finish(struct gateway *gw, int i, int status, const char *body, size_t len,
 	}
 	audit_settle(g);
 	if (d->o == AO_ALLOWED)
-		audit_abandon(g, g->method, g->log_path, d->why);
+		audit_abandon(g, g->fw.method, g->fw.log_path, d->why);
 	else
 		audit_violation(g, d->o, d->code[0] != '\0' ? d->code : NULL,
 		    d->why);
 	ev_close(gw, d->fd);
 	audit_rec_clear(g);
-	free(g->log_path);
-	free(g->target);
+	verify_free(g);
 	free(g);
 	free(d->buf);
 	free(d->why);

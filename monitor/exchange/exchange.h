@@ -215,6 +215,24 @@ void splice_init(struct conn *c);
 void splice_early_free(struct conn *c);
 void splice_free(struct conn *c);
 
+/* ---- monitor/exchange/verify.c */
+
+/*
+ * c->fw, the FORWARD being served as the monitor derives it, is
+ * verify.c's alone (tests/boundary.sh): the other files call these.
+ * verify_init: a new connection's (conn_new): no ownership kept for its
+ * path. verify_detach: g, a record-only copy of c (drain.c), takes the
+ * request's method, target, log path and is_head; the target and the
+ * log path are moved (c keeps neither). verify_end: the request's end
+ * (conn_end_request): its events filter released, no body. verify_free:
+ * the connection's end (conn_free, a drain's record): its route, target,
+ * log path and events filter released.
+ */
+void verify_init(struct conn *c);
+void verify_detach(struct conn *g, struct conn *c);
+void verify_end(struct conn *c);
+void verify_free(struct conn *c);
+
 /* ---- monitor/exchange/answer.c */
 
 /*

@@ -41,13 +41,13 @@ ask(struct conn *c)
 int
 imgdest_start(struct conn *c)
 {
-	const char *qs = strchr(c->target, '?');
+	const char *qs = strchr(c->fw.target, '?');
 	struct cg_refusal r;
 
 	image_dests_free(&c->dn);
 	c->dn_i = 0;
 	c->dn_step = 0;
-	if (image_dests_parse(c->action, qs != NULL ? qs + 1 : "",
+	if (image_dests_parse(c->fw.action, qs != NULL ? qs + 1 : "",
 	    qs != NULL ? strlen(qs + 1) : 0, &c->dn, &r) < 0) {
 		backend_refuse_r(c, &r);
 		return -1;

@@ -484,14 +484,14 @@ target_prefix(const struct conn *c, char out[33])
 	size_t n = 1;
 
 	out[0] = '\0';
-	if (c->target_len < 3 || c->target[1] != 'v' || c->target[2] < '0' ||
-	    c->target[2] > '9')
+	if (c->fw.target_len < 3 || c->fw.target[1] != 'v' || c->fw.target[2] < '0' ||
+	    c->fw.target[2] > '9')
 		return;
-	while (n < c->target_len && c->target[n] != '/' && c->target[n] != '?')
+	while (n < c->fw.target_len && c->fw.target[n] != '/' && c->fw.target[n] != '?')
 		n++;
 	if (n > 32)
 		return;
-	memcpy(out, c->target, n);
+	memcpy(out, c->fw.target, n);
 	out[n] = '\0';
 }
 
@@ -550,15 +550,15 @@ phase_init(struct conn *c, int create, int join)
 	c->ph.create = create;
 	/* a build's RUN steps on the project network (build_project_network):
 	 * inspected, created when missing, like a create's */
-	if (c->op == FOP_BUILD && projnet_answered(c) != NULL) {
+	if (c->fw.op == FOP_BUILD && projnet_answered(c) != NULL) {
 		c->ph.names[0][0] = projnet_answered(c);
 		c->ph.n[0] = 1;
 		keep_names(c);
 	}
-	if (join && c->ref_len > 0) {
+	if (join && c->fw.ref_len > 0) {
 		/* the verified target: "<prefix>[/libpod]/networks/<id>/connect" */
-		seg = c->target + c->ref_off;
-		end = seg + c->ref_len;
+		seg = c->fw.target + c->fw.ref_off;
+		end = seg + c->fw.ref_len;
 		if (*end == '/') {
 			*end = '\0';
 			c->ph.names[0][0] = seg;
@@ -606,11 +606,11 @@ phase_resume(struct conn *c)
 	cJSON *tree = NULL;
 	const char *ref;
 	int default_infra = 0, rc;
-	int pod = c->op == FOP_POD_CREATE;
-	int ctr = c->op == FOP_CONTAINER_CREATE;
-	int vol = c->op == FOP_VOLUME_CREATE;
+	int pod = c->fw.op == FOP_POD_CREATE;
+	int ctr = c->fw.op == FOP_CONTAINER_CREATE;
+	int vol = c->fw.op == FOP_VOLUME_CREATE;
 	/* a container joins the path's network: isolated too (podman) */
-	int join = c->op == FOP_CONNECT &&
+	int join = c->fw.op == FOP_CONNECT &&
 	    c->gw->lis[c->lis].backend_kind == CG_PODMAN;
 
 	phase_init(c, ctr ? 1 : pod ? 2 : 0, join);

@@ -99,7 +99,7 @@ write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
 	if (c->rec.deferred)
 		audit_flush(c);
 	else if (!c->logged)
-		audit_write(c, o, c->method, c->log_path, r->code, r->status,
+		audit_write(c, o, c->fw.method, c->fw.log_path, r->code, r->status,
 		    conn_duration_ms(c), r->detail);
 	conn_close_backend(c);
 	c->closing = 1;
@@ -108,7 +108,7 @@ write_error(struct conn *c, enum audit_outcome o, const struct cg_refusal *r)
 	c->lf.on = 0;
 	c->lf.ev_on = 0;
 	c->rp.framing = FR_NONE;
-	resp = cg_error_response(r, c->is_head, &len);
+	resp = cg_error_response(r, c->fw.is_head, &len);
 	fifo_free(&c->rp.down);
 	fifo_put(&c->rp.down, resp, len);
 	free(resp);
@@ -163,7 +163,7 @@ events_end(struct conn *c)
 	char *out = NULL;
 	size_t len = 0;
 
-	evfilter_end(c->ef, &out, &len);
+	evfilter_end(c->fw.ef, &out, &len);
 	put_chunk(c, out, len);
 	fifo_put(&c->rp.down, "0\r\n\r\n", 5);
 	c->lf.ev_on = 0;
@@ -188,7 +188,7 @@ events_body(struct conn *c, size_t n)
 	 * stream reserve of the memory budget, else within RELAY_FLOOR
 	 * (podman's event lines are well under 4 KiB).
 	 */
-	evfilter_limit(c->ef, budget_stream(c) ? EVFILTER_LINE_MAX :
+	evfilter_limit(c->fw.ef, budget_stream(c) ? EVFILTER_LINE_MAX :
 	    RELAY_FLOOR);
 
 	switch (c->rp.framing) {
@@ -228,7 +228,7 @@ events_body(struct conn *c, size_t n)
 		break;
 	}
 	fifo_unput(&c->rp.down, raw);
-	evfilter_feed(c->ef, data, dlen, &out, &olen);
+	evfilter_feed(c->fw.ef, data, dlen, &out, &olen);
 	free(data);
 	put_chunk(c, out, olen);
 	if (c->rp.resp_done) {
@@ -378,7 +378,7 @@ emit_filtered(struct conn *c)
 	int n;
 
 	c->lf.on = 0;
-	if (listfilter_response(c->lf_kind, c->lf_api,
+	if (listfilter_response(c->fw.lf_kind, c->fw.lf_api,
 	    c->gw->lis[c->lis].backend_kind, c->gw->root, c->lf.buf,
 	    c->lf.headlen, c->rp.framing == FR_CHUNKED,
 	    c->lf.buf + c->lf.headlen, c->lf.len - c->lf.headlen, &out,
@@ -394,10 +394,10 @@ emit_filtered(struct conn *c)
 		    "not be filtered");
 		return;
 	}
-	audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL, c->rp.status,
+	audit_write(c, AO_ALLOWED, c->fw.method, c->fw.log_path, NULL, c->rp.status,
 	    conn_duration_ms(c), NULL);
 	/* a Content-Length answer now, whatever the backend's framing */
-	c->closing = c->client_close || !c->ul.stream_done;
+	c->closing = c->fw.client_close || !c->ul.stream_done;
 	put_head(c, out, (size_t)n, &resp, 0);
 	fifo_put(&c->rp.down, out + n, len - (size_t)n);
 	free(out);
@@ -423,7 +423,7 @@ head_bytes(struct conn *c)
 		if (n == -2 && c->rp.rheadlen < RHEAD_MAX)
 			return 0;
 		/* a protocol switch nobody asked for is no valid answer */
-		if (n < 0 || (resp.status == 101 && !c->hijack)) {
+		if (n < 0 || (resp.status == 101 && !c->fw.hijack)) {
 			fail(c, "backend-unreachable", "the backend sent an "
 			    "invalid response");
 			return -1;
@@ -447,19 +447,19 @@ head_bytes(struct conn *c)
 	c->bc.deadline = 0;
 	c->bc.keep = backend_keeps_alive(&resp);
 	/* a kept ownership ends with its resource (ocache.c) */
-	if (c->oc_kind >= 0 && (resp.status == 404 || (resp.status >= 200 &&
-	    resp.status < 300 && c->op == FOP_REMOVE)))
-		ocache_drop(c->gw, c->oc_kind, c->oc_id);
+	if (c->fw.oc_kind >= 0 && (resp.status == 404 || (resp.status >= 200 &&
+	    resp.status < 300 && c->fw.op == FOP_REMOVE)))
+		ocache_drop(c->gw, c->fw.oc_kind, c->fw.oc_id);
 	/* a list answer is post-filtered whole, then logged (filters.md) */
-	c->lf.on = c->lf_kind != LF_NONE && resp.status == 200 && !c->is_head &&
-	    !(c->hijack && http_response_switches(&resp));
+	c->lf.on = c->fw.lf_kind != LF_NONE && resp.status == 200 && !c->fw.is_head &&
+	    !(c->fw.hijack && http_response_switches(&resp));
 	/* an events answer is filtered line by line, re-chunked */
-	c->lf.ev_on = c->ef != NULL && resp.status == 200 && !c->is_head;
+	c->lf.ev_on = c->fw.ef != NULL && resp.status == 200 && !c->fw.is_head;
 	/* a create's record waits for the id in its body (audit.c) */
 	if (!audit_head(c, resp.status) && !c->lf.on)
-		audit_write(c, AO_ALLOWED, c->method, c->log_path, NULL,
+		audit_write(c, AO_ALLOWED, c->fw.method, c->fw.log_path, NULL,
 		    resp.status, conn_duration_ms(c), NULL);
-	if (c->hijack && http_response_switches(&resp)) {
+	if (c->fw.hijack && http_response_switches(&resp)) {
 		c->rp.framing = FR_SWITCHED;
 		c->rs = RS_SWITCHED;
 		c->closing = 1;
@@ -467,11 +467,11 @@ head_bytes(struct conn *c)
 		fifo_put(&c->rp.down, c->rp.rhead, (size_t)n);
 		splice_early_ready(c);
 	} else {
-		c->rp.framing = backend_framing(&resp, c->is_head);
+		c->rp.framing = backend_framing(&resp, c->fw.is_head);
 		c->rp.remaining = resp.content_length;
 		http_chunked_init(&c->rp.chunk, 1);
 		/* §5.6; a request body still arriving ends the connection too */
-		if (c->client_close || c->rp.framing == FR_EOF ||
+		if (c->fw.client_close || c->rp.framing == FR_EOF ||
 		    !c->ul.stream_done)
 			c->closing = 1;
 		if (c->lf.on) {
@@ -844,7 +844,7 @@ may_write(const struct conn *c)
 	 * On stream routes the child writes "100 Continue" after VERDICT and
 	 * before its first BODY (http.md §5.5): nothing of ours goes first.
 	 */
-	return c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED ?
+	return c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED ?
 	    1 : c->ul.stream_started;
 }
 
@@ -947,14 +947,14 @@ relay_answer(struct conn *c, const char *decision, const char *code,
 {
 	conn_close_backend(c);
 	audit_write(c, strcmp(decision, "allow") == 0 ? AO_ALLOWED :
-	    strcmp(decision, "deny") == 0 ? AO_REFUSED : AO_ERROR, c->method,
-	    c->log_path, code, status, conn_duration_ms(c), detail);
+	    strcmp(decision, "deny") == 0 ? AO_REFUSED : AO_ERROR, c->fw.method,
+	    c->fw.log_path, code, status, conn_duration_ms(c), detail);
 	c->rp.status = status;
 	conn_settle(c, status);
 	c->rp.head_done = c->rp.resp_done = 1;
 	c->rp.framing = FR_LENGTH;
 	c->rp.remaining = 0;
-	c->closing = closing || c->client_close;
+	c->closing = closing || c->fw.client_close;
 	fifo_free(&c->rp.down);
 	fifo_put(&c->rp.down, resp, len);
 	free(resp);

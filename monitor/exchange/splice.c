@@ -30,8 +30,8 @@ void
 splice_reset(struct conn *c)
 {
 	c->ul.stream_started = c->ul.upload_failed = 0;
-	c->ul.stream_done = c->body_kind != FB_LENGTH &&
-	    c->body_kind != FB_CHUNKED;
+	c->ul.stream_done = c->fw.body_kind != FB_LENGTH &&
+	    c->fw.body_kind != FB_CHUNKED;
 	c->ul.early_total = 0;
 	c->ul.early_done = 0;
 }
@@ -69,7 +69,7 @@ stream_bytes(struct conn *c, const char *p, size_t len)
 	/* the larger bound, when the pool has it (budget.c) */
 	if (!c->stream_big && c->bc.out.len + len >= RELAY_FLOOR / 2)
 		(void)budget_stream(c);
-	if (c->body_kind == FB_LENGTH) {
+	if (c->fw.body_kind == FB_LENGTH) {
 		fifo_put(&c->bc.out, p, len);
 	} else if (len > 0) {
 		n = snprintf(hex, sizeof(hex), "%s%zx\r\n", c->ul.up_crlf ?
@@ -85,12 +85,12 @@ int
 splice_on_body(struct conn *c, const char *p, size_t len)
 {
 	/* after the JSON body only a streamed body continues (§9.1 item 6) */
-	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
 		return conn_violation(c, "BODY on a request without a streamed "
 		    "body");
 	if (c->ul.stream_done)
 		return conn_violation(c, "BODY after BODY_END");
-	if (c->body_kind == FB_LENGTH && c->body_got + len > c->body_len)
+	if (c->fw.body_kind == FB_LENGTH && c->body_got + len > c->body_len)
 		return conn_violation(c, "BODY beyond the declared "
 		    "Content-Length");
 	c->body_got += len;
@@ -104,12 +104,12 @@ splice_on_body(struct conn *c, const char *p, size_t len)
 int
 splice_on_body_end(struct conn *c)
 {
-	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
 		return conn_violation(c, "BODY_END on a request without a "
 		    "streamed body");
 	if (c->ul.stream_done)
 		return conn_violation(c, "second BODY_END");
-	if (c->body_kind == FB_LENGTH && c->body_got != c->body_len)
+	if (c->fw.body_kind == FB_LENGTH && c->body_got != c->body_len)
 		return conn_violation(c, "BODY_END before the declared length");
 	c->ul.stream_done = c->ul.stream_started = 1;
 	return 0;
@@ -152,7 +152,7 @@ splice_on_client_data(struct conn *c, const struct ipc_msg *m)
 {
 	size_t n = m->u.client_data.data.len;
 
-	if (!c->hijack)
+	if (!c->fw.hijack)
 		return conn_violation(c, "CLIENT_DATA on a route that does not "
 		    "hijack");
 	if (c->ul.early_done)
@@ -233,7 +233,7 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 	uint32_t n = m->u.body_spliced.len;
 	int k;
 
-	if (c->body_kind != FB_LENGTH && c->body_kind != FB_CHUNKED)
+	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
 		return conn_violation(c, "BODY_SPLICED on a request without a "
 		    "streamed body");
 	if (!c->ul.up_given)
@@ -242,7 +242,7 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 		return conn_violation(c, "BODY_SPLICED after BODY_END");
 	if (n == 0 || n > IPC_SPLICED_MAX)
 		return conn_violation(c, "BODY_SPLICED of %u bytes", n);
-	if (c->body_kind == FB_LENGTH && c->body_got + n > c->body_len)
+	if (c->fw.body_kind == FB_LENGTH && c->body_got + n > c->body_len)
 		return conn_violation(c, "BODY_SPLICED beyond the declared "
 		    "Content-Length");
 	c->body_got += n;
@@ -274,7 +274,7 @@ splice_frame(struct conn *c, uint64_t k)
 	char hex[32];
 	int n;
 
-	if (c->body_kind == FB_CHUNKED) {
+	if (c->fw.body_kind == FB_CHUNKED) {
 		n = snprintf(hex, sizeof(hex), "%s%llx\r\n", c->ul.up_crlf ?
 		    "\r\n" : "", (unsigned long long)k);
 		fifo_put(&c->bc.out, hex, (size_t)n);
@@ -329,7 +329,7 @@ splice_to_backend(struct conn *c)
 		moved = 1;
 		if (c->ul.up.len == 0) {
 			/* the chunk's CRLF goes with what follows (c->ul.up_crlf) */
-			c->ul.up_crlf = c->body_kind == FB_CHUNKED;
+			c->ul.up_crlf = c->fw.body_kind == FB_CHUNKED;
 			return 1;
 		}
 	}

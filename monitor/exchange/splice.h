@@ -17,7 +17,7 @@
 #define SPLICE_CHECKED	2
 
 /*
- * A FORWARD starts (on_forward, after verify_forward set c->body_kind):
+ * A FORWARD starts (on_forward, after verify_forward set c->fw.body_kind):
  * no streamed body seen, none failed, no early bytes; a request without
  * a streamed body has its stream done at once. The body pipe and the
  * early bytes were released by splice_free at the previous request's end.

@@ -150,11 +150,11 @@ startcheck_settle(struct conn *c)
 static int
 target_id(const struct conn *c, char out[65])
 {
-	size_t n = c->ref_len;
+	size_t n = c->fw.ref_len;
 
 	if (n == 0 || n > 64)
 		return -1;
-	memcpy(out, c->target + c->ref_off, n);
+	memcpy(out, c->fw.target + c->fw.ref_off, n);
 	out[n] = '\0';
 	return 0;
 }
@@ -210,7 +210,7 @@ refuse(struct conn *c, const char *code, const char *hint,
 	 * read "unable to upgrade to tcp, received 403" in the CLI. An empty
 	 * stream instead, and the start then says why.
 	 */
-	if (c->op == FOP_ATTACH) {
+	if (c->fw.op == FOP_ATTACH) {
 		snprintf(s->rcode, sizeof(s->rcode), "%s", code);
 		answer_empty_stream(c, s->rcode, s->rdetail);
 		return;
@@ -364,14 +364,14 @@ inspected(struct conn *c, const char *body, size_t len)
 	s->wdoff = 0;
 	s->wd_safe = strcmp(s->wd, "/") == 0;
 	hc = json_get(tree, "HostConfig");
-	if (s->i == 0 && !s->pod && c->op == FOP_ATTACH &&
+	if (s->i == 0 && !s->pod && c->fw.op == FOP_ATTACH &&
 	    cJSON_IsTrue(json_get(json_get(tree, "State"), "Running"))) {
 		cJSON_Delete(tree);	/* attached to as it runs: no init */
 		c->rs = RS_PHASE;
 		backend_forward(c);
 		return;
 	}
-	if (s->i == 0 && !s->pod && c->op == FOP_START)
+	if (s->i == 0 && !s->pod && c->fw.op == FOP_START)
 		s->autoremove = cJSON_IsTrue(json_get(hc, "AutoRemove"));
 	m = json_get(tree, "Mounts");
 	for (m = cJSON_IsArray(m) ? m->child : NULL; m != NULL; m = m->next) {
@@ -687,7 +687,7 @@ startcheck_lock(struct conn *c)
 	char id[65];
 
 	if (!(l->advisories & (1u << ADV_PODMAN_WORKDIR)) ||
-	    c->op != FOP_ARCHIVE_PUT ||
+	    c->fw.op != FOP_ARCHIVE_PUT ||
 	    target_id(c, id) < 0)
 		return 0;
 	if (lock_take(c, id, 1) == 0)
@@ -724,22 +724,22 @@ startcheck_start(struct conn *c)
 	struct startcheck *s;
 	const char *t;
 	char path[256], id[65], tq[32] = "";
-	int pod = c->op == FOP_POD_START || c->op == FOP_POD_RESTART;
-	int restart = c->op == FOP_RESTART || c->op == FOP_POD_RESTART;
+	int pod = c->fw.op == FOP_POD_START || c->fw.op == FOP_POD_RESTART;
+	int restart = c->fw.op == FOP_RESTART || c->fw.op == FOP_POD_RESTART;
 	/* podman's attach inits a container that is not running, "for
 	   Docker compatibility" (compat AttachContainer, v4.3.1) */
-	int attach = c->op == FOP_ATTACH &&
+	int attach = c->fw.op == FOP_ATTACH &&
 	    (l->advisories & (1u << ADV_PODMAN_WORKDIR));
 	struct cg_query *q;
 	struct cg_refusal r;
 	char upd[48] = "";
 
 	/* an update that makes a container restart itself (podman 5) */
-	if (c->op == FOP_UPDATE &&
+	if (c->fw.op == FOP_UPDATE &&
 	    (l->advisories & (1u << ADV_PODMAN_WORKDIR)))
 		update_restart(c->json, (size_t)c->body_len, upd, sizeof(upd));
-	if ((c->op != FOP_START && c->op != FOP_POD_START && !restart &&
-	    !attach && upd[0] == '\0' && c->op != FOP_INIT) ||
+	if ((c->fw.op != FOP_START && c->fw.op != FOP_POD_START && !restart &&
+	    !attach && upd[0] == '\0' && c->fw.op != FOP_INIT) ||
 	    target_id(c, id) < 0 ||
 	    (l->backend_kind == CG_PODMAN ? 0 : pod))
 		return 0;
@@ -756,7 +756,7 @@ startcheck_start(struct conn *c)
 		return 1;
 	if (restart && s->workdir) {
 		/* the client's stop timeout, if any */
-		t = strchr(c->target, '?');
+		t = strchr(c->fw.target, '?');
 		q = t != NULL ? query_parse(t + 1, strlen(t + 1), &r) : NULL;
 		if (q != NULL && query_get(q, "t") != NULL &&
 		    strspn(query_get(q, "t"), "0123456789") ==

@@ -196,9 +196,9 @@ verify_path_ref(struct conn *c, const struct cg_request *req,
 	*ref_len = j - start;
 	/* a full id whose kept ownership the answer may end (ocache.c) */
 	if (ocache_kind(req->path_ref_kind) && ocache_full_id(seg, j - start)) {
-		c->oc_kind = req->path_ref_kind;
-		memcpy(c->oc_id, seg, 64);
-		c->oc_id[64] = '\0';
+		c->fw.oc_kind = req->path_ref_kind;
+		memcpy(c->fw.oc_id, seg, 64);
+		c->fw.oc_id[64] = '\0';
 	}
 	return 0;
 }
@@ -288,12 +288,12 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 	if (!ok_method)
 		return conn_violation(c, "FORWARD method is not allowed");
 	policy_ctx(c, &ctx);
-	memcpy(c->method, m->u.forward.method.p, m->u.forward.method.len);
-	c->method[m->u.forward.method.len] = '\0';
+	memcpy(c->fw.method, m->u.forward.method.p, m->u.forward.method.len);
+	c->fw.method[m->u.forward.method.len] = '\0';
 	target = xstrndup(m->u.forward.target.p, tlen);
 	memset(&req, 0, sizeof(req));
-	c->oc_kind = -1;
-	if (policy_route(&ctx, c->method, target, tlen, 0, &req, &r) < 0) {
+	c->fw.oc_kind = -1;
+	if (policy_route(&ctx, c->fw.method, target, tlen, 0, &req, &r) < 0) {
 		free(target);
 		return conn_violation(c, "FORWARD target refused by the route "
 		    "tables (%s: %s)", r.code, r.detail);
@@ -312,46 +312,46 @@ verify_forward(struct conn *c, const struct ipc_msg *m,
 		rc = verify_headers(c, m, &req, fh);
 	if (rc == 0) {
 		/* everything else the monitor derives (privsep.md §1 note) */
-		free(c->target);
-		free(c->log_path);
-		c->target = target;
-		c->target_len = tlen;
-		c->ref_off = ref_off;
-		c->ref_len = ref_len;
+		free(c->fw.target);
+		free(c->fw.log_path);
+		c->fw.target = target;
+		c->fw.target_len = tlen;
+		c->fw.ref_off = ref_off;
+		c->fw.ref_len = ref_len;
 		for (plen = 0; plen < tlen && target[plen] != '?'; plen++)
 			;
-		c->log_path = xstrndup(target, plen > 8192 ? 8192 : plen);
+		c->fw.log_path = xstrndup(target, plen > 8192 ? 8192 : plen);
 		target = NULL;
 		c->api = (uint8_t)req.api;
-		snprintf(c->action, sizeof(c->action), "%s", req.action);
-		c->op = fwd_op_of(req.route, c->method);
-		c->hijack = req.hijack;
-		c->no_head_timeout = req.no_head_timeout;
-		c->lf_kind = listfilter_kind(req.route);
+		snprintf(c->fw.action, sizeof(c->fw.action), "%s", req.action);
+		c->fw.op = fwd_op_of(req.route, c->fw.method);
+		c->fw.hijack = req.hijack;
+		c->fw.no_head_timeout = req.no_head_timeout;
+		c->fw.lf_kind = listfilter_kind(req.route);
 		/* the events stream is filtered to the project (evfilter.h) */
-		evfilter_free(c->ef);
-		c->ef = c->op == FOP_EVENTS ?
+		evfilter_free(c->fw.ef);
+		c->fw.ef = c->fw.op == FOP_EVENTS ?
 		    evfilter_new(c->gw->lis[c->lis].backend_kind, c->gw->root,
 		    query_get(req.query, "filters")) : NULL;
 		/* answered by the monitor itself, never forwarded (answer.c) */
-		c->answer = req.route != NULL && (req.route->flags & RF_ANSWER);
-		c->lf_api = req.api;
-		c->is_head = strcmp(c->method, "HEAD") == 0;
-		c->is_safe = c->is_head || strcmp(c->method, "GET") == 0;
-		c->client_close = fh->close;
+		c->fw.answer = req.route != NULL && (req.route->flags & RF_ANSWER);
+		c->fw.lf_api = req.api;
+		c->fw.is_head = strcmp(c->fw.method, "HEAD") == 0;
+		c->fw.is_safe = c->fw.is_head || strcmp(c->fw.method, "GET") == 0;
+		c->fw.client_close = fh->close;
 		c->body_len = fh->chunked ? 0 : fh->length;
 		if (req.body_kind == CG_BODY_STREAM)
-			c->body_kind = fh->chunked ? FB_CHUNKED : FB_LENGTH;
+			c->fw.body_kind = fh->chunked ? FB_CHUNKED : FB_LENGTH;
 		else if (req.body_kind != CG_BODY_NONE && fh->length > 0)
-			c->body_kind = FB_JSON;
+			c->fw.body_kind = FB_JSON;
 		else
-			c->body_kind = FB_NONE;
-		c->synced = policy_exchange_synced(&req, fh);
+			c->fw.body_kind = FB_NONE;
+		c->fw.synced = policy_exchange_synced(&req, fh);
 		audit_route(c, &req, f != NULL ? f->ref : NULL,
 		    f != NULL ? f->id : NULL);
 		/* the replay's stage 1, if it runs before on_forward() ends */
-		policy_request_free(&c->fwd_route);
-		c->fwd_route = req;
+		policy_request_free(&c->fw.fwd_route);
+		c->fw.fwd_route = req;
 	} else {
 		policy_request_free(&req);
 	}
@@ -427,7 +427,7 @@ verify_replay(struct conn *c)
 		createbody_parsed(c);	/* policy_finish's body stage */
 	/*
 	 * Stage 1 (policy_route) asks no facts and reads nothing but ctx,
-	 * which is fixed at start-up, and c->method and c->target, which
+	 * which is fixed at start-up, and c->fw.method and c->fw.target, which
 	 * verify_forward routed: its result there is this one. It is taken
 	 * when the replay runs within the same on_forward() (no JSON body to
 	 * wait for, no wait for memory); otherwise it was released there,
@@ -435,12 +435,12 @@ verify_replay(struct conn *c)
 	 * through a body read is memory the budget (budget.c) does not
 	 * count, and the route is computed again here.
 	 */
-	if (c->fwd_route.route != NULL) {
-		req = c->fwd_route;
-		memset(&c->fwd_route, 0, sizeof(c->fwd_route));
-		c->fwd_route.path_ref_kind = -1;
+	if (c->fw.fwd_route.route != NULL) {
+		req = c->fw.fwd_route;
+		memset(&c->fw.fwd_route, 0, sizeof(c->fw.fwd_route));
+		c->fw.fwd_route.path_ref_kind = -1;
 	} else {
-		routed = policy_route(&ctx, c->method, c->target, c->target_len,
+		routed = policy_route(&ctx, c->fw.method, c->fw.target, c->fw.target_len,
 		    0, &req, &r);
 	}
 	if (routed < 0 || policy_finish(&ctx, &req, c->json,
@@ -449,8 +449,8 @@ verify_replay(struct conn *c)
 		    "forwarded request (%s: %s)%s", r.code, r.detail,
 		    c->replay_unknown_fact ? " with a reference the monitor did "
 		    "not answer owned" : "");
-	} else if (req.target_len != c->target_len ||
-	    memcmp(req.target, c->target, c->target_len) != 0) {
+	} else if (req.target_len != c->fw.target_len ||
+	    memcmp(req.target, c->fw.target, c->fw.target_len) != 0) {
 		rc = conn_replay_refused(c, NULL, "the policy rewrites the "
 		    "forwarded target");
 	} else if ((req.body != NULL ? req.body_len : 0) !=
@@ -463,4 +463,47 @@ verify_replay(struct conn *c)
 	if (rc < 0)
 		c->dead = 1;
 	return rc;
+}
+
+void
+verify_route_free(struct conn *c)
+{
+	policy_request_free(&c->fw.fwd_route);
+}
+
+void
+verify_init(struct conn *c)
+{
+	c->fw.oc_kind = -1;
+}
+
+void
+verify_detach(struct conn *g, struct conn *c)
+{
+	memcpy(g->fw.method, c->fw.method, sizeof(g->fw.method));
+	g->fw.log_path = c->fw.log_path;
+	g->fw.target = c->fw.target;
+	g->fw.target_len = c->fw.target_len;
+	g->fw.is_head = c->fw.is_head;
+	c->fw.log_path = NULL;
+	c->fw.target = NULL;
+}
+
+void
+verify_end(struct conn *c)
+{
+	evfilter_free(c->fw.ef);
+	c->fw.ef = NULL;
+	c->fw.body_kind = FB_NONE;
+}
+
+void
+verify_free(struct conn *c)
+{
+	policy_request_free(&c->fw.fwd_route);
+	free(c->fw.target);
+	free(c->fw.log_path);
+	evfilter_free(c->fw.ef);
+	c->fw.target = c->fw.log_path = NULL;
+	c->fw.ef = NULL;
 }

@@ -15,8 +15,9 @@
  * route tables, path and query refs answered owned in this request, and
  * the header list, which the policy's header rules must give back
  * unchanged (policy/headers.h). On success the monitor's own view is set
- * (c->method, target, log_path, api, action, op, hijack, no_head_timeout,
- * is_head, is_safe, client_close, body_kind, body_len, synced), *fh holds
+ * (c->fw: method, target, log_path, action, op, hijack, no_head_timeout,
+ * is_head, is_safe, client_close, body_kind, synced, ...; c->api,
+ * c->body_len), *fh holds
  * the list (its values point into m) and 0 is returned; otherwise -1
  * after conn_violation().
  */
@@ -36,11 +37,16 @@ enum fwd_op fwd_op_of(const struct cg_route *rt, const char *method);
 struct cg_fwd_headers;
 int verify_forward(struct conn *c, const struct ipc_msg *m,
     struct cg_fwd_headers *fh);
+/*
+ * on_forward() is over: the route verify_forward kept for a replay within
+ * it (c->fw.fwd_route) is released; a replay after this routes again.
+ */
+void verify_route_free(struct conn *c);
 
 /*
  * Replay the whole policy on c's FORWARD (privsep.md §9.2): it must allow
- * c->method/c->target with c->json and reproduce target and body byte for
- * byte (policy.md §0.6). Facts: refs answered owned in this request; bind
+ * c->fw.method/c->fw.target with c->json and reproduce target and body
+ * byte for byte (policy.md §0.6). Facts: refs answered owned in this request; bind
  * paths resolved afresh (at most IPC_PATH_QUERIES_MAX). Returns 0, or -1
  * after conn_violation() (c->dead set).
  */

@@ -46,10 +46,10 @@ check_head(const struct conn *c)
 	struct cg_refusal r;
 
 	if (http_parse_request(c->head, c->head_len, &hr, &r) != (int)c->head_len ||
-	    hr.method_len != strlen(c->method) ||
-	    memcmp(hr.method, c->method, hr.method_len) != 0 ||
-	    hr.target_len != c->target_len ||
-	    memcmp(hr.target, c->target, c->target_len) != 0)
+	    hr.method_len != strlen(c->fw.method) ||
+	    memcmp(hr.method, c->fw.method, hr.method_len) != 0 ||
+	    hr.target_len != c->fw.target_len ||
+	    memcmp(hr.target, c->fw.target, c->fw.target_len) != 0)
 		abort();
 }
 
@@ -111,7 +111,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (verify_forward(c, &m, &fh) == 0) {
 		backend_build_head(c, &fh);
 		check_head(c);
-		if (c->body_kind == FB_JSON) {
+		if (c->fw.body_kind == FB_JSON) {
 			if (c->body_len > HTTP_BODY_JSON_MAX)
 				abort();
 			if (blen == c->body_len) {
