@@ -73,6 +73,26 @@ static const struct advisory table[ADV_COUNT] = {
 		"teardowns happen without a request); isolate projects that "
 		"must not reach each other with one daemon each",
 	},
+	/*
+	 * Measured by the red team on podman 4.3.1: an image with /lnk ->
+	 * /root and -v newvol:/lnk/.ssh gave the new volume the host's
+	 * /root/.ssh mode, owner and times (libpod fixVolumePermissions:
+	 * os.Lstat of filepath.Join(mount point, target) on the host). Later
+	 * versions were not read: every podman counts.
+	 */
+	[ADV_PODMAN_VOLUME_CHOWN] = {
+		"podman-volume-chown", "podman",
+		"4.3.1 measured; later versions not read (every podman backend)",
+		"at a new named volume's first mount podman looks its target "
+		"up on the host, joined to the root file system's mount point "
+		"without resolving it inside the container, and gives the "
+		"volume that path's owner, mode and times: a symlink in the "
+		"image or one the container plants tells whether any host "
+		"path exists, and its owner, mode and times",
+		"walks each volume target inside the root file system through "
+		"the daemon before each start, restart, init and attach, as for "
+		"podman-workdir, and refuses a symlink on the way",
+	},
 };
 
 const struct advisory *
@@ -210,7 +230,8 @@ advisory_applies(const struct backend_version *v, int podman_server)
 	    (!below(pv, "5.0.0") && below(pv, "5.0.1"))))
 		bits |= 1u << ADV_BUILDAH_1753;
 	if (podman)
-		bits |= 1u << ADV_NETAVARK_TEARDOWN;
+		bits |= 1u << ADV_NETAVARK_TEARDOWN |
+		    1u << ADV_PODMAN_VOLUME_CHOWN;
 	/* fixed in 1.2.8, 1.3.3 and 1.4.0-rc.3 */
 	if ((v->runtime[0] == '\0' || strcmp(v->runtime, "runc") == 0) &&
 	    (!r.ok || below(rv, "1.2.8") ||

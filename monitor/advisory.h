@@ -26,6 +26,8 @@ enum advisory_id {
 	ADV_RUNC_DEV,		/* runc CVE-2025-31133, CVE-2025-52565 */
 	ADV_BUILDAH_1753,	/* buildah CVE-2024-1753 in podman < 4.9.4 */
 	ADV_NETAVARK_TEARDOWN,	/* netavark drops the shared isolation jump */
+	ADV_PODMAN_VOLUME_CHOWN, /* podman stats a new volume's target on
+				    the host */
 	ADV_COUNT
 };
 

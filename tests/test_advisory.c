@@ -20,6 +20,7 @@
 #define RUNC	(1u << ADV_RUNC_DEV)
 #define BUILDAH	(1u << ADV_BUILDAH_1753)
 #define NETAVARK	(1u << ADV_NETAVARK_TEARDOWN)
+#define VOLCHOWN	(1u << ADV_PODMAN_VOLUME_CHOWN)
 
 /* podman 4.3.1's GET /version, cut to the members read */
 static const char podman_431[] =
@@ -53,7 +54,7 @@ test_parse(void **state)
 	assert_string_equal(v.runtime, "runc");
 	assert_string_equal(v.runtime_version, "1.1.5+ds1");
 	assert_int_equal(advisory_applies(&v, 1), WORKDIR | RUNC | BUILDAH |
-	    NETAVARK);
+	    NETAVARK | VOLCHOWN);
 	advisory_describe(&v, 1, d, sizeof(d));
 	assert_string_equal(d, "podman 4.3.1, runc 1.1.5+ds1");
 
@@ -68,7 +69,7 @@ test_parse(void **state)
 	advisory_parse_version("not json", 8, &v);
 	assert_false(v.known);
 	assert_int_equal(advisory_applies(&v, 1), WORKDIR | RUNC | BUILDAH |
-	    NETAVARK);
+	    NETAVARK | VOLCHOWN);
 	assert_int_equal(advisory_applies(&v, 0), RUNC);
 	advisory_describe(&v, 1, d, sizeof(d));
 	assert_string_equal(d, "podman, version unknown");
@@ -97,19 +98,19 @@ test_ranges(void **state)
 	(void)state;
 	/* podman: workdir fixed in 5.7.1, buildah in 4.9.4 and 5.0.1 */
 	assert_int_equal(applies("podman", "5.7.0", "crun", "1.14"),
-	    WORKDIR | NETAVARK);
+	    WORKDIR | NETAVARK | VOLCHOWN);
 	assert_int_equal(applies("podman", "5.7.1", "crun", "1.14"),
-	    NETAVARK);
+	    NETAVARK | VOLCHOWN);
 	assert_int_equal(applies("podman", "5.7.1-rc1", "crun", "1.14"),
-	    WORKDIR | NETAVARK);
+	    WORKDIR | NETAVARK | VOLCHOWN);
 	assert_int_equal(applies("podman", "4.9.4", "crun", "1"),
-	    WORKDIR | NETAVARK);
+	    WORKDIR | NETAVARK | VOLCHOWN);
 	assert_int_equal(applies("podman", "4.9.3", "crun", "1"),
-	    WORKDIR | BUILDAH | NETAVARK);
+	    WORKDIR | BUILDAH | NETAVARK | VOLCHOWN);
 	assert_int_equal(applies("podman", "5.0.0", "crun", "1"),
-	    WORKDIR | BUILDAH | NETAVARK);
+	    WORKDIR | BUILDAH | NETAVARK | VOLCHOWN);
 	assert_int_equal(applies("podman", "5.0.1", "crun", "1"),
-	    WORKDIR | NETAVARK);
+	    WORKDIR | NETAVARK | VOLCHOWN);
 	/* runc: fixed in 1.2.8, 1.3.3, 1.4.0-rc.3 */
 	assert_int_equal(applies("docker", "28.0.0", "runc", "1.2.7"), RUNC);
 	assert_int_equal(applies("docker", "28.0.0", "runc", "1.2.8"), 0);

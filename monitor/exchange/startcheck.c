@@ -21,7 +21,16 @@
  * symlink is refused; the first missing component ends the walk (podman
  * creates the rest below directories that are not symlinks). A working
  * directory on or above a mount is left alone, as podman leaves it
- * (isPathOnVolume, isPathOnMount). Restarts are where the container
+ * (isPathOnVolume, isPathOnMount).
+ *
+ * Every podman (advisory podman-volume-chown, measured on 4.3.1): at a
+ * new named volume's first mount podman Lstats the volume's target joined
+ * to the mount point on the host (libpod fixVolumePermissions) and gives
+ * the volume that path's owner, mode and times. Each volume target is
+ * walked the same way, after the working directory; a restart needs no
+ * stop for it, as a volume is fixed up at its first mount only.
+ *
+ * Restarts are where the container
  * could change its root file system after the check:
  *   - a client's restart of a running container: the monitor stops it
  *     first (the client's t), then checks, then forwards the restart
@@ -53,7 +62,9 @@
 #include "policy/query.h"
 
 #define SC_MAX		32	/* containers checked for one start */
-#define SC_DEPTH	64	/* components of a working directory */
+#define SC_DEPTH	64	/* components of a walked path */
+/* the advisories whose paths are walked before a start */
+#define WALK_ADVS	(1u << ADV_PODMAN_WORKDIR | 1u << ADV_PODMAN_VOLUME_CHOWN)
 #define STAT_FIELD	"X-Docker-Container-Path-Stat"
 #define GO_MODE_DIR	(1ULL << 31)	/* Go's fs.ModeDir */
 #define GO_MODE_SYMLINK	(1ULL << 27)	/* Go's fs.ModeSymlink */
@@ -66,11 +77,18 @@ struct startcheck {
 	int pod;			/* a pod's start or restart */
 	int podman;			/* libpod inspects (Dependencies) */
 	int workdir;			/* the podman-workdir advisory applies */
+	int volchown;			/* the podman-volume-chown one */
 	char ids[SC_MAX][65];		/* containers to check */
 	size_t n, i;
 	char name[65];			/* the current one, for messages */
-	char wd[CG_PATH_MAX + 1];	/* its working directory, cleaned */
+	char wd[CG_PATH_MAX + 1];	/* the path being walked, cleaned: its
+					   working directory, then each volume
+					   target ("" none) */
 	size_t wdoff;			/* the prefix checked so far */
+	int walk_vol;			/* wd is a volume's target */
+	char **vt;			/* its volume targets still to walk
+					   (podman-volume-chown), malloc'd */
+	size_t nvt, ivt;
 	char restart[32];		/* its restart policy */
 	int wd_safe;			/* "/", or on a mount */
 	int autoremove;			/* a start of a --rm container */
@@ -97,6 +115,7 @@ static struct sc_lock *locks;
 static size_t nlocks, caplocks;
 
 static void startcheck_settle(struct conn *c);
+static void vt_clear(struct startcheck *s);
 
 /* Lock id for c (upload: an archive PUT); 0, or -1 when the other holds it. */
 static int
@@ -138,6 +157,8 @@ startcheck_settle(struct conn *c)
 		locks = NULL;
 		caplocks = 0;
 	}
+	if (c->sc != NULL)
+		vt_clear(c->sc);
 	free(c->sc);
 	c->sc = NULL;
 	c->sc_settle = NULL;
@@ -274,7 +295,7 @@ enqueue(struct conn *c, const char *id)
 		    "by one", "more than %d containers would start", SC_MAX);
 		return -1;
 	}
-	if (s->workdir && lock_take(c, id, 0) < 0) {
+	if ((s->workdir || s->volchown) && lock_take(c, id, 0) < 0) {
 		refuse(c, "host-path", "retry once the copy is done",
 		    "a copy into container %.12s is in flight; it is started "
 		    "afterwards", id);
@@ -296,7 +317,60 @@ inspect_next(struct conn *c)
 	ask(c, "GET", path, 0);
 }
 
-/* HEAD the next prefix of s->wd, or go on with the next container. */
+/* The volume targets of the current container are walked no more. */
+static void
+vt_clear(struct startcheck *s)
+{
+	while (s->nvt > 0)
+		free(s->vt[--s->nvt]);
+	free(s->vt);
+	s->vt = NULL;
+	s->ivt = 0;
+}
+
+static void head_next(struct conn *c);
+
+/*
+ * The walk of s->wd is over (or there was none): the next volume target
+ * of the current container is walked, or the next container checked. A
+ * path deeper than SC_DEPTH components is refused.
+ */
+static void
+walk_next(struct conn *c)
+{
+	struct startcheck *s = c->sc;
+	const char *p;
+	int depth;
+
+	if (s->wd[0] == '\0' && s->ivt < s->nvt) {
+		snprintf(s->wd, sizeof(s->wd), "%s", s->vt[s->ivt++]);
+		s->wdoff = 0;
+		s->walk_vol = 1;
+	}
+	if (s->wd[0] == '\0') {
+		vt_clear(s);
+		s->i++;
+		next(c);
+		return;
+	}
+	for (depth = 0, p = s->wd; *p != '\0'; p++)
+		depth += *p == '/';
+	if (depth > SC_DEPTH && !s->walk_vol) {
+		refuse(c, "host-path", "use a shorter working directory",
+		    "working directory of container %s has more than %d "
+		    "components to check", s->name, SC_DEPTH);
+		return;
+	}
+	if (depth > SC_DEPTH) {
+		refuse(c, "host-path", "mount the volume at a shorter path",
+		    "volume target %s of container %s has more than %d "
+		    "components to check", s->wd, s->name, SC_DEPTH);
+		return;
+	}
+	head_next(c);
+}
+
+/* HEAD the next prefix of s->wd; at its end, walk_next(). */
 static void
 head_next(struct conn *c)
 {
@@ -306,8 +380,8 @@ head_next(struct conn *c)
 	size_t end;
 
 	if (s->wdoff >= strlen(s->wd) || strcmp(s->wd, "/") == 0) {
-		s->i++;
-		next(c);
+		s->wd[0] = '\0';
+		walk_next(c);
 		return;
 	}
 	end = s->wdoff + 1 + strcspn(s->wd + s->wdoff + 1, "/");
@@ -341,16 +415,56 @@ next(struct conn *c)
 	backend_forward(c);
 }
 
+/*
+ * The inspected container's Mounts (an inspect's array, or NULL): a
+ * volume or bind target at or below /dev, /proc or /sys refuses (-1); a
+ * mount at, above or below the working directory makes it safe (podman
+ * resolves nothing there); each volume target is kept to walk
+ * (podman-volume-chown). 0 otherwise.
+ */
+static int
+mounts_read(struct conn *c, const cJSON *mounts)
+{
+	struct startcheck *s = c->sc;
+	char dest[CG_PATH_MAX + 1];
+	const cJSON *m, *d;
+	const char *type;
+
+	m = cJSON_IsArray(mounts) ? mounts->child : NULL;
+	for (; m != NULL; m = m->next) {
+		d = json_get(m, "Destination");
+		type = str_of(json_get(m, "Type"), "");
+		if (!cJSON_IsString(d))
+			continue;
+		clean_path(d->valuestring, dest, sizeof(dest));
+		if (strcmp(type, "tmpfs") != 0 && mount_target_reserved(dest)) {
+			refuse(c, "bind-mount", "create the container without "
+			    "it, or build the image without that VOLUME",
+			    "container %s has a volume or bind at %s, at or "
+			    "below /dev, /proc or /sys", s->name, dest);
+			return -1;
+		}
+		if (related(s->wd, dest))
+			s->wd_safe = 1;
+		if (s->volchown && strcmp(type, "volume") == 0 &&
+		    strcmp(dest, "/") != 0) {
+			s->vt = xrealloc(s->vt, (s->nvt + 1) *
+			    sizeof(*s->vt));
+			s->vt[s->nvt++] = xstrdup(dest);
+		}
+	}
+	return 0;
+}
+
 /* The inspect of s->ids[s->i]: its mounts, working directory, policy. */
 static void
 inspected(struct conn *c, const char *body, size_t len)
 {
 	struct startcheck *s = c->sc;
-	const cJSON *m, *d, *hc, *deps;
-	char dest[CG_PATH_MAX + 1];
+	const cJSON *d, *hc, *deps;
 	cJSON *tree = json_parse(body, len, NULL, 0);
-	const char *wd, *pol, *type, *p;
-	int ro, depth;
+	const char *wd, *pol;
+	int ro;
 
 	if (!cJSON_IsObject(tree)) {
 		cJSON_Delete(tree);
@@ -373,23 +487,9 @@ inspected(struct conn *c, const char *body, size_t len)
 	}
 	if (s->i == 0 && !s->pod && c->fw.op == FOP_START)
 		s->autoremove = cJSON_IsTrue(json_get(hc, "AutoRemove"));
-	m = json_get(tree, "Mounts");
-	for (m = cJSON_IsArray(m) ? m->child : NULL; m != NULL; m = m->next) {
-		d = json_get(m, "Destination");
-		type = str_of(json_get(m, "Type"), "");
-		if (!cJSON_IsString(d))
-			continue;
-		clean_path(d->valuestring, dest, sizeof(dest));
-		if (strcmp(type, "tmpfs") != 0 && mount_target_reserved(dest)) {
-			refuse(c, "bind-mount", "create the container without "
-			    "it, or build the image without that VOLUME",
-			    "container %s has a volume or bind at %s, at or "
-			    "below /dev, /proc or /sys", s->name, dest);
-			cJSON_Delete(tree);
-			return;
-		}
-		if (related(s->wd, dest))
-			s->wd_safe = 1;
+	if (mounts_read(c, json_get(tree, "Mounts")) < 0) {
+		cJSON_Delete(tree);
+		return;
 	}
 	ro = cJSON_IsTrue(json_get(hc, "ReadonlyRootfs"));
 	pol = str_of(json_get(json_get(hc, "RestartPolicy"), "Name"), "");
@@ -412,12 +512,7 @@ inspected(struct conn *c, const char *body, size_t len)
 		snprintf(s->restart, sizeof(s->restart), "health-on-failure "
 		    "restart");
 	cJSON_Delete(tree);
-	if (!s->workdir) {
-		s->i++;
-		next(c);
-		return;
-	}
-	if (s->restart[0] != '\0' && !s->wd_safe && !ro) {
+	if (s->workdir && s->restart[0] != '\0' && !s->wd_safe && !ro) {
 		refuse(c, "host-path", "create it with --read-only, with -w / "
 		    "or a working directory on a volume, or without --restart; "
 		    "or run podman 5.7.1 or later", "container %s restarts "
@@ -426,20 +521,14 @@ inspected(struct conn *c, const char *body, size_t len)
 		    "at each restart, unchecked", s->name, s->restart, s->wd);
 		return;
 	}
-	if (s->wd_safe || s->update[0] != '\0') {
-		s->i++;
-		next(c);
-		return;
-	}
-	for (depth = 0, p = s->wd; *p != '\0'; p++)
-		depth += *p == '/';
-	if (depth > SC_DEPTH) {
-		refuse(c, "host-path", "use a shorter working directory",
-		    "working directory of container %s has more than %d "
-		    "components to check", s->name, SC_DEPTH);
-		return;
-	}
-	head_next(c);
+	/* no working directory walk: safe, podman resolves it itself, or no
+	   start (an update); an update walks no volume target either */
+	s->walk_vol = 0;
+	if (!s->workdir || s->wd_safe || s->update[0] != '\0')
+		s->wd[0] = '\0';
+	if (s->update[0] != '\0')
+		vt_clear(s);
+	walk_next(c);
 }
 
 /* Base64 (RFC 4648, padded) of in[0..len) into out; its length, or -1. */
@@ -487,8 +576,8 @@ headed(struct conn *c, int status, const char *stat, size_t slen)
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)s->wdoff, s->wd);
 	if (status == 404 && slen == 0) {
 		/* missing: podman makes the rest below checked directories */
-		s->i++;
-		next(c);
+		s->wd[0] = '\0';
+		walk_next(c);
 		return;
 	}
 	/*
@@ -509,6 +598,14 @@ headed(struct conn *c, int status, const char *stat, size_t slen)
 		return;
 	}
 	cJSON_Delete(tree);
+	if ((mode & GO_MODE_SYMLINK) && s->walk_vol) {
+		refuse(c, "host-path", "mount the volume at the directory's "
+		    "real path", "volume target %s of container %s goes "
+		    "through the symlink %s, which podman would follow on the "
+		    "host to give a new volume that path's owner, mode and "
+		    "times", s->wd, s->name, prefix);
+		return;
+	}
 	if (mode & GO_MODE_SYMLINK) {
 		refuse(c, "host-path", "use the directory's real path as the "
 		    "working directory (-w), or run podman 5.7.1 or later",
@@ -518,9 +615,10 @@ headed(struct conn *c, int status, const char *stat, size_t slen)
 		return;
 	}
 	if (status == 404 || !(mode & GO_MODE_DIR)) {
-		/* podman fails the start itself: not a directory */
-		s->i++;
-		next(c);
+		/* not a directory: podman fails the start itself, or (a
+		   volume's target) stats nothing below it */
+		s->wd[0] = '\0';
+		walk_next(c);
 		return;
 	}
 	head_next(c);
@@ -686,8 +784,7 @@ startcheck_lock(struct conn *c)
 	const struct listener *l = &c->gw->lis[c->lis];
 	char id[65];
 
-	if (!(l->advisories & (1u << ADV_PODMAN_WORKDIR)) ||
-	    c->fw.op != FOP_ARCHIVE_PUT ||
+	if (!(l->advisories & WALK_ADVS) || c->fw.op != FOP_ARCHIVE_PUT ||
 	    target_id(c, id) < 0)
 		return 0;
 	if (lock_take(c, id, 1) == 0)
@@ -728,8 +825,7 @@ startcheck_start(struct conn *c)
 	int restart = c->fw.op == FOP_RESTART || c->fw.op == FOP_POD_RESTART;
 	/* podman's attach inits a container that is not running, "for
 	   Docker compatibility" (compat AttachContainer, v4.3.1) */
-	int attach = c->fw.op == FOP_ATTACH &&
-	    (l->advisories & (1u << ADV_PODMAN_WORKDIR));
+	int attach = c->fw.op == FOP_ATTACH && (l->advisories & WALK_ADVS);
 	struct cg_query *q;
 	struct cg_refusal r;
 	char upd[48] = "";
@@ -748,6 +844,7 @@ startcheck_start(struct conn *c)
 	s->pod = pod;
 	s->podman = l->backend_kind == CG_PODMAN;
 	s->workdir = (l->advisories & (1u << ADV_PODMAN_WORKDIR)) != 0;
+	s->volchown = (l->advisories & (1u << ADV_PODMAN_VOLUME_CHOWN)) != 0;
 	snprintf(s->update, sizeof(s->update), "%s", upd);
 	c->rs = RS_PHASE;
 	if (pod)

@@ -17,6 +17,10 @@
 #   a_restart_policy     --restart always with a writable root file system and a working
 #                        directory podman resolves: refused before the first start (the daemon
 #                        restarts without asking); --read-only and -w / pass
+#   a_volume_target      a new named volume mounted through an image symlink (/hostroot -> /):
+#                        podman gives it the host path's owner and mode (measured on the
+#                        backend); through the gateway the start is refused, the volume
+#                        keeps its own
 #   a_dev_mounts         volumes and binds over /dev, /dev/pts (any spelling), an image VOLUME
 #                        /dev/pts: refused (runc CVE-2025-31133, CVE-2025-52565)
 #   a_tmpfs_source       a compat tmpfs mount with a Source: refused, nothing made on the host
@@ -204,6 +208,33 @@ a_workdir_planted() {
   dk rm -f afpl2 >/dev/null
 }
 
+# ---- volume targets (podman-volume-chown) -----------------------------------------------
+a_volume_target() {
+  local mp
+  podman_only "volume target" || return
+  mkdir -p "$P2/vdir" && chown 4242:4243 "$P2/vdir" && chmod 0701 "$P2/vdir"
+  bk run --rm --network none -v afvm:/hostroot$P2/vdir localhost/aftersym true >/dev/null 2>&1
+  mp=$(bk volume inspect -f '{{.Mountpoint}}' afvm 2>/dev/null)
+  if [ -n "$mp" ] && [ "$(stat -c '%u:%g %a' "$mp")" = "4242:4243 701" ]; then
+    pass "measured (podman): a new volume takes the owner and mode of the host path its target names"
+  else fail "measured (podman): a new volume takes the host path's owner and mode" "volume dir '$mp': $(stat -c '%u:%g %a' "$mp" 2>&1)"; fi
+  expect_fail_with "a volume target through an image symlink: refused" \
+    "host-path: volume target /hostroot$P2/vdir of container" \
+    dk run --rm --network none -v afvg:/hostroot$P2/vdir localhost/aftersym true
+  mp=$(bk volume inspect -f '{{.Mountpoint}}' afvg 2>/dev/null)
+  if [ -z "$mp" ] || [ "$(stat -c '%u' "$mp")" = 0 ]; then pass "the refused start gave the volume nothing of the host path"
+  else fail "the refused start gave the volume nothing of the host path" "$(stat -c '%u:%g %a' "$mp")"; fi
+  # podman run exits 126 when the start fails (its code for "cannot be invoked")
+  cg_run pm run --rm --network none -v afvp:/hostroot$P2/vdir localhost/aftersym true
+  if [ $CG_RC -ne 0 ] && [[ $CG_OUT == *"goes through the symlink /hostroot"* ]]; then
+    pass "podman --remote: a volume target through an image symlink: refused (exit $CG_RC)"
+  else fail "podman --remote: a volume target through an image symlink: refused" "exit $CG_RC: ${CG_OUT:0:200}"; fi
+  expect_ok "a volume at a real directory of the image passes" \
+    dk run --rm --network none -v afvok:/usr/vol localhost/aftersym true
+  bk volume rm -f afvm afvg afvp afvok >/dev/null 2>&1
+  rm -rf "$P2/vdir"
+}
+
 a_restart_policy() {
   podman_only "restart policy" || return
   rm -rf "$P2/sub3"
@@ -263,7 +294,7 @@ cleanup() {
 }
 
 ALL=(a_swap_before_start a_swap_stop_start a_cp_after_swap a_pins_lifecycle a_workdir_w a_workdir_image
-     a_workdir_planted a_restart_policy a_dev_mounts a_tmpfs_source)
+     a_workdir_planted a_volume_target a_restart_policy a_dev_mounts a_tmpfs_source)
 
 # ---- main -------------------------------------------------------------------------
 if [ "$CG_BACKEND" = docker ]; then need=(docker dockerd containerd curl); else need=(docker podman curl); fi
