@@ -8,11 +8,13 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/gwerror.h"
 #include "base/util.h"
 #include "base/xmalloc.h"
 #include "seccomp/filter.h"
@@ -277,4 +279,63 @@ child_consume(struct child *c, size_t n)
 {
 	memmove(c->in, c->in + n, c->inlen - n);
 	c->inlen -= n;
+}
+
+void
+child_verdict_refused(struct child *c, const struct ipc_msg *m, int is_head)
+{
+	struct cg_refusal r;
+	char code[33], *resp;
+	size_t len;
+
+	if (m->u.verdict.code.len >= sizeof(code))
+		_exit(1);
+	memcpy(code, m->u.verdict.code.p, m->u.verdict.code.len);
+	code[m->u.verdict.code.len] = '\0';
+	if (cg_code_status(code) < 0)
+		_exit(1);
+	cg_refuse(&r, code, "%.*s", (int)m->u.verdict.detail.len,
+	    m->u.verdict.detail.p);
+	if (m->u.verdict.hint.len > 0)
+		cg_hint(&r, "%.*s", (int)m->u.verdict.hint.len,
+		    m->u.verdict.hint.p);
+	resp = cg_error_response(&r, is_head, &len);
+	(void)child_write_client(c, resp, len);
+	free(resp);
+}
+
+int
+child_light_msg(struct child *c, const struct ipc_msg *m)
+{
+	struct ipc_msg d = { .type = IPC_DONE, .fd = -1, .req = c->light };
+	int done = c->light_done;
+
+	if (c->light == 0 || m->type == IPC_BODY_PIPE)
+		return 0;
+	if (m->req != c->light) {
+		/* an answer for a later request: the light one is over */
+		if (m->req > c->light)
+			c->light = 0;
+		return 0;
+	}
+	c->light = 0;
+	if (m->type == IPC_RESPONSE_END &&
+	    m->u.response_end.mode == IPC_END_KEEP_ALIVE) {
+		if (!done)	/* sent only when asked */
+			_exit(1);
+		return 1;
+	}
+	if (m->type == IPC_RESPONSE_END) {
+		if (!done)
+			child_send(c, &d);
+		child_linger_exit(c, IPC_BYE_CLIENT_CLOSED);
+	}
+	if (m->type != IPC_VERDICT ||
+	    m->u.verdict.outcome != IPC_OUTCOME_REFUSED)
+		_exit(1);
+	/* nothing of it, nor of any later request, was written yet */
+	child_verdict_refused(c, m, c->light_head);
+	if (!done)
+		child_send(c, &d);
+	child_linger_exit(c, IPC_BYE_ERROR);
 }

@@ -101,6 +101,14 @@ void child_settle(struct child *c);
 int child_light_msg(struct child *c, const struct ipc_msg *m);
 
 /*
+ * Write the refusal of VERDICT *m (its code, detail and hint; the monitor
+ * logged it: privsep.md §8 step 3) to the client, as the answer to a HEAD
+ * when is_head. A code outside the vocabulary ends the child (_exit 1).
+ */
+void child_verdict_refused(struct child *c, const struct ipc_msg *m,
+    int is_head);
+
+/*
  * BYE with reason (an IPC_BYE_* of ipc/proto.h) to the monitor, then
  * exit 0 at CG_EXIT_NICE (seccomp/filter.h).
  */
