@@ -1,8 +1,9 @@
 """tests/hostile/rows_rtchild.py - red team (compromised child) against the monitor's
 textual image pin (monitor/exchange/createbody.c createbody_set_string, backend.c
 pin_image), per-request state on a kept-alive connection, and the replay.
-Each row prints what the backend received (RT lines) for the report."""
+With HOSTILE_VERBOSE=1 each row prints what the backend received (RT lines)."""
 import json
+import os
 import re
 import sys
 
@@ -24,6 +25,8 @@ def sent_bodies(x, needle=b"/containers/create"):
 
 
 def show(name, what):
+    if not os.environ.get("HOSTILE_VERBOSE"):
+        return
     sys.stdout.write("RT %s: %s\n" % (name, what))
     sys.stdout.flush()
 

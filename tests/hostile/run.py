@@ -41,6 +41,7 @@ import client  # noqa: E402
 import ipc  # noqa: E402
 import rows_forward  # noqa: E402,F401  (registers its rows)
 import rows_ipc  # noqa: E402,F401
+import rows_rtchild  # noqa: E402,F401
 from table import ROWS  # noqa: E402
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))

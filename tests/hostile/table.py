@@ -13,7 +13,7 @@ follow (tests/hostile/run.py checks it):
   dies       the child's own filter kills it (e.g. "SIGSYS"): that death must be logged,
              no violation, and the client connection must end.
 The docstring of each row is its line in doc/privsep.md. The rows are in
-rows_forward.py (FORWARD, bodies, stream bytes, DONE) and rows_ipc.py (ACCESS, LOG,
+rows_forward.py (FORWARD, bodies, stream bytes, DONE), rows_rtchild.py (the image pin, facts after a refusal, Content-Length spellings) and rows_ipc.py (ACCESS, LOG,
 questions, request numbers, datagrams, descriptors, floods).
 """
 from ipc import body, done, fact_query, forward
