@@ -508,6 +508,9 @@ struct create_body {
 					   follows */
 	struct systemd_body *sd;	/* its command words, for image.c's
 					   systemd check, malloc'd */
+	struct cJSON *tree;		/* the replay's tree of c->json, from
+					   the replay to the phase's read in
+					   the same call (start_phase) */
 	int nbind;			/* its bind sources (pins.c reads the
 					   count): how many; -1: too many */
 };

@@ -148,6 +148,7 @@ policy_request_free(struct cg_request *req)
 	free(req->body_dropped);
 	free(req->target);
 	free(req->body);
+	cJSON_Delete(req->tree);
 	memset(req, 0, sizeof(*req));
 	req->path_ref_kind = -1;
 }
@@ -264,6 +265,10 @@ body_stage(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	rc = body_policy(ctx, req, &tree, r);
 	if (rc == 0)
 		req->body = json_serialize(tree, &req->body_len);
+	if (rc == 0 && req->keep_tree) {
+		req->tree = tree;	/* the caller's (struct cg_request) */
+		tree = NULL;
+	}
 	cJSON_Delete(tree);
 	return rc;
 }
@@ -304,6 +309,8 @@ policy_finish(const struct cg_policy_ctx *ctx, struct cg_request *req,
 	free(req->target);
 	free(req->body);
 	free(req->body_dropped);
+	cJSON_Delete(req->tree);
+	req->tree = NULL;
 	req->target = req->body = req->body_dropped = NULL;
 	req->target_len = req->body_len = req->body_dropped_len = 0;
 	rc = finish_stage(ctx, req, body, body_len, &path, &plen, r);

@@ -147,6 +147,15 @@ struct cg_request {
 	size_t target_len;
 	char *body;		/* canonical JSON body or NULL, malloc'd */
 	size_t body_len;
+	/*
+	 * Asked for before policy_finish() (keep_tree = 1): the body's final
+	 * tree, whose serialisation is body, for a caller that reads the
+	 * body after the policy without parsing it again (the monitor's
+	 * replay, monitor/exchange/createbody.h); NULL otherwise. Deleted by
+	 * policy_request_free() unless the caller took it (set it NULL).
+	 */
+	int keep_tree;
+	struct cJSON *tree;
 };
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * A create's JSON body, parsed once by the monitor's phase (createbody.h).
+ * A create's JSON body, parsed once by the monitor, in its replay
+ * (createbody.h).
  * Only this file writes c->cb (tests/boundary.sh rule 5).
  */
 #include "monitor/gateway.h"
@@ -26,6 +27,28 @@ createbody_free(struct conn *c)
 	}
 	c->cb.nbind = 0;
 	c->cb.read = 0;
+	createbody_drop_tree(c);
+}
+
+int
+createbody_wants_tree(const struct conn *c)
+{
+	return c->json != NULL && (c->fw.op == FOP_CONTAINER_CREATE ||
+	    c->fw.op == FOP_POD_CREATE || c->fw.op == FOP_VOLUME_CREATE);
+}
+
+void
+createbody_take_tree(struct conn *c, cJSON *tree)
+{
+	cJSON_Delete(c->cb.tree);
+	c->cb.tree = tree;
+}
+
+void
+createbody_drop_tree(struct conn *c)
+{
+	cJSON_Delete(c->cb.tree);
+	c->cb.tree = NULL;
 }
 
 void
@@ -56,9 +79,14 @@ createbody_read(struct conn *c, int create, int pod, char *err,
 	struct cg_bind_src src[PINS_PER_CREATE];
 	cJSON *tree;
 
+	/* the replay's tree of the same bytes, else a parse */
+	tree = c->cb.tree;
+	c->cb.tree = NULL;
 	createbody_free(c);
-	c->cb.parses++;
-	tree = json_parse(c->json, (size_t)c->body_len, err, errlen);
+	if (tree == NULL) {
+		c->cb.parses++;
+		tree = json_parse(c->json, (size_t)c->body_len, err, errlen);
+	}
 	if (tree == NULL || !create)
 		return tree;
 	c->cb.read = 1;

@@ -1,5 +1,5 @@
 /*
- * A create's JSON body, parsed once by the monitor's phase
+ * A create's JSON body, parsed once by the monitor, in its replay
  * (monitor/exchange/createbody.c): what the later stages of a container
  * or pod create need of it (the image step's systemd check, the pins'
  * bind sources) is kept in c->cb, so that none of them parses c->json
@@ -20,10 +20,25 @@
 /* A new request's replay begins: c->cb empty, no parse counted. */
 void createbody_begin(struct conn *c);
 
+/*
+ * Parse once: the replay (verify.c) asks the policy to keep its tree of a
+ * create's body when createbody_wants_tree() (a container, pod or volume
+ * create with a JSON body), and hands it over with createbody_take_tree()
+ * once its serialisation matched c->json byte for byte, so the tree is
+ * one of c->json. The phase's read (createbody_read) takes it instead of
+ * parsing; createbody_drop_tree() deletes one nobody took, at the end of
+ * the call that made it (dispatch.c start_phase): one tree at a time,
+ * monitor/budget.c.
+ */
+int createbody_wants_tree(const struct conn *c);
+void createbody_take_tree(struct conn *c, cJSON *tree);
+void createbody_drop_tree(struct conn *c);
+
 /* createbody_free(), createbody_parsed(): monitor/exchange/exchange.h */
 
 /*
- * The phase's one parse of c->json (phase.c phase_resume), counted. For a
+ * The phase's read of c->json (phase.c phase_resume): the replay's tree
+ * (createbody_take_tree), or else a parse, counted. For a
  * container or pod create (create != 0; pod: a pod's) it keeps in c->cb
  * what the later stages read of the body while the phase waits for the
  * backend: its command words (image.c's systemd check) and how many bind

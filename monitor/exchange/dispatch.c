@@ -30,6 +30,7 @@
 #include "monitor/exchange/audit.h"
 #include "monitor/exchange/baseimg.h"
 #include "monitor/exchange/check.h"
+#include "monitor/exchange/createbody.h"
 #include "monitor/exchange/exchange.h"
 #include "monitor/exchange/facts.h"
 #include "monitor/exchange/pathres.h"
@@ -116,9 +117,11 @@ start_phase(struct conn *c)
 		    (unsigned long long)(c->gw->budget.parse >> 20));
 		return;
 	}
+	conn_free_phase_tree(c);	/* the previous request's phase */
 	if (verify_replay(c) < 0)
 		return;
 	phase_start(c);
+	createbody_drop_tree(c);	/* the replay's, if the phase took none */
 }
 
 /* The child moved request body bytes: its deadline starts again. */

@@ -498,7 +498,8 @@ target_prefix(const struct conn *c, char out[33])
 void
 phase_start(struct conn *c)
 {
-	conn_free_phase_tree(c);
+	/* the phase's state starts empty before the replay (dispatch.c
+	   start_phase), which leaves its tree of the body in c->cb */
 	target_prefix(c, c->q_prefix);
 	/* routes the monitor answers or pre-checks itself (answer.c) */
 	if (answer_start(c))

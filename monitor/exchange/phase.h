@@ -17,7 +17,9 @@
  * volume-create name check; then the forward itself (backend_forward).
  * Refusals go to the child as VERDICT (backend_refuse). Sets c->rs to
  * RS_PHASE while an inspect runs; c->dead after a violation (a body that
- * does not parse).
+ * does not parse). The caller emptied the phase's state before the
+ * replay (conn_free_phase_tree), which leaves its tree of a create's body
+ * in c->cb for the phase to read (createbody.h).
  */
 void phase_start(struct conn *c);
 
@@ -40,7 +42,8 @@ void phase_resume(struct conn *c);
  * names, no create, no pins, no missing volume, the first network, no
  * project network to create, no reload, no create tries. Its step is set
  * by each step before it is read; what the phase holds is released by
- * phase_free() (phase_start) before this.
+ * phase_free() (conn_free_phase_tree, before the replay: dispatch.c
+ * start_phase) before this.
  */
 void phase_reset(struct conn *c);
 

@@ -443,6 +443,7 @@ verify_replay(struct conn *c)
 		routed = policy_route(&ctx, c->fw.method, c->fw.target, c->fw.target_len,
 		    0, &req, &r);
 	}
+	req.keep_tree = routed == 0 && createbody_wants_tree(c);
 	if (routed < 0 || policy_finish(&ctx, &req, c->json,
 	    c->json != NULL ? (size_t)c->body_len : 0, &r) < 0) {
 		rc = conn_replay_refused(c, r.code, "the policy refuses the "
@@ -458,6 +459,10 @@ verify_replay(struct conn *c)
 	    memcmp(req.body, c->json, req.body_len) != 0)) {
 		rc = conn_replay_refused(c, NULL, "the policy rewrites the "
 		    "forwarded body");
+	} else if (req.tree != NULL) {
+		/* a tree of c->json's very bytes: the phase reads it */
+		createbody_take_tree(c, req.tree);
+		req.tree = NULL;
 	}
 	policy_request_free(&req);
 	if (rc < 0)
