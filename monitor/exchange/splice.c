@@ -81,20 +81,46 @@ stream_bytes(struct conn *c, const char *p, size_t len)
 	}
 }
 
+/*
+ * The checks a streamed body's bytes pass, announced by message msg
+ * ("BODY", "BODY_SPLICED"): a request with a streamed body (after the JSON
+ * body only a streamed body continues, §9.1 item 6), no BODY_END yet
+ * (stream_open); no more than a Content-Length declared, counted
+ * (stream_count). 0, or conn_violation()'s -1.
+ */
+static int
+stream_is(struct conn *c, const char *msg)
+{
+	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
+		return conn_violation(c, "%s on a request without a streamed "
+		    "body", msg);
+	return 0;
+}
+
+static int
+stream_open(struct conn *c, const char *msg)
+{
+	return c->ul.stream_done ? conn_violation(c, "%s after BODY_END", msg) :
+	    0;
+}
+
+static int
+stream_count(struct conn *c, uint64_t n, const char *msg)
+{
+	if (c->fw.body_kind == FB_LENGTH && c->body_got + n > c->body_len)
+		return conn_violation(c, "%s beyond the declared "
+		    "Content-Length", msg);
+	c->body_got += n;
+	c->ul.stream_started = 1;
+	return 0;
+}
+
 int
 splice_on_body(struct conn *c, const char *p, size_t len)
 {
-	/* after the JSON body only a streamed body continues (§9.1 item 6) */
-	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
-		return conn_violation(c, "BODY on a request without a streamed "
-		    "body");
-	if (c->ul.stream_done)
-		return conn_violation(c, "BODY after BODY_END");
-	if (c->fw.body_kind == FB_LENGTH && c->body_got + len > c->body_len)
-		return conn_violation(c, "BODY beyond the declared "
-		    "Content-Length");
-	c->body_got += len;
-	c->ul.stream_started = 1;
+	if (stream_is(c, "BODY") < 0 || stream_open(c, "BODY") < 0 ||
+	    stream_count(c, len, "BODY") < 0)
+		return -1;
 	if (c->ck.kind != CK_NONE)
 		return SPLICE_CHECKED;	/* the checker takes them (dispatch.c) */
 	stream_bytes(c, p, len);
@@ -233,20 +259,16 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 	uint32_t n = m->u.body_spliced.len;
 	int k;
 
-	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
-		return conn_violation(c, "BODY_SPLICED on a request without a "
-		    "streamed body");
+	if (stream_is(c, "BODY_SPLICED") < 0)
+		return -1;
 	if (!c->ul.up_given)
 		return conn_violation(c, "BODY_SPLICED without a body pipe");
-	if (c->ul.stream_done)
-		return conn_violation(c, "BODY_SPLICED after BODY_END");
+	if (stream_open(c, "BODY_SPLICED") < 0)
+		return -1;
 	if (n == 0 || n > IPC_SPLICED_MAX)
 		return conn_violation(c, "BODY_SPLICED of %u bytes", n);
-	if (c->fw.body_kind == FB_LENGTH && c->body_got + n > c->body_len)
-		return conn_violation(c, "BODY_SPLICED beyond the declared "
-		    "Content-Length");
-	c->body_got += n;
-	c->ul.stream_started = 1;
+	if (stream_count(c, n, "BODY_SPLICED") < 0)
+		return -1;
 	if (c->ck.kind != CK_NONE)
 		return SPLICE_CHECKED;	/* the checker moves them (dispatch.c) */
 	if (c->rs == RS_WAIT_DONE || c->ul.upload_failed || c->bc.fd < 0 ||
