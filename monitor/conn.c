@@ -97,7 +97,7 @@ conn_settle(struct conn *c, int status)
 {
 	pins_settle(c, status);
 	if (c->sc_settle != NULL)
-		c->sc_settle(c);
+		c->sc_settle(c, status);
 }
 
 void

@@ -440,6 +440,9 @@ enum fwd_op {
 	FOP_INIT,		/* POST libpod containers/{c}/init */
 	FOP_ATTACH,		/* POST containers/{c}/attach */
 	FOP_UPDATE,		/* POST containers/{c}/update */
+	FOP_COMMIT,		/* POST commit?container= */
+	FOP_CHANGES,		/* GET containers/{c}/changes */
+	FOP_EXPORT,		/* GET containers/{c}/export */
 	FOP_REMOVE,		/* DELETE of a container, image, volume,
 				   network or pod (action "remove") */
 	FOP_PRUNE,		/* POST <family>/prune (action "prune") */
@@ -786,7 +789,7 @@ struct conn {
 	/* set by startcheck.c while c holds c->sc or a start lock: what
 	   conn_settle calls to release them (startcheck.c stands above
 	   the relay and the backend, which settle requests) */
-	void (*sc_settle)(struct conn *c);
+	void (*sc_settle)(struct conn *c, int status);
 	char (*pin_names)[41];		/* pins made for this create (pins.c;
 					   PIN_NAME_MAX + 1 bytes each) */
 	unsigned npins;

@@ -495,6 +495,15 @@ target_prefix(const struct conn *c, char out[33])
 	out[n] = '\0';
 }
 
+/* A tag, build, commit or import: the names it moves (imgdest.c), then
+ * phase_resume(). */
+static void
+phase_names(struct conn *c)
+{
+	if (imgdest_start(c) == 0)
+		phase_resume(c);
+}
+
 void
 phase_start(struct conn *c)
 {
@@ -504,13 +513,11 @@ phase_start(struct conn *c)
 	/* routes the monitor answers or pre-checks itself (answer.c) */
 	if (answer_start(c))
 		return;
-	/* starts, and copies into a container being started (startcheck.c) */
-	if (startcheck_lock(c) || startcheck_start(c))
+	/* starts, copies into a container being started, and walks of a
+	 * container's root file system (startcheck.c) */
+	if (startcheck_lock(c) || startcheck_start(c) || startcheck_walk(c))
 		return;
-	/* a tag, build, commit or import: the names it moves (imgdest.c),
-	 * then phase_resume() */
-	if (imgdest_start(c) == 0)
-		phase_resume(c);
+	phase_names(c);
 }
 
 void
@@ -698,8 +705,10 @@ phase_done(struct conn *c, int ok, int timeout)
 	else if (c->im.step != 0) {
 		if (image_step_done(c, ok, timeout))
 			phase_next(c);		/* the image passed */
-	} else if (c->sc != NULL)
-		startcheck_done(c, ok, timeout);
+	} else if (c->sc != NULL) {
+		if (startcheck_done(c, ok, timeout))
+			phase_names(c);		/* a walk passed */
+	}
 	else if (c->dn_step != 0) {
 		if (imgdest_done(c, ok, timeout))
 			phase_resume(c);	/* every name passed */

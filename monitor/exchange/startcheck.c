@@ -70,7 +70,7 @@
 #define GO_MODE_SYMLINK	(1ULL << 27)	/* Go's fs.ModeSymlink */
 #define LIBPOD		"/v4.0.0/libpod"
 
-enum sc_step { SC_STOP = 1, SC_POD, SC_INSPECT, SC_HEAD, SC_REMOVE };
+enum sc_step { SC_STOP = 1, SC_POD, SC_INSPECT, SC_HEAD, SC_REMOVE, SC_WALK };
 
 struct startcheck {
 	enum sc_step step;
@@ -102,56 +102,133 @@ struct startcheck {
 /* ---------------------------------------------------------------- locks */
 
 /*
- * Containers with a start (or an archive upload) in flight, with their
- * connection: while one runs, the other is refused. A tiny table: one
- * entry per connection at most.
+ * Containers with a start, an archive upload or a walk of their root file
+ * system (commit, diff, export) in flight, with their connection: a start
+ * and either of the others on one container are never in flight together,
+ * the second refused. A tiny table: an entry per container a request
+ * names (a pod's start: each of its containers), and the orphans below.
+ *
+ * A walk the daemon may still run after its request ended without the
+ * daemon's answer (the client went away, the gateway timed out: podman
+ * goes on committing whatever happens to the client) keeps its lock as an
+ * orphan (c NULL) for WALK_ORPHAN_MS; an export's lock lasts until its
+ * tar is relayed (dockerd sends the head first and tars as it sends).
  */
+enum lock_kind { LK_START, LK_UPLOAD, LK_WALK };
 struct sc_lock {
-	struct conn *c;
+	struct conn *c;			/* NULL: orphaned */
 	char id[65];
-	int upload;
+	enum lock_kind kind;
+	int to_end;			/* held until c's response is relayed */
+	long long expires;		/* an orphan's end (monotonic ms) */
 };
 static struct sc_lock *locks;
 static size_t nlocks, caplocks;
 
-static void startcheck_settle(struct conn *c);
+#define WALK_ORPHAN_MS	(10 * 60 * 1000LL)
+
 static void vt_clear(struct startcheck *s);
 
-/* Lock id for c (upload: an archive PUT); 0, or -1 when the other holds it. */
+static void startcheck_settle(struct conn *c, int status);
+
+/* Lock i no longer holds: an orphan past its time, or an export relayed. */
 static int
-lock_take(struct conn *c, const char *id, int upload)
+lock_stale(const struct sc_lock *l, long long now)
 {
+	if (l->c == NULL)
+		return now >= l->expires;
+	return l->to_end && l->c->rp.resp_done;
+}
+
+/*
+ * Lock id for c (kind: what c does to it). Returns 0, or 1 + the kind of
+ * the lock that excludes it (a start excludes an upload and a walk, and
+ * each of those a start).
+ */
+static int
+lock_take(struct conn *c, const char *id, enum lock_kind kind)
+{
+	long long now = now_ms();
 	size_t i;
 
-	for (i = 0; i < nlocks; i++)
+	for (i = 0; i < nlocks; ) {
+		if (lock_stale(&locks[i], now)) {
+			locks[i] = locks[--nlocks];
+			continue;
+		}
 		if (strcmp(locks[i].id, id) == 0 && locks[i].c != c &&
-		    locks[i].upload != upload)
-			return -1;
+		    (locks[i].kind == LK_START) != (kind == LK_START))
+			return 1 + (int)locks[i].kind;
+		i++;
+	}
 	if (nlocks == caplocks) {
 		caplocks = caplocks * 2 + 8;
 		locks = xrealloc(locks, caplocks * sizeof(*locks));
 	}
+	memset(&locks[nlocks], 0, sizeof(*locks));
 	locks[nlocks].c = c;
-	locks[nlocks].upload = upload;
+	locks[nlocks].kind = kind;
 	snprintf(locks[nlocks++].id, sizeof(locks[0].id), "%s", id);
 	c->sc_settle = startcheck_settle;
 	return 0;
 }
 
 /*
+ * What becomes of c's walk lock l when c's request settles (conn_settle's
+ * status, -1 for an end without an answer): dropped (0), kept (1: an
+ * export whose tar is still relayed) or orphaned (2: the daemon may still
+ * walk; the request was written to it and no answer came, or the client
+ * left during the tar).
+ */
+static int
+walk_settles(const struct conn *c, struct sc_lock *l, int status)
+{
+	int sent = c->rs == RS_SENDING || c->rs == RS_STREAM ||
+	    c->rs == RS_RESPONSE;
+
+	if (l->to_end)
+		return c->rp.resp_done ? 0 : status < 0 ? 2 : 1;
+	if (!c->rp.head_done)
+		return sent ? 2 : 0;
+	if (c->fw.op == FOP_EXPORT && !c->rp.resp_done && status >= 200 &&
+	    status < 300) {
+		l->to_end = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * c's request ended (head, refusal, end: conn_settle, through
- * c->sc_settle): its locks and state go.
+ * c->sc_settle, with its status): its locks and state go, but for walks
+ * (walk_settles).
  */
 static void
-startcheck_settle(struct conn *c)
+startcheck_settle(struct conn *c, int status)
 {
-	size_t i;
+	size_t i, kept = 0;
+	int w;
 
-	for (i = 0; i < nlocks; )
-		if (locks[i].c == c)
-			locks[i] = locks[--nlocks];
-		else
+	for (i = 0; i < nlocks; ) {
+		if (locks[i].c != c) {
 			i++;
+			continue;
+		}
+		w = locks[i].kind == LK_WALK ? walk_settles(c, &locks[i],
+		    status) : 0;
+		if (w == 0) {
+			locks[i] = locks[--nlocks];
+			continue;
+		}
+		if (w == 2) {
+			locks[i].c = NULL;
+			locks[i].to_end = 0;
+			locks[i].expires = now_ms() + WALK_ORPHAN_MS;
+		} else {
+			kept++;
+		}
+		i++;
+	}
 	if (nlocks == 0) {
 		free(locks);
 		locks = NULL;
@@ -159,9 +236,12 @@ startcheck_settle(struct conn *c)
 	}
 	if (c->sc != NULL)
 		vt_clear(c->sc);
+	if (c->sc != NULL)
+		vt_clear(c->sc);
 	free(c->sc);
 	c->sc = NULL;
-	c->sc_settle = NULL;
+	if (kept == 0)
+		c->sc_settle = NULL;
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -219,12 +299,17 @@ refuse(struct conn *c, const char *code, const char *hint,
     const char *fmt, ...)
 {
 	struct startcheck *s = c->sc;
-	char path[160];
+	char path[160], detail[CG_DETAIL_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->rdetail, sizeof(s->rdetail), fmt, ap);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
+	if (s == NULL) {	/* an upload (startcheck_lock): no check state */
+		answer_refuse(c, code, hint, "%s", detail);
+		return;
+	}
+	snprintf(s->rdetail, sizeof(s->rdetail), "%s", detail);
 	/*
 	 * docker run and start -a attach before they start, and podman's
 	 * attach inits the container: refused, the attach's own 403 would
@@ -286,6 +371,7 @@ enqueue(struct conn *c, const char *id)
 {
 	struct startcheck *s = c->sc;
 	size_t i;
+	int held;
 
 	for (i = 0; i < s->n; i++)
 		if (strcmp(s->ids[i], id) == 0)
@@ -295,10 +381,19 @@ enqueue(struct conn *c, const char *id)
 		    "by one", "more than %d containers would start", SC_MAX);
 		return -1;
 	}
-	if ((s->workdir || s->volchown) && lock_take(c, id, 0) < 0) {
+	held = lock_take(c, id, LK_START);
+	if (held == 1 + LK_UPLOAD) {
 		refuse(c, "host-path", "retry once the copy is done",
 		    "a copy into container %.12s is in flight; it is started "
 		    "afterwards", id);
+		return -1;
+	}
+	if (held != 0) {
+		refuse(c, "host-path", "retry once it is done (after a client "
+		    "that went away, within 10 minutes)", "a commit, diff or "
+		    "export of container %.12s may be in flight in the daemon, "
+		    "which reads its root file system on the host (advisory "
+		    "podman-rootfs-walk); it is started afterwards", id);
 		return -1;
 	}
 	snprintf(s->ids[s->n++], sizeof(s->ids[0]), "%s", id);
@@ -713,8 +808,9 @@ stop_answered(struct conn *c, int status)
 	next(c);
 }
 
-void
-startcheck_done(struct conn *c, int ok, int timeout)
+/* The internal exchange of a start's check ended (startcheck_done). */
+static void
+start_done(struct conn *c, int ok, int timeout)
 {
 	struct startcheck *s = c->sc;
 	char *body = NULL;
@@ -778,6 +874,190 @@ startcheck_done(struct conn *c, int ok, int timeout)
 	free(body);
 }
 
+/* ---------------------------------------------------------------- walks */
+
+/*
+ * Commit, diff (changes) and export: podman walks the container's root
+ * file system on the host, by path, without a chroot (measured by the red
+ * team on podman 4.3.1: libpod commit and diff tar or list the overlay
+ * upper directory; a process that writes the root file system while the
+ * walk runs swapped a directory for a symlink to a host directory, and
+ * the committed image held the host's /etc/shadow, the diff listed the
+ * host's /root; with pause=true a second container of the pod, sharing its
+ * pid namespace, raced through /proc/<pid>/root). Export tars the same
+ * mounted root. dockerd's overlay2 diff also tars the upper directory on
+ * the host (not measured). So the monitor refuses these walks of a
+ * container that has processes, as the daemon tells at request time, and
+ * holds off its starts (a walk lock) while the walk runs: a stopped
+ * container has no process that could redirect the walk (advisory
+ * podman-rootfs-walk, tool.md "Backend advisories").
+ */
+
+/* The word the CLIs use for c's walk. */
+static const char *
+walk_name(const struct conn *c)
+{
+	return c->fw.op == FOP_COMMIT ? "commit" : c->fw.op == FOP_CHANGES ? "diff" :
+	    "export";
+}
+
+/*
+ * The container c's walk names, into out: the path ref (changes,
+ * export), or commit's container query value (an id the monitor answered
+ * owned: verify_query_refs). 0, or -1 for none.
+ */
+static int
+walk_target(const struct conn *c, char out[65])
+{
+	const char *t = memchr(c->fw.target, '?', c->fw.target_len), *v;
+	struct cg_query *q;
+	struct cg_refusal r;
+	int rc = -1;
+
+	if (c->fw.op != FOP_COMMIT)
+		return target_id(c, out);
+	q = t != NULL ? query_parse(t + 1, c->fw.target_len -
+	    (size_t)(t + 1 - c->fw.target), &r) : NULL;
+	v = q != NULL ? query_get(q, "container") : NULL;
+	if (v != NULL && v[0] != '\0' && strlen(v) <= 64) {
+		snprintf(out, 65, "%s", v);
+		rc = 0;
+	}
+	if (q != NULL)
+		query_free(q);
+	return rc;
+}
+
+/*
+ * The inspect of a walk's container (compat, both daemons), body[0..len):
+ * passes (1) when its state has no process (created, configured, exited,
+ * stopped; not running, paused or restarting, no pid) and the daemon will
+ * not start it by itself meanwhile (no restart policy, or never started);
+ * else refused (0).
+ */
+static int
+walk_inspected(struct conn *c, const char *body, size_t len)
+{
+	static const char *const idle[] = { "created", "configured", "exited",
+	    "stopped" };
+	const struct listener *l = &c->gw->lis[c->lis];
+	const char *daemon = l->backend_kind == CG_PODMAN ? "podman" :
+	    "the daemon";
+	struct startcheck *s = c->sc;
+	cJSON *tree = json_parse(body, len, NULL, 0);
+	const cJSON *st = json_get(tree, "State"), *pid = json_get(st, "Pid");
+	char state[24], pol[24];
+	int idle_ok = 0, fresh;
+	size_t i;
+
+	if (!cJSON_IsObject(tree)) {
+		cJSON_Delete(tree);
+		backend_refuse(c, "backend-unreachable", "unexpected container "
+		    "inspect response");
+		return 0;
+	}
+	snprintf(state, sizeof(state), "%s", str_of(json_get(st, "Status"),
+	    "unknown"));
+	snprintf(pol, sizeof(pol), "%s", str_of(json_get(json_get(json_get(
+	    tree, "HostConfig"), "RestartPolicy"), "Name"), ""));
+	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)
+		idle_ok |= strcmp(state, idle[i]) == 0;
+	if (cJSON_IsTrue(json_get(st, "Running")) ||
+	    cJSON_IsTrue(json_get(st, "Paused")) ||
+	    cJSON_IsTrue(json_get(st, "Restarting")) ||
+	    (json_is_number(pid) && strcmp(pid->valuestring, "0") != 0))
+		idle_ok = 0;
+	cJSON_Delete(tree);
+	fresh = strcmp(state, "created") == 0 ||
+	    strcmp(state, "configured") == 0;
+	if (!idle_ok) {
+		refuse(c, "host-path", "docker stop (or podman --remote stop) "
+		    "it, then run the command again", "%s: stop the container "
+		    "first: container %s is %s, and %s reads a running "
+		    "container's files on the host, where the container can "
+		    "redirect it (advisory podman-rootfs-walk)", walk_name(c),
+		    s->name, state, daemon);
+		return 0;
+	}
+	if (!fresh && pol[0] != '\0' && strcmp(pol, "no") != 0) {
+		refuse(c, "host-path", "create the container without --restart",
+		    "%s: container %s restarts by itself (--restart %s): %s "
+		    "could start it while it reads its files on the host "
+		    "(advisory podman-rootfs-walk)", walk_name(c), s->name,
+		    pol, daemon);
+		return 0;
+	}
+	return 1;
+}
+
+/* The internal exchange of a walk's inspect ended; 1 when it passed. */
+static int
+walk_done(struct conn *c, int ok, int timeout)
+{
+	char *body = NULL;
+	size_t len = 0;
+	int status = 0, pass = 0;
+
+	if (!ok) {
+		backend_refuse_transport(c, timeout);
+		return 0;
+	}
+	if (backend_internal_done(c, 1, &status, &body, &len) < 0) {
+		backend_refuse_transport(c, 0);
+		return 0;
+	}
+	if (status == 404)
+		pass = 1;	/* gone: the daemon answers the walk itself */
+	else if (status != 200)
+		backend_refuse(c, "backend-unreachable", "unexpected container "
+		    "inspect response (%d)", status);
+	else
+		pass = walk_inspected(c, body, len);
+	free(body);
+	if (pass) {
+		/* the lock stays (c->sc_settle) until the walk ends */
+		free(c->sc);
+		c->sc = NULL;
+	}
+	return pass;
+}
+
+int
+startcheck_walk(struct conn *c)
+{
+	struct startcheck *s;
+	char id[65], path[160];
+
+	if ((c->fw.op != FOP_COMMIT && c->fw.op != FOP_CHANGES &&
+	    c->fw.op != FOP_EXPORT) || walk_target(c, id) < 0)
+		return 0;
+	s = c->sc = xcalloc(1, sizeof(*s));
+	c->sc_settle = startcheck_settle;	/* conn_settle frees it */
+	snprintf(s->ids[0], sizeof(s->ids[0]), "%s", id);
+	s->n = 1;
+	snprintf(s->name, sizeof(s->name), "%.12s", id);
+	c->rs = RS_PHASE;
+	if (lock_take(c, id, LK_WALK) != 0) {
+		refuse(c, "host-path", "retry once it has started, and stop it "
+		    "first", "%s: container %s is being started (advisory "
+		    "podman-rootfs-walk)", walk_name(c), s->name);
+		return 1;
+	}
+	s->step = SC_WALK;
+	snprintf(path, sizeof(path), "/v1.41/containers/%s/json", id);
+	ask(c, "GET", path, 0);
+	return 1;
+}
+
+int
+startcheck_done(struct conn *c, int ok, int timeout)
+{
+	if (c->sc->step == SC_WALK)
+		return walk_done(c, ok, timeout);
+	start_done(c, ok, timeout);
+	return 0;
+}
+
 int
 startcheck_lock(struct conn *c)
 {
@@ -787,7 +1067,7 @@ startcheck_lock(struct conn *c)
 	if (!(l->advisories & WALK_ADVS) || c->fw.op != FOP_ARCHIVE_PUT ||
 	    target_id(c, id) < 0)
 		return 0;
-	if (lock_take(c, id, 1) == 0)
+	if (lock_take(c, id, LK_UPLOAD) == 0)
 		return 0;
 	refuse(c, "host-path", "retry once it has started", "container %.12s "
 	    "is being started; a copy into it waits until then", id);

@@ -17,8 +17,24 @@
  */
 int startcheck_start(struct conn *c);
 
-/* The internal exchange of c's start check ended (phase_done). */
-void startcheck_done(struct conn *c, int ok, int timeout);
+/*
+ * The internal exchange of c's check ended (phase_done). Returns 1 when
+ * a walk's check passed (phase.c goes on with the request's names, then
+ * forwards it), 0 otherwise (a start goes on, is forwarded or refused
+ * here; a walk was refused).
+ */
+int startcheck_done(struct conn *c, int ok, int timeout);
+
+/*
+ * Called by phase_start() for c's verified FORWARD: a commit, diff
+ * (changes) or export of a container, which the daemon walks on the host
+ * (advisory podman-rootfs-walk, startcheck.c "walks"): refused while the
+ * container has processes or a start of it is in flight; otherwise the
+ * container's starts are refused until the walk ends. Returns 1 when it
+ * took c over (the inspect runs: startcheck_done; or refused), 0 when c
+ * is no such request.
+ */
+int startcheck_walk(struct conn *c);
 
 /*
  * An archive upload (docker cp into a container) on a podman with the

@@ -45,6 +45,7 @@ NID = "b2" * 32
 PID = "c3" * 32
 IID = "sha256:" + "d4" * 32
 EID = "e5" * 32
+RID = "f6" * 32		# a running container (names starting "run")
 
 
 def stream_then_close(sock_path, target, body, size, timeout=20):
@@ -216,6 +217,8 @@ class FakeDaemon:
                         break
                     c.sendall(d)
                 return
+            if "repo=slow" in target:	# a commit that takes its time
+                time.sleep(1.5)
             status, body = self.answer(method, target.split("?", 1)[0])
             reason = {200: "OK", 204: "No Content", 404: "Not Found"}[status]
             out = "HTTP/1.1 %d %s\r\nConnection: close\r\n" % (status, reason)
@@ -242,7 +245,11 @@ class FakeDaemon:
                     seg == ["networks"] or (libpod and seg == ["networks", "json"]):
                 obj = []
             elif seg[0] == "containers" and len(seg) == 3 and seg[2] in ("json", "exists"):
-                obj = {"Id": CID, "Config": {"Labels": labels}}
+                # the state the monitor reads before a commit, diff or export
+                run = seg[1].startswith("run") or seg[1] == RID
+                obj = {"Id": RID if run else CID, "Config": {"Labels": labels},
+                       "State": {"Status": "running" if run else "exited",
+                                 "Running": run, "Pid": 42 if run else 0}}
             elif seg[0] == "exec" and len(seg) == 3 and seg[2] == "json":
                 obj = {"ID": seg[1], "ContainerID": CID}
             elif seg[0] == "volumes" and ((not libpod and len(seg) == 2) or
@@ -360,6 +367,25 @@ CASES = [
     ("commit: options repeated in the body are dropped", "docker", "POST",
      "/commit?repo=r&tag=t&container=c1", b'{"repo":"r","tag":"t","container":"c1"}', 200,
      "/commit?repo=r&tag=t&container=%s" % CID, b"{}", None),
+    # advisory podman-rootfs-walk: the daemon walks the root file system on the host;
+    # refused while the container has processes (State from the daemon), else forwarded
+    ("commit of a running container is refused", "docker", "POST",
+     C + "/commit?container=run1&repo=r", None, 403, None, None, None),
+    ("libpod commit of a running container is refused", "podman", "POST",
+     L + "/commit?container=run1&repo=r", None, 403, None, None, None),
+    ("diff of a running container is refused", "docker", "GET",
+     C + "/containers/run1/changes", None, 403, None, None, None),
+    ("libpod diff of a running container is refused", "podman", "GET",
+     L + "/containers/run1/changes", None, 403, None, None, None),
+    ("export of a running container is refused", "docker", "GET",
+     C + "/containers/run1/export", None, 403, None, None, None),
+    ("diff of an exited container is forwarded", "docker", "GET",
+     C + "/containers/c1/changes", None, 200, C + "/containers/%s/changes" % CID, None, None),
+    ("export of an exited container is forwarded", "podman", "GET",
+     L + "/containers/c1/export", None, 200, L + "/containers/%s/export" % CID, None, None),
+    ("libpod commit of an exited container is forwarded", "podman", "POST",
+     L + "/commit?container=c1&repo=r", None, 200, L + "/commit?container=%s&repo=r" % CID,
+     None, None),
 ]
 
 # (name, socket, target, body, parses of the body by the monitor)
@@ -368,6 +394,42 @@ PARSES = [
      b'{"Image":"localhost/busybox","Cmd":["true"],"HostConfig":{"Binds":["{ROOT_RAW}/data:/d"]}}', 1),
     ("volume create", "podman", L + "/volumes/create", b'{"Name":"pv1"}', 1),
 ]
+
+
+def walk_cases(socks, C):
+    """Advisory podman-rootfs-walk (tool.md): the refusal's words, and a start of a
+    container while a commit of it is in flight is refused, then allowed once the
+    commit answered. Returns (passed, failed)."""
+    passed = failed = 0
+    status, resp = http(socks["docker"], "POST", C + "/commit?container=run1&repo=r")
+    want = (b"container-gateway: host-path: commit: stop the container first: container "
+            b"f6f6f6f6f6f6 is running, and podman reads a running container's files on the "
+            b"host, where the container can redirect it (advisory podman-rootfs-walk)")
+    if status == 403 and want in resp:
+        passed += 1
+        print("PASS commit of a running container: the refusal says why")
+    else:
+        failed += 1
+        print("FAIL commit of a running container: the refusal says why: %d %r" % (
+            status, resp[:300]))
+    got = {}
+    t = threading.Thread(target=lambda: got.update(commit=http(
+        socks["docker"], "POST", C + "/commit?container=c1&repo=slow")))
+    t.start()
+    time.sleep(0.5)
+    during = http(socks["docker"], "POST", C + "/containers/c1/start")
+    t.join()
+    after = http(socks["docker"], "POST", C + "/containers/c1/start")
+    if during[0] == 403 and b"commit, diff or export of container a1a1a1a1a1a1 may be " \
+            b"in flight" in during[1] and got["commit"][0] == 200 and after[0] == 204:
+        passed += 1
+        print("PASS a start during a commit of the container is refused, then allowed")
+    else:
+        failed += 1
+        print("FAIL a start during a commit of the container is refused, then allowed: "
+              "during %d %r, commit %d, after %d %r" % (during[0], during[1][:200],
+                                                       got["commit"][0], after[0], after[1][:200]))
+    return passed, failed
 
 
 def main():
@@ -516,6 +578,9 @@ def main():
                 failed += 1
                 print("FAIL %s: status %d, parse counts %r, wanted [%d]" % (
                     name, status, got, want))
+        p, f = walk_cases(socks, C)
+        passed += p
+        failed += f
         for (name, sk, method, target, body, want_status, want_target, want_body,
              want_dropped) in CASES:
             root_enc = root.replace("/", "%2F")
