@@ -93,6 +93,29 @@ static const struct advisory table[ADV_COUNT] = {
 		"the daemon before each start, restart, init and attach, as for "
 		"podman-workdir, and refuses a symlink on the way",
 	},
+	/*
+	 * Measured by the red team on podman 4.3.1: libpod commit and diff
+	 * walk the overlay upper directory on the host, by path, without a
+	 * chroot; a process writing the root file system during the walk
+	 * swapped a directory for a symlink (the image held the host's
+	 * /etc/shadow, the diff listed the host's /root). dockerd's overlay2
+	 * diff tars the upper directory on the host too (not measured). No
+	 * release is known to fix it: every podman and dockerd backend.
+	 */
+	[ADV_ROOTFS_WALK] = {
+		"podman-rootfs-walk", "podman",
+		"all known versions; dockerd too (not measured)",
+		"commit, diff (changes) and export read the container's root "
+		"file system on the host, by path, without a chroot: a process "
+		"that writes it during the walk (the container itself, or a "
+		"container of its pod through /proc/<pid>/root while it is "
+		"paused) redirects the walk to host files, which end up in the "
+		"image, the diff or the tar",
+		"refuses commit, diff and export of a container that has "
+		"processes (running, paused, restarting, ...) or a restart "
+		"policy, as the daemon tells at the request, and refuses its "
+		"start, restart and init while one runs",
+	},
 };
 
 const struct advisory *
@@ -232,6 +255,7 @@ advisory_applies(const struct backend_version *v, int podman_server)
 	if (podman)
 		bits |= 1u << ADV_NETAVARK_TEARDOWN |
 		    1u << ADV_PODMAN_VOLUME_CHOWN;
+	bits |= 1u << ADV_ROOTFS_WALK;		/* podman and dockerd, all */
 	/* fixed in 1.2.8, 1.3.3 and 1.4.0-rc.3 */
 	if ((v->runtime[0] == '\0' || strcmp(v->runtime, "runc") == 0) &&
 	    (!r.ok || below(rv, "1.2.8") ||

@@ -28,6 +28,7 @@ enum advisory_id {
 	ADV_NETAVARK_TEARDOWN,	/* netavark drops the shared isolation jump */
 	ADV_PODMAN_VOLUME_CHOWN, /* podman stats a new volume's target on
 				    the host */
+	ADV_ROOTFS_WALK,	/* commit, diff, export walk the root on the host */
 	ADV_COUNT
 };
 
@@ -57,7 +58,8 @@ void advisory_parse_version(const char *body, size_t len,
  * Bit 1 << id for each advisory that applies to v. podman_server: the
  * daemon said "Server: Libpod/..." on its GET /_ping, so an unreadable
  * version counts as affected (fail closed); the runc row applies when the
- * runtime is runc below a fixed release, or unknown.
+ * runtime is runc below a fixed release, or unknown; podman-rootfs-walk
+ * always (podman and dockerd: no fixed release is known).
  */
 unsigned advisory_applies(const struct backend_version *v,
     int podman_server);

@@ -317,7 +317,8 @@ log_advisories(const struct listener *l, unsigned mask, const char *q,
 		log_msg(LOG_WARNING, "backend-advisory", "advisory %s applies to "
 		    "%s (%s): %s %s: %s; what the gateway does: %s", a->id, q,
 		    what, a->component, a->affected, a->flaw, a->gateway);
-		if (rf != NULL)
+		/* no release fixes it; the gateway's refusals close it */
+		if (rf != NULL && i != ADV_ROOTFS_WALK)
 			fprintf(rf, "%s%s (%s)", ftell(rf) > 0 ? ", " : "", a->id,
 			    what);
 	}
