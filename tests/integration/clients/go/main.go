@@ -245,6 +245,11 @@ func sdkFlows() []flow {
 			if err = sdk.ContainerResize(ctx, id, types.ResizeOptions{Height: 30, Width: 100}); err != nil {
 				return err
 			}
+			// diff and export of a stopped container (advisory podman-rootfs-walk:
+			// the gateway refuses them while the container runs)
+			if err = sdk.ContainerStop(ctx, id, d(time.Second)); err != nil {
+				return err
+			}
 			ch, err := sdk.ContainerDiff(ctx, id)
 			if err != nil {
 				return err
@@ -356,6 +361,10 @@ func sdkFlows() []flow {
 				return err
 			}
 			defer sdkRm(id)
+			// a commit of a stopped container (advisory podman-rootfs-walk)
+			if err = sdk.ContainerStop(ctx, id, d(time.Second)); err != nil {
+				return err
+			}
 			ref := "localhost/" + name("img") + ":v1"
 			r, err := sdk.ContainerCommit(ctx, id, types.ContainerCommitOptions{Reference: ref, Comment: "c", Author: "a",
 				Changes: []string{"ENV A=1", "LABEL cg.run=", "CMD [\"sh\"]"}, Pause: true})
@@ -553,6 +562,20 @@ func sdkFlows() []flow {
 			_, err := sdk.ContainerCreate(ctx, &container.Config{Image: img}, &container.HostConfig{Privileged: true}, nil, nil, name("priv"))
 			return refused(err, "privileged")
 		}},
+		{"refused: gosdk commit, diff and export of a running container", true, func() error {
+			id, err := sdkRunning([]string{"sleep", "60"}, nil)
+			if err != nil {
+				return err
+			}
+			defer sdkRm(id)
+			_, err = sdk.ContainerCommit(ctx, id, types.ContainerCommitOptions{Reference: "localhost/" + name("run") + ":1"})
+			_, err2 := sdk.ContainerDiff(ctx, id)
+			rc, err3 := sdk.ContainerExport(ctx, id)
+			if err3 == nil {
+				rc.Close()
+			}
+			return first(refused(err, "host-path"), refused(err2, "host-path"), refused(err3, "host-path"))
+		}},
 		{"refused: gosdk bind of a host directory", true, func() error {
 			_, err := sdk.ContainerCreate(ctx, &container.Config{Image: img}, &container.HostConfig{Binds: []string{"/etc:/h"}}, nil, nil, name("bind"))
 			return refused(err, "bind-mount")
@@ -748,6 +771,10 @@ func dkcFlows() []flow {
 			}
 			got, err := untarFirst(&tb)
 			if err != nil {
+				return err
+			}
+			// a commit of a stopped container (advisory podman-rootfs-walk)
+			if err = dkc.StopContainer(c.ID, 1); err != nil {
 				return err
 			}
 			repo := "localhost/" + name("img")

@@ -91,11 +91,13 @@ flow('docker-api stop, restart, kill, wait, pause, top, stats, rename, changes, 
     check(c.top.any?, 'top')
     check(c.stats.is_a?(Hash), 'stats')
     c.rename(name('renamed'))
+    c.stop('timeout' => 1)
+    # changes and export of a stopped container (advisory podman-rootfs-walk: the
+    # gateway refuses them while it runs)
     check(c.changes.any?, 'changes')
     n = 0
     c.export { |chunk| n += chunk.size }
     check(n.positive?, 'export')
-    c.stop('timeout' => 1)
     c.restart('timeout' => 1)
     c.kill('signal' => 'SIGKILL')
     check(c.wait(30)['StatusCode'] == 137, 'wait')
@@ -147,6 +149,7 @@ end
 flow('docker-api commit, image tag, json, history, remove') do
   c = running(['sh', '-c', 'echo x > /committed; exec sleep 60'])
   begin
+    c.stop('timeout' => 1)	# a commit of a stopped container (podman-rootfs-walk)
     repo = "localhost/#{name('img')}"
     i = c.commit('repo' => repo, 'tag' => 'v1')
     i.tag('repo' => repo, 'tag' => 'v2')
@@ -247,6 +250,17 @@ end
 flow('refused: docker-api privileged create', refusal: true) do
   refused('privileged') do
     Docker::Container.create('Image' => IMG, 'name' => name('priv'), 'HostConfig' => { 'Privileged' => true })
+  end
+end
+
+flow('refused: docker-api commit, changes and export of a running container', refusal: true) do
+  c = running(['sleep', '60'])
+  begin
+    refused('host-path') { c.commit('repo' => "localhost/#{name('run')}", 'tag' => '1') }
+    refused('host-path') { c.changes }
+    refused('host-path') { c.export { |_| nil } }
+  ensure
+    c.remove(force: true)
   end
 end
 
