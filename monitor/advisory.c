@@ -111,10 +111,12 @@ static const struct advisory table[ADV_COUNT] = {
 		"container of its pod through /proc/<pid>/root while it is "
 		"paused) redirects the walk to host files, which end up in the "
 		"image, the diff or the tar",
-		"refuses commit, diff and export of a container that has "
-		"processes (running, paused, restarting, ...) or a restart "
-		"policy, as the daemon tells at the request, and refuses its "
-		"start, restart and init while one runs",
+		"forwards every commit with pause=true and refuses one of a "
+		"running container in a pod; refuses diff and export of a "
+		"container that has processes (running, paused, restarting, "
+		"...) or a restart policy, as the daemon tells at the request; "
+		"refuses its start, restart, init and copies into it while one "
+		"runs",
 	},
 };
 

@@ -278,11 +278,29 @@ nonempty(const char *v)
 	return v != NULL && v[0] != '\0';
 }
 
+/*
+ * A commit: its container, its changes (policy.md §13.2), and pause=true
+ * whatever the client asked (docker's default; podman-remote's is false).
+ * Podman commits a running container by walking its root file system on
+ * the host, by path: a container left running during the walk swapped a
+ * directory for a symlink to /etc, and the image held the host's
+ * /etc/shadow (red team, podman 4.3.1; advisory podman-rootfs-walk).
+ * Frozen, it cannot; the monitor refuses the container a pod could reach
+ * through a shared pid namespace (monitor/exchange/startcheck.c). The key
+ * is dropped and appended last, so the forwarded query is a fixpoint of
+ * the monitor's replay.
+ */
 static int
 qp_commit(struct cg_request *req, struct cg_refusal *r)
 {
+	size_t i;
+
 	if (!nonempty(query_get(req->query, "container")))
 		return cg_refuse(r, "malformed", "commit needs a container");
+	for (i = query_find(req->query, "pause", 0); i != QUERY_NONE;
+	    i = query_find(req->query, "pause", i))
+		query_remove_at(req->query, i);
+	query_append(req->query, "pause", "true");
 	return changes_policy(req->query, r);
 }
 

@@ -1012,7 +1012,7 @@ test_forward_owned(void **state)
 	FWD_BAD(m, "did not answer owned");
 	m = m_forward(1, "DELETE", "/v1.41/images/foo", FWD_NONE, 0);
 	FWD_BAD(m, "did not answer owned");
-	m = m_forward(1, "POST", "/v1.41/commit?container=c1", FWD_JSON, 0);
+	m = m_forward(1, "POST", "/v1.41/commit?container=c1&pause=true", FWD_JSON, 0);
 	FWD_BAD(m, "FORWARD query container: c1 was not answered owned");
 
 	/* owned: the id is forwarded, not the ref */
@@ -1105,14 +1105,14 @@ test_forward_owned(void **state)
 	    http_resp(200, OWNED_BODY("c1id")), IPC_FACT_OWNED, "c1id");
 	snprintf(gw.lis[0].backend_path, sizeof(gw.lis[0].backend_path), "%s",
 	    sock_missing);
-	m = m_forward(1, "POST", "/v1.41/commit?container=c1id", FWD_JSON, 0);
+	m = m_forward(1, "POST", "/v1.41/commit?container=c1id&pause=true", FWD_JSON, 0);
 	assert_int_equal(t_send_run(&t, &m), 0);
 	t_expect_msg(&t, IPC_VERDICT, &m);
 	t_close(&t, HANDLED);
 	t_open(&t, sock_up);
 	ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "c1",
 	    http_resp(200, OWNED_BODY("c1id")), IPC_FACT_OWNED, "c1id");
-	m = m_forward(1, "POST", "/v1.41/commit?container=c1", FWD_JSON, 0);
+	m = m_forward(1, "POST", "/v1.41/commit?container=c1&pause=true", FWD_JSON, 0);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 }
 
@@ -1206,7 +1206,7 @@ test_replay_context(void **state)
 	    http_resp(200, OWNED_BODY("c1id")), IPC_FACT_OWNED, "c1id");
 	snprintf(gw.lis[0].backend_path, sizeof(gw.lis[0].backend_path), "%s",
 	    sock_missing);
-	assert_int_equal(forward_json(&t, "/v1.41/commit?container=c1id", "{}"), 0);
+	assert_int_equal(forward_json(&t, "/v1.41/commit?container=c1id&pause=true", "{}"), 0);
 	t_expect_msg(&t, IPC_VERDICT, &m);
 	assert_int_equal(m.u.verdict.status, 502);	/* replayed, then no backend */
 	t_close(&t, HANDLED);
@@ -1214,7 +1214,7 @@ test_replay_context(void **state)
 	t_open(&t, sock_up);
 	ask(&t, 1, 1, CG_FACT_CONTAINER, IPC_API_COMPAT, "c1",
 	    http_resp(200, OWNED_BODY("c1id")), IPC_FACT_OWNED, "c1id");
-	m = m_forward(1, "POST", "/v1.41/commit?container=c1id", FWD_JSON, 0);
+	m = m_forward(1, "POST", "/v1.41/commit?container=c1id&pause=true", FWD_JSON, 0);
 	t_expect(&t, t_send_run(&t, &m), KILLED, __LINE__);
 	assert_log("the policy rewrites the forwarded body");
 	gw.lis[0].commit_needs_body = 0;

@@ -357,13 +357,14 @@ test_commit(void **state)
 	(void)state;
 	pass("POST", "/commit?repo=localhost%2Fx&tag=v1&container=own1",
 	    "{\"repo\":\"localhost/x\",\"tag\":\"v1\",\"container\":\"own1\"}",
-	    "/commit?repo=localhost%2Fx&tag=v1&container=" ID_A, "{}");
+	    "/commit?repo=localhost%2Fx&tag=v1&container=" ID_A "&pause=true",
+	    "{}");
 	pass("POST", "/commit?container=own1&pause=true&changes=ENV+a%3D1"
 	    "&changes=CMD+x&author=me",
 	    "{\"container\":\"own1\",\"pause\":true,\"changes\":[\"ENV a=1\","
 	    "\"CMD x\"],\"author\":\"me\",\"Cmd\":[\"sh\"]}",
-	    "/commit?container=" ID_A "&pause=true&changes=ENV%20a%3D1"
-	    "&changes=CMD%20x&author=me", "{\"Cmd\":[\"sh\"]}");
+	    "/commit?container=" ID_A "&changes=ENV%20a%3D1"
+	    "&changes=CMD%20x&author=me&pause=true", "{\"Cmd\":[\"sh\"]}");
 	refuse("POST", "/commit?container=own1&repo=a",
 	    "{\"container\":\"own1\",\"repo\":\"b\"}", "ambiguous-field",
 	    "repo in the body differs from repo in the query");
@@ -372,8 +373,9 @@ test_commit(void **state)
 	    "repo in the body differs from repo in the query");
 	refuse("POST", "/commit?container=own1&changes=CMD+x",
 	    "{\"changes\":[\"CMD x\",\"LABEL a=b\"]}", "ambiguous-field", NULL);
+	/* the query's pause is true whatever was asked (qp_commit) */
 	refuse("POST", "/commit?container=own1&pause=1",
-	    "{\"pause\":true}", "ambiguous-field", NULL);
+	    "{\"pause\":false}", "ambiguous-field", NULL);
 	/* the body's container is only a copy: the query's is checked */
 	refuse("POST", "/commit?container=own1",
 	    "{\"container\":\"victim\"}", "ambiguous-field",
@@ -383,10 +385,11 @@ test_commit(void **state)
 	/* null is no body; members no daemon reads are dropped (docker
 	   reads the Config case-insensitively, podman 4.3.1 not at all) */
 	pass("POST", "/commit?container=own1", "null",
-	    "/commit?container=" ID_A, NULL);
+	    "/commit?container=" ID_A "&pause=true", NULL);
 	pass("POST", "/commit?container=own1",
 	    "{\"Bogus\":1,\"labels\":{\"a\":\"b\"}}",
-	    "/commit?container=" ID_A, "{\"Labels\":{\"a\":\"b\"}}");
+	    "/commit?container=" ID_A "&pause=true",
+	    "{\"Labels\":{\"a\":\"b\"}}");
 	refuse("POST", "/commit?container=own1&repo=r",
 	    "{\"labels\":{\"org.apache.magpie.project\":\"/x\"}}",
 	    "commit-label", NULL);

@@ -352,11 +352,11 @@ test_query_refs(void **state)
 	pass(CG_DOCKER, "POST",
 	    "/v1.41/commit?author=&comment=&container=own1&repo=localhost%2Fcommitted&tag=1",
 	    NULL, "/v1.41/commit?author=&comment=&container=" ID_A
-	    "&repo=localhost%2Fcommitted&tag=1");
+	    "&repo=localhost%2Fcommitted&tag=1&pause=true");
 	refuse(CG_DOCKER, "POST", "/v1.41/commit?container=victim&repo=x", "{}",
 	    "not-found", "no such container: victim");
 	pass(CG_PODMAN, "POST", "/v4.3.1/libpod/commit?container=a1a1a1", NULL,
-	    "/v4.3.1/libpod/commit?container=" ID_A);
+	    "/v4.3.1/libpod/commit?container=" ID_A "&pause=true");
 	pass(CG_PODMAN, "GET",
 	    "/v4.3.1/libpod/containers/stats?containers=own1&stream=false&containers=a1a1a1",
 	    NULL, "/v4.3.1/libpod/containers/stats?containers=" ID_A
@@ -586,7 +586,7 @@ test_commit_body(void **state)
 	assert_null(req.body);
 	assert_int_equal(req.body_len, 0);
 	assert_string_equal(req.target, "/v1.41/commit?author=&comment="
-	    "&container=" ID_A "&repo=localhost%2Fcommitted&tag=1");
+	    "&container=" ID_A "&repo=localhost%2Fcommitted&tag=1&pause=true");
 	policy_request_free(&req);
 	/* a backend measured to need a body gets "{}"; libpod commit none */
 	ctx.commit_needs_body = 1;

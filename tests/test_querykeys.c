@@ -362,10 +362,10 @@ test_build_commit(void **state)
 	static const struct qcase cs[] = {
 		{ D, "POST", "/v1.41/commit?container=d1&repo=r&tag=t&comment=c"
 		  "&author=a&pause=1&x=1", "/v1.41/commit?container=d1&repo=r"
-		  "&tag=t&comment=c&author=a&pause=1", "x" },
+		  "&tag=t&comment=c&author=a&pause=true", "x" },
 		{ P, "POST", "/v4.3.1/libpod/commit?container=d1&format=oci"
 		  "&stream=false", "/v4.3.1/libpod/commit?container=d1"
-		  "&format=oci&stream=false", NULL },
+		  "&format=oci&stream=false&pause=true", NULL },
 	};
 	struct cg_request req;
 	struct cg_refusal r;

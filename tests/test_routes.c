@@ -263,7 +263,7 @@ static const struct ok_case ok_cases[] = {
 	  "build", "build", L, STRM, -1, 0, 0, 0, 0, 0, NULL },
 	{ D, "POST", "/v1.41/commit?author=&comment=&container=d1&repo=localhost%2Fcommitted&tag=1", "commit",
 	  "commit", C, JOPT, -1, 0, 0, 0, 0, 1,
-	  "/v1.41/commit?author=&comment=&container=d1&repo=localhost%2Fcommitted&tag=1" },
+	  "/v1.41/commit?author=&comment=&container=d1&repo=localhost%2Fcommitted&tag=1&pause=true" },
 	{ P, "POST", "/v4.3.1/libpod/commit?container=d1", "commit", "commit", L, NONE, -1, 0, 0, 0, 0, 1, NULL },
 	/* redteam5 F3, F4: what podman 4.3.1 does not preprocess / other labels pass */
 	{ D, "POST", "/v1.41/build?dockerfile=Containerfile.IN", "build", "build", C, STRM, -1, 0, 0, 0, 0, 0, NULL },

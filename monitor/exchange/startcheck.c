@@ -142,8 +142,9 @@ lock_stale(const struct sc_lock *l, long long now)
 
 /*
  * Lock id for c (kind: what c does to it). Returns 0, or 1 + the kind of
- * the lock that excludes it (a start excludes an upload and a walk, and
- * each of those a start).
+ * the lock that excludes it: locks of different kinds exclude each other
+ * (a start, an upload, a walk: a copy into a container while podman walks
+ * its root file system can swap a directory for a symlink as well).
  */
 static int
 lock_take(struct conn *c, const char *id, enum lock_kind kind)
@@ -157,7 +158,7 @@ lock_take(struct conn *c, const char *id, enum lock_kind kind)
 			continue;
 		}
 		if (strcmp(locks[i].id, id) == 0 && locks[i].c != c &&
-		    (locks[i].kind == LK_START) != (kind == LK_START))
+		    locks[i].kind != kind)
 			return 1 + (int)locks[i].kind;
 		i++;
 	}
@@ -929,11 +930,16 @@ walk_target(const struct conn *c, char out[65])
 }
 
 /*
- * The inspect of a walk's container (compat, both daemons), body[0..len):
- * passes (1) when its state has no process (created, configured, exited,
- * stopped; not running, paused or restarting, no pid) and the daemon will
- * not start it by itself meanwhile (no restart policy, or never started);
- * else refused (0).
+ * The inspect of a walk's container (podman's own, dockerd's compat),
+ * body[0..len): passes (1) when its state has no process (created,
+ * configured, exited, stopped; not running, paused or restarting, no pid)
+ * and the daemon will not start it by itself meanwhile (no restart
+ * policy, or never started); a commit also when the container runs
+ * outside a pod: the policy forwards it with pause=true (policy/
+ * query_policy.c qp_commit), which freezes every process that could
+ * reach its root file system, as no container of this gateway joins
+ * another's pid namespace but through a pod (policy.md §3.2). Else
+ * refused (0).
  */
 static int
 walk_inspected(struct conn *c, const char *body, size_t len)
@@ -947,7 +953,7 @@ walk_inspected(struct conn *c, const char *body, size_t len)
 	cJSON *tree = json_parse(body, len, NULL, 0);
 	const cJSON *st = json_get(tree, "State"), *pid = json_get(st, "Pid");
 	char state[24], pol[24];
-	int idle_ok = 0, fresh;
+	int idle_ok = 0, fresh, pod;
 	size_t i;
 
 	if (!cJSON_IsObject(tree)) {
@@ -967,9 +973,20 @@ walk_inspected(struct conn *c, const char *body, size_t len)
 	    cJSON_IsTrue(json_get(st, "Restarting")) ||
 	    (json_is_number(pid) && strcmp(pid->valuestring, "0") != 0))
 		idle_ok = 0;
+	pod = str_of(json_get(tree, "Pod"), "")[0] != '\0';
 	cJSON_Delete(tree);
 	fresh = strcmp(state, "created") == 0 ||
 	    strcmp(state, "configured") == 0;
+	if (!idle_ok && c->fw.op == FOP_COMMIT && !pod)
+		return 1;	/* frozen by pause=true for the walk */
+	if (!idle_ok && c->fw.op == FOP_COMMIT) {
+		refuse(c, "host-path", "docker stop (or podman --remote stop) "
+		    "it, then commit it", "commit: stop the container first: "
+		    "container %s is %s in a pod, whose containers can reach "
+		    "its files while %s reads them on the host, paused or not "
+		    "(advisory podman-rootfs-walk)", s->name, state, daemon);
+		return 0;
+	}
 	if (!idle_ok) {
 		refuse(c, "host-path", "docker stop (or podman --remote stop) "
 		    "it, then run the command again", "%s: stop the container "
@@ -1038,13 +1055,16 @@ startcheck_walk(struct conn *c)
 	snprintf(s->name, sizeof(s->name), "%.12s", id);
 	c->rs = RS_PHASE;
 	if (lock_take(c, id, LK_WALK) != 0) {
-		refuse(c, "host-path", "retry once it has started, and stop it "
-		    "first", "%s: container %s is being started (advisory "
+		refuse(c, "host-path", "retry once that is done", "%s: container "
+		    "%s is being started or copied into (advisory "
 		    "podman-rootfs-walk)", walk_name(c), s->name);
 		return 1;
 	}
 	s->step = SC_WALK;
-	snprintf(path, sizeof(path), "/v1.41/containers/%s/json", id);
+	/* podman's own inspect names the container's pod */
+	snprintf(path, sizeof(path), "%s/containers/%s/json",
+	    c->gw->lis[c->lis].backend_kind == CG_PODMAN ? LIBPOD : "/v1.41",
+	    id);
 	ask(c, "GET", path, 0);
 	return 1;
 }
@@ -1063,14 +1083,22 @@ startcheck_lock(struct conn *c)
 {
 	const struct listener *l = &c->gw->lis[c->lis];
 	char id[65];
+	int held;
 
 	if (!(l->advisories & WALK_ADVS) || c->fw.op != FOP_ARCHIVE_PUT ||
 	    target_id(c, id) < 0)
 		return 0;
-	if (lock_take(c, id, LK_UPLOAD) == 0)
+	held = lock_take(c, id, LK_UPLOAD);
+	if (held == 0)
 		return 0;
-	refuse(c, "host-path", "retry once it has started", "container %.12s "
-	    "is being started; a copy into it waits until then", id);
+	if (held == 1 + LK_WALK)
+		refuse(c, "host-path", "retry once it is done", "a commit, diff "
+		    "or export of container %.12s is in flight (advisory "
+		    "podman-rootfs-walk); a copy into it waits until then", id);
+	else
+		refuse(c, "host-path", "retry once it has started", "container "
+		    "%.12s is being started; a copy into it waits until then",
+		    id);
 	return 1;
 }
 

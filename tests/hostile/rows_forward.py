@@ -149,7 +149,7 @@ def _(p, x):
 def _(p, x):
     """FORWARD of a commit of another project's container (query ref)"""
     owned(p, x)
-    p.send(forward(1, "POST", x.C + "/commit?container=%s&repo=hostile" %
+    p.send(forward(1, "POST", x.C + "/commit?container=%s&repo=hostile&pause=true" %
                    x.id("container", "theirs"), [("Content-Length", "0")]))
 
 

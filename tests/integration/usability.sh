@@ -4,8 +4,9 @@
 # or with CG_BACKEND=docker on a private dockerd (podman-only checks are skipped then).
 #
 #   u_chain    a gateway never uses another gateway as its backend (item 1), the hook too
-#   u_commit   a real docker commit through the gateway (item 3) of a stopped container;
-#              commit, diff and export of a running one are refused (podman-rootfs-walk)
+#   u_commit   a real docker commit through the gateway (item 3) of a running container,
+#              paused for it; diff and export of a running one and a commit of one in a
+#              pod are refused (podman-rootfs-walk)
 #   u_commit_label_forms  every spelling of a LABEL change the backend reads (measured)
 #              cannot set the project label on commit or import (redteam5 F4)
 #   u_prune    docker system prune succeeds; build/prune is the gateway's own answer (item 2)
@@ -146,42 +147,48 @@ u_chain() {
 # on the host, where a running container can redirect them (red team, podman 4.3.1): refused
 # while the container runs; the supported flow stops it first.
 u_commit() {
-  local lbl walk="reads a running container's files on the host, where the container can redirect it (advisory podman-rootfs-walk)"
+  local lbl
   cg_run dk run -d --name u-commit --network none $IMG sh -c 'echo committed > /c; exec sleep 300'
   if [ $CG_RC -ne 0 ]; then fail "docker commit: setup" "docker run -d failed"; return; fi
-  cg_run dk commit u-commit localhost/u-committed:0
-  if [ $CG_RC -eq 1 ] && [[ $CG_OUT == *"Error response from daemon: container-gateway: host-path: commit: stop the container first: container "*" is running, and "*"$walk"* ]] &&
-     ! bk image inspect localhost/u-committed:0 >/dev/null 2>&1; then
-    pass "docker commit of a running container: exit 1, the reason, no image"
-  else fail "docker commit of a running container: exit 1, the reason, no image" "exit $CG_RC: $(head -n 2 <<<"$CG_OUT")" quiet; fi
-  expect_fail_with "docker diff of a running container is refused, with the reason" \
-    "container-gateway: host-path: diff: stop the container first: container" dk diff u-commit
-  expect_fail_with "docker export of a running container is refused, with the reason" \
-    "container-gateway: host-path: export: stop the container first: container" dk export -o "$CG_TMP/u-export.tar" u-commit
-  if podman_only "podman --remote commit of a running container is refused"; then
-    expect_fail_with "podman --remote commit of a running container is refused, with the reason" \
-      "container-gateway: host-path: commit: stop the container first: container" pm commit u-commit localhost/u-committed:0
-  fi
-  expect_ok "docker stop before the commit" dk stop -t 1 u-commit
-  expect_ok "docker commit of an own stopped container" dk commit u-commit localhost/u-committed:1
+  cg_wait_for 10000 sh -c "DOCKER_HOST=unix://$R1/docker.sock docker exec u-commit test -e /c" >/dev/null
+  # a running container is committed paused (the gateway sends pause=true whatever
+  # the client asked: podman-remote asks false), and runs on afterwards
+  expect_ok "docker commit of an own running container" dk commit u-commit localhost/u-committed:1
   lbl=$(DOCKER_HOST="unix://$CG_BACKEND_SOCK" timeout 30 docker image inspect -f "{{index .Config.Labels \"$KEY\"}}" localhost/u-committed:1 2>&1)
   if [ "$lbl" = "$P1" ]; then pass "docker commit: the image is the project's (label)"
   else fail "docker commit: the image is the project's (label)" "label '$lbl'" quiet; fi
   expect_output "docker commit: the image has the file" committed dk run --rm --network none localhost/u-committed:1 cat /c
+  expect_output "docker commit: the container runs on" true dk inspect -f '{{.State.Running}}' u-commit
+  if podman_only "podman --remote commit of a running container"; then
+    expect_ok "podman --remote commit of a running container (paused by the gateway)" \
+      pm commit u-commit localhost/u-committed:2
+    expect_output "podman --remote commit: the container runs on" true dk inspect -f '{{.State.Running}}' u-commit
+  fi
+  # advisory podman-rootfs-walk: diff and export walk the root file system on the host
+  expect_fail_with "docker diff of a running container is refused, with the reason" \
+    "container-gateway: host-path: diff: stop the container first: container" dk diff u-commit
+  expect_fail_with "docker export of a running container is refused, with the reason" \
+    "container-gateway: host-path: export: stop the container first: container" dk export -o "$CG_TMP/u-export.tar" u-commit
+  expect_ok "docker stop" dk stop -t 1 u-commit
   expect_output "docker diff of a stopped container lists its file" "A /c" dk diff u-commit
   cg_run dk export -o "$CG_TMP/u-export.tar" u-commit
   if [ $CG_RC -eq 0 ] && tar -tf "$CG_TMP/u-export.tar" 2>/dev/null | grep -qE '^(\./)?c$'; then
     pass "docker export of a stopped container holds its file"
   else fail "docker export of a stopped container holds its file" "exit $CG_RC: $(head -n 2 <<<"$CG_OUT")" quiet; fi
   rm -f "$CG_TMP/u-export.tar"
-  if podman_only "podman --remote commit of a stopped container"; then
-    expect_ok "podman --remote commit of a stopped container" pm commit u-commit localhost/u-committed:2
+  # a container of a pod: the pod's others could reach its files, paused or not
+  if podman_only "podman --remote commit of a running container in a pod"; then
+    pm pod create --name u-cpod >/dev/null 2>&1
+    pm run -d --pod u-cpod --name u-cpodc $IMG sleep 300 >/dev/null 2>&1
+    expect_fail_with "podman --remote commit of a running container in a pod is refused, with the reason" \
+      "container-gateway: host-path: commit: stop the container first: container" pm commit u-cpodc localhost/u-committed:3
+    pm pod rm -f u-cpod >/dev/null 2>&1
   fi
   expect_ok "docker rmi of the committed image" dk rmi localhost/u-committed:1
   expect_fail_match "docker commit of another project's container is 404" '[Nn]o such container|not-found' \
     dk2 commit u-commit localhost/u-stolen:1
   bk_kill_rm u-commit
-  bk_q rmi -f localhost/u-committed:0 localhost/u-committed:1 localhost/u-committed:2 localhost/u-stolen:1
+  bk_q rmi -f localhost/u-committed:1 localhost/u-committed:2 localhost/u-committed:3 localhost/u-stolen:1
 }
 
 # ---- redteam5 F4: every spelling of a LABEL change the backend reads is policed -------------
