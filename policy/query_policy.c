@@ -293,13 +293,9 @@ nonempty(const char *v)
 static int
 qp_commit(struct cg_request *req, struct cg_refusal *r)
 {
-	size_t i;
-
 	if (!nonempty(query_get(req->query, "container")))
 		return cg_refuse(r, "malformed", "commit needs a container");
-	for (i = query_find(req->query, "pause", 0); i != QUERY_NONE;
-	    i = query_find(req->query, "pause", i))
-		query_remove_at(req->query, i);
+	(void)query_remove(req->query, "pause");
 	query_append(req->query, "pause", "true");
 	return changes_policy(req->query, r);
 }

@@ -40,7 +40,7 @@ createbody_wants_tree(const struct conn *c)
 void
 createbody_take_tree(struct conn *c, cJSON *tree)
 {
-	cJSON_Delete(c->cb.tree);
+	createbody_drop_tree(c);
 	c->cb.tree = tree;
 }
 

@@ -1,8 +1,8 @@
 /*
  * A create's JSON body, parsed once by the monitor, in its replay
  * (monitor/exchange/createbody.c): what the later stages of a container
- * or pod create need of it (the image step's systemd check, the pins'
- * bind sources) is kept in c->cb, so that none of them parses c->json
+ * or pod create need of it (the image step's systemd check, how many
+ * bind sources the pins have to rewrite) is kept in c->cb, so that none of them parses c->json
  * again while the phase waits for the backend. The slice also counts the
  * monitor's parses of a request's JSON body (its debug line at the
  * forward; tests/forwarded/run.py holds a create to it).

@@ -155,7 +155,7 @@ void phase_free(struct conn *c);
 /*
  * Release what c's image step holds (the image's ref and id, its exposed
  * ports) and mark no step running: its share of conn_free_phase_tree(),
- * at a phase's start, its forward, the request's end and the
+ * before a request's replay, at its forward, at its end and at the
  * connection's. c->im is image.c's alone (tests/boundary.sh): the other
  * files call this. The pinned id (c->im_pin) stays for the forward.
  */
@@ -164,9 +164,10 @@ void image_free(struct conn *c);
 /* ---- monitor/exchange/createbody.c */
 
 /*
- * Release what c->cb holds (a create body's command words and bind
- * sources): its share of conn_free_phase_tree(). Its parse count stays
- * for the forward's debug line. c->cb is createbody.c's alone
+ * Release what c->cb holds (a create body's command words, its
+ * bind-source count, a replay's tree nobody took): its share of
+ * conn_free_phase_tree(). Its parse count stays for the forward's debug
+ * line. c->cb is createbody.c's alone
  * (tests/boundary.sh): the other files call this.
  */
 void createbody_free(struct conn *c);

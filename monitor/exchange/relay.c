@@ -577,12 +577,9 @@ pipe_open(struct conn *c)
  * its first chunk of RELAY_SPLICE_MIN data): not a list answer being
  * collected, not a Content-Length body under RELAY_SPLICE_MIN, not when no
  * pipe can be opened (c->rp.sp_off: the exchange copies through
- * c->rp.down, as before). The first opening on a connection raises the client socket's
- * SO_SNDBUF to RELAY_DOWN_MAX (fewer wake-ups). The client socket is
- * non-blocking for good (accepted so; the child, which shares its open file,
- * cannot clear O_NONBLOCK: no F_SETFL or ioctl in its filter), so relay.c
- * splices to it as soon as bytes are in the pipe and waits for POLLOUT only
- * after EAGAIN (doc/privsep.md "Relaying").
+ * c->rp.down, as before). Splices to the client go as soon as bytes are
+ * in the pipe, POLLOUT waited for only after EAGAIN (pipe_open;
+ * doc/privsep.md "Relaying").
  */
 static int
 pipe_usable(struct conn *c)
@@ -803,7 +800,7 @@ switched_progress(struct conn *c)
 
 /*
  * Write what waits for the client, c->rp.down then the relay pipe, as much
- * as the socket takes now (it is non-blocking: splice.c pipe_open; what
+ * as the socket takes now (it is non-blocking: pipe_open; what
  * is left waits for POLLOUT); end the exchange when all is out.
  */
 static void

@@ -57,6 +57,14 @@ splice_child_done(struct conn *c)
 	c->ul.stream_started = 1;
 }
 
+/* 1 when c's exchange takes no more request bytes: its response is out,
+   its upload failed, or its backend connection is gone. */
+static int
+upload_over(const struct conn *c)
+{
+	return c->rs == RS_WAIT_DONE || c->ul.upload_failed || c->bc.fd < 0;
+}
+
 /* A streamed body's bytes go to the backend, framed by the monitor. */
 static void
 stream_bytes(struct conn *c, const char *p, size_t len)
@@ -64,7 +72,7 @@ stream_bytes(struct conn *c, const char *p, size_t len)
 	char hex[32];
 	int n;
 
-	if (c->rs == RS_WAIT_DONE || c->ul.upload_failed || c->bc.fd < 0)
+	if (upload_over(c))
 		return;		/* the exchange is over: discarded */
 	/* the larger bound, when the pool has it (budget.c) */
 	if (!c->stream_big && c->bc.out.len + len >= RELAY_FLOOR / 2)
@@ -130,9 +138,8 @@ splice_on_body(struct conn *c, const char *p, size_t len)
 int
 splice_on_body_end(struct conn *c)
 {
-	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
-		return conn_violation(c, "BODY_END on a request without a "
-		    "streamed body");
+	if (stream_is(c, "BODY_END") < 0)
+		return -1;
 	if (c->ul.stream_done)
 		return conn_violation(c, "second BODY_END");
 	if (c->fw.body_kind == FB_LENGTH && c->body_got != c->body_len)
@@ -271,8 +278,7 @@ splice_on_body_spliced(struct conn *c, const struct ipc_msg *m)
 		return -1;
 	if (c->ck.kind != CK_NONE)
 		return SPLICE_CHECKED;	/* the checker moves them (dispatch.c) */
-	if (c->rs == RS_WAIT_DONE || c->ul.upload_failed || c->bc.fd < 0 ||
-	    c->ul.up.fd[0] < 0) {
+	if (upload_over(c) || c->ul.up.fd[0] < 0) {
 		rpipe_close(&c->ul.up);	/* the exchange is over: dropped */
 		c->ul.up_next = 0;
 		return 0;

@@ -101,7 +101,7 @@ void splice_offer_body_pipe(struct conn *c);
  * are out (c->stash, monitor/exchange/dispatch.c), so BODY and pipe bytes stay in
  * order. A checked upload's bytes (c->ck.kind) are counted here and
  * moved by its checker instead: SPLICE_CHECKED, the caller hands them to
- * check_on_spliced (monitor/exchange/check.h; the relay pipe stays below
+ * check_on_spliced (monitor/exchange/check.h; the body pipe stays below
  * the checker). Returns 0, SPLICE_CHECKED (2), 1 when writing to the
  * backend failed (the caller ends the upload: relay_backend_write_failed),
  * or -1 after a violation.

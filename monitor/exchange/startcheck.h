@@ -28,9 +28,11 @@ int startcheck_done(struct conn *c, int ok, int timeout);
 /*
  * Called by phase_start() for c's verified FORWARD: a commit, diff
  * (changes) or export of a container, which the daemon walks on the host
- * (advisory podman-rootfs-walk, startcheck.c "walks"): refused while the
- * container has processes or a start of it is in flight; otherwise the
- * container's starts are refused until the walk ends. Returns 1 when it
+ * (advisory podman-rootfs-walk, startcheck.c "walks"): refused while a
+ * start of or a copy into the container is in flight, and while it has
+ * processes (a commit then only in a pod: the policy sends it with
+ * pause=true); otherwise its starts and copies into it are refused until
+ * the walk ends. Returns 1 when it
  * took c over (the inspect runs: startcheck_done; or refused), 0 when c
  * is no such request.
  */
@@ -38,8 +40,9 @@ int startcheck_walk(struct conn *c);
 
 /*
  * An archive upload (docker cp into a container) on a podman with the
- * podman-workdir advisory: refused (1, the refusal written) while a
- * start of that container is in flight, else held until it ends (0).
+ * podman-workdir or podman-volume-chown advisory: refused (1, the refusal
+ * written) while a start or a walk (startcheck_walk) of that container is
+ * in flight, else held until it ends (0).
  */
 int startcheck_lock(struct conn *c);
 
