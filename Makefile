@@ -32,14 +32,17 @@ RELR     := $(shell printf 'int main(void){return 0;}' | $(CC) -x c - -pie -fPIE
             -Wl,-z,pack-relative-relocs -Wl,--fatal-warnings -o /dev/null \
             2>/dev/null && echo -Wl,-z,pack-relative-relocs)
 ALL_LDFLAGS = -pie -Wl,-z,relro -Wl,-z,now $(RELR) $(LDFLAGS)
-# nettle (only its SHA-256, check/check.c) is linked from its static archive
-# where there is one: the shared library cost every process of an idle
-# gateway its own relocations and ~0.2 MiB of pages no other program on
-# the machine shares (PSS measured, doc/performance.md); the archive adds
-# the ~40 KiB of code the checker uses to the binary.
-NETTLE_A := $(wildcard $(shell pkg-config --variable=libdir nettle 2>/dev/null)/libnettle.a)
-NETTLE_LIBS := $(if $(NETTLE_A),-l:libnettle.a,$(shell pkg-config --libs nettle))
-LIBS      = $(shell pkg-config --libs $(filter-out nettle,$(PKGS))) $(NETTLE_LIBS) $(BZ2_LIBS)
+# Every library Debian ships a static archive of (libcjson has none) is
+# linked from it: a shared library costs every process of an idle gateway
+# its own relocated pages, five mappings each fork copies, and pages no
+# other program on the machine shares; from an archive, only the code a
+# process runs is resident. Measured: nettle alone -0.2 MiB idle PSS;
+# seccomp, cap, z, lzma, bz2 as well: idle PSS and mappings in
+# doc/performance.md ("Memory (PSS)"). A toolchain without an archive links
+# the shared library as before.
+STATIC_LIBS = seccomp cap z lzma bz2 nettle
+lib_link  = $(if $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a)),-l:lib$(1).a,-l$(1))
+LIBS      = $(foreach l,$(STATIC_LIBS),$(call lib_link,$(l))) $(shell pkg-config --libs libcjson)
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 # Library modules: every .c of these folders except the program entry point.
