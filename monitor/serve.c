@@ -515,6 +515,9 @@ sweep(struct gateway *gw, long long now, int full)
 	t = pins_tick(gw, now);
 	if (now + t < next_deadline)
 		next_deadline = now + t;
+	t = rundir_version_tick(gw, now);
+	if (now + t < next_deadline)
+		next_deadline = now + t;
 	return (int)(next_deadline - now);
 }
 
@@ -552,6 +555,9 @@ quiet_wait(struct gateway *gw, long long now)
 	if (t >= 0 && (until < 0 || t < until))
 		until = t;
 	t = mtask_next_deadline();
+	if (t >= 0 && (until < 0 || t < until))
+		until = t;
+	t = rundir_version_wake_at();
 	if (t >= 0 && (until < 0 || t < until))
 		until = t;
 	if (gw->cfg->idle_timeout > 0 && gw->idle_since >= 0) {

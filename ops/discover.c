@@ -27,7 +27,9 @@
 #include "monitor/log.h"
 #include "monitor/task.h"
 #include "ops/instance.h"
+#include "monitor/pin.h"
 #include "ops/oneshot.h"
+#include "ops/vershare.h"
 #include "policy/json.h"
 
 #define PROBE_MS	2000	/* the whole probe: connect, ask, read the head */
@@ -324,6 +326,27 @@ log_advisories(const struct listener *l, unsigned mask, const char *q,
 	}
 }
 
+/* Each listener's share of its backend's answer (ops/vershare.h). */
+#define SHARE_POLL_MS	500	/* a waiter looks at the lock this often */
+static struct {
+	enum vershare_role role;
+	int fd;
+	struct stat st;
+	char *body;		/* VS_READ: the answer read */
+	size_t len;
+	long age_s;
+	long long since;	/* VS_WAIT: when the wait began */
+	long long next;		/* VS_WAIT: its next look */
+} share[CG_SOCKETS];
+
+/* Start-up, before confinement: the role of listener k's question. */
+static void
+share_open(int k, const char *path)
+{
+	share[k].role = vershare_open(PIN_BASE, path, &share[k].fd,
+	    &share[k].st, &share[k].body, &share[k].len, &share[k].age_s);
+}
+
 /* l's version from a GET /version body (else its _ping's), its advisories. */
 static void
 apply_version(struct listener *l, const char *body, size_t len)
@@ -384,6 +407,8 @@ rundir_advisories(struct gateway *gw)
 		    len);
 		free(body);
 		l->ver_pending = !gw->cfg->require_patched;
+		if (l->ver_pending)
+			share_open(k, l->backend_path);
 		advisory_describe(&l->ver, l->backend_ident == BACKEND_LIBPOD,
 		    what, sizeof(what));
 		log_msg(LOG_INFO, "backend-version", "%s is %s%s", q, what,
@@ -423,6 +448,14 @@ version_done(struct gateway *gw, struct mtask *t, int ok, int status,
 	struct listener *l = &gw->lis[k];
 	char *q = log_quote(l->backend_path, strlen(l->backend_path));
 
+	if (share[k].role == VS_ASK) {
+		/* the answer for the gateways that wait; closing lets them go */
+		if (ok && status == 200)
+			(void)vershare_write(share[k].fd, &share[k].st, body, len);
+		close(share[k].fd);
+		share[k].fd = -1;
+		share[k].role = VS_ALONE;
+	}
 	apply_version(l, ok && status == 200 ? body : NULL, len);
 	l->ver_pending = 0;
 	if (l->advisories & (1u << ADV_RUNC_DEV))
@@ -442,22 +475,101 @@ version_done(struct gateway *gw, struct mtask *t, int ok, int status,
 		instance_record_advisories(gw);
 }
 
+/* Ask listener k's backend itself (version_done when answered or not). */
+static void
+version_ask(struct gateway *gw, int k)
+{
+	version_task[k].fd = -1;
+	version_task[k].done = version_done;
+	version_task[k].max = 1 << 20;
+	version_task[k].timeout_ms = 0;
+	if (mtask_get(gw, &version_task[k], MTASK_VERSION0 + k,
+	    gw->lis[k].backend_path, "/version") < 0)
+		version_done(gw, &version_task[k], 0, 0, NULL, 0);
+}
+
+/* Listener k's answer read from the shared file: as if it had asked. */
+static void
+version_read(struct gateway *gw, int k)
+{
+	char *q = log_quote(gw->lis[k].backend_path,
+	    strlen(gw->lis[k].backend_path));
+
+	log_msg(LOG_INFO, "backend-version", "%s: the GET /version another "
+	    "gateway asked %ld s ago (shared under %s/versions)", q,
+	    share[k].age_s, PIN_BASE);
+	free(q);
+	share[k].role = VS_ALONE;
+	version_done(gw, &version_task[k], 1, 200, share[k].body,
+	    share[k].len);
+	free(share[k].body);
+	share[k].body = NULL;
+}
+
 void
 rundir_advisories_async(struct gateway *gw)
 {
+	long long now = now_ms();
 	int k;
 
 	for (k = 0; k < CG_SOCKETS; k++) {
 		if (!gw->lis[k].ver_pending)
 			continue;
-		version_task[k].fd = -1;
-		version_task[k].done = version_done;
-		version_task[k].max = 1 << 20;
-		version_task[k].timeout_ms = 0;
-		if (mtask_get(gw, &version_task[k], MTASK_VERSION0 + k,
-		    gw->lis[k].backend_path, "/version") < 0)
-			version_done(gw, &version_task[k], 0, 0, NULL, 0);
+		if (share[k].role == VS_READ)
+			version_read(gw, k);
+		else if (share[k].role == VS_WAIT)
+			share[k].since = share[k].next = now;
+		else
+			version_ask(gw, k);
 	}
+	(void)rundir_version_tick(gw, now);
+}
+
+int
+rundir_version_tick(struct gateway *gw, long long now)
+{
+	long long wait_max = 2LL * gw->backend_timeout_ms + 5000;
+	int k, r, next = 60000;
+
+	for (k = 0; k < CG_SOCKETS; k++) {
+		if (share[k].role != VS_WAIT)
+			continue;
+		if (now < share[k].next) {
+			if (share[k].next - now < next)
+				next = (int)(share[k].next - now);
+			continue;
+		}
+		r = vershare_try(share[k].fd, &share[k].st, &share[k].body,
+		    &share[k].len, &share[k].age_s);
+		if (r == 0 && now - share[k].since < wait_max) {
+			share[k].next = now + SHARE_POLL_MS;
+			if (SHARE_POLL_MS < next)
+				next = SHARE_POLL_MS;
+			continue;
+		}
+		close(share[k].fd);
+		share[k].fd = -1;
+		share[k].role = VS_ALONE;
+		if (r == 1) {
+			version_read(gw, k);
+		} else {
+			/* its asker failed or hangs: ask as if alone */
+			version_ask(gw, k);
+		}
+	}
+	return next;
+}
+
+long long
+rundir_version_wake_at(void)
+{
+	long long at = -1;
+	int k;
+
+	for (k = 0; k < CG_SOCKETS; k++)
+		if (share[k].role == VS_WAIT && (at < 0 || share[k].next < at))
+			at = share[k].next;
+	return at;
 }
 
 /*

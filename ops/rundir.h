@@ -88,6 +88,18 @@ int rundir_advisories(struct gateway *gw);
 void rundir_advisories_async(struct gateway *gw);
 
 /*
+ * The loop's turn for a backend whose answer another gateway is asking
+ * (ops/vershare.h, VS_WAIT): looks at the shared file every 500 ms; once
+ * its lock is free, the answer read is taken as the listener's own, or,
+ * when there is none (the asker failed), or after twice --backend-timeout
+ * and 5 s of waiting, the backend is asked. Returns the ms until its next
+ * look (60000 when none waits). rundir_version_wake_at: that look's time
+ * (monotonic ms), -1 when none waits (serve.c quiet_wait).
+ */
+int rundir_version_tick(struct gateway *gw, long long now);
+long long rundir_version_wake_at(void);
+
+/*
  * Discover the backends (cli.md §8.1: explicit sockets, else
  * $XDG_RUNTIME_DIR/podman/podman.sock, /run/podman/podman.sock, a unix://
  * DOCKER_HOST, /var/run/docker.sock; never the gateway's own sockets) and

@@ -92,6 +92,9 @@ static const int mon_files[] = {
 	SCMP_SYS(newfstatat),	/* lstat() of pathres.c, stat(), fstat() */
 	SCMP_SYS(readlink),	/* pathres.c: symlinks of a bind source */
 	SCMP_SYS(unlink),	/* graceful exit: sockets, pid file, flags */
+	SCMP_SYS(flock),	/* a backend's shared GET /version answer:
+				   its lock, held or waited for (ops/vershare.c) */
+	SCMP_SYS(pread64),	/* the same answer, read once the lock is free */
 };
 
 /* Memory (mmap/mprotect: mon_noexec[]), time, libc internals. */

@@ -601,6 +601,60 @@ u_demo() {
   else fail "demo --stop: its podman and directory gone" "exit $CG_RC: $CG_OUT" quiet; fi
 }
 
+# ---- one GET /version per backend for the gateways of a machine (ops/vershare.h) ---------
+# the log line that ends a gateway's runtime question (as tests/hostile/run.py)
+U_RUNTIME_KNOWN='advisory runc-dev-mounts applies|no runtime advisory applies'
+u_version_count() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+u_version_shared() {
+  podman_only "version shared" || return 0
+  [ "$(id -u)" = 0 ] || { skip "version shared" "root only (the shared file is root's)"; return 0; }
+  local d=$CG_TMP/vershare px=$CG_TMP/vershare/pm.sock cnt=$CG_TMP/vershare/count pids=() i n
+  mkdir -p "$d" "$d/p5" "$d/p6"
+  cg_bg python3 "$CG_REPO/tests/integration/version_count_proxy.py" "$CG_BACKEND_SOCK" "$px" "$cnt"
+  cg_wait_for 10000 test -S "$px"
+  # measured first: four gateways started together ask podman once, not four times
+  for i in 1 2 3 4; do
+    mkdir -p "$d/p$i"
+    u_gateway "$d/g$i.log" -- --project "$d/p$i" --run-dir "$d/r$i" --podman-socket "$px" \
+      --backend podman --egress off --log-level info
+    pids+=("$U_PID")
+  done
+  for i in 1 2 3 4; do
+    cg_wait_for 90000 grep -Eq "$U_RUNTIME_KNOWN" "$d/g$i.log" || true
+  done
+  n=$(grep -lE "$U_RUNTIME_KNOWN" "$d"/g[1-4].log | wc -l)
+  if [ "$n" = 4 ] && [ "$(u_version_count "$cnt")" = 1 ]; then
+    pass "four gateways started together: each knows the runtime, podman asked GET /version once"
+  else fail "four gateways started together: one GET /version" \
+    "$n of 4 know the runtime; podman asked $(u_version_count "$cnt") times"; fi
+  n=$(grep -l 'the GET /version another gateway asked' "$d"/g[1-4].log | wc -l)
+  if [ "$n" = 3 ] && ! grep -hE "$U_RUNTIME_KNOWN" "$d"/g[1-4].log | grep -q 'runtime unknown'; then
+    pass "three of them took the fourth's answer, with the runtime named"
+  else fail "three took the fourth's answer" "$n logs say so; $(grep -hE "$U_RUNTIME_KNOWN" "$d"/g[1-4].log | grep 'runtime unknown' | head -n 1)"; fi
+  # a fifth one later reads the file; a new socket at the same path is asked again
+  u_gateway "$d/g5.log" -- --project "$d/p5" --run-dir "$d/r5" --podman-socket "$px" \
+    --backend podman --egress off --log-level info
+  pids+=("$U_PID")
+  cg_wait_for 90000 grep -Eq "$U_RUNTIME_KNOWN" "$d/g5.log" || true
+  if grep -q 'the GET /version another gateway asked' "$d/g5.log" && [ "$(u_version_count "$cnt")" = 1 ]; then
+    pass "a gateway started later reads the kept answer: no GET /version"
+  else fail "a later gateway reads the kept answer" "asked $(u_version_count "$cnt") times; $(grep backend-version "$d/g5.log" | tail -n 1)"; fi
+  kill "$CG_BG_PID" 2>/dev/null; wait "$CG_BG_PID" 2>/dev/null
+  rm -f "$px"
+  cg_bg python3 "$CG_REPO/tests/integration/version_count_proxy.py" "$CG_BACKEND_SOCK" "$px" "$cnt"
+  cg_wait_for 10000 test -S "$px"
+  u_gateway "$d/g6.log" -- --project "$d/p6" --run-dir "$d/r6" --podman-socket "$px" \
+    --backend podman --egress off --log-level info
+  pids+=("$U_PID")
+  cg_wait_for 90000 grep -Eq "$U_RUNTIME_KNOWN" "$d/g6.log" || true
+  if [ "$(u_version_count "$cnt")" = 2 ] && ! grep -q 'another gateway asked' "$d/g6.log"; then
+    pass "a daemon socket bound anew (a restarted daemon) is asked again"
+  else fail "a new socket is asked again" "asked $(u_version_count "$cnt") times in all; $(grep -h 'backend-version' "$d/g6.log" | tail -n 2)"; fi
+  for i in "${pids[@]}"; do cg_gateway_stop "$i"; done
+  kill "$CG_BG_PID" 2>/dev/null; wait "$CG_BG_PID" 2>/dev/null
+  return 0
+}
+
 # demos a failed check left behind
 u_cleanup() {
   local d
@@ -613,7 +667,7 @@ u_cleanup() {
 trap 'rc=$?; u_cleanup; (exit $rc); cg_teardown' EXIT
 
 # shellcheck disable=SC2034  # read by cg_run_scenarios
-ALL=(u_chain u_commit u_commit_label_forms u_prune u_df u_inspect u_images u_hints u_cli u_demo)
+ALL=(u_chain u_commit u_commit_label_forms u_prune u_df u_inspect u_images u_hints u_cli u_demo u_version_shared)
 
 # ---- main -------------------------------------------------------------------------
 need=(docker curl timeout git python3 script)
