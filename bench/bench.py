@@ -859,7 +859,7 @@ def section_budget(rep, pm_sock, tmp, args):
 
 
 def section_gateways(rep, pm_sock, tmp, args):
-    count = args.gateways or (10 if args.quick else 100)
+    count = args.gateways or (10 if args.quick else 1000)
     sec = f"{count} idle gateways, one podman"
     rep.intro[sec] = [
         "Started at once, then idle; each is measured in turn (its first use since it "
@@ -989,7 +989,7 @@ def main():
     ap.add_argument("--gateway-before", help="another gateway binary (e.g. main's, built in a "
                     "scratch copy) to compare the checked uploads with (section uploads)")
     ap.add_argument("--gateways", type=int, default=0,
-                    help="idle gateways of the last section (default 100; 10 with --quick)")
+                    help="idle gateways of the last section (default 1000; 10 with --quick)")
     ap.add_argument("--podman-dir", help="reuse a podman started with scripts/podman-up.sh DIR")
     args = ap.parse_args()
     only = set(args.only.split(","))
