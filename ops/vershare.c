@@ -136,10 +136,16 @@ static int
 read_answer(int fd, const struct stat *st, char **body, size_t *len,
     long *age_s)
 {
-	size_t cap = HEAD_MAX + VERSHARE_BODY_MAX + 1, n = 0, off;
-	char *buf = xmalloc(cap);
+	struct stat fs;
+	size_t cap, n = 0, off;
 	ssize_t r;
+	char *buf;
 
+	if (fstat(fd, &fs) < 0 || fs.st_size <= 0 ||
+	    fs.st_size > HEAD_MAX + VERSHARE_BODY_MAX)
+		return 0;
+	cap = (size_t)fs.st_size;
+	buf = xmalloc(cap + 1);
 	while (n < cap && (r = pread(fd, buf + n, cap - n, (off_t)n)) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -147,8 +153,8 @@ read_answer(int fd, const struct stat *st, char **body, size_t *len,
 			break;
 		n += (size_t)r;
 	}
-	if (n == cap || !vershare_parse(buf, n, st, (long long)time(NULL),
-	    &off, len, age_s)) {
+	if (!vershare_parse(buf, n, st, (long long)time(NULL), &off, len,
+	    age_s)) {
 		free(buf);
 		return 0;
 	}

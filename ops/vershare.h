@@ -25,7 +25,13 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#define VERSHARE_TTL_S		600	/* seconds an answer is reused */
+/*
+ * Seconds an answer is reused: a runtime upgraded under a running daemon
+ * is seen at most this late (a gateway used to keep its own answer for
+ * its whole life); gateways started in one burst are minutes apart at
+ * most (the 1,000 of bench/bench.py: 2.5 minutes in all).
+ */
+#define VERSHARE_TTL_S		600
 #define VERSHARE_BODY_MAX	(1 << 20)	/* bytes of a kept answer */
 
 /* What becomes of a backend's version question at start-up. */

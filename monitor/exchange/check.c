@@ -51,7 +51,7 @@
 int
 check_kind_of(const struct conn *c)
 {
-	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
+	if (!splice_streamed(c))
 		return CK_NONE;
 	switch (c->fw.op) {
 	case FOP_BUILD:

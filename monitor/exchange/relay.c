@@ -841,8 +841,7 @@ may_write(const struct conn *c)
 	 * On stream routes the child writes "100 Continue" after VERDICT and
 	 * before its first BODY (http.md §5.5): nothing of ours goes first.
 	 */
-	return c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED ?
-	    1 : c->ul.stream_started;
+	return !splice_streamed(c) || c->ul.stream_started;
 }
 
 short

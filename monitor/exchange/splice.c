@@ -26,12 +26,17 @@ splice_init(struct conn *c)
 	rpipe_init(&c->ul.up);
 }
 
+int
+splice_streamed(const struct conn *c)
+{
+	return c->fw.body_kind == FB_LENGTH || c->fw.body_kind == FB_CHUNKED;
+}
+
 void
 splice_reset(struct conn *c)
 {
 	c->ul.stream_started = c->ul.upload_failed = 0;
-	c->ul.stream_done = c->fw.body_kind != FB_LENGTH &&
-	    c->fw.body_kind != FB_CHUNKED;
+	c->ul.stream_done = !splice_streamed(c);
 	c->ul.early_total = 0;
 	c->ul.early_done = 0;
 }
@@ -99,7 +104,7 @@ stream_bytes(struct conn *c, const char *p, size_t len)
 static int
 stream_is(struct conn *c, const char *msg)
 {
-	if (c->fw.body_kind != FB_LENGTH && c->fw.body_kind != FB_CHUNKED)
+	if (!splice_streamed(c))
 		return conn_violation(c, "%s on a request without a streamed "
 		    "body", msg);
 	return 0;

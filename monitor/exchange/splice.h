@@ -17,6 +17,15 @@
 #define SPLICE_CHECKED	2
 
 /*
+ * 1 when c's forwarded request has a streamed body (Content-Length or
+ * chunked, as verify_forward derived c->fw.body_kind): the request parser
+ * moves it as BODY and BODY_SPLICED (doc/privsep.md "Uploads"), and on
+ * such routes it writes "100 Continue" before the first BODY (http.md
+ * §5.5). 0 for no body or a JSON one.
+ */
+int splice_streamed(const struct conn *c);
+
+/*
  * A FORWARD starts (on_forward, after verify_forward set c->fw.body_kind):
  * no streamed body seen, none failed, no early bytes; a request without
  * a streamed body has its stream done at once. The body pipe and the
