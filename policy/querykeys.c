@@ -227,6 +227,26 @@ kept(const struct cg_query *q, size_t i, const char *const *policed,
 	    query_key_in(q->v[i].key, allowed, 1);
 }
 
+/*
+ * Pair i's key, kept as a case variant of an allowed key, spelled as the
+ * list spells it: the spelling every policy reads (query_get and the
+ * like compare exactly) and the one docker reads; podman folds case, so
+ * to it the key is the same. Before, "Pause=false" on a commit passed the
+ * list but not qp_commit's removal, and "Repo=" passed it but not the
+ * image-destination check (red team, measured on podman 4.3.1).
+ */
+static void
+canonical_key(struct cg_query *q, size_t i, const char *const *allowed)
+{
+	for (; *allowed != NULL; allowed++)
+		if (strcmp(q->v[i].key, *allowed) != 0 &&
+		    ascii_caseeq(q->v[i].key, *allowed)) {
+			free(q->v[i].key);
+			q->v[i].key = xstrdup(*allowed);
+			return;
+		}
+}
+
 void
 note_dropped(char **out, size_t *n, const char *key)
 {
@@ -272,7 +292,7 @@ query_drop_unknown(const struct cg_route *rt, enum cg_api api,
 	}
 	for (i = 0; i < q->n; )
 		if (kept(q, i, policed, allowed))
-			i++;
+			canonical_key(q, i++, allowed);
 		else
 			query_remove_at(q, i);
 	return dropped;

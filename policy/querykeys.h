@@ -43,7 +43,9 @@ void note_dropped(char **out, size_t *n, const char *key);
  * routes.md §4.4 (amended): remove from q, in place, every pair whose key
  * is neither a policed key of rt (route_qspec, exact spelling: case variants
  * were refused before) nor equal ignoring ASCII case to a key of
- * query_allowed_keys(rt, api). Repeats of an allowed key are kept. Returns
+ * query_allowed_keys(rt, api); a kept case variant of an allowed key is
+ * respelled as the list spells it (what the policies read). Repeats of an
+ * allowed key are kept. Returns
  * NULL when nothing was removed, else a malloc'd NUL-terminated list of the
  * distinct removed keys joined by ", " (at most QUERY_DROPPED_MAX bytes,
  * cut with "..."), for the debug log; the caller frees it. Exits through

@@ -263,13 +263,23 @@ static const char *const k_filters[] = { "filters", NULL };
 static const char *const k_system_prune[] = {
 	"filters", "all", "external", NULL
 };
-static const char *const k_commit[] = { "container", "changes", NULL };
+/*
+ * Keys a policy reads are policed: one spelling, one value (docker reads a
+ * repeated key's first value, podman's decoder its last). commit: repo and
+ * tag name the image it writes (policy/imgdest.c), pause is forced true
+ * (advisory podman-rootfs-walk, query_policy.c qp_commit).
+ */
+static const char *const k_commit[] = {
+	"container", "changes", "repo", "tag", "pause", NULL
+};
 static const char *const k_changes[] = { "changes", NULL };
 static const char *const k_images_create[] = {
-	"fromImage", "fromSrc", "changes", NULL
+	"fromImage", "fromSrc", "changes", "repo", "tag", NULL
 };
 static const char *const k_images_pull[] = { "reference", "authfile", NULL };
-static const char *const k_images_import[] = { "url", "changes", NULL };
+static const char *const k_images_import[] = {
+	"url", "changes", "reference", NULL
+};
 static const char *const k_container_stats[] = { "containers", "all", NULL };
 static const char *const k_containers[] = { "containers", NULL };
 static const char *const k_pod_stats[] = { "namesOrIDs", "all", NULL };
@@ -335,7 +345,7 @@ route_query_keys(const struct cg_route *rt, const struct cg_query *q,
 	const struct route_qspec *qs = route_qspec(rt->qpolicy);
 	const char *const *k;
 	char a[260], b[260];
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < q->n; i++)
 		if (ascii_caseeq(q->v[i].key, "export") ||
@@ -343,6 +353,25 @@ route_query_keys(const struct cg_route *rt, const struct cg_query *q,
 			return cg_refuse(r, "denied-query",
 			    "%s is not available through the gateway",
 			    cg_quote(q->v[i].key, strlen(q->v[i].key), a));
+	/*
+	 * Two spellings of one key with different values: podman decodes
+	 * query keys ignoring case (gorilla/schema) and keeps the value it
+	 * meets last, in an order of its own; docker reads one spelling.
+	 * Whichever value the policy read, the daemon could use the other
+	 * (measured on podman 4.3.1: commit with pause=true and case variants
+	 * =false ran unpaused). The same value twice is podman-remote's own
+	 * attach (detachKeys=…&detachkeys=…, ../shared/cli-traffic).
+	 */
+	for (i = 0; i < q->n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(q->v[i].key, q->v[j].key) != 0 &&
+			    ascii_caseeq(q->v[i].key, q->v[j].key) &&
+			    strcmp(q->v[i].value, q->v[j].value) != 0)
+				return cg_refuse(r, "denied-query",
+				    "%s and %s are one key to podman; send it "
+				    "once", cg_quote(q->v[j].key,
+				    strlen(q->v[j].key), a), cg_quote(
+				    q->v[i].key, strlen(q->v[i].key), b));
 	for (i = 0; i < q->n; i++)
 		for (k = qs->policed; *k != NULL; k++)
 			if (strcmp(q->v[i].key, *k) != 0 &&

@@ -163,7 +163,8 @@ const struct route_qspec *route_qspec(enum route_qpolicy qp);
 
 /*
  * §4.3-4.4 on a parsed query for route rt: a key equal to export/import
- * ignoring ASCII case, then for each policed key a differently-cased
+ * ignoring ASCII case, then two spellings of one key (equal ignoring ASCII
+ * case) with different values, then for each policed key a differently-cased
  * spelling, then a repeated policed key that is not multi-valued. Returns
  * 0, or -1 with *r set to 403 denied-query.
  */

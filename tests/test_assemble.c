@@ -47,7 +47,9 @@ static const struct ref_case ref_cases[] = {
 	  "host-path", "fromImage joined with its tag is containers-storage:" },
 	{ D, "POST", "/v1.41/images/create?fromImage=dir&tag=%2Fetc%2Fx", "host-path",
 	  "dir:/etc/x" },
-	{ D, "POST", "/v1.41/images/create?fromImage=OCI&TAG=%2Fx", "host-path", NULL },
+	/* tag is policed: a case variant is refused before the assembly */
+	{ D, "POST", "/v1.41/images/create?fromImage=OCI&TAG=%2Fx", "denied-query",
+	  "TAG is not the canonical spelling of tag" },
 	{ D, "POST", "/v1.41/images/create?fromImage=docker&tag=%2F%2Fhost%2Fx",
 	  "host-path", NULL },
 	{ D, "POST", "/v1.41/images/create?fromImage=docker&tag=dind", NULL, NULL },
@@ -65,7 +67,10 @@ static const struct ref_case ref_cases[] = {
 	{ D, "POST", "/v1.41/commit?container=c&repo=mine&tag=v1", NULL, NULL },
 	{ P, "POST", "/v4.3.1/libpod/commit?container=c&repo=containers-storage&tag=" VFS,
 	  "host-path", NULL },
+	/* tag is policed on commit: a case variant is refused first */
 	{ P, "POST", "/v4.3.1/libpod/commit?container=c&repo=oci-archive&Tag=%2Fx",
+	  "denied-query", "Tag is not the canonical spelling of tag" },
+	{ P, "POST", "/v4.3.1/libpod/commit?container=c&repo=oci-archive&tag=%2Fx",
 	  "host-path", NULL },
 	{ P, "POST", "/v4.3.1/libpod/commit?container=c&repo=mine", NULL, NULL },
 	/* tag, both APIs; libpod untag */

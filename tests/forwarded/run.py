@@ -397,6 +397,21 @@ CASES = [
      L + "/commit?container=c1&repo=r", None, 200,
      L + "/commit?container=%s&repo=r&pause=true" % CID,
      None, None),
+    # case variants and repeats of the keys the policy reads (red team, podman 4.3.1:
+    # Pause=false ran unpaused past the forced pause, Repo= retagged another project's
+    # image past the destination check): refused, nothing forwarded
+    ("commit with Pause=false is refused", "docker", "POST",
+     C + "/commit?container=run1&repo=r&Pause=false", None, 403, None, None, None),
+    ("commit with two spellings of pause is refused", "docker", "POST",
+     C + "/commit?container=run1&repo=r&pAuse=false&PAUSE=true", None, 403, None, None, None),
+    ("commit with Repo= is refused", "docker", "POST",
+     C + "/commit?container=c1&Repo=localhost%2Fv&Tag=1", None, 403, None, None, None),
+    ("commit with repo twice is refused", "podman", "POST",
+     L + "/commit?container=c1&repo=localhost%2Fm&repo=localhost%2Fv", None, 403,
+     None, None, None),
+    ("a case variant of an allowed key goes in the list's spelling", "docker", "POST",
+     C + "/containers/c1/stop?T=1", None, 204, C + "/containers/%s/stop?t=1" % CID,
+     None, None),
 ]
 
 # (name, socket, target, body, parses of the body by the monitor)
