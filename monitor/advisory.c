@@ -186,11 +186,21 @@ below(const char *v, const char *fixed)
 	return cmp_ver(parse_ver(v), parse_ver(fixed)) < 0;
 }
 
-/* s[0..) copied into out (sz bytes) up to the first blank or newline. */
+/*
+ * s[0..) copied into out (sz bytes) up to the first byte that is not a
+ * printable ASCII character other than a space, or one of stop: what the
+ * backend says goes into log lines and the instance record (line-based),
+ * so no control byte may pass (red team: a newline in a runtime's name
+ * added a line to the record).
+ */
 static void
-copy_word(char *out, size_t sz, const char *s)
+copy_word(char *out, size_t sz, const char *s, const char *stop)
 {
-	snprintf(out, sz, "%.*s", (int)strcspn(s, " \t\r\n"), s);
+	size_t n = 0;
+
+	while (s[n] > ' ' && s[n] < 0x7f && strchr(stop, s[n]) == NULL)
+		n++;
+	snprintf(out, sz, "%.*s", (int)n, s);
 }
 
 void
@@ -216,26 +226,25 @@ advisory_parse_version(const char *body, size_t len, struct backend_version *v)
 		n = name->valuestring;
 		if (strcmp(n, "Podman Engine") == 0) {
 			v->engine = ENGINE_PODMAN;
-			copy_word(v->version, sizeof(v->version), ver->valuestring);
+			copy_word(v->version, sizeof(v->version), ver->valuestring, "");
 		} else if (strcmp(n, "Engine") == 0) {
 			v->engine = ENGINE_DOCKERD;
-			copy_word(v->version, sizeof(v->version), ver->valuestring);
+			copy_word(v->version, sizeof(v->version), ver->valuestring, "");
 		} else if (strncmp(n, "OCI Runtime (", 13) == 0) {
 			/* podman: "runc version 1.1.5+ds1\ncommit: ..." */
-			snprintf(v->runtime, sizeof(v->runtime), "%.*s",
-			    (int)strcspn(n + 13, ")"), n + 13);
+			copy_word(v->runtime, sizeof(v->runtime), n + 13, ")");
 			p = strstr(ver->valuestring, " version ");
 			copy_word(v->runtime_version, sizeof(v->runtime_version),
-			    p != NULL ? p + 9 : ver->valuestring);
+			    p != NULL ? p + 9 : ver->valuestring, "");
 		} else if (strcmp(n, "runc") == 0) {
 			/* dockerd: the bare version */
 			snprintf(v->runtime, sizeof(v->runtime), "runc");
 			copy_word(v->runtime_version, sizeof(v->runtime_version),
-			    ver->valuestring);
+			    ver->valuestring, "");
 		}
 	}
 	if (v->version[0] == '\0' && cJSON_IsString(top))
-		copy_word(v->version, sizeof(v->version), top->valuestring);
+		copy_word(v->version, sizeof(v->version), top->valuestring, "");
 	v->known = v->version[0] != '\0';
 	cJSON_Delete(tree);
 }

@@ -58,6 +58,14 @@ test_parse(void **state)
 	    NETAVARK | VOLCHOWN | WALK);
 	advisory_describe(&v, 1, d, sizeof(d));
 	assert_string_equal(d, "podman 4.3.1, runc 1.1.5+ds1");
+	/* no control byte of the backend's words reaches a log line or the
+	   line-based instance record (red team: "runc\nsandbox=full") */
+	advisory_parse_version("{\"Components\":[{\"Name\":\"Podman Engine\","
+	    "\"Version\":\"4.3.1\\u001b[2J\"},{\"Name\":\"OCI Runtime (runc\\n"
+	    "sandbox=full)\",\"Version\":\"runc version 1.1.5\\rx\"}]}", 146, &v);
+	assert_string_equal(v.version, "4.3.1");
+	assert_string_equal(v.runtime, "runc");
+	assert_string_equal(v.runtime_version, "1.1.5");
 
 	advisory_parse_version(dockerd_2010, strlen(dockerd_2010), &v);
 	assert_true(v.known);
